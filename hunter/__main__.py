@@ -1,0 +1,3 @@
+from hunter.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""`hunter check`: everything a user needs to see before trusting a deploy, in one run.
+
+Config and environment (already validated by loading them), the database, LINE's bot info,
+and every source fetched and parsed, with the first three listings and how the filters judge
+them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anything failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hunter.config import Config, Environment, describe_store
+from hunter.errors import HunterError
+from hunter.filters import judge
+from hunter.service import read_sources
+from hunter.store import open_store
+
+
+def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
+    failures = 0
+    where = config.path or "config"
+    say(
+        f"config: {where}: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
+        f"timezone {config.timezone}"
+    )
+
+    try:
+        store = open_store(env)
+    except HunterError as exc:
+        say(f"database: FAILED: {exc}")
+        return 1
+    say(f"database: {describe_store(env)}: reachable, schema up to date")
+
+    if env.line_configured:
+        from hunter.line.push import LineSender
+
+        try:
+            info = LineSender(env.line_token or "", env.line_to or "", env.line_api_url).bot_info()
+            say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {env.line_to}")
+        except HunterError as exc:
+            failures += 1
+            say(f"LINE: FAILED: {exc}")
+    else:
+        say(
+            "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO); alerts would be "
+            "printed to the terminal"
+        )
+
+    with store:
+        for result in read_sources(config.sources, config.fetch_timeout_seconds):
+            page = result.page
+            head = f"source {result.name}: "
+            if page is not None and page.status is not None:
+                head += f"HTTP {page.status}, {page.size:,} bytes, {page.seconds:.1f} s, "
+            if result.error:
+                failures += 1
+                say(f"{head}FAILED: {result.error}")
+                continue
+            say(f"{head}{len(result.listings)} listings")
+            if not result.listings:
+                failures += 1
+                say("  no listings: check the item/items selector against the page")
+            if result.skipped:
+                say(f"  warning: {result.skipped} items skipped for lack of a title or an id")
+            source = config.source(result.name)
+            for listing in result.listings[:3]:
+                budget = "" if listing.budget is None else f", budget {listing.budget:,}"
+                say(f"  - {listing.job_id}: {listing.title[:80]}{budget}")
+                say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
+    say("all checks passed" if not failures else f"{failures} checks failed")
+    return 0 if not failures else 1

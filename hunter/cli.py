@@ -1,0 +1,113 @@
+"""The `hunter` command: parse arguments, call the library, map errors to exit codes.
+
+Exit codes: 0 ok; 1 the run failed (store unreachable, every source failed); 2 bad config or
+usage. A user's mistake is one line on stderr naming the problem and the fix, never a
+traceback, never a secret.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from hunter import __version__
+from hunter.config import Config, Environment, config_path, load_config, read_environment
+from hunter.errors import ConfigError, HunterError
+from hunter.redact import RedactingFilter, redact
+
+log = logging.getLogger("hunter")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ConfigError(f"{message}; see `{self.prog} --help`")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--config", metavar="PATH", help="config file (default: $HUNTER_CONFIG, else ./hunter.toml)"
+    )
+    parser = _Parser(
+        prog="hunter",
+        parents=[common],
+        description="Job alerts to LINE: each new matching listing exactly once.",
+    )
+    parser.add_argument("--version", action="version", version=f"hunter {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    run = sub.add_parser("run", parents=[common], help="poll now, then every interval_minutes")
+    run.add_argument(
+        "--once", action="store_true", help="one poll (and the prune if due), then exit"
+    )
+    prime = sub.add_parser(
+        "prime", parents=[common], help="record every listing shown now as seen; send nothing"
+    )
+    prime.add_argument("--source", metavar="NAME", help="only this source")
+    prune = sub.add_parser(
+        "prune", parents=[common], help="delete sent/ignored/primed rows not seen for N days"
+    )
+    prune.add_argument(
+        "--days", type=float, metavar="N", help="default: prune_after_days from the config"
+    )
+    status = sub.add_parser(
+        "status", parents=[common], help="sources, the outbox, stuck rows and why, the last prune"
+    )
+    status.add_argument("--json", action="store_true", help="machine-readable output")
+    retry = sub.add_parser("retry", parents=[common], help="send stuck rows again")
+    retry.add_argument("job_ids", nargs="*", metavar="JOB_ID")
+    retry.add_argument("--all", action="store_true", help="every stuck row")
+    sub.add_parser(
+        "check",
+        parents=[common],
+        help="validate config and environment, reach the database and LINE, "
+        "fetch every source and show what it parsed",
+    )
+    sub.add_parser(
+        "demo",
+        parents=[common],
+        help="the real pipeline, offline, in seconds: a built-in job board, "
+        "a temporary database, alerts in this terminal",
+    )
+    return parser
+
+
+def setup_logging() -> None:
+    level = os.environ.get("HUNTER_LOG_LEVEL", "INFO").upper()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S%z")
+    )
+    handler.addFilter(RedactingFilter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level, logging.INFO))
+    for noisy in ("httpx", "httpcore", "apscheduler", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def _load(args: argparse.Namespace) -> tuple[Config, Environment]:
+    env = read_environment(os.environ)
+    return load_config(config_path(args.config, os.environ)), env
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    setup_logging()
+    try:
+        args = build_parser().parse_args(argv)
+        from hunter import commands
+
+        return getattr(commands, args.command)(args, _load)
+    except HunterError as exc:
+        print(f"hunter: {redact(str(exc))}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,107 @@
+"""One function per CLI command: wiring of config, store, sender and service. No parsing here
+(cli.py), no logic of their own beyond what to print and which exit code to return."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from hunter import report
+from hunter.config import Config, Environment, describe_store
+from hunter.errors import ConfigError, RunError
+from hunter.line import open_sender
+from hunter.service import Hunter, utcnow
+from hunter.store import Store, open_store
+
+Loader = Callable[[argparse.Namespace], tuple[Config, Environment]]
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _hunter(config: Config, env: Environment, store: Store) -> Hunter:
+    sender = open_sender(env, config.timezone)
+    if sender.name == "terminal":
+        _say("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to this terminal")
+    return Hunter(config, store, sender)
+
+
+def run(args: argparse.Namespace, load: Loader) -> int:
+    config, env = load(args)
+    with open_store(env) as store:
+        hunter = _hunter(config, env, store)
+        _say(
+            f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
+            f"store {describe_store(env)}, alerts to {hunter.sender.name}"
+        )
+        if args.once:
+            result = hunter.poll()
+            if result.all_sources_failed:
+                raise RunError("every source failed this poll; run `hunter check` to see why")
+            return 0
+        from hunter.schedule import run_forever
+
+        run_forever(hunter)
+    return 0
+
+
+def prime(args: argparse.Namespace, load: Loader) -> int:
+    config, env = load(args)
+    sources = [config.source(args.source)] if args.source else list(config.sources)
+    with open_store(env) as store:
+        results = Hunter(config, store, open_sender(env)).prime(sources)
+    for result in results:
+        if result.error:
+            _say(f"{result.name}: failed: {result.error}")
+        else:
+            _say(f"{result.name}: {len(result.listings)} listings recorded as seen, none sent")
+    if all(r.error for r in results):
+        raise RunError("no source could be primed; run `hunter check` to see why")
+    return 0
+
+
+def prune(args: argparse.Namespace, load: Loader) -> int:
+    config, env = load(args)
+    if args.days is not None and args.days < 0:
+        raise ConfigError("--days must be 0 or more")
+    with open_store(env) as store:
+        deleted = Hunter(config, store, open_sender(env)).prune(args.days)
+    days = config.prune_after_days if args.days is None else args.days
+    _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
+    return 0
+
+
+def status(args: argparse.Namespace, load: Loader) -> int:
+    config, env = load(args)
+    now = utcnow()
+    with open_store(env) as store:
+        result = store.status(now)
+    _say(report.as_json(result) if args.json else report.as_text(result, now, config.timezone))
+    return 0
+
+
+def retry(args: argparse.Namespace, load: Loader) -> int:
+    if bool(args.job_ids) == bool(args.all):
+        raise ConfigError("name the stuck rows (hunter retry JOB_ID ...) or pass --all")
+    _config, env = load(args)
+    with open_store(env) as store:
+        moved = store.retry_stuck(None if args.all else args.job_ids)
+    missing = sorted(set(args.job_ids) - set(moved))
+    _say(f"{len(moved)} stuck rows back to pending; the next poll sends them")
+    if missing:
+        raise RunError(f"not stuck (or unknown): {', '.join(missing)}; see `hunter status`")
+    return 0
+
+
+def check(args: argparse.Namespace, load: Loader) -> int:
+    from hunter.checkup import run_checks
+
+    config, env = load(args)
+    return run_checks(config, env, _say)
+
+
+def demo(args: argparse.Namespace, load: Loader) -> int:
+    from hunter.demo import run_demo
+
+    return run_demo(_say)

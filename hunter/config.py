@@ -1,0 +1,337 @@
+"""hunter.toml and the environment -> one typed, validated `Config`.
+
+Everything a user can get wrong is checked here, once, with a one-line `ConfigError` that names
+the problem and the fix. Secrets come only from the environment and are registered with
+`redact` the moment they are read.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from hunter import redact
+from hunter.errors import ConfigError
+
+DEFAULT_CONFIG = "hunter.toml"
+SOURCE_KINDS = ("html", "json")
+PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, read: the longest a LINE push can take
+
+
+@dataclass(frozen=True)
+class FilterConfig:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    min_budget: int = 0
+    ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    kind: str
+    url: str
+    title: str
+    item: str = ""  # html: CSS selector of one listing
+    items: str = ""  # json: dotted path to the list of listings
+    id: str = ""
+    link: str = ""
+    budget: str = ""
+    summary: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    filter: FilterConfig = field(default_factory=FilterConfig)
+
+
+@dataclass(frozen=True)
+class Config:
+    sources: tuple[SourceConfig, ...]
+    interval_minutes: float = 30.0
+    prune_after_days: int = 45
+    timezone: str = "UTC"
+    max_alerts_per_poll: int = 60
+    lease_seconds: float = 120.0
+    fetch_timeout_seconds: float = 20.0
+    path: Path | None = None
+
+    def source(self, name: str) -> SourceConfig:
+        for source in self.sources:
+            if source.name == name:
+                return source
+        names = ", ".join(s.name for s in self.sources)
+        raise ConfigError(f"no source named {name!r} in the config; the sources are: {names}")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What hunter reads from the environment. Secrets live here and nowhere else."""
+
+    database_url: str | None = None
+    sqlite_path: str = "hunter.db"
+    line_token: str | None = None
+    line_to: str | None = None
+    line_api_url: str = "https://api.line.me"
+
+    @property
+    def line_configured(self) -> bool:
+        return bool(self.line_token and self.line_to)
+
+
+_TOP_KEYS = {
+    "interval_minutes",
+    "prune_after_days",
+    "timezone",
+    "max_alerts_per_poll",
+    "lease_seconds",
+    "fetch_timeout_seconds",
+    "filter",
+    "sources",
+}
+_FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
+_SOURCE_KEYS = {
+    "name",
+    "kind",
+    "url",
+    "item",
+    "items",
+    "id",
+    "title",
+    "link",
+    "budget",
+    "summary",
+    "headers",
+    "include",
+    "exclude",
+    "min_budget",
+    "ignore_within",
+}
+
+
+def config_path(explicit: str | None, environ: Mapping[str, str]) -> Path:
+    """--config, else HUNTER_CONFIG, else ./hunter.toml."""
+    return Path(explicit or environ.get("HUNTER_CONFIG") or DEFAULT_CONFIG)
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate a hunter.toml."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path}: no such config file; copy hunter.example.toml to hunter.toml, "
+            "or pass --config PATH"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"{path}: cannot read it ({exc}); check the path and permissions"
+        ) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}; fix that line") from exc
+    return parse_config(raw, where=str(path), path=path)
+
+
+def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:
+    """Validate an already parsed TOML document (used by `load_config` and the demo)."""
+    _reject_unknown(raw, _TOP_KEYS, where)
+    global_filter = _filter(raw.get("filter", {}), f"{where} [filter]", FilterConfig())
+    sources_raw = raw.get("sources")
+    if not isinstance(sources_raw, list) or not sources_raw:
+        raise ConfigError(f"{where}: no [[sources]]; add at least one (see hunter.example.toml)")
+    sources = tuple(
+        _source(item, f"{where} [[sources]] #{n}", global_filter)
+        for n, item in enumerate(sources_raw, start=1)
+    )
+    seen: set[str] = set()
+    for source in sources:
+        if source.name in seen:
+            raise ConfigError(
+                f"{where}: two sources are named {source.name!r}; names must be unique"
+            )
+        seen.add(source.name)
+
+    timezone = _typed(raw, "timezone", str, where, "UTC")
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f'{where}: unknown timezone {timezone!r}; use an IANA name such as "Asia/Bangkok"'
+        ) from None
+    config = Config(
+        sources=sources,
+        interval_minutes=_number(raw, "interval_minutes", where, 30.0, minimum=0.05),
+        prune_after_days=int(_number(raw, "prune_after_days", where, 45, minimum=1, whole=True)),
+        timezone=timezone,
+        max_alerts_per_poll=int(
+            _number(raw, "max_alerts_per_poll", where, 60, minimum=1, whole=True)
+        ),
+        lease_seconds=_number(raw, "lease_seconds", where, 120.0, minimum=1),
+        fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where, 20.0, minimum=0.1),
+        path=path,
+    )
+    return config
+
+
+def read_environment(environ: Mapping[str, str]) -> Environment:
+    """The environment hunter uses, validated; secrets are registered for redaction."""
+    database_url = environ.get("DATABASE_URL") or None
+    token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
+    redact.register(token, database_url, _password_of(database_url))
+    if database_url and not database_url.startswith(("postgres://", "postgresql://")):
+        raise ConfigError(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db); "
+            "unset it to use SQLite"
+        )
+    line_to = environ.get("LINE_TO") or None
+    if bool(token) != bool(line_to):
+        missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
+        raise ConfigError(
+            f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
+        )
+    if line_to and not (line_to[:1] in "UCR" and len(line_to) == 33):
+        raise ConfigError(
+            "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
+            "not a display name; see the README's LINE set-up"
+        )
+    api_url = (environ.get("HUNTER_LINE_API_URL") or "https://api.line.me").rstrip("/")
+    if not api_url.startswith(("http://", "https://")):
+        raise ConfigError("HUNTER_LINE_API_URL must start with http:// or https://")
+    return Environment(
+        database_url=database_url,
+        sqlite_path=environ.get("HUNTER_DB") or "hunter.db",
+        line_token=token,
+        line_to=line_to,
+        line_api_url=api_url,
+    )
+
+
+def _password_of(url: str | None) -> str | None:
+    if not url or "@" not in url or "://" not in url:
+        return None
+    userinfo = url.split("://", 1)[1].rsplit("@", 1)[0]
+    return userinfo.split(":", 1)[1] if ":" in userinfo else None
+
+
+def _reject_unknown(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
+    for key in raw:
+        if key not in allowed:
+            raise ConfigError(
+                f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
+            )
+
+
+def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+    value = raw.get(key, default)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise ConfigError(f"{where}: {key} must be a {kind.__name__}, got {value!r}")
+    return value
+
+
+def _number(
+    raw: Mapping[str, Any],
+    key: str,
+    where: str,
+    default: float,
+    minimum: float,
+    whole: bool = False,
+) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
+    if whole and int(value) != value:
+        raise ConfigError(f"{where}: {key} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ConfigError(f"{where}: {key} must be at least {minimum}, got {value!r}")
+    return float(value)
+
+
+def _words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where}: {key} must be a list of non-empty strings, got {value!r}")
+    return tuple(v.strip() for v in value)
+
+
+def _filter(raw: Any, where: str, base: FilterConfig) -> FilterConfig:
+    """A filter from `raw`; keys it does not set keep the value of `base`."""
+    _reject_unknown(raw, _FILTER_KEYS, where)
+    return _filter_fields(raw, where, base)
+
+
+def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> FilterConfig:
+    ignore = base.ignore_within
+    if "ignore_within" in raw:
+        table = raw["ignore_within"]
+        if not isinstance(table, Mapping):
+            raise ConfigError(
+                f'{where}: ignore_within must be a table like {{ "ไลน์" = ["ออนไลน์"] }}'
+            )
+        ignore = {k: _words(table, k, f"{where} ignore_within") for k in table}
+    return FilterConfig(
+        include=_words(raw, "include", where) if "include" in raw else base.include,
+        exclude=_words(raw, "exclude", where) if "exclude" in raw else base.exclude,
+        min_budget=int(_number(raw, "min_budget", where, base.min_budget, minimum=0, whole=True)),
+        ignore_within=ignore,
+    )
+
+
+def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
+    _reject_unknown(raw, _SOURCE_KEYS, where)
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(
+            f'{where}: missing name; add name = "board" (unique, part of every job id)'
+        )
+    if ":" in name or name != name.strip():
+        raise ConfigError(f"{where}: name {name!r} may not contain ':' or surrounding spaces")
+    where = f"{where} ({name})"
+    kind = raw.get("kind", "html")
+    if kind not in SOURCE_KINDS:
+        raise ConfigError(
+            f"{where}: kind {kind!r} is not supported; use one of {', '.join(SOURCE_KINDS)}"
+        )
+    url = raw.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ConfigError(f'{where}: missing or invalid url; add url = "https://..."')
+    strings = {}
+    for key in ("item", "items", "id", "title", "link", "budget", "summary"):
+        strings[key] = _typed(raw, key, str, where, "").strip()
+    if not strings["title"]:
+        raise ConfigError(f"{where}: missing title; say where each listing's title is")
+    if kind == "html":
+        if not strings["item"]:
+            raise ConfigError(f'{where}: missing item; add item = "CSS selector of one listing"')
+        from hunter.sources.html import check_selectors
+
+        check_selectors(strings, where)
+    if not strings["link"] and not strings["id"]:
+        raise ConfigError(
+            f"{where}: set link (or id): hunter needs one of them to identify a listing"
+        )
+    headers = raw.get("headers", {})
+    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
+        raise ConfigError(
+            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
+        )
+    filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
+    return SourceConfig(
+        name=name,
+        kind=kind,
+        url=url,
+        headers=dict(headers),
+        filter=_filter_fields(filter_keys, where, global_filter),
+        **strings,
+    )
+
+
+def describe_store(env: Environment) -> str:
+    """Which store is in use, without secrets: for start-up lines and `hunter check`."""
+    if env.database_url:
+        return "PostgreSQL (DATABASE_URL)"
+    return f"SQLite ({os.path.abspath(env.sqlite_path)})"

@@ -1,0 +1,47 @@
+"""Every error hunter raises on purpose, in one tree.
+
+    HunterError                 a problem hunter can explain in one line
+    ├── ConfigError             bad hunter.toml, environment or command line   -> exit 2
+    └── RunError                the run itself failed                          -> exit 1
+        ├── StoreError          the database cannot be reached or refused a statement
+        │   └── SchemaError     the database holds an older or newer schema than this hunter
+        ├── SourceError         one source could not be fetched or parsed (the others go on)
+        └── LineError           LINE could not be reached for a check (bot info, quota)
+
+Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the boundary with
+``raise ... from exc`` so the CLI prints one sentence, never a traceback, and never a secret.
+"""
+
+from __future__ import annotations
+
+
+class HunterError(Exception):
+    """A problem hunter can explain in one line: what went wrong and what to do."""
+
+    exit_code = 1
+
+
+class ConfigError(HunterError):
+    """The configuration, the environment or the command line is wrong. Exit code 2."""
+
+    exit_code = 2
+
+
+class RunError(HunterError):
+    """Something hunter depends on failed while running. Exit code 1."""
+
+
+class StoreError(RunError):
+    """The database could not be reached or refused a statement."""
+
+
+class SchemaError(StoreError):
+    """The database's hunter schema is not the one this hunter expects."""
+
+
+class SourceError(RunError):
+    """A source could not be fetched or parsed."""
+
+
+class LineError(RunError):
+    """LINE could not be reached or refused a check."""

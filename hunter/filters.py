@@ -1,0 +1,74 @@
+"""Which listings the user wants: pure functions, no I/O.
+
+Rules learnt from people running such bots:
+- a keyword's Latin edge matches at a word boundary only ("ai" never fires on "chain" or
+  "naive", "ads" never on "leads"), while Thai, written without spaces, matches anywhere;
+- `ignore_within` lists the known traps: "ไลน์" (LINE) inside "ออนไลน์" (online) is no hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hunter.config import FilterConfig
+from hunter.listing import Listing
+
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+
+
+@lru_cache(maxsize=1024)
+def _pattern(keyword: str) -> re.Pattern[str]:
+    word = keyword.casefold()
+    left = f"(?<![{_LATIN}])" if re.match(f"[{_LATIN}]", word) else ""
+    right = f"(?![{_LATIN}])" if re.search(f"[{_LATIN}]$", word) else ""
+    return re.compile(left + re.escape(word) + right)
+
+
+def _spans(word: str, text: str) -> list[tuple[int, int]]:
+    spans, start = [], text.find(word)
+    while start != -1:
+        spans.append((start, start + len(word)))
+        start = text.find(word, start + 1)
+    return spans
+
+
+def hits(keyword: str, text: str, ignore_within: Mapping[str, Iterable[str]] | None = None) -> bool:
+    """True when `keyword` occurs in `text` (already case-folded) outside every trap word."""
+    traps = [
+        span
+        for trap in (ignore_within or {}).get(keyword, ())
+        for span in _spans(trap.casefold(), text)
+    ]
+    for match in _pattern(keyword).finditer(text):
+        if not any(a <= match.start() and match.end() <= b for a, b in traps):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    matched: bool
+    reason: str  # why, in words: shown by `hunter check`
+
+
+def judge(listing: Listing, rules: FilterConfig) -> Verdict:
+    text = f"{listing.title}\n{listing.summary}".casefold()
+    ignore = {k.casefold(): v for k, v in rules.ignore_within.items()}
+    for word in rules.exclude:
+        if hits(word.casefold(), text, ignore):
+            return Verdict(False, f"excluded by {word!r}")
+    if rules.min_budget and listing.budget is not None and listing.budget < rules.min_budget:
+        return Verdict(False, f"budget {listing.budget} is under {rules.min_budget}")
+    if not rules.include:
+        return Verdict(True, "no include keywords: everything matches")
+    for word in rules.include:
+        if hits(word.casefold(), text, ignore):
+            return Verdict(True, f"matches {word!r}")
+    return Verdict(False, "no include keyword")
+
+
+def matches(listing: Listing, rules: FilterConfig) -> bool:
+    return judge(listing, rules).matched

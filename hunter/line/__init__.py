@@ -1,0 +1,34 @@
+"""LINE: alerts rendered within LINE's limits (render.py), pushed with line-bot-sdk (push.py),
+or printed to the terminal when no channel is configured (terminal.py)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from hunter.config import Environment
+from hunter.listing import Listing
+from hunter.policy import PushResult
+
+
+class Sender(Protocol):
+    """Where alerts go. `push` never raises for a failed delivery: it returns what happened."""
+
+    name: str
+
+    def push(self, listings: list[Listing], retry_key: str) -> PushResult: ...
+
+    def notice(self, text: str, retry_key: str) -> PushResult: ...
+
+
+def open_sender(env: Environment, timezone: str = "UTC") -> Sender:
+    """LINE when LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are set, else the terminal."""
+    if env.line_configured:
+        from hunter.line.push import LineSender
+
+        return LineSender(env.line_token or "", env.line_to or "", env.line_api_url)
+    from hunter.line.terminal import TerminalSender
+
+    return TerminalSender()
+
+
+__all__ = ["Sender", "open_sender"]

@@ -1,0 +1,118 @@
+"""Push to LINE with line-bot-sdk v3, and turn every way a push can end into a PushResult.
+
+The SDK is imported here only: it costs 70-80 MB and 1-3 s, and a poll with nothing to send
+never needs it. urllib3's own retries are off: the policy decides retries, and every attempt
+carries the batch's X-Line-Retry-Key so LINE itself drops a duplicate.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import urllib3
+from linebot.v3.messaging import (
+    ApiClient,
+    ApiException,
+    Configuration,
+    MessagingApi,
+    PushMessageRequest,
+)
+
+from hunter.config import PUSH_TIMEOUT_SECONDS
+from hunter.errors import LineError
+from hunter.line import render
+from hunter.listing import Listing
+from hunter.policy import Kind, PushResult, classify
+
+log = logging.getLogger("hunter.line")
+
+
+class LineSender:
+    name = "LINE"
+
+    def __init__(self, token: str, to: str, api_url: str = "https://api.line.me") -> None:
+        configuration = Configuration(host=api_url, access_token=token)
+        configuration.retries = 0
+        self._client = ApiClient(configuration)
+        self._api = MessagingApi(self._client)
+        self._api.line_base_path = api_url  # the SDK hard-codes https://api.line.me otherwise
+        self._to = to
+
+    def push(self, listings: list[Listing], retry_key: str) -> PushResult:
+        return self._push(render.messages(listings), retry_key)
+
+    def notice(self, text: str, retry_key: str) -> PushResult:
+        return self._push([render.text_message(text)], retry_key)
+
+    def _push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        request = PushMessageRequest.from_dict({"to": self._to, "messages": messages})
+        try:
+            self._api.push_message_with_http_info(
+                request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
+            )
+        except ApiException as exc:
+            return result_from_answer(exc.status, exc.body, exc.headers)
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            return PushResult(Kind.TRANSIENT, None, _network_reason(exc))
+        return PushResult(Kind.SENT, 200)
+
+    def bot_info(self) -> dict[str, Any]:
+        """The bot's name and basic ID: proves the token works."""
+        try:
+            info = self._api.get_bot_info(_request_timeout=PUSH_TIMEOUT_SECONDS)
+        except ApiException as exc:
+            result = result_from_answer(exc.status, exc.body, exc.headers)
+            if result.status == 401:
+                raise LineError(
+                    "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
+                ) from None
+            raise LineError(f"LINE bot info failed: {result.summary}") from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
+        return {"name": info.display_name, "basic_id": info.basic_id}
+
+    def quota(self) -> tuple[int | None, int]:
+        """(this month's limit or None when unlimited, messages used so far)."""
+        try:
+            quota = self._api.get_message_quota(_request_timeout=PUSH_TIMEOUT_SECONDS)
+            used = self._api.get_message_quota_consumption(_request_timeout=PUSH_TIMEOUT_SECONDS)
+        except ApiException as exc:
+            raise LineError(f"LINE quota check failed: HTTP {exc.status}") from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
+        limit = quota.value if quota.type == "limited" else None
+        return limit, int(used.total_usage)
+
+
+def result_from_answer(status: int | None, body: Any, headers: Any) -> PushResult:
+    """A PushResult from LINE's error answer: its status, its own words, Retry-After."""
+    message = ""
+    if body:
+        try:
+            data = json.loads(body)
+            message = str(data.get("message", ""))
+            details = data.get("details") or []
+            if details:
+                message += (
+                    " ("
+                    + "; ".join(
+                        f"{d.get('property', '?')}: {d.get('message', '')}" for d in details[:3]
+                    )
+                    + ")"
+                )
+        except (ValueError, AttributeError, TypeError):
+            message = str(body)[:200]
+    retry_after = None
+    if headers:
+        value = headers.get("Retry-After") if hasattr(headers, "get") else None
+        if value and str(value).isdigit():
+            retry_after = float(value)
+    return PushResult(classify(status, message), status, message, retry_after)
+
+
+def _network_reason(exc: BaseException) -> str:
+    reason = getattr(exc, "reason", None) or exc
+    text = str(reason).split(": ", 1)[-1] if str(reason) else type(reason).__name__
+    return f"{type(reason).__name__}: {text}"[:200]

@@ -1,0 +1,157 @@
+"""Listings -> LINE message objects that LINE always accepts, whatever the listing holds.
+
+Limits (LINE's documentation; the spec does not encode them): at most 5 messages per push;
+a Flex carousel holds at most 12 bubbles and 50 KB, a bubble 30 KB; altText at most 400
+characters, text messages 5,000 (counted in UTF-16 units); a URI action at most 1,000
+characters with an http, https, line or tel scheme; the whole body at most 2 MB. Every field
+here is cut to a fixed size, so one bubble stays under 3 KB and a full carousel under 40 KB.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from hunter.listing import Listing
+
+MAX_MESSAGES = 5
+MAX_BUBBLES = 12
+MAX_PER_PUSH = MAX_MESSAGES * MAX_BUBBLES  # listings in one push request
+ALT_TEXT_MAX = 400
+TEXT_MAX = 5000
+URI_MAX = 1000
+TITLE_MAX = 160
+SUMMARY_MAX = 240
+SOURCE_MAX = 40
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` in at most `limit` UTF-16 units, ending in "…" when it was cut."""
+    if utf16_len(text) <= limit:
+        return text
+    out, used = [], 0
+    for char in text:
+        size = 2 if ord(char) > 0xFFFF else 1
+        if used + size > limit - 1:
+            break
+        out.append(char)
+        used += size
+    return "".join(out).rstrip() + "…"
+
+
+def safe_uri(url: str) -> str | None:
+    """An http(s) link LINE accepts, or None: other schemes are dropped (javascript:, data:),
+    and an over-long link loses its query, then gives up."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    if len(url) <= URI_MAX and url.isascii() and " " not in url:
+        return url
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~")
+    query = quote(parts.query, safe="=&%:@!$'()*+,;/?-._~")
+    for candidate in (
+        urlunsplit((parts.scheme, parts.netloc.encode("idna").decode("ascii"), path, query, "")),
+        urlunsplit((parts.scheme, parts.netloc.encode("idna").decode("ascii"), path, "", "")),
+    ):
+        if len(candidate) <= URI_MAX:
+            return candidate
+    return None
+
+
+def money(budget: int | None) -> str | None:
+    return None if budget is None else f"฿{budget:,}"
+
+
+def bubble(listing: Listing) -> dict[str, Any]:
+    body: list[dict[str, Any]] = [
+        {
+            "type": "text",
+            "text": cut(listing.title, TITLE_MAX) or "(untitled)",
+            "weight": "bold",
+            "wrap": True,
+            "maxLines": 3,
+        },
+    ]
+    if (amount := money(listing.budget)) is not None:
+        body.append({"type": "text", "text": amount, "size": "sm", "color": "#1DB446"})
+    if listing.summary:
+        body.append(
+            {
+                "type": "text",
+                "text": cut(listing.summary, SUMMARY_MAX),
+                "size": "xs",
+                "color": "#666666",
+                "wrap": True,
+                "maxLines": 4,
+            }
+        )
+    body.append(
+        {
+            "type": "text",
+            "text": cut(listing.source, SOURCE_MAX) or "-",
+            "size": "xxs",
+            "color": "#999999",
+        }
+    )
+    container: dict[str, Any] = {
+        "type": "bubble",
+        "size": "kilo",
+        "body": {"type": "box", "layout": "vertical", "spacing": "sm", "contents": body},
+    }
+    uri = safe_uri(listing.url)
+    if uri:
+        container["footer"] = {
+            "type": "box",
+            "layout": "vertical",
+            "contents": [
+                {
+                    "type": "button",
+                    "style": "primary",
+                    "height": "sm",
+                    "action": {"type": "uri", "label": "Open", "uri": uri},
+                }
+            ],
+        }
+    return container
+
+
+def alt_text(listings: list[Listing]) -> str:
+    """What a phone's notification shows: the count and the first titles."""
+    head = "New job" if len(listings) == 1 else f"{len(listings)} new jobs"
+    titles = " · ".join(cut(listing.title, 80) for listing in listings)
+    return cut(f"{head}: {titles}", ALT_TEXT_MAX)
+
+
+def messages(listings: list[Listing]) -> list[dict[str, Any]]:
+    """At most 5 Flex messages of at most 12 bubbles each, in the listings' order."""
+    if not 0 < len(listings) <= MAX_PER_PUSH:
+        raise ValueError(f"one push holds 1 to {MAX_PER_PUSH} listings, not {len(listings)}")
+    out = []
+    for start in range(0, len(listings), MAX_BUBBLES):
+        chunk = listings[start : start + MAX_BUBBLES]
+        contents: dict[str, Any] = (
+            bubble(chunk[0])
+            if len(chunk) == 1
+            else {"type": "carousel", "contents": [bubble(item) for item in chunk]}
+        )
+        out.append({"type": "flex", "altText": alt_text(chunk), "contents": contents})
+    return out
+
+
+def text_message(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": cut(text, TEXT_MAX) or "-"}
+
+
+def plain(listing: Listing) -> str:
+    """One listing as plain text, for the terminal."""
+    lines = [listing.title]
+    if (amount := money(listing.budget)) is not None:
+        lines.append(f"  budget: {amount}")
+    lines.append(f"  source: {listing.source}")
+    if listing.url:
+        lines.append(f"  link:   {listing.url}")
+    return "\n".join(lines)

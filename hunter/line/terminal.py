@@ -1,0 +1,22 @@
+"""Alerts printed to the terminal: what hunter does when no LINE channel is configured."""
+
+from __future__ import annotations
+
+import sys
+
+from hunter.line.render import plain
+from hunter.listing import Listing
+from hunter.policy import Kind, PushResult
+
+
+class TerminalSender:
+    name = "terminal"
+
+    def push(self, listings: list[Listing], retry_key: str) -> PushResult:
+        for listing in listings:
+            print(f"🔔 {plain(listing)}", file=sys.stdout, flush=True)
+        return PushResult(Kind.SENT, None)
+
+    def notice(self, text: str, retry_key: str) -> PushResult:
+        print(f"📣 {text}", file=sys.stdout, flush=True)
+        return PushResult(Kind.SENT, None)

@@ -1,0 +1,141 @@
+"""What a push's outcome means for its rows: pure decisions, no I/O, tested with tables.
+
+    permanent  4xx other than 408 and 429: LINE will never accept this request as it is
+    auth       401/403, a permanent failure whose fix is the token or the channel, not the row
+    quota      429 "You have reached your monthly limit.": wait, burn no attempts
+    transient  5xx, 408, other 429s, timeouts, connection resets: try again later
+
+Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth parks the batch as `stuck` (so one
+bad batch never clogs the rest) with a probe every 300 s, and LINE's next success re-queues
+every parked batch: an outage loses nothing and needs no person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+BACKOFF_SECONDS = (1.0, 5.0, 30.0, 120.0, 300.0)
+MAX_ATTEMPTS = 5
+PARKED_PROBE_SECONDS = BACKOFF_SECONDS[-1]
+RETRY_KEY_WINDOW_SECONDS = 24 * 3600 - 600  # LINE keeps a retry key for 24 h; keep a margin
+MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
+
+
+class Kind(Enum):
+    SENT = "sent"
+    REJECTED = "rejected"  # 400: something in the request; split the batch to find it
+    AUTH = "auth"
+    PERMANENT = "permanent"
+    QUOTA = "quota"
+    TRANSIENT = "transient"
+
+
+@dataclass(frozen=True)
+class PushResult:
+    """What one push request came to."""
+
+    kind: Kind
+    status: int | None = None  # HTTP status, None when no answer arrived
+    detail: str = ""  # LINE's own words, or what went wrong on the way
+    retry_after: float | None = None
+
+    @property
+    def summary(self) -> str:
+        head = f"HTTP {self.status}" if self.status else "no answer"
+        return f"{head}: {self.detail}" if self.detail else head
+
+
+def classify(status: int | None, message: str = "") -> Kind:
+    """The kind of a push outcome from LINE's status code and error message."""
+    if status is None:
+        return Kind.TRANSIENT
+    if 200 <= status < 300 or status == 409:  # 409: this retry key was already accepted
+        return Kind.SENT
+    if status == 429 and MONTHLY_LIMIT_MESSAGE.lower() in message.lower():
+        return Kind.QUOTA
+    if status in (408, 429) or status >= 500:
+        return Kind.TRANSIENT
+    if status in (401, 403):
+        return Kind.AUTH
+    if status == 400:
+        return Kind.REJECTED
+    return Kind.PERMANENT
+
+
+def backoff(failed_attempts: int) -> float:
+    """Seconds to wait after the n-th failed attempt (1-based)."""
+    index = min(max(failed_attempts, 1), len(BACKOFF_SECONDS)) - 1
+    return BACKOFF_SECONDS[index]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with a batch's rows after a push."""
+
+    status: str  # sent | retry | stuck | pending | split
+    error_kind: str | None = None  # transient | permanent | unknown (for stuck rows)
+    delay: float = 0.0  # until the next attempt (retry, or the probe of a parked batch)
+    count_attempt: bool = False
+    error: str | None = None
+    stop_delivery: bool = False  # the same answer would meet every other batch this poll
+
+
+def decide(result: PushResult, attempts_before: int, batch_size: int) -> Decision:
+    """The rows' next state after `result`, given how many attempts had already failed."""
+    kind = result.kind
+    if kind is Kind.SENT:
+        return Decision("sent")
+    if kind is Kind.QUOTA:
+        return Decision(
+            "pending",
+            error="LINE's monthly message limit is reached; waiting for it to reset or be raised",
+            stop_delivery=True,
+        )
+    if kind is Kind.REJECTED and batch_size > 1:
+        return Decision("split")
+    if kind is Kind.REJECTED:
+        return Decision("stuck", "permanent", error=f"LINE rejected this listing: {result.detail}")
+    if kind is Kind.AUTH:
+        return Decision("stuck", "permanent", error=auth_sentence(result), stop_delivery=True)
+    if kind is Kind.PERMANENT:
+        return Decision("stuck", "permanent", error=f"LINE refused it ({result.summary})")
+    failed = attempts_before + 1
+    retry_after = result.retry_after or 0.0
+    if failed >= MAX_ATTEMPTS:
+        return Decision(
+            "stuck",
+            "transient",
+            delay=max(PARKED_PROBE_SECONDS, retry_after),
+            count_attempt=True,
+            error=f"LINE failed {failed} times (last: {result.summary}); it is sent again by "
+            "itself once LINE accepts a push",
+            stop_delivery=True,
+        )
+    return Decision(
+        "retry",
+        "transient",
+        delay=max(backoff(failed), retry_after),
+        count_attempt=True,
+        error=f"attempt {failed} failed: {result.summary}",
+        stop_delivery=result.status == 429,
+    )
+
+
+def auth_sentence(result: PushResult) -> str:
+    if result.status == 401:
+        return (
+            "LINE rejected the channel access token: check LINE_CHANNEL_ACCESS_TOKEN (a long-lived "
+            "token of a Messaging API channel), then run `hunter retry --all`"
+        )
+    return (
+        f"LINE refused to push with this channel ({result.detail or 'forbidden'}): check that "
+        "LINE_TO has added the bot as a friend (or the bot is in the group) and that the plan "
+        "allows push messages, then run `hunter retry --all`"
+    )
+
+
+DELIVERY_UNKNOWN = (
+    "delivery unknown: LINE never confirmed this push within its 24 h retry window, so it may or "
+    "may not have arrived; `hunter retry JOB_ID` sends it again"
+)

@@ -1,0 +1,50 @@
+"""Keep secrets out of every line hunter prints or logs.
+
+Secrets are registered once, when the environment is read (`register`), and every log record
+and every error line goes through `redact`. Database URLs are also scrubbed by shape, so a
+password in a URL that was never registered (say, one quoted back inside a driver's error) is
+hidden too.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+_SECRETS: set[str] = set()
+_URL_PASSWORD = re.compile(
+    r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^:/@\s]*):(?P<pw>[^@/\s]+)@"
+)
+_PASSWORD_KV = re.compile(r"(?i)(password\s*=\s*)(\S+)")
+_BEARER = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+
+
+def register(*secrets: str | None) -> None:
+    """Remember values that must never be shown (tokens, keys, passwords)."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            _SECRETS.add(secret)
+
+
+def redact(text: str) -> str:
+    """`text` with every known secret, URL password and bearer token replaced by ***."""
+    for secret in sorted(_SECRETS, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:***@", text)
+    text = _PASSWORD_KV.sub(r"\1***", text)
+    return _BEARER.sub(r"\1***", text)
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that renders each record once and redacts the result."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if record.exc_info:
+            # A traceback could quote a secret; keep the last line only, redacted.
+            message = f"{message}: {record.exc_info[1]}"
+            record.exc_info = None
+            record.exc_text = None
+        record.msg = redact(message)
+        record.args = None
+        return True

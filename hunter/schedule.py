@@ -1,0 +1,79 @@
+"""`hunter run`: poll now, then every interval, until SIGTERM or SIGINT.
+
+APScheduler 3.x BlockingScheduler with the config's timezone. coalesce and max_instances=1:
+a late or slow poll never piles up; a generous misfire grace: a poll delayed by a busy host
+still runs. The daily prune needs no job of its own: every poll prunes when the last prune
+recorded in the database is over 24 h old, so a process restarted more often than daily still
+prunes.
+
+On SIGTERM (Render and Railway send it on every deploy) no new push starts; a push in flight
+finishes or, if the platform kills us first, stays `sending` for the lease to recover.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from datetime import datetime
+from types import FrameType
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.blocking import BlockingScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+
+from hunter.errors import HunterError
+from hunter.service import Hunter
+
+log = logging.getLogger("hunter")
+
+STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
+
+
+def run_forever(hunter: Hunter) -> None:
+    config = hunter.config
+    tz = ZoneInfo(config.timezone)
+    interval = config.interval_minutes * 60
+    scheduler = BlockingScheduler(timezone=tz)
+    busy = threading.Lock()
+
+    def poll() -> None:
+        with busy:
+            if hunter.stop.is_set():
+                return
+            try:
+                hunter.poll()
+            except HunterError as exc:
+                log.error("poll failed: %s", exc)
+            except Exception:  # a bug must not kill the scheduler: log it and poll again later
+                log.exception("poll failed unexpectedly")
+
+    scheduler.add_job(
+        poll,
+        IntervalTrigger(seconds=interval, jitter=min(60.0, interval * 0.05), timezone=tz),
+        id="poll",
+        next_run_time=datetime.now(tz),
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=max(60, int(interval)),
+    )
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        log.info(
+            "%s received: finishing the push in flight, starting no new one",
+            signal.Signals(signum).name,
+        )
+        hunter.stop.set()
+        scheduler.shutdown(wait=False)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    scheduler.start()
+    if busy.acquire(timeout=STOP_GRACE_SECONDS):
+        busy.release()
+    else:
+        log.warning(
+            "the poll in flight did not finish in time; its rows stay `sending` and "
+            "are resent with the same retry key after the lease"
+        )
+    log.info("stopped")

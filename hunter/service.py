@@ -1,0 +1,278 @@
+"""One poll: fetch -> parse -> filter -> record -> (claim -> push -> finish)* -> prune when due.
+
+`Hunter` holds no state between polls that matters: everything that must survive a restart
+(what was seen, what is in flight, when the last prune ran) is in the store. A stop request
+(`stop` event, set on SIGTERM) is checked before every claim, so no new push starts after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from hunter import policy
+from hunter.config import Config, SourceConfig
+from hunter.errors import SourceError, StoreError
+from hunter.filters import matches
+from hunter.line import Sender
+from hunter.line.render import MAX_PER_PUSH
+from hunter.listing import Listing
+from hunter.sources import parse
+from hunter.sources.fetch import Page, fetch_pages
+from hunter.store import Claimed, SourceNote, Store
+
+log = logging.getLogger("hunter")
+
+PRUNE_EVERY = timedelta(hours=24)
+WAIT_FOR_RETRY = timedelta(seconds=10)  # a retry due this soon is waited for within the poll
+DELIVERY_BUDGET_SECONDS = 60.0  # in-poll waiting for retries stops after this long
+FINISH_RETRIES = (0.5, 2.0, 5.0)  # writing a push's outcome survives a short database blip
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+@dataclass
+class SourceResult:
+    name: str
+    listings: list[Listing] = field(default_factory=list)
+    new: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    skipped: int = 0
+    page: Page | None = None
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    pushes: int = 0
+    failed: int = 0  # listings whose push failed this poll (they wait in retry or stuck)
+    stopped: str | None = None  # why delivery stopped early, if it did
+
+
+@dataclass
+class PollReport:
+    sources: list[SourceResult]
+    delivery: Delivery
+    pruned: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def all_sources_failed(self) -> bool:
+        return bool(self.sources) and all(s.error for s in self.sources)
+
+    def line(self) -> str:
+        new = sum(s.new.get("pending", 0) for s in self.sources)
+        primed = sum(s.new.get("primed", 0) for s in self.sources)
+        failed = [s.name for s in self.sources if s.error]
+        parts = [
+            f"poll: {len(self.sources)} sources, {sum(len(s.listings) for s in self.sources)} "
+            f"listings, {new} new matching, {primed} primed",
+            f"{self.delivery.sent} sent in {self.delivery.pushes} pushes",
+        ]
+        if self.delivery.failed:
+            parts.append(f"{self.delivery.failed} waiting after a failed push")
+        if failed:
+            parts.append(f"failed sources: {', '.join(failed)}")
+        if self.pruned is not None:
+            parts.append(f"pruned {self.pruned}")
+        parts.append(f"{self.seconds:.1f} s")
+        return "; ".join(parts)
+
+
+def read_sources(sources: Sequence[SourceConfig], timeout: float) -> list[SourceResult]:
+    """Fetch and parse every source; a failure is noted on its result, never raised."""
+    results = []
+    for page in fetch_pages(sources, timeout):
+        result = SourceResult(page.source.name, page=page)
+        if page.error:
+            result.error = page.error
+        else:
+            try:
+                parsed = parse(page.source, page.text, page.url)
+            except SourceError as exc:
+                result.error = str(exc)
+            else:
+                result.listings, result.skipped = parsed.listings, parsed.skipped
+        if result.error:
+            log.warning("source %s: %s", result.name, result.error)
+        results.append(result)
+    return results
+
+
+class Hunter:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        sender: Sender,
+        clock: Callable[[], datetime] = utcnow,
+        worker: str | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.sender = sender
+        self.clock = clock
+        self.worker = worker or worker_name()
+        self.stop = stop or threading.Event()
+
+    def poll(self) -> PollReport:
+        started = time.monotonic()
+        results = read_sources(self.config.sources, self.config.fetch_timeout_seconds)
+        now = self.clock()
+        for result in results:
+            if result.listings:
+                source = self.config.source(result.name)
+                matched = {x.job_id for x in result.listings if matches(x, source.filter)}
+                result.new = self.store.record(result.name, result.listings, matched, now)
+                if result.new.get("primed"):
+                    log.info(
+                        "source %s primed silently: %d listings recorded, none sent",
+                        result.name,
+                        result.new["primed"],
+                    )
+        self.store.note_sources(
+            [SourceNote(r.name, None if r.error else len(r.listings), r.error) for r in results],
+            now,
+        )
+        delivery = self.deliver()
+        pruned = None
+        if not self.stop.is_set() and self.store.claim_prune(self.clock(), PRUNE_EVERY):
+            pruned = self.prune()
+        report = PollReport(results, delivery, pruned, time.monotonic() - started)
+        log.info(report.line())
+        return report
+
+    def prime(self, sources: Sequence[SourceConfig]) -> list[SourceResult]:
+        """Record everything these sources show now as seen, and send nothing."""
+        results = read_sources(sources, self.config.fetch_timeout_seconds)
+        now = self.clock()
+        for result in results:
+            if not result.error:
+                result.new = self.store.record(result.name, result.listings, set(), now, prime=True)
+        self.store.note_sources(
+            [SourceNote(r.name, None if r.error else len(r.listings), r.error) for r in results],
+            now,
+        )
+        return results
+
+    def prune(self, days: float | None = None) -> int:
+        days = self.config.prune_after_days if days is None else days
+        return self.store.prune(self.clock() - timedelta(days=days))
+
+    # -- delivery ----------------------------------------------------------------------------
+    def deliver(self) -> Delivery:
+        """Push what is due, batch by batch, until nothing is left, the poll's cap is reached,
+        LINE says stop (auth, quota, rate limit, outage), or a stop is requested."""
+        report = Delivery()
+        started = time.monotonic()
+        lease = timedelta(seconds=self.config.lease_seconds)
+        while not self.stop.is_set():
+            now = self.clock()
+            room = self.config.max_alerts_per_poll - report.sent
+            batch = self.store.claim_due(self.worker, now, now - lease) if room > 0 else []
+            if not batch and room > 0:
+                key = str(uuid.uuid4())
+                batch = self.store.claim_new(self.worker, key, min(room, MAX_PER_PUSH), now)
+            if not batch:
+                if room > 0 and self._wait_for_retry(started):
+                    continue
+                break
+            if not self._push(batch, report):
+                break
+        return report
+
+    def _wait_for_retry(self, started: float) -> bool:
+        """Sleep until the next retry when it is due soon; False when there is none."""
+        due = self.store.next_due()
+        if due is None or time.monotonic() - started > DELIVERY_BUDGET_SECONDS:
+            return False
+        wait = (due - self.clock()).total_seconds()
+        if wait > WAIT_FOR_RETRY.total_seconds():
+            return False
+        self.stop.wait(max(wait, 0.0))
+        return True
+
+    def _push(self, batch: list[Claimed], report: Delivery) -> bool:
+        """Push one claimed batch and write down the outcome. False: stop delivering."""
+        key = batch[0].retry_key
+        now = self.clock()
+        if now - batch[0].retry_key_at > timedelta(seconds=policy.RETRY_KEY_WINDOW_SECONDS):
+            self._finish(
+                lambda: self.store.mark_failed(
+                    key, self.worker, "stuck", "unknown", policy.DELIVERY_UNKNOWN, None, False
+                )
+            )
+            log.error("%d listings: %s", len(batch), policy.DELIVERY_UNKNOWN)
+            return True
+        result = self.sender.push([c.listing for c in batch], key)
+        report.pushes += 1
+        decision = policy.decide(result, batch[0].attempts, len(batch))
+        if decision.status == "sent":
+            requeued = self._finish(lambda: self.store.mark_sent(key, self.clock()))
+            report.sent += len(batch)
+            if requeued:
+                log.info("LINE accepts pushes again: %d parked listings re-queued", requeued)
+            return True
+        report.failed += len(batch)
+        if decision.status == "split":
+            ids = [c.job_id for c in batch]
+            half = len(ids) // 2
+            groups = [(str(uuid.uuid4()), ids[:half]), (str(uuid.uuid4()), ids[half:])]
+            self._finish(lambda: self.store.split(key, self.worker, groups, self.clock()))
+            report.failed -= len(batch)
+            log.warning(
+                "LINE rejected a batch of %d (%s); splitting it to find the listing",
+                len(batch),
+                result.summary,
+            )
+            return True
+        next_at = self.clock() + timedelta(seconds=decision.delay) if decision.delay else None
+        self._finish(
+            lambda: self.store.mark_failed(
+                key,
+                self.worker,
+                decision.status,
+                decision.error_kind,
+                decision.error,
+                next_at,
+                decision.count_attempt,
+            )
+        )
+        level = logging.ERROR if decision.status == "stuck" else logging.WARNING
+        log.log(
+            level,
+            "%d listings %s: %s",
+            len(batch),
+            "stuck" if decision.status == "stuck" else f"wait ({decision.status})",
+            decision.error,
+        )
+        if decision.stop_delivery:
+            report.stopped = decision.error
+        return not decision.stop_delivery
+
+    def _finish(self, write: Callable[[], int]) -> int:
+        """Write a push's outcome, retrying through a short database outage. If it stays down,
+        the rows stay `sending` and the lease hands them, key and all, to the next poll."""
+        for pause in (*FINISH_RETRIES, None):
+            try:
+                return write()
+            except StoreError as exc:
+                if pause is None:
+                    raise
+                log.warning("writing a push's outcome failed (%s); trying again", exc)
+                time.sleep(pause)
+        raise AssertionError("unreachable")

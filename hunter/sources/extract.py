@@ -1,0 +1,128 @@
+"""Small pure helpers shared by the parsers: ids from links, budgets from text, clean text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+from hunter.listing import Listing
+
+# Query parameters that say who sent the click, not which listing it is.
+_TRACKING = re.compile(
+    r"^(utm_.*|ref|ref_src|referrer|source|fbclid|gclid|dclid|msclkid|yclid|igshid|mc_cid|mc_eid|"
+    r"_hsenc|_hsmi|si|spm|trk|trackingid)$",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+_NUMBER = re.compile(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM]|พัน|หมื่น|แสน|ล้าน)?")
+_MULTIPLIERS = {
+    "k": 1_000,
+    "m": 1_000_000,
+    "พัน": 1_000,
+    "หมื่น": 10_000,
+    "แสน": 100_000,
+    "ล้าน": 1_000_000,
+}
+
+
+@dataclass
+class ParseResult:
+    """What a page yielded: listings, and how many items were skipped for lack of id or title."""
+
+    listings: list[Listing] = field(default_factory=list)
+    skipped: int = 0
+    warnings: list[str] = field(default_factory=list)
+    _ids: set[str] = field(default_factory=set, repr=False)
+
+    def add(self, listing: Listing | None) -> None:
+        """Keep `listing` unless it is None (skipped) or its id was already on this page."""
+        if listing is None:
+            self.skipped += 1
+        elif listing.job_id in self._ids:
+            self.warnings.append(f"duplicate id on one page: {listing.job_id}")
+        else:
+            self._ids.add(listing.job_id)
+            self.listings.append(listing)
+
+
+def clean_text(text: str | None) -> str:
+    """Whitespace folded to single spaces, ends stripped."""
+    return _SPACES.sub(" ", text or "").strip()
+
+
+def absolute_url(href: str, base_url: str) -> str:
+    return urljoin(base_url, href.strip()) if href else ""
+
+
+def canonical_url(url: str) -> str:
+    """The link without tracking parameters or fragment: a stable id when the page has none."""
+    parts = urlsplit(url.strip())
+    query = [
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
+    ]
+    return urlunsplit(
+        (
+            parts.scheme.lower(),
+            parts.netloc.lower(),
+            parts.path or "/",
+            urlencode(query, doseq=True),
+            "",
+        )
+    )
+
+
+def parse_budget(value: object) -> int | None:
+    """ "฿12,000" -> 12000, "5,000 - 10,000 บาท" -> 5000 (a range counts as its lower bound),
+    "1.5k" -> 1500, 800 -> 800; None when there is no amount."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value) if value >= 0 else None
+    match = _NUMBER.search(str(value))
+    if not match:
+        return None
+    digits = re.sub(r"[,\s]", "", match.group(1))
+    try:
+        amount = float(digits)
+    except ValueError:
+        return None
+    unit = (match.group(2) or "").lower()
+    return int(amount * _MULTIPLIERS.get(unit, 1))
+
+
+def fix_mojibake(text: str) -> str:
+    """Undo UTF-8 that was decoded as Latin-1 somewhere upstream ("Ã©" -> "é"), when it was."""
+    # Markers: Latin-1 readings of UTF-8 lead bytes (é, a curly quote, nbsp, and Thai's \xe0\xb8).
+    if not any(marker in text for marker in ("\u00c3", "\u00e2\u20ac", "\u00c2", "\u00e0\u00b8")):
+        return text
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        try:
+            return text.encode("cp1252").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            return text
+
+
+def make_listing(
+    source: str,
+    native_id: str,
+    title: str,
+    url: str,
+    budget: object,
+    summary: str,
+) -> Listing | None:
+    """A Listing, or None when the item has no title or no way to identify it."""
+    title = clean_text(fix_mojibake(title))
+    native = clean_text(native_id) or (canonical_url(url) if url else "")
+    if not title or not native:
+        return None
+    return Listing(
+        job_id=f"{source}:{native}",
+        source=source,
+        title=title,
+        url=url.strip(),
+        budget=parse_budget(budget),
+        summary=clean_text(fix_mojibake(summary)),
+    )

@@ -1,0 +1,83 @@
+"""HTML pages -> Listings, with CSS selectors (selectolax's lexbor engine).
+
+A field spec is one of:
+    "h3 a"        the text of the first match inside the item
+    "h3 a@href"   an attribute of the first match inside the item
+    "@data-jid"   an attribute of the item itself
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
+
+from hunter.config import SourceConfig
+from hunter.errors import ConfigError
+from hunter.sources.extract import ParseResult, absolute_url, make_listing
+
+_FIELDS = ("item", "id", "title", "link", "budget", "summary")
+
+
+def _split(spec: str) -> tuple[str, str | None]:
+    """ "h3 a@href" -> ("h3 a", "href"); "h3 a" -> ("h3 a", None); "@id" -> ("", "id")."""
+    if "@" in spec:
+        selector, attr = spec.rsplit("@", 1)
+        # An @ inside brackets belongs to the selector (a[href*="@"]), not to us.
+        if "]" not in attr and attr and "[" not in attr:
+            return selector.strip(), attr.strip()
+    return spec.strip(), None
+
+
+def check_selectors(specs: Mapping[str, str], where: str) -> None:
+    """Raise ConfigError for a selector lexbor cannot parse, naming the field."""
+    probe = LexborHTMLParser("<html><body><div></div></body></html>")
+    for name in _FIELDS:
+        spec = specs.get(name, "")
+        if not spec:
+            continue
+        selector, _ = _split(spec) if name != "item" else (spec, None)
+        if not selector:
+            continue
+        try:
+            probe.css(selector)
+        except SelectolaxError:
+            raise ConfigError(
+                f"{where}: {name} = {spec!r} is not a valid CSS selector; fix its syntax "
+                "(try it in your browser's console with document.querySelector)"
+            ) from None
+
+
+def _value(item: LexborNode, spec: str) -> str:
+    if not spec:
+        return ""
+    selector, attr = _split(spec)
+    node = item.css_first(selector) if selector else item
+    if node is None:
+        return ""
+    if attr:
+        return node.attributes.get(attr) or ""
+    return node.text(separator=" ", strip=True)
+
+
+def parse_html(source: SourceConfig, text: str, base_url: str) -> ParseResult:
+    """Every listing on the page, links made absolute against the page (or its <base href>)."""
+    tree = LexborHTMLParser(text)
+    base = tree.css_first("base[href]")
+    if base is not None:
+        base_url = absolute_url(base.attributes.get("href") or "", base_url)
+    result = ParseResult()
+    for item in tree.css(source.item):
+        link = absolute_url(_value(item, source.link), base_url)
+        native_id = _value(item, source.id) if source.id else ""
+        result.add(
+            make_listing(
+                source.name,
+                native_id,
+                _value(item, source.title),
+                link,
+                _value(item, source.budget) or None,
+                _value(item, source.summary),
+            )
+        )
+    return result

@@ -1,0 +1,87 @@
+"""JSON APIs -> Listings, with dotted paths ("data.items", "jobs.0.title") and link templates
+("https://jobboard.fastwork.co/jobs/{id}")."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hunter.config import SourceConfig
+from hunter.errors import SourceError
+from hunter.sources.extract import ParseResult, make_listing
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_MISSING = object()
+
+
+def lookup(data: Any, path: str) -> Any:
+    """The value at a dotted path, list indexes allowed; `_MISSING` when there is none."""
+    if not path:
+        return data
+    for part in path.split("."):
+        if isinstance(data, dict):
+            data = data.get(part, _MISSING)
+        elif isinstance(data, list) and part.lstrip("-").isdigit():
+            index = int(part)
+            data = data[index] if -len(data) <= index < len(data) else _MISSING
+        else:
+            return _MISSING
+        if data is _MISSING:
+            return _MISSING
+    return data
+
+
+def _text(value: Any) -> str:
+    if value is _MISSING or value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    return str(value)
+
+
+def _field(item: Any, spec: str) -> str:
+    """A field path, or a template over fields when the spec holds {placeholders}."""
+    if not spec:
+        return ""
+    if "{" in spec:
+        return _PLACEHOLDER.sub(lambda m: _text(lookup(item, m.group(1).strip())), spec)
+    return _text(lookup(item, spec))
+
+
+def _summary(value: str) -> str:
+    if "<" in value and ">" in value:
+        from selectolax.lexbor import LexborHTMLParser
+
+        return LexborHTMLParser(value).text(separator=" ", strip=True)
+    return value
+
+
+def parse_json(source: SourceConfig, text: str) -> ParseResult:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SourceError(f"{source.name}: the response is not JSON ({exc})") from exc
+    items = lookup(data, source.items)
+    if not isinstance(items, list):
+        raise SourceError(
+            f"{source.name}: items = {source.items!r} does not lead to a list in the response; "
+            "check the path with `hunter check`"
+        )
+    result = ParseResult()
+    for item in items:
+        if not isinstance(item, dict):
+            result.skipped += 1
+            continue
+        budget = lookup(item, source.budget) if source.budget else None
+        result.add(
+            make_listing(
+                source.name,
+                _field(item, source.id),
+                _field(item, source.title),
+                _field(item, source.link),
+                None if budget is _MISSING else budget,
+                _summary(_field(item, source.summary)),
+            )
+        )
+    return result

@@ -1,0 +1,232 @@
+"""The store port: everything hunter asks of its database, and what the answers look like.
+
+Adapters (sqlite.py, postgres.py) implement the abstract methods; each claim is decided by the
+database in one statement or one locked transaction, never by a read-then-write in Python. The
+contract suite in tests/contract runs the same tests against every adapter.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from hunter.listing import Listing
+
+PRUNE_BATCH = 5_000
+OUTBOX_STATES = ("pending", "sending", "retry", "stuck")
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A row this worker owns for one push."""
+
+    job_id: str
+    listing: Listing
+    retry_key: str
+    retry_key_at: datetime
+    attempts: int
+
+
+@dataclass(frozen=True)
+class SourceNote:
+    name: str
+    count: int | None  # listings parsed; None when the fetch or parse failed
+    error: str | None = None
+
+
+@dataclass
+class OutboxRow:
+    job_id: str
+    status: str
+    title: str
+    attempts: int
+    next_attempt_at: datetime | None
+    claimed_by: str | None
+    claimed_at: datetime | None
+    error_kind: str | None
+    last_error: str | None
+    first_seen_at: datetime
+
+
+@dataclass
+class StatusReport:
+    outbox: dict[str, int]
+    sent_last_24h: int
+    rows: list[OutboxRow]
+    sources: list[dict[str, Any]]
+    last_prune_at: datetime | None
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+def utc(value: Any) -> datetime | None:
+    """A database time (datetime or ISO text) as an aware UTC datetime."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def jobs_document(listings: Iterable[Listing], matched: set[str]) -> list[dict[str, Any]]:
+    """The listings as the record statement takes them, sorted by id (a fixed lock order)."""
+    unique = {listing.job_id: listing for listing in listings}
+    return [
+        {"job_id": job_id, "matched": job_id in matched, "listing": unique[job_id].payload()}
+        for job_id in sorted(unique)
+    ]
+
+
+class Store(ABC):
+    """One database holding hunter's rows. Times passed in are aware datetimes."""
+
+    dialect: str
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @abstractmethod
+    def migrate(self) -> None:
+        """Create or upgrade hunter's tables and functions (idempotent, safe to race)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the poll ----------------------------------------------------------------------------
+    @abstractmethod
+    def record(
+        self,
+        source: str,
+        listings: Sequence[Listing],
+        matched: set[str],
+        now: datetime,
+        prime: bool = False,
+    ) -> dict[str, int]:
+        """Insert new listings, refresh known ones; returns new rows per status.
+
+        New rows are `primed` when the source was never primed (or `prime` is set), else
+        `pending` (matched) or `ignored`. A source is primed once it showed any listing."""
+
+    @abstractmethod
+    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
+        """Up to `limit` pending rows, now `sending` by `worker` under retry key `key`."""
+
+    @abstractmethod
+    def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
+        """One existing batch, whole, keeping its key: a due retry, a due probe of a parked
+        batch, or a batch whose lease expired before `lease_before`. Empty when none."""
+
+    @abstractmethod
+    def mark_sent(self, key: str, now: datetime) -> int:
+        """LINE accepted `key`: its rows are sent; parked batches are re-queued (returned)."""
+
+    @abstractmethod
+    def mark_failed(
+        self,
+        key: str,
+        worker: str,
+        status: str,
+        error_kind: str | None,
+        error: str | None,
+        next_at: datetime | None,
+        count_attempt: bool,
+    ) -> int:
+        """The rows of `key` still owned by `worker` take `status` (retry, stuck, pending)."""
+
+    @abstractmethod
+    def split(
+        self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
+    ) -> int:
+        """Move the rows of `key` into new batches (new key, ids), due now."""
+
+    @abstractmethod
+    def note_sources(self, notes: Sequence[SourceNote], now: datetime) -> None: ...
+
+    @abstractmethod
+    def claim_prune(self, now: datetime, every: timedelta) -> bool:
+        """True for exactly one caller when the last prune is older than `every`."""
+
+    @abstractmethod
+    def prune_batch(self, before: datetime, limit: int) -> int: ...
+
+    @abstractmethod
+    def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
+        """Stuck rows (all, or these) back to pending; returns the ids moved."""
+
+    @abstractmethod
+    def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
+        """Rows of the named read-only query."""
+
+    # -- built on the above, the same for every adapter ----------------------------------
+    def prune(self, before: datetime) -> int:
+        """Delete done rows not seen since `before`, in short batches (no long lock)."""
+        total = 0
+        while True:
+            deleted = self.prune_batch(before, PRUNE_BATCH)
+            total += deleted
+            if deleted < PRUNE_BATCH:
+                return total
+
+    def next_due(self) -> datetime | None:
+        rows = self._fetch("next_due")
+        return utc(rows[0][0]) if rows else None
+
+    def job_states(self) -> dict[str, str]:
+        return {job_id: status for job_id, status in self._fetch("job_states")}
+
+    def status(self, now: datetime, limit: int = 100) -> StatusReport:
+        outbox = dict.fromkeys(OUTBOX_STATES, 0)
+        outbox.update({status: int(n) for status, n in self._fetch("outbox_counts")})
+        sent = self._fetch("sent_since", since=self._param_time(now - timedelta(hours=24)))
+        rows = [
+            OutboxRow(
+                job_id=r[0],
+                status=r[1],
+                title=_title(r[2]),
+                attempts=int(r[3]),
+                next_attempt_at=utc(r[4]),
+                claimed_by=r[5],
+                claimed_at=utc(r[6]),
+                error_kind=r[7],
+                last_error=r[8],
+                first_seen_at=utc(r[9]),  # type: ignore[arg-type]
+            )
+            for r in self._fetch("outbox_rows", limit=limit)
+        ]
+        sources = [
+            {
+                "name": r[0],
+                "primed_at": utc(r[1]),
+                "last_poll_at": utc(r[2]),
+                "last_ok_at": utc(r[3]),
+                "last_count": r[4],
+                "last_error": r[5],
+            }
+            for r in self._fetch("sources")
+        ]
+        meta = {k: v for k, v in self._fetch("meta")}
+        return StatusReport(
+            outbox=outbox,
+            sent_last_24h=int(sent[0][0]) if sent else 0,
+            rows=rows,
+            sources=sources,
+            last_prune_at=utc(meta.get("last_prune_at")),
+            meta=meta,
+        )
+
+    def _param_time(self, value: datetime) -> Any:
+        return value
+
+
+def _title(listing: Any) -> str:
+    data = json.loads(listing) if isinstance(listing, str) else listing
+    return str((data or {}).get("title", ""))

@@ -1,0 +1,258 @@
+-- hunter schema, version 1, for PostgreSQL (psycopg) and Supabase (PostgREST rpc).
+-- Every multi-step operation is a function, so both adapters share one implementation of the
+-- exactly-once semantics, and a poll costs a constant number of round trips.
+
+CREATE TABLE IF NOT EXISTS hunter_meta (
+    key   text PRIMARY KEY,                       -- schema_version, last_prune_at, ...
+    value text NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS hunter_seen_jobs (
+    job_id          text PRIMARY KEY,             -- "<source>:<native id>"
+    source          text NOT NULL,
+    status          text NOT NULL CHECK (status IN
+                        ('primed', 'ignored', 'pending', 'sending', 'retry', 'sent', 'stuck')),
+    listing         jsonb NOT NULL,               -- title, url, budget, summary: enough to render
+    first_seen_at   timestamptz NOT NULL,
+    last_seen_at    timestamptz NOT NULL,
+    attempts        integer NOT NULL DEFAULT 0,   -- failed transient attempts of the current key
+    next_attempt_at timestamptz,
+    claimed_by      text,
+    claimed_at      timestamptz,
+    retry_key       text,                         -- X-Line-Retry-Key, fixed before the first push
+    retry_key_at    timestamptz,
+    error_kind      text,                         -- transient | permanent | unknown (stuck rows)
+    last_error      text,
+    sent_at         timestamptz
+);
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_outbox
+    ON hunter_seen_jobs (status, next_attempt_at)
+    WHERE status IN ('pending', 'sending', 'retry', 'stuck');
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_key ON hunter_seen_jobs (retry_key)
+    WHERE retry_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_prunable ON hunter_seen_jobs (last_seen_at)
+    WHERE status IN ('primed', 'ignored', 'sent');
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)
+    WHERE status = 'sent';
+
+CREATE TABLE IF NOT EXISTS hunter_sources (
+    name         text PRIMARY KEY,
+    primed_at    timestamptz,
+    last_poll_at timestamptz,
+    last_ok_at   timestamptz,
+    last_count   integer,
+    last_error   text
+);
+
+-- Record one source's listings: new ids inserted (primed when the source never was, else pending
+-- or ignored), known ids refreshed. Returns how many rows each status got.
+CREATE OR REPLACE FUNCTION hunter_record(p_source text, p_jobs jsonb, p_now timestamptz,
+                                         p_prime boolean)
+RETURNS TABLE (status text, n bigint)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_primed boolean;
+BEGIN
+    SELECT s.primed_at IS NOT NULL INTO v_primed FROM hunter_sources s WHERE s.name = p_source;
+    v_primed := coalesce(v_primed, false) AND NOT p_prime;
+
+    -- Seen again. SKIP LOCKED: a row another instance is touching right now is being refreshed
+    -- or claimed by it; waiting for it would only add lock waits, never information.
+    UPDATE hunter_seen_jobs j SET last_seen_at = p_now
+    WHERE j.job_id IN (
+        SELECT k.job_id FROM hunter_seen_jobs k
+        WHERE k.job_id IN (SELECT e->>'job_id' FROM jsonb_array_elements(p_jobs) e)
+        ORDER BY k.job_id FOR UPDATE SKIP LOCKED);
+
+    IF p_prime THEN  -- a person decided: what is shown now is not to be sent
+        UPDATE hunter_seen_jobs j
+        SET status = 'primed', retry_key = NULL, claimed_by = NULL, error_kind = NULL,
+            last_error = NULL, next_attempt_at = NULL
+        WHERE j.status IN ('pending', 'retry', 'stuck')
+          AND j.job_id IN (SELECT e->>'job_id' FROM jsonb_array_elements(p_jobs) e);
+    END IF;
+
+    IF p_prime OR jsonb_array_length(p_jobs) > 0 THEN
+        INSERT INTO hunter_sources AS s (name, primed_at) VALUES (p_source, p_now)
+        ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(s.primed_at, excluded.primed_at);
+    END IF;
+
+    -- Sorted inserts: two instances recording the same page lock rows in the same order.
+    RETURN QUERY
+    WITH inserted AS (
+        INSERT INTO hunter_seen_jobs AS j
+            (job_id, source, status, listing, first_seen_at, last_seen_at)
+        SELECT e->>'job_id', p_source,
+               CASE WHEN NOT v_primed THEN 'primed'
+                    WHEN (e->>'matched')::boolean THEN 'pending'
+                    ELSE 'ignored' END,
+               e->'listing', p_now, p_now
+        FROM jsonb_array_elements(p_jobs) e
+        ORDER BY e->>'job_id'
+        ON CONFLICT (job_id) DO NOTHING
+        RETURNING j.status)
+    SELECT i.status, count(*) FROM inserted i GROUP BY i.status;
+END $$;
+
+-- Claim up to p_limit pending rows as one batch under a new retry key.
+CREATE OR REPLACE FUNCTION hunter_claim_new(p_worker text, p_key text, p_limit integer,
+                                            p_now timestamptz)
+RETURNS SETOF hunter_seen_jobs
+LANGUAGE sql AS $$
+    UPDATE hunter_seen_jobs j
+    SET status = 'sending', claimed_by = p_worker, claimed_at = p_now, retry_key = p_key,
+        retry_key_at = p_now, next_attempt_at = NULL, attempts = 0
+    WHERE j.job_id IN (
+        SELECT k.job_id FROM hunter_seen_jobs k WHERE k.status = 'pending'
+        ORDER BY k.first_seen_at, k.job_id LIMIT p_limit FOR UPDATE SKIP LOCKED)
+    RETURNING j.*;
+$$;
+
+-- Claim one existing batch, whole, keeping its retry key: a retry that is due, a parked batch
+-- whose probe is due, or a batch whose sender's lease expired (it died mid-push).
+CREATE OR REPLACE FUNCTION hunter_claim_due(p_worker text, p_now timestamptz,
+                                            p_lease_before timestamptz)
+RETURNS SETOF hunter_seen_jobs
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_key text;
+BEGIN
+    FOR v_key IN
+        SELECT k.retry_key FROM hunter_seen_jobs k
+        WHERE k.retry_key IS NOT NULL AND (
+              (k.status = 'retry' AND k.next_attempt_at <= p_now)
+           OR (k.status = 'stuck' AND k.error_kind = 'transient' AND k.next_attempt_at <= p_now)
+           OR (k.status = 'sending' AND k.claimed_at < p_lease_before))
+        GROUP BY k.retry_key
+        ORDER BY bool_or(k.status = 'stuck'), min(coalesce(k.next_attempt_at, k.claimed_at))
+        LIMIT 20
+    LOOP
+        -- The key, not a row, is the unit of ownership: whoever holds this lock owns the batch.
+        CONTINUE WHEN NOT pg_try_advisory_xact_lock(hashtext('hunter_batch:' || v_key));
+        RETURN QUERY
+        UPDATE hunter_seen_jobs j
+        SET status = 'sending', claimed_by = p_worker, claimed_at = p_now
+        WHERE j.retry_key = v_key AND (
+              (j.status = 'retry' AND j.next_attempt_at <= p_now)
+           OR (j.status = 'stuck' AND j.error_kind = 'transient' AND j.next_attempt_at <= p_now)
+           OR (j.status = 'sending' AND j.claimed_at < p_lease_before))
+        RETURNING j.*;
+        IF FOUND THEN
+            RETURN;
+        END IF;
+    END LOOP;
+END $$;
+
+-- LINE accepted the batch: its rows are sent, and every batch parked by transient failures
+-- goes back to the queue. Returns how many rows were re-queued.
+CREATE OR REPLACE FUNCTION hunter_mark_sent(p_key text, p_now timestamptz)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_requeued integer;
+BEGIN
+    UPDATE hunter_seen_jobs
+    SET status = 'sent', sent_at = p_now, claimed_by = NULL, next_attempt_at = NULL,
+        error_kind = NULL, last_error = NULL
+    WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck');
+    UPDATE hunter_seen_jobs
+    SET status = 'retry', attempts = 0, next_attempt_at = p_now
+    WHERE status = 'stuck' AND error_kind = 'transient';
+    GET DIAGNOSTICS v_requeued = ROW_COUNT;
+    RETURN v_requeued;
+END $$;
+
+-- A push failed: the rows of the batch take the state the policy decided. Only the batch's
+-- current owner may do this (a worker whose lease expired has lost it).
+CREATE OR REPLACE FUNCTION hunter_mark_failed(p_key text, p_worker text, p_status text,
+                                              p_error_kind text, p_error text,
+                                              p_next_at timestamptz, p_count_attempt boolean)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_rows integer;
+BEGIN
+    UPDATE hunter_seen_jobs
+    SET status = p_status, error_kind = p_error_kind, last_error = p_error,
+        next_attempt_at = p_next_at, claimed_by = NULL,
+        attempts = attempts + CASE WHEN p_count_attempt THEN 1 ELSE 0 END,
+        retry_key = CASE WHEN p_status = 'pending' THEN NULL ELSE retry_key END
+    WHERE retry_key = p_key AND status = 'sending' AND claimed_by = p_worker;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows;
+END $$;
+
+-- Split a batch LINE rejected (400) into smaller batches, each under a new key, due now.
+CREATE OR REPLACE FUNCTION hunter_split(p_key text, p_worker text, p_groups jsonb,
+                                        p_now timestamptz)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_rows integer;
+BEGIN
+    UPDATE hunter_seen_jobs j
+    SET retry_key = g.new_key, retry_key_at = p_now, status = 'retry', next_attempt_at = p_now,
+        claimed_by = NULL
+    FROM (SELECT e->>'key' AS new_key, jsonb_array_elements_text(e->'ids') AS id
+          FROM jsonb_array_elements(p_groups) e) g
+    WHERE j.job_id = g.id AND j.retry_key = p_key AND j.status = 'sending'
+      AND j.claimed_by = p_worker;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows;
+END $$;
+
+-- Note each source's poll: one call for all sources.
+CREATE OR REPLACE FUNCTION hunter_note_sources(p_notes jsonb, p_now timestamptz)
+RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO hunter_sources AS s (name, last_poll_at, last_ok_at, last_count, last_error)
+    SELECT e->>'name', p_now,
+           CASE WHEN e->>'error' IS NULL THEN p_now END,
+           (e->>'count')::integer, e->>'error'
+    FROM jsonb_array_elements(p_notes) e
+    ORDER BY e->>'name'
+    ON CONFLICT (name) DO UPDATE SET
+        last_poll_at = excluded.last_poll_at,
+        last_ok_at = coalesce(excluded.last_ok_at, s.last_ok_at),
+        last_count = coalesce(excluded.last_count, s.last_count),
+        last_error = excluded.last_error;
+$$;
+
+-- Take the daily prune if the last one (by anyone) is older than p_every. True: prune now.
+CREATE OR REPLACE FUNCTION hunter_claim_prune(p_now timestamptz, p_every interval)
+RETURNS boolean
+LANGUAGE sql AS $$
+    WITH taken AS (
+        INSERT INTO hunter_meta AS m (key, value) VALUES ('last_prune_at', p_now::text)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        WHERE m.value::timestamptz <= p_now - p_every
+        RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM taken);
+$$;
+
+-- Delete up to p_limit rows that were done with and not seen since p_before.
+CREATE OR REPLACE FUNCTION hunter_prune(p_before timestamptz, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_rows integer;
+BEGIN
+    DELETE FROM hunter_seen_jobs WHERE job_id IN (
+        SELECT job_id FROM hunter_seen_jobs
+        WHERE status IN ('primed', 'ignored', 'sent') AND last_seen_at < p_before
+        LIMIT p_limit);
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows;
+END $$;
+
+-- A person sends stuck rows again (all of them when p_ids is null). Returns their ids.
+CREATE OR REPLACE FUNCTION hunter_retry_stuck(p_ids text[])
+RETURNS SETOF text
+LANGUAGE sql AS $$
+    UPDATE hunter_seen_jobs
+    SET status = 'pending', attempts = 0, retry_key = NULL, retry_key_at = NULL,
+        next_attempt_at = NULL, error_kind = NULL, last_error = NULL, claimed_by = NULL
+    WHERE status = 'stuck' AND (p_ids IS NULL OR job_id = ANY (p_ids))
+    RETURNING job_id;
+$$;

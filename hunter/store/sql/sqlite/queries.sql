@@ -1,0 +1,131 @@
+-- The SQLite adapter's statements, by name. Each runs inside a BEGIN IMMEDIATE transaction when
+-- it is one step of several, so SQLite's single writer makes every claim atomic.
+
+-- name: source_primed
+SELECT primed_at IS NOT NULL FROM hunter_sources WHERE name = :source;
+
+-- name: refresh_seen
+UPDATE hunter_seen_jobs SET last_seen_at = :now
+WHERE job_id IN (SELECT value FROM json_each(:ids));
+
+-- name: prime_known
+UPDATE hunter_seen_jobs
+SET status = 'primed', retry_key = NULL, claimed_by = NULL, error_kind = NULL,
+    last_error = NULL, next_attempt_at = NULL
+WHERE status IN ('pending', 'retry', 'stuck') AND job_id IN (SELECT value FROM json_each(:ids));
+
+-- name: mark_primed
+INSERT INTO hunter_sources (name, primed_at) VALUES (:source, :now)
+ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(primed_at, excluded.primed_at);
+
+-- name: insert_new
+INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, last_seen_at)
+SELECT json_extract(value, '$.job_id'), :source,
+       CASE WHEN NOT :primed THEN 'primed'
+            WHEN json_extract(value, '$.matched') THEN 'pending'
+            ELSE 'ignored' END,
+       json_extract(value, '$.listing'), :now, :now
+FROM json_each(:jobs) WHERE true
+ON CONFLICT (job_id) DO NOTHING
+RETURNING status;
+
+-- name: claim_new
+UPDATE hunter_seen_jobs
+SET status = 'sending', claimed_by = :worker, claimed_at = :now, retry_key = :key,
+    retry_key_at = :now, next_attempt_at = NULL, attempts = 0
+WHERE job_id IN (SELECT job_id FROM hunter_seen_jobs WHERE status = 'pending'
+                 ORDER BY first_seen_at, job_id LIMIT :limit)
+RETURNING *;
+
+-- name: claim_due
+UPDATE hunter_seen_jobs
+SET status = 'sending', claimed_by = :worker, claimed_at = :now
+WHERE retry_key = (
+        SELECT retry_key FROM hunter_seen_jobs
+        WHERE retry_key IS NOT NULL AND (
+              (status = 'retry' AND next_attempt_at <= :now)
+           OR (status = 'stuck' AND error_kind = 'transient' AND next_attempt_at <= :now)
+           OR (status = 'sending' AND claimed_at < :lease_before))
+        GROUP BY retry_key
+        ORDER BY max(status = 'stuck'), min(coalesce(next_attempt_at, claimed_at))
+        LIMIT 1)
+  AND ((status = 'retry' AND next_attempt_at <= :now)
+    OR (status = 'stuck' AND error_kind = 'transient' AND next_attempt_at <= :now)
+    OR (status = 'sending' AND claimed_at < :lease_before))
+RETURNING *;
+
+-- name: mark_sent
+UPDATE hunter_seen_jobs
+SET status = 'sent', sent_at = :now, claimed_by = NULL, next_attempt_at = NULL,
+    error_kind = NULL, last_error = NULL
+WHERE retry_key = :key AND status IN ('sending', 'retry', 'stuck');
+
+-- name: requeue_parked
+UPDATE hunter_seen_jobs SET status = 'retry', attempts = 0, next_attempt_at = :now
+WHERE status = 'stuck' AND error_kind = 'transient';
+
+-- name: mark_failed
+UPDATE hunter_seen_jobs
+SET status = :status, error_kind = :error_kind, last_error = :error, next_attempt_at = :next_at,
+    claimed_by = NULL, attempts = attempts + :count_attempt,
+    retry_key = CASE WHEN :status = 'pending' THEN NULL ELSE retry_key END
+WHERE retry_key = :key AND status = 'sending' AND claimed_by = :worker;
+
+-- name: split
+UPDATE hunter_seen_jobs
+SET retry_key = :new_key, retry_key_at = :now, status = 'retry', next_attempt_at = :now,
+    claimed_by = NULL
+WHERE retry_key = :key AND status = 'sending' AND claimed_by = :worker
+  AND job_id IN (SELECT value FROM json_each(:ids));
+
+-- name: note_source
+INSERT INTO hunter_sources (name, last_poll_at, last_ok_at, last_count, last_error)
+VALUES (:name, :now, CASE WHEN :error IS NULL THEN :now END, :count, :error)
+ON CONFLICT (name) DO UPDATE SET
+    last_poll_at = excluded.last_poll_at,
+    last_ok_at = coalesce(excluded.last_ok_at, last_ok_at),
+    last_count = coalesce(excluded.last_count, last_count),
+    last_error = excluded.last_error;
+
+-- name: claim_prune
+INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <= :due_before
+RETURNING 1;
+
+-- name: prune
+DELETE FROM hunter_seen_jobs WHERE job_id IN (
+    SELECT job_id FROM hunter_seen_jobs
+    WHERE status IN ('primed', 'ignored', 'sent') AND last_seen_at < :before LIMIT :limit);
+
+-- name: retry_stuck
+UPDATE hunter_seen_jobs
+SET status = 'pending', attempts = 0, retry_key = NULL, retry_key_at = NULL,
+    next_attempt_at = NULL, error_kind = NULL, last_error = NULL, claimed_by = NULL
+WHERE status = 'stuck' AND (:all OR job_id IN (SELECT value FROM json_each(:ids)))
+RETURNING job_id;
+
+-- name: next_due
+SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';
+
+-- name: outbox_counts
+SELECT status, count(*) FROM hunter_seen_jobs
+WHERE status IN ('pending', 'sending', 'retry', 'stuck') GROUP BY status;
+
+-- name: sent_since
+SELECT count(*) FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at >= :since;
+
+-- name: outbox_rows
+SELECT job_id, status, listing, attempts, next_attempt_at, claimed_by, claimed_at, error_kind,
+       last_error, first_seen_at
+FROM hunter_seen_jobs WHERE status IN ('sending', 'retry', 'stuck')
+ORDER BY status, first_seen_at, job_id LIMIT :limit;
+
+-- name: sources
+SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error
+FROM hunter_sources ORDER BY name;
+
+-- name: meta
+SELECT key, value FROM hunter_meta;
+
+-- name: job_states
+SELECT job_id, status FROM hunter_seen_jobs ORDER BY job_id;
