@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -91,18 +92,32 @@ def parse_budget(value: object) -> int | None:
     return int(amount * _MULTIPLIERS.get(unit, 1))
 
 
+def _cp1252_specials() -> dict[str, int]:
+    specials = {}
+    for byte in range(0x80, 0xA0):
+        with contextlib.suppress(UnicodeDecodeError):  # five bytes cp1252 leaves undefined
+            specials[bytes([byte]).decode("cp1252")] = byte
+    return specials
+
+
+_CP1252 = _cp1252_specials()
+# A UTF-8 lead byte read as Latin-1/cp1252, then its continuation bytes read the same way.
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf" + "".join(_CP1252) + "]+")
+
+
 def fix_mojibake(text: str) -> str:
-    """Undo UTF-8 that was decoded as Latin-1 somewhere upstream ("Ã©" -> "é"), when it was."""
-    # Markers: Latin-1 readings of UTF-8 lead bytes (é, a curly quote, nbsp, and Thai's \xe0\xb8).
-    if not any(marker in text for marker in ("\u00c3", "\u00e2\u20ac", "\u00c2", "\u00e0\u00b8")):
-        return text
-    try:
-        return text.encode("latin-1").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
+    """Undo UTF-8 that was decoded as Latin-1 or cp1252 upstream ("rÃ©sumÃ©" -> "résumé"),
+    run by run, so that one damaged character never blocks the repair of the others."""
+
+    def repair(match: re.Match[str]) -> str:
+        run = match.group()
         try:
-            return text.encode("cp1252").decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            return text
+            raw = bytes(_CP1252.get(char, ord(char)) for char in run)
+            return raw.decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return run
+
+    return _MOJIBAKE.sub(repair, text)
 
 
 def make_listing(

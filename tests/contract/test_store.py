@@ -1,0 +1,239 @@
+"""The store contract: every adapter, against a real database, gives the same answers."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from hunter.listing import Listing
+from hunter.store.base import SourceNote, Store
+from tests.conftest import open_test_store
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def jobs(source: str, *numbers: int) -> list[Listing]:
+    return [
+        Listing(f"{source}:{n}", source, f"job {n}", f"https://x.test/{n}", n * 100, "")
+        for n in numbers
+    ]
+
+
+def ids(listings: list[Listing]) -> set[str]:
+    return {x.job_id for x in listings}
+
+
+def test_first_listings_of_a_source_are_primed_silently(store: Store) -> None:
+    assert store.record("a", jobs("a", 1, 2, 3), {"a:1"}, T0) == {"primed": 3}
+    new = jobs("a", 4, 5)
+    assert store.record("a", jobs("a", 1, 2, 3) + new, {"a:4"}, T0) == {"pending": 1, "ignored": 1}
+    assert store.job_states() == {
+        "a:1": "primed",
+        "a:2": "primed",
+        "a:3": "primed",
+        "a:4": "pending",
+        "a:5": "ignored",
+    }
+
+
+def test_a_source_added_later_is_primed_on_its_own(store: Store) -> None:
+    store.record("a", jobs("a", 1), set(), T0)
+    assert store.record("b", jobs("b", 1, 2), {"b:1", "b:2"}, T0) == {"primed": 2}
+    assert store.record("a", jobs("a", 2), {"a:2"}, T0) == {"pending": 1}
+
+
+def test_an_empty_page_does_not_prime_a_source(store: Store) -> None:
+    store.record("a", [], set(), T0)
+    assert store.record("a", jobs("a", 1), {"a:1"}, T0) == {"primed": 1}
+
+
+def test_prime_on_demand_takes_pending_rows_out_of_the_outbox(store: Store) -> None:
+    store.record("a", jobs("a", 1), set(), T0)
+    store.record("a", jobs("a", 1, 2), {"a:2"}, T0)
+    assert store.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True) == {"primed": 1}
+    assert store.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "primed"}
+
+
+def pending(store: Store, *numbers: int) -> None:
+    store.record("a", jobs("a", 0), set(), T0)
+    store.record("a", jobs("a", *numbers), {f"a:{n}" for n in numbers}, T0)
+
+
+def test_claim_new_takes_each_pending_row_once(store: Store) -> None:
+    pending(store, 1, 2, 3)
+    first = store.claim_new("w1", "k1", 2, T0)
+    assert [c.job_id for c in first] == ["a:1", "a:2"]
+    assert {c.retry_key for c in first} == {"k1"}
+    assert first[0].listing.title == "job 1" and first[0].listing.budget == 100
+    assert [c.job_id for c in store.claim_new("w2", "k2", 10, T0)] == ["a:3"]
+    assert store.claim_new("w3", "k3", 10, T0) == []
+
+
+def test_sent_is_final(store: Store) -> None:
+    pending(store, 1)
+    store.claim_new("w", "k", 10, T0)
+    store.mark_sent("k", T0)
+    assert store.job_states()["a:1"] == "sent"
+    assert store.claim_new("w", "k2", 10, T0) == []
+    assert store.claim_due("w", T0 + timedelta(days=1), T0 + timedelta(days=1)) == []
+
+
+def test_a_retry_keeps_its_key_and_waits_for_its_time(store: Store) -> None:
+    pending(store, 1, 2)
+    store.claim_new("w", "k", 10, T0)
+    assert (
+        store.mark_failed(
+            "k", "w", "retry", "transient", "HTTP 500", T0 + timedelta(seconds=5), True
+        )
+        == 2
+    )
+    lease_before = T0 - timedelta(minutes=5)
+    assert store.claim_due("w", T0 + timedelta(seconds=4), lease_before) == []
+    again = store.claim_due("w2", T0 + timedelta(seconds=5), lease_before)
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [
+        ("a:1", "k", 1),
+        ("a:2", "k", 1),
+    ]
+
+
+def test_an_expired_lease_hands_the_batch_over_with_its_key(store: Store) -> None:
+    pending(store, 1)
+    store.claim_new("dead", "k", 10, T0)
+    assert store.claim_due("w2", T0 + timedelta(seconds=30), T0) == []  # lease still valid
+    taken = store.claim_due("w2", T0 + timedelta(minutes=3), T0 + timedelta(minutes=1))
+    assert [(c.job_id, c.retry_key) for c in taken] == [("a:1", "k")]
+    # The dead worker, back from the grave, no longer owns the batch.
+    assert store.mark_failed("k", "dead", "stuck", "permanent", "x", None, False) == 0
+    store.mark_sent("k", T0)
+    assert store.job_states()["a:1"] == "sent"
+
+
+def test_parked_batches_are_requeued_by_the_next_success(store: Store) -> None:
+    pending(store, 1, 2)
+    store.claim_new("w", "k1", 1, T0)
+    store.mark_failed(
+        "k1", "w", "stuck", "transient", "LINE failed 5 times", T0 + timedelta(minutes=5), True
+    )
+    store.claim_new("w", "k2", 1, T0)
+    assert store.mark_sent("k2", T0) == 1
+    assert store.job_states()["a:1"] == "retry"
+    again = store.claim_due("w", T0, T0 - timedelta(minutes=2))
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [("a:1", "k1", 0)]
+
+
+def test_a_parked_batch_is_probed_when_its_time_comes(store: Store) -> None:
+    pending(store, 1)
+    store.claim_new("w", "k1", 1, T0)
+    store.mark_failed("k1", "w", "stuck", "transient", "down", T0 + timedelta(minutes=5), True)
+    assert store.claim_due("w", T0 + timedelta(minutes=4), T0) == []
+    assert [c.job_id for c in store.claim_due("w", T0 + timedelta(minutes=5), T0)] == ["a:1"]
+
+
+def test_permanent_failures_wait_for_a_person(store: Store) -> None:
+    pending(store, 1, 2)
+    store.claim_new("w", "k", 10, T0)
+    store.mark_failed("k", "w", "stuck", "permanent", "LINE rejected the token", None, False)
+    later = T0 + timedelta(days=2)
+    assert store.claim_due("w", later, later) == [] and store.claim_new("w", "k2", 9, later) == []
+    assert store.retry_stuck(["a:2", "a:9"]) == ["a:2"]
+    assert store.retry_stuck(None) == ["a:1"]
+    assert [c.job_id for c in store.claim_new("w", "k3", 9, later)] == ["a:1", "a:2"]
+
+
+def test_quota_puts_rows_back_without_burning_attempts(store: Store) -> None:
+    pending(store, 1)
+    store.claim_new("w", "k", 10, T0)
+    store.mark_failed("k", "w", "pending", None, "monthly limit", None, False)
+    again = store.claim_new("w", "k2", 10, T0)
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [("a:1", "k2", 0)]
+
+
+def test_split_gives_each_half_a_new_key(store: Store) -> None:
+    pending(store, 1, 2, 3)
+    store.claim_new("w", "k", 10, T0)
+    assert store.split("k", "w", [("k-a", ["a:1"]), ("k-b", ["a:2", "a:3"])], T0) == 3
+    first = store.claim_due("w", T0, T0 - timedelta(minutes=2))
+    second = store.claim_due("w", T0, T0 - timedelta(minutes=2))
+    assert sorted([(c.job_id, c.retry_key) for c in first + second]) == [
+        ("a:1", "k-a"),
+        ("a:2", "k-b"),
+        ("a:3", "k-b"),
+    ]
+
+
+def test_prune_deletes_only_rows_done_with(store: Store) -> None:
+    pending(store, 1, 2, 3, 4)
+    store.claim_new("w", "k", 1, T0)
+    store.mark_sent("k", T0)  # a:1 sent
+    store.claim_new("w", "k2", 1, T0)  # a:2 sending
+    store.claim_new("w", "k3", 1, T0)
+    store.mark_failed("k3", "w", "stuck", "permanent", "bad", None, False)  # a:3 stuck
+    assert store.prune(T0 + timedelta(days=1)) == 2  # a:0 primed, a:1 sent
+    assert store.job_states() == {"a:2": "sending", "a:3": "stuck", "a:4": "pending"}
+
+
+def test_a_listing_seen_again_is_kept(store: Store) -> None:
+    store.record("a", jobs("a", 1, 2), set(), T0)
+    store.record("a", jobs("a", 2), set(), T0 + timedelta(days=40))
+    assert store.prune(T0 + timedelta(days=10)) == 1
+    assert store.job_states() == {"a:2": "primed"}
+
+
+def test_the_daily_prune_is_taken_once_a_day(store: Store) -> None:
+    day = timedelta(hours=24)
+    assert store.claim_prune(T0, day) is True
+    assert store.claim_prune(T0 + timedelta(hours=23), day) is False
+    assert store.claim_prune(T0 + day, day) is True
+
+
+def test_status_shows_the_outbox_and_the_sources(store: Store) -> None:
+    pending(store, 1, 2, 3)
+    store.claim_new("w", "k", 1, T0)
+    store.mark_sent("k", T0)
+    store.claim_new("w", "k2", 1, T0)
+    store.mark_failed("k2", "w", "stuck", "permanent", "LINE rejected this listing", None, False)
+    store.note_sources([SourceNote("a", 4), SourceNote("b", None, "HTTP 500")], T0)
+    report = store.status(T0 + timedelta(hours=1))
+    assert report.outbox == {"pending": 1, "sending": 0, "retry": 0, "stuck": 1}
+    assert report.sent_last_24h == 1
+    assert [(r.job_id, r.last_error) for r in report.rows] == [
+        ("a:2", "LINE rejected this listing")
+    ]
+    by_name = {s["name"]: s for s in report.sources}
+    assert by_name["a"]["last_count"] == 4 and by_name["a"]["last_ok_at"] == T0
+    assert by_name["b"]["last_error"] == "HTTP 500" and by_name["b"]["last_ok_at"] is None
+
+
+def test_migrate_is_idempotent(store: Store) -> None:
+    pending(store, 1)
+    store.migrate()
+    assert store.job_states()["a:1"] == "pending"
+
+
+def test_workers_at_once_split_the_work(
+    store_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = request.getfixturevalue("pg_url") if store_kind == "postgres" else None
+    setup = open_test_store(store_kind, tmp_path, url)
+    pending(setup, *range(1, 61))
+    claimed: list[list[str]] = [[], [], []]
+    start = threading.Barrier(3)
+
+    def work(n: int) -> None:
+        own = open_test_store(store_kind, tmp_path, url)
+        start.wait()
+        while batch := own.claim_new(f"w{n}", f"k{n}-{len(claimed[n])}", 4, T0):
+            claimed[n] += [c.job_id for c in batch]
+        own.close()
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    everything = [job for part in claimed for job in part]
+    assert sorted(everything) == sorted(f"a:{n}" for n in range(1, 61))  # each exactly once
+    setup.close()

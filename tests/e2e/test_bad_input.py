@@ -1,0 +1,136 @@
+"""A user's mistake: one line naming the problem and the fix, the right exit code, no
+traceback, no secret."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, write_config
+
+PASSWORD = "s3cret-Pa55word"
+TOKEN = "line-token-never-printed-123456"
+
+GOOD = {
+    "name": "board",
+    "kind": "html",
+    "url": "https://board.test/jobs",
+    "item": "li",
+    "title": "a",
+    "link": "a@href",
+}
+
+
+def check_one_line(result: object, code: int, *needles: str) -> None:
+    stdout, stderr = result.stdout, result.stderr  # type: ignore[attr-defined]
+    assert result.returncode == code, stderr  # type: ignore[attr-defined]
+    assert "Traceback" not in stdout + stderr
+    lines = [line for line in stderr.splitlines() if line.startswith("hunter: ")]
+    assert len(lines) == 1, stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    for secret in (PASSWORD, TOKEN):
+        assert secret not in stdout + stderr
+
+
+@pytest.mark.parametrize(
+    ("toml", "needles"),
+    [
+        ("interval_minutes = 30\n[[sources]\n", ("not valid TOML", "line 2")),
+        ("interval_minute = 30\n", ("unknown key 'interval_minute'", "interval_minutes")),
+        (
+            '[[sources]]\nname = "b"\nitem = "li"\ntitle = "a"\nlink = "a@href"\n',
+            ("(b)", "missing or invalid url"),
+        ),
+        (
+            '[[sources]]\nname = "b"\nurl = "https://x.test"\nitem = "li[" \ntitle = "a"\n'
+            'link = "a@href"\n',
+            ("item = 'li['", "not a valid CSS selector"),
+        ),
+        (
+            '[[sources]]\nname = "b"\nurl = "https://x.test"\nitem = "li"\ntitle = "a:::bad"\n'
+            'link = "a@href"\n',
+            ("title", "not a valid CSS selector"),
+        ),
+        (
+            '[[sources]]\nname = "b"\nkind = "rss2"\nurl = "https://x.test"\ntitle = "t"\n',
+            ("kind 'rss2' is not supported",),
+        ),
+        (
+            'timezone = "Bangkok"\n[[sources]]\nname = "b"\nurl = "https://x.test"\nitem = "li"\n'
+            'title = "a"\nlink = "a@href"\n',
+            ("unknown timezone", "Asia/Bangkok"),
+        ),
+        ("", ("no [[sources]]",)),
+    ],
+    ids=[
+        "malformed",
+        "unknown-key",
+        "no-url",
+        "bad-item-css",
+        "bad-title-css",
+        "bad-kind",
+        "bad-timezone",
+        "no-sources",
+    ],
+)
+def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:
+    (tmp_path / "hunter.toml").write_text(toml, encoding="utf-8")
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    check_one_line(result, 2, *needles)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    check_one_line(result, 2, "hunter.toml", "hunter.example.toml")
+
+
+def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> None:
+    write_config(tmp_path, [GOOD])
+    url = f"postgresql://hunter:{PASSWORD}@127.0.0.1:9/hunter?connect_timeout=3"
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path, DATABASE_URL=url))
+    check_one_line(result, 1, "cannot reach PostgreSQL", "DATABASE_URL")
+
+
+@pytest.mark.parametrize(
+    ("extra", "needles"),
+    [
+        ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN}, ("LINE_TO is not set",)),
+        ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "my friend"}, ("LINE_TO must be",)),
+        ({"DATABASE_URL": f"mysql://u:{PASSWORD}@h/db"}, ("PostgreSQL URL",)),
+    ],
+    ids=["no-line-to", "bad-line-to", "not-postgres"],
+)
+def test_bad_environment_exits_2(
+    tmp_path: Path, extra: dict[str, str], needles: tuple[str, ...]
+) -> None:
+    write_config(tmp_path, [GOOD])
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path, **extra))
+    check_one_line(result, 2, *needles)
+
+
+def test_bad_usage_exits_2(tmp_path: Path) -> None:
+    check_one_line(run_hunter(tmp_path, "fly", env=base_env(tmp_path)), 2, "hunter --help")
+    write_config(tmp_path, [GOOD])
+    check_one_line(run_hunter(tmp_path, "retry", env=base_env(tmp_path)), 2, "--all")
+
+
+def test_every_source_failing_exits_1(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("gone", board.url + "/missing")])
+    check_one_line(
+        run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)),
+        1,
+        "every source failed",
+        "hunter check",
+    )
+
+
+def test_one_failing_source_does_not_stop_the_others(tmp_path: Path, board: Board) -> None:
+    url = board.serve_jobs("/jobs", [("1", "python job")])
+    write_config(tmp_path, [html_source("ok", url), html_source("gone", board.url + "/x")])
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "source gone: HTTP 404" in result.stderr
+    assert "primed silently: 1 listings" in result.stderr

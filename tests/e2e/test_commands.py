@@ -1,0 +1,95 @@
+"""Every command has help and works as the README says."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hunter.config import load_config
+from tests.support.board import Board, html_source
+from tests.support.cli import ROOT, base_env, run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+
+COMMANDS = ["run", "prime", "prune", "status", "retry", "check", "demo"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(tmp_path: Path, command: str) -> None:
+    result = run_hunter(tmp_path, command, "--help", env=base_env(tmp_path))
+    assert result.returncode == 0 and f"usage: hunter {command}" in result.stdout
+
+
+def test_main_help_lists_every_command(tmp_path: Path) -> None:
+    result = run_hunter(tmp_path, "--help", env=base_env(tmp_path))
+    assert all(command in result.stdout for command in COMMANDS)
+
+
+def test_the_example_config_is_valid() -> None:
+    config = load_config(ROOT / "hunter.example.toml")
+    assert [s.name for s in config.sources] == ["fastwork", "remoteok"]
+    assert config.timezone == "Asia/Bangkok"
+
+
+def test_demo_primes_alerts_once_and_stays_quiet(tmp_path: Path) -> None:
+    result = run_hunter(tmp_path, "demo", env=base_env(tmp_path), timeout=60)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "4 primed, 0 sent" in out
+    assert "2 alerts sent, 1 ignored" in out
+    assert out.count("🔔") == 2 and "LINE chatbot for a clinic" in out
+    assert "3) Poll again" in out and out.rstrip().count("-> 0 sent") == 1
+
+
+def test_console_script_is_installed(tmp_path: Path) -> None:
+    script = shutil.which("hunter")
+    assert script, "the `hunter` console script is not on PATH (uv sync installs it)"
+    result = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
+    assert result.stdout.startswith("hunter ")
+
+
+def test_check_shows_what_each_source_parses(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    url = board.serve_jobs(
+        "/jobs",
+        [("1", "Python bot"), ("2", "Logo"), ("3", "AI work"), ("4", "More")],
+        budget="฿9,500",
+    )
+    write_config(
+        tmp_path,
+        [html_source("board", url), html_source("empty", board.url + "/e")],
+        filter={"include": ["python"]},
+    )
+    board.serve("/e", "<html><body>redesigned</body></html>")
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path, **line.env()))
+    out = result.stdout
+    assert result.returncode == 1  # the empty source is a failed check
+    assert "LINE: bot hunter test bot (@hunter-test)" in out
+    assert "source board: HTTP 200" in out and "4 listings" in out
+    assert "board:1: Python bot, budget 9,500" in out and "[matches 'python']" in out
+    assert "board:4" not in out  # the first three only
+    assert "source empty" in out and "no listings" in out
+    assert line.pushes == []  # check sends nothing
+
+
+def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", [("1", "python a"), ("2", "python b")])
+    write_config(tmp_path, [html_source("board", url)])
+    prime = run_hunter(tmp_path, "prime", "--source", "board", env=env)
+    assert prime.returncode == 0 and "board: 2 listings recorded as seen, none sent" in prime.stdout
+    status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+    assert status["sources"][0]["name"] == "board" and status["sources"][0]["last_count"] == 2
+    assert status["outbox"] == {"pending": 0, "sending": 0, "retry": 0, "stuck": 0}
+    text = run_hunter(tmp_path, "status", env=env).stdout
+    assert "board: last poll" in text and "2 listings" in text
+    pruned = run_hunter(tmp_path, "prune", "--days", "0", env=env)
+    assert pruned.returncode == 0 and "pruned 2 rows" in pruned.stdout
+    retry = run_hunter(tmp_path, "retry", "board:1", env=env)
+    assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
+    unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)
+    assert unknown.returncode == 2 and "no source named 'nope'" in unknown.stderr

@@ -1,0 +1,87 @@
+"""Run the real `hunter` command as a subprocess, the way a user (or a platform) does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+        )
+    raise TypeError(value)
+
+
+def write_config(folder: Path, sources: list[dict[str, Any]], **settings: Any) -> Path:
+    """A hunter.toml in `folder` (top-level settings, [filter] if given, [[sources]])."""
+    lines = [f"{k} = {toml_value(v)}" for k, v in settings.items() if k != "filter"]
+    if "filter" in settings:
+        lines.append("[filter]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in settings["filter"].items()]
+    for source in sources:
+        lines.append("[[sources]]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in source.items()]
+    path = folder / "hunter.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def base_env(folder: Path, **extra: str) -> dict[str, str]:
+    """A clean environment: nothing of the developer's DATABASE_URL or LINE settings leaks in."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(folder),
+        "HUNTER_DB": str(folder / "hunter.db"),
+        "PYTHONUNBUFFERED": "1",
+        "HUNTER_LOG_LEVEL": "INFO",
+    }
+    env.update(extra)
+    return env
+
+
+def hunter_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "hunter", *args]
+
+
+def run_hunter(
+    folder: Path,
+    *args: str,
+    env: dict[str, str],
+    timeout: float = 90,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        hunter_command(*args),
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def start_hunter(folder: Path, *args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        hunter_command(*args),
+        cwd=folder,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )

@@ -1,0 +1,241 @@
+"""A LINE Messaging API stand-in on 127.0.0.1 for tests: strict, stateful, and able to fail.
+
+It answers what hunter calls (push, bot info, quota) the way LINE documents it:
+- every push body is checked against LINE's OpenAPI spec when ../shared has it, and always
+  against the limits DESIGN.md lists; a violation is recorded in `violations` and answered
+  400, as LINE would;
+- X-Line-Retry-Key: a key already accepted is answered 409 with x-line-accepted-request-id;
+- a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.".
+Faults on demand, for the next pushes in order (`script`): an HTTP status, "drop" (accept the
+push, then close the connection without answering: a lost response) or "hold" (accept, then
+never answer: the sender is killed mid-push). `reject` marks titles LINE answers 400 for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import uuid
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tests.support.line_limits import limit_errors
+from tests.support.line_spec import spec_available, spec_errors
+
+TOKEN = "test-channel-token-DO-NOT-LEAK-7f3a9c"
+TO = "U" + "4af4980629" * 3 + "ab"  # a user ID: U and 32 hex digits
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+
+
+def titles_of(body: dict[str, Any]) -> list[str]:
+    """The listing titles in a push body: the first text of each bubble."""
+    out = []
+    for message in body.get("messages", []):
+        contents = message.get("contents", {})
+        bubbles = contents.get("contents", []) if contents.get("type") == "carousel" else [contents]
+        for bubble in bubbles:
+            texts = bubble.get("body", {}).get("contents", [])
+            if texts:
+                out.append(texts[0].get("text", ""))
+    return out
+
+
+@dataclass
+class Push:
+    key: str | None
+    body: dict[str, Any]
+    status: int
+
+    @property
+    def titles(self) -> list[str]:
+        return titles_of(self.body)
+
+
+@dataclass
+class LineStandIn:
+    token: str = TOKEN
+    check_spec: bool = True
+    pushes: list[Push] = field(default_factory=list)  # every push request, with its answer
+    violations: list[str] = field(default_factory=list)
+    script: deque[Any] = field(default_factory=deque)
+    reject: set[str] = field(default_factory=set)  # a title containing one of these -> 400
+    quota_exhausted: bool = False
+    quota_limit: int = 200
+    accepted: dict[str, str] = field(default_factory=dict)  # retry key -> request id
+    released: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.validate_spec = self.check_spec and spec_available()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def delivered(self) -> list[str]:
+        """Titles LINE accepted, once per accepted request (409 answers add nothing)."""
+        return [title for push in self.pushes if push.status == 200 for title in push.titles]
+
+    @property
+    def used(self) -> int:
+        return sum(len(p.body.get("messages", [])) for p in self.pushes if p.status == 200)
+
+    def env(self) -> dict[str, str]:
+        return {
+            "LINE_CHANNEL_ACCESS_TOKEN": self.token,
+            "LINE_TO": TO,
+            "HUNTER_LINE_API_URL": self.url,
+        }
+
+    # -- the push, in LINE's order of checks ----------------------------------------------------
+    def answer_push(self, headers: Any, raw: bytes) -> tuple[int, dict[str, Any], dict[str, str]]:
+        if headers.get("Authorization") != f"Bearer {self.token}":
+            return (
+                401,
+                {
+                    "message": "Authentication failed. Confirm that the access token in the "
+                    "authorization header is valid."
+                },
+                {},
+            )
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return self._invalid(["body is not JSON"], {})
+        key = headers.get("X-Line-Retry-Key")
+        problems = limit_errors(body, len(raw))
+        if self.validate_spec:
+            problems += spec_errors("PushMessageRequest", body)
+        if key is None or not _UUID.match(key):
+            problems.append(f"X-Line-Retry-Key must be a UUID, got {key!r}")
+        if problems:
+            return self._invalid(problems, body, key)
+        with self.lock:
+            if key in self.accepted:
+                self.pushes.append(Push(key, body, 409))
+                return (
+                    409,
+                    {"message": "The retry key is already accepted"},
+                    {"x-line-accepted-request-id": self.accepted[key]},
+                )
+            if self.quota_exhausted:
+                self.pushes.append(Push(key, body, 429))
+                return 429, {"message": "You have reached your monthly limit."}, {}
+            action = self.script.popleft() if self.script else None
+            if isinstance(action, int):
+                self.pushes.append(Push(key, body, action))
+                return (
+                    action,
+                    {
+                        "message": "An error occurred in the backend server"
+                        if action >= 500
+                        else "Injected failure"
+                    },
+                    {},
+                )
+            bad = [t for t in titles_of(body) if any(marker in t for marker in self.reject)]
+            if bad:
+                self.pushes.append(Push(key, body, 400))
+                return (
+                    400,
+                    {
+                        "message": "The request body has 1 error(s)",
+                        "details": [
+                            {"message": "May not be empty", "property": "messages[0].contents"}
+                        ],
+                    },
+                    {},
+                )
+            self.accepted[key] = str(uuid.uuid4())
+            self.pushes.append(Push(key, body, 200))
+        if action in ("drop", "hold"):
+            return -1 if action == "drop" else -2, {}, {}
+        return (
+            200,
+            {
+                "sentMessages": [
+                    {"id": str(n), "quoteToken": "q"} for n in range(len(body["messages"]))
+                ]
+            },
+            {},
+        )
+
+    def _invalid(
+        self, problems: list[str], body: Any, key: str | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
+        with self.lock:
+            self.violations.extend(problems)
+            self.pushes.append(Push(key, body if isinstance(body, dict) else {}, 400))
+        return (
+            400,
+            {
+                "message": "The request body has 1 error(s)",
+                "details": [{"message": p, "property": "messages"} for p in problems[:5]],
+            },
+            {},
+        )
+
+
+def _handler(stand_in: LineStandIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.path != "/v2/bot/message/push":
+                return self._send(404, {"message": "Not found"}, {})
+            status, body, headers = stand_in.answer_push(self.headers, raw)
+            if status == -1:  # accepted, answer lost
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return None
+            if status == -2:  # accepted, sender must die before an answer comes
+                stand_in.released.wait()
+                self.close_connection = True
+                return None
+            return self._send(status, body, headers)
+
+        def do_GET(self) -> None:
+            if self.headers.get("Authorization") != f"Bearer {stand_in.token}":
+                return self._send(401, {"message": "Authentication failed."}, {})
+            if self.path == "/v2/bot/info":
+                return self._send(
+                    200,
+                    {
+                        "userId": TO,
+                        "basicId": "@hunter-test",
+                        "displayName": "hunter test bot",
+                        "chatMode": "bot",
+                        "markAsReadMode": "auto",
+                    },
+                    {},
+                )
+            if self.path == "/v2/bot/message/quota":
+                return self._send(200, {"type": "limited", "value": stand_in.quota_limit}, {})
+            if self.path == "/v2/bot/message/quota/consumption":
+                return self._send(200, {"totalUsage": stand_in.used}, {})
+            return self._send(404, {"message": "Not found"}, {})
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler

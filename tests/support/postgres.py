@@ -1,0 +1,57 @@
+"""A real PostgreSQL for the test suite: HUNTER_TEST_DATABASE_URL when set, else a private
+server started by the suite itself (the PyPI package pgserver ships the binaries), so the suite
+passes on a fresh machine with nothing but uv installed. Each test gets a database of its own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import tempfile
+import uuid
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+_server_url: str | None = None
+
+
+def server_url() -> str:
+    global _server_url
+    if _server_url is None:
+        explicit = os.environ.get("HUNTER_TEST_DATABASE_URL")
+        if explicit:
+            _server_url = explicit
+        else:
+            import pgserver
+
+            folder = tempfile.mkdtemp(prefix="hunter-test-pg-")
+            server = pgserver.get_server(folder, cleanup_mode="delete")
+            atexit.register(server.cleanup)
+            _server_url = server.get_uri()
+    return _server_url
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def fresh_database() -> tuple[str, str]:
+    """(name, url) of a new empty database on the test server."""
+    name = f"hunter_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url(), autocommit=True) as db:
+        db.execute(f'CREATE DATABASE "{name}"')
+    return name, with_database(server_url(), name)
+
+
+def drop_database(name: str) -> None:
+    with psycopg.connect(server_url(), autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def unix_socket_of(url: str) -> str | None:
+    """The socket path when the server listens on a unix socket (pgserver does)."""
+    query = dict(p.split("=", 1) for p in urlsplit(url).query.split("&") if "=" in p)
+    host = query.get("host") or urlsplit(url).hostname or ""
+    return os.path.join(host, ".s.PGSQL.5432") if host.startswith("/") else None

@@ -1,0 +1,61 @@
+"""Matching as people who run such bots learnt it, one table."""
+
+from __future__ import annotations
+
+import pytest
+
+from hunter.config import FilterConfig
+from hunter.filters import judge
+from hunter.listing import Listing
+
+THAI_TRAP = {"ไลน์": ("ออนไลน์",)}
+
+
+def listing(title: str, summary: str = "", budget: int | None = None) -> Listing:
+    return Listing("s:1", "s", title, "https://x.test/1", budget, summary)
+
+
+@pytest.mark.parametrize(
+    ("title", "rules", "matched"),
+    [
+        ("Build an AI assistant", FilterConfig(include=("ai",)), True),
+        ("Blockchain developer", FilterConfig(include=("ai",)), False),  # "ai" inside "chain"
+        ("Naive Bayes tutoring", FilterConfig(include=("ai",)), False),
+        ("Run Facebook ads", FilterConfig(include=("ads",)), True),
+        ("Generate sales leads", FilterConfig(include=("ads",)), False),  # "ads" inside "leads"
+        ("PYTHON scraper", FilterConfig(include=("python",)), True),  # case-insensitive
+        ("Pythonista wanted", FilterConfig(include=("python",)), False),
+        ("งานAIด่วน", FilterConfig(include=("ai",)), True),  # Thai next to Latin is a boundary
+        ("ทำบอทตอบแชท", FilterConfig(include=("บอท",)), True),  # Thai matches as a substring
+        ("ทำบอทไลน์ร้านกาแฟ", FilterConfig(include=("ไลน์",), ignore_within=THAI_TRAP), True),
+        ("ขายของออนไลน์", FilterConfig(include=("ไลน์",), ignore_within=THAI_TRAP), False),
+        (
+            "ขายของออนไลน์ และทำไลน์ OA",
+            FilterConfig(include=("ไลน์",), ignore_within=THAI_TRAP),
+            True,
+        ),  # one hit outside the trap is enough
+        (
+            "WordPress plugin in Python",
+            FilterConfig(include=("python",), exclude=("wordpress",)),
+            False,
+        ),
+        ("ออกแบบโลโก้ด้วย AI", FilterConfig(include=("ai",), exclude=("โลโก้",)), False),
+        ("Anything at all", FilterConfig(), True),  # no include: everything
+        ("C++ engine work", FilterConfig(include=("c++",)), True),
+    ],
+)
+def test_keywords(title: str, rules: FilterConfig, matched: bool) -> None:
+    assert judge(listing(title), rules).matched is matched
+
+
+def test_summary_counts_too() -> None:
+    assert judge(listing("Help wanted", "needs python"), FilterConfig(include=("python",))).matched
+
+
+@pytest.mark.parametrize(
+    ("budget", "matched"),
+    [(5000, True), (4999, False), (None, True)],
+)
+def test_min_budget_hides_only_known_small_budgets(budget: int | None, matched: bool) -> None:
+    rules = FilterConfig(include=("python",), min_budget=5000)
+    assert judge(listing("python job", budget=budget), rules).matched is matched

@@ -1,0 +1,100 @@
+"""The error policy as tables: every status code, every backoff step, the give-up boundary."""
+
+from __future__ import annotations
+
+import pytest
+
+from hunter.policy import (
+    BACKOFF_SECONDS,
+    MAX_ATTEMPTS,
+    Kind,
+    PushResult,
+    backoff,
+    classify,
+    decide,
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "kind"),
+    [
+        (200, "", Kind.SENT),
+        (409, "The retry key is already accepted", Kind.SENT),
+        (400, "The request body has 1 error(s)", Kind.REJECTED),
+        (401, "Authentication failed", Kind.AUTH),
+        (403, "Not authorized", Kind.AUTH),
+        (404, "Not found", Kind.PERMANENT),
+        (413, "Too large", Kind.PERMANENT),
+        (408, "Request timeout", Kind.TRANSIENT),
+        (429, "The API rate limit has been exceeded. Try again later.", Kind.TRANSIENT),
+        (429, "You have reached your monthly limit.", Kind.QUOTA),
+        (500, "An error occurred in the backend server", Kind.TRANSIENT),
+        (502, "", Kind.TRANSIENT),
+        (503, "", Kind.TRANSIENT),
+        (None, "ReadTimeoutError", Kind.TRANSIENT),  # no answer: timeout, reset, refused
+    ],
+)
+def test_classify(status: int | None, message: str, kind: Kind) -> None:
+    assert classify(status, message) is kind
+
+
+@pytest.mark.parametrize(
+    ("failed", "seconds"), [(1, 1), (2, 5), (3, 30), (4, 120), (5, 300), (9, 300), (0, 1)]
+)
+def test_backoff_steps(failed: int, seconds: float) -> None:
+    assert backoff(failed) == seconds
+
+
+def transient(status: int | None = 500) -> PushResult:
+    return PushResult(Kind.TRANSIENT, status, "boom")
+
+
+@pytest.mark.parametrize(
+    ("attempts_before", "status", "delay"),
+    [(0, "retry", 1), (1, "retry", 5), (2, "retry", 30), (3, "retry", 120), (4, "stuck", 300)],
+)
+def test_transient_failures_back_off_then_park(
+    attempts_before: int, status: str, delay: float
+) -> None:
+    decision = decide(transient(), attempts_before, 3)
+    assert (decision.status, decision.delay, decision.count_attempt) == (status, delay, True)
+    assert decision.error_kind == "transient"
+
+
+def test_parking_happens_at_max_attempts() -> None:
+    assert MAX_ATTEMPTS == 5 and len(BACKOFF_SECONDS) == 5
+    assert decide(transient(), MAX_ATTEMPTS - 2, 1).status == "retry"
+    parked = decide(transient(), MAX_ATTEMPTS - 1, 1)
+    assert parked.status == "stuck" and "by itself" in (parked.error or "")
+
+
+def test_retry_after_is_honoured() -> None:
+    decision = decide(PushResult(Kind.TRANSIENT, 429, "rate", retry_after=60), 0, 1)
+    assert decision.delay == 60 and decision.stop_delivery
+
+
+@pytest.mark.parametrize(
+    ("result", "size", "status", "kind", "stop"),
+    [
+        (PushResult(Kind.SENT, 200), 5, "sent", None, False),
+        (PushResult(Kind.REJECTED, 400, "bad"), 5, "split", None, False),
+        (PushResult(Kind.REJECTED, 400, "bad"), 1, "stuck", "permanent", False),
+        (PushResult(Kind.AUTH, 401, "auth"), 5, "stuck", "permanent", True),
+        (PushResult(Kind.AUTH, 403, "no"), 5, "stuck", "permanent", True),
+        (PushResult(Kind.PERMANENT, 404, "x"), 5, "stuck", "permanent", False),
+        (PushResult(Kind.QUOTA, 429, "limit"), 5, "pending", None, True),
+    ],
+)
+def test_decisions(
+    result: PushResult, size: int, status: str, kind: str | None, stop: bool
+) -> None:
+    decision = decide(result, 2, size)
+    assert (decision.status, decision.error_kind, decision.stop_delivery) == (status, kind, stop)
+    assert decision.count_attempt is False  # only transient failures burn attempts
+
+
+def test_people_read_the_reasons() -> None:
+    auth = decide(PushResult(Kind.AUTH, 401, "Authentication failed"), 0, 1).error or ""
+    assert "LINE_CHANNEL_ACCESS_TOKEN" in auth and "401" not in auth
+    rejected = decide(PushResult(Kind.REJECTED, 400, "May not be empty"), 0, 1).error or ""
+    assert "May not be empty" in rejected

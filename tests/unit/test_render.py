@@ -1,0 +1,85 @@
+"""Whatever a listing holds, the request hunter builds is one LINE accepts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hunter.line.render import MAX_PER_PUSH, alt_text, cut, messages, safe_uri, utf16_len
+from hunter.listing import Listing
+from tests.support.line_limits import limit_errors
+from tests.support.line_spec import spec_available, spec_errors
+
+HOSTILE = [
+    Listing("s:1", "s", "รับสมัครนักพัฒนา 🚀👩‍💻 " * 900, "https://x.test/1", 10**12, "ก" * 20000),
+    Listing("s:2", "s", "XSS", "javascript:alert(1)", None, ""),
+    Listing("s:3", "s", "Long link", "https://x.test/?q=" + "a" * 3000, 5, "s"),
+    Listing("s:4", "s", "Relative", "/jobs/4", None, ""),
+    Listing("s:5", "s", "   ", "", None, ""),
+    Listing("s:6", "s", "𝓤𝓷𝓲𝓬𝓸𝓭𝓮 " * 3000, "https://ไทย.test/งาน?x=ไลน์", None, "📣" * 9000),
+]
+
+
+def body(listings: list[Listing]) -> dict[str, object]:
+    return {"to": "U" + "0" * 32, "messages": messages(listings)}
+
+
+def test_hostile_listings_still_make_a_valid_request() -> None:
+    request = body(HOSTILE)
+    raw = json.dumps(request).encode()
+    assert limit_errors(request, len(raw)) == []
+    if spec_available():
+        assert spec_errors("PushMessageRequest", request) == []
+
+
+@pytest.mark.skipif(
+    not spec_available(), reason="../shared/contracts (LINE's OpenAPI spec) is not here; CI has it"
+)
+def test_a_full_push_matches_lines_openapi_spec() -> None:
+    listings = [HOSTILE[n % len(HOSTILE)] for n in range(MAX_PER_PUSH)]
+    assert spec_errors("PushMessageRequest", body(listings)) == []
+
+
+def test_a_full_push_is_five_carousels_of_twelve() -> None:
+    listings = [HOSTILE[0]] * MAX_PER_PUSH
+    out = messages(listings)
+    assert len(out) == 5 and all(len(m["contents"]["contents"]) == 12 for m in out)
+    request = body(listings)
+    assert limit_errors(request, len(json.dumps(request).encode())) == []
+
+
+def test_every_listing_is_still_alerted_cut_to_fit() -> None:
+    out = messages(HOSTILE)
+    bubbles = out[0]["contents"]["contents"]
+    assert len(bubbles) == len(HOSTILE)
+    first_title = bubbles[0]["body"]["contents"][0]["text"]
+    assert first_title.startswith("รับสมัครนักพัฒนา 🚀") and first_title.endswith("…")
+    assert "footer" not in bubbles[1]  # javascript: link dropped, listing kept
+    assert len(bubbles[2]["footer"]["contents"][0]["action"]["uri"]) <= 1000
+    assert bubbles[4]["body"]["contents"][0]["text"]  # never an empty text
+
+
+def test_cut_counts_utf16_units_and_never_splits_a_pair() -> None:
+    text = "😀" * 10
+    assert utf16_len(cut(text, 7)) <= 7 and cut(text, 7).endswith("…")
+    assert cut("short", 10) == "short"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://x.test/a", "https://x.test/a"),
+        ("javascript:alert(1)", None),
+        ("data:text/html,x", None),
+        ("/relative", None),
+        ("https://ไทย.test/งาน", "https://xn--o3cw4h.test/%E0%B8%87%E0%B8%B2%E0%B8%99"),
+    ],
+)
+def test_safe_uri(url: str, expected: str | None) -> None:
+    assert safe_uri(url) == expected
+
+
+def test_alt_text_names_the_jobs() -> None:
+    text = alt_text(HOSTILE[:2])
+    assert text.startswith("2 new jobs: ") and utf16_len(text) <= 400
