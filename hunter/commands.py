@@ -77,7 +77,11 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     now = utcnow()
     with open_store(env) as store:
         result = store.status(now)
-    _say(report.as_json(result) if args.json else report.as_text(result, now, config.timezone))
+    result.quota = report.line_quota(open_sender(env))
+    if args.json:
+        _say(report.as_json(result))
+    else:
+        _say(report.as_text(result, now, config.timezone, config.lease_seconds))
     return 0
 
 

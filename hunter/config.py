@@ -54,8 +54,9 @@ class Config:
     interval_minutes: float = 30.0
     prune_after_days: int = 45
     timezone: str = "UTC"
-    max_alerts_per_poll: int = 60
+    max_alerts_per_poll: int = 48
     lease_seconds: float = 120.0
+    backoff_seconds: tuple[float, ...] = (1.0, 5.0, 30.0, 120.0, 300.0)
     fetch_timeout_seconds: float = 20.0
     path: Path | None = None
 
@@ -88,6 +89,7 @@ _TOP_KEYS = {
     "timezone",
     "max_alerts_per_poll",
     "lease_seconds",
+    "backoff_seconds",
     "fetch_timeout_seconds",
     "filter",
     "sources",
@@ -167,13 +169,28 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         prune_after_days=int(_number(raw, "prune_after_days", where, 45, minimum=1, whole=True)),
         timezone=timezone,
         max_alerts_per_poll=int(
-            _number(raw, "max_alerts_per_poll", where, 60, minimum=1, whole=True)
+            _number(raw, "max_alerts_per_poll", where, 48, minimum=1, whole=True)
         ),
+        backoff_seconds=_backoff(raw, where),
         lease_seconds=_number(raw, "lease_seconds", where, 120.0, minimum=1),
         fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where, 20.0, minimum=0.1),
         path=path,
     )
     return config
+
+
+def _backoff(raw: Mapping[str, Any], where: str) -> tuple[float, ...]:
+    """Waits after the 1st..5th failed push; the fifth also paces probes of a parked batch."""
+    value = raw.get("backoff_seconds", [1, 5, 30, 120, 300])
+    if (
+        not isinstance(value, list)
+        or len(value) != 5
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value)
+    ):
+        raise ConfigError(
+            f"{where}: backoff_seconds must be 5 positive numbers, e.g. [1, 5, 30, 120, 300]"
+        )
+    return tuple(float(v) for v in value)
 
 
 def read_environment(environ: Mapping[str, str]) -> Environment:

@@ -17,7 +17,6 @@ from enum import Enum
 
 BACKOFF_SECONDS = (1.0, 5.0, 30.0, 120.0, 300.0)
 MAX_ATTEMPTS = 5
-PARKED_PROBE_SECONDS = BACKOFF_SECONDS[-1]
 RETRY_KEY_WINDOW_SECONDS = 24 * 3600 - 600  # LINE keeps a retry key for 24 h; keep a margin
 MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
 
@@ -63,10 +62,10 @@ def classify(status: int | None, message: str = "") -> Kind:
     return Kind.PERMANENT
 
 
-def backoff(failed_attempts: int) -> float:
-    """Seconds to wait after the n-th failed attempt (1-based)."""
-    index = min(max(failed_attempts, 1), len(BACKOFF_SECONDS)) - 1
-    return BACKOFF_SECONDS[index]
+def backoff(failed_attempts: int, steps: tuple[float, ...] = BACKOFF_SECONDS) -> float:
+    """Seconds to wait after the n-th failed attempt (1-based); the last step repeats."""
+    index = min(max(failed_attempts, 1), len(steps)) - 1
+    return steps[index]
 
 
 @dataclass(frozen=True)
@@ -81,8 +80,14 @@ class Decision:
     stop_delivery: bool = False  # the same answer would meet every other batch this poll
 
 
-def decide(result: PushResult, attempts_before: int, batch_size: int) -> Decision:
-    """The rows' next state after `result`, given how many attempts had already failed."""
+def decide(
+    result: PushResult,
+    attempts_before: int,
+    batch_size: int,
+    steps: tuple[float, ...] = BACKOFF_SECONDS,
+) -> Decision:
+    """The rows' next state after `result`, given how many attempts had already failed.
+    `steps` are the waits after each failed attempt; the last one paces a parked batch."""
     kind = result.kind
     if kind is Kind.SENT:
         return Decision("sent")
@@ -106,7 +111,7 @@ def decide(result: PushResult, attempts_before: int, batch_size: int) -> Decisio
         return Decision(
             "stuck",
             "transient",
-            delay=max(PARKED_PROBE_SECONDS, retry_after),
+            delay=max(steps[-1], retry_after),
             count_attempt=True,
             error=f"LINE failed {failed} times (last: {result.summary}); it is sent again by "
             "itself once LINE accepts a push",
@@ -115,7 +120,7 @@ def decide(result: PushResult, attempts_before: int, batch_size: int) -> Decisio
     return Decision(
         "retry",
         "transient",
-        delay=max(backoff(failed), retry_after),
+        delay=max(backoff(failed, steps), retry_after),
         count_attempt=True,
         error=f"attempt {failed} failed: {result.summary}",
         stop_delivery=result.status == 429,

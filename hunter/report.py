@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from hunter.errors import LineError
+from hunter.line import Sender
 from hunter.store.base import StatusReport
 
 
@@ -25,7 +27,18 @@ def _ago(then: datetime | None, now: datetime) -> str:
     return f"in {text}" if future else f"{text} ago"
 
 
-def as_text(report: StatusReport, now: datetime, timezone: str) -> str:
+def line_quota(sender: Sender) -> dict[str, Any] | None:
+    """This month's LINE quota for `hunter status`; None without LINE."""
+    try:
+        quota = sender.quota()
+    except LineError as exc:
+        return {"error": str(exc)}
+    if quota is None:
+        return None
+    return {"limit": quota[0], "used": quota[1]}
+
+
+def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: float) -> str:
     tz = ZoneInfo(timezone)
 
     def at(value: datetime | None) -> str:
@@ -52,10 +65,23 @@ def as_text(report: StatusReport, now: datetime, timezone: str) -> str:
         elif row.status == "retry":
             detail = f"retry #{row.attempts + 1} {_ago(row.next_attempt_at, now)}: {row.last_error}"
         else:
-            detail = f"sending by {row.claimed_by} since {_ago(row.claimed_at, now)}"
+            lease_end = (
+                row.claimed_at + timedelta(seconds=lease_seconds) if row.claimed_at else None
+            )
+            detail = (
+                f"sending by {row.claimed_by} since {_ago(row.claimed_at, now)}, "
+                f"lease ends {_ago(lease_end, now)}"
+            )
         lines.append(f"  {row.job_id} ({row.title[:60]}): {detail}")
     if report.outbox["stuck"]:
         lines.append("  `hunter retry --all` (or `hunter retry JOB_ID`) sends stuck rows again")
+    quota = report.quota
+    if quota is not None:
+        if "error" in quota:
+            lines.append(f"LINE quota: unknown ({quota['error']})")
+        else:
+            limit = "unlimited" if quota["limit"] is None else f"{quota['limit']:,}"
+            lines.append(f"LINE quota: {quota['used']:,} of {limit} messages used this month")
     lines.append(f"Last prune: {at(report.last_prune_at)}")
     return "\n".join(lines)
 
@@ -70,5 +96,6 @@ def as_json(report: StatusReport) -> str:
         "sent_last_24h": report.sent_last_24h,
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],
         "last_prune_at": value(report.last_prune_at),
+        "line_quota": report.quota,
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

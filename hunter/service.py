@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -16,12 +17,14 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from hunter import policy
 from hunter.config import Config, SourceConfig
-from hunter.errors import SourceError, StoreError
+from hunter.errors import LineError, SourceError, StoreError
 from hunter.filters import matches
-from hunter.line import Sender
+from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
 from hunter.listing import Listing
 from hunter.sources import parse
@@ -31,6 +34,7 @@ from hunter.store import Claimed, SourceNote, Store
 log = logging.getLogger("hunter")
 
 PRUNE_EVERY = timedelta(hours=24)
+QUOTA_WARNING = 0.8  # share of the month's LINE messages that earns one warning
 WAIT_FOR_RETRY = timedelta(seconds=10)  # a retry due this soon is waited for within the poll
 DELIVERY_BUDGET_SECONDS = 60.0  # in-poll waiting for retries stops after this long
 FINISH_RETRIES = (0.5, 2.0, 5.0)  # writing a push's outcome survives a short database blip
@@ -149,6 +153,8 @@ class Hunter:
             now,
         )
         delivery = self.deliver()
+        if delivery.sent:
+            self.warn_quota()
         pruned = None
         if not self.stop.is_set() and self.store.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()
@@ -169,6 +175,26 @@ class Hunter:
         )
         return results
 
+    def warn_quota(self) -> None:
+        """Once a month, when 80% of LINE's monthly messages are used, say so on LINE."""
+        try:
+            quota = self.sender.quota()
+        except LineError as exc:
+            log.warning("could not read LINE's message quota: %s", exc)
+            return
+        if quota is None or quota[0] is None or quota[1] < QUOTA_WARNING * quota[0]:
+            return
+        limit, used = quota
+        month = self.clock().astimezone(ZoneInfo(self.config.timezone)).strftime("%Y-%m")
+        if not self.store.claim_meta("quota_warned_month", month):
+            return
+        text = (
+            f"hunter: {used} of this month's {limit} LINE messages are used. At the limit, "
+            "alerts wait (none is lost) until the month resets or the plan is raised."
+        )
+        result = self.sender.push([], [render.text_message(text)], str(uuid.uuid4()))
+        log.warning("%s (notice: %s)", text, result.kind.value)
+
     def prune(self, days: float | None = None) -> int:
         days = self.config.prune_after_days if days is None else days
         return self.store.prune(self.clock() - timedelta(days=days))
@@ -184,16 +210,37 @@ class Hunter:
             now = self.clock()
             room = self.config.max_alerts_per_poll - report.sent
             batch = self.store.claim_due(self.worker, now, now - lease) if room > 0 else []
+            messages = self._stored_messages(batch) if batch else None
             if not batch and room > 0:
-                key = str(uuid.uuid4())
-                batch = self.store.claim_new(self.worker, key, min(room, MAX_PER_PUSH), now)
+                batch = self.store.claim_new(
+                    self.worker, str(uuid.uuid4()), min(room, MAX_PER_PUSH), now
+                )
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
                     continue
                 break
-            if not self._push(batch, report):
+            if messages is None:
+                messages = self._new_messages(batch, room)
+            if not self._push(batch, messages, report):
                 break
         return report
+
+    def _stored_messages(self, batch: list[Claimed]) -> list[dict[str, Any]] | None:
+        """The body this batch was first pushed with: a retry sends it again, identical."""
+        body = self.store.batch_body(batch[0].retry_key)
+        return json.loads(body) if body else None
+
+    def _new_messages(self, batch: list[Claimed], room: int) -> list[dict[str, Any]]:
+        """Render a batch and write its body down before its first push."""
+        note = None
+        if len(batch) >= room and (waiting := self.store.count_pending()):
+            note = (
+                f"{waiting} more new listings wait for the next poll "
+                f"(max_alerts_per_poll = {self.config.max_alerts_per_poll})."
+            )
+        messages = render.messages([c.listing for c in batch], note)
+        self.store.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
+        return messages
 
     def _wait_for_retry(self, started: float) -> bool:
         """Sleep until the next retry when it is due soon; False when there is none."""
@@ -206,7 +253,7 @@ class Hunter:
         self.stop.wait(max(wait, 0.0))
         return True
 
-    def _push(self, batch: list[Claimed], report: Delivery) -> bool:
+    def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
         """Push one claimed batch and write down the outcome. False: stop delivering."""
         key = batch[0].retry_key
         now = self.clock()
@@ -218,9 +265,9 @@ class Hunter:
             )
             log.error("%d listings: %s", len(batch), policy.DELIVERY_UNKNOWN)
             return True
-        result = self.sender.push([c.listing for c in batch], key)
+        result = self.sender.push([c.listing for c in batch], messages, key)
         report.pushes += 1
-        decision = policy.decide(result, batch[0].attempts, len(batch))
+        decision = policy.decide(result, batch[0].attempts, len(batch), self.config.backoff_seconds)
         if decision.status == "sent":
             requeued = self._finish(lambda: self.store.mark_sent(key, self.clock()))
             report.sent += len(batch)
@@ -252,14 +299,10 @@ class Hunter:
                 decision.count_attempt,
             )
         )
-        level = logging.ERROR if decision.status == "stuck" else logging.WARNING
-        log.log(
-            level,
-            "%d listings %s: %s",
-            len(batch),
-            "stuck" if decision.status == "stuck" else f"wait ({decision.status})",
-            decision.error,
-        )
+        if decision.status == "stuck":
+            log.error("%d listings stuck: %s", len(batch), decision.error)
+        else:
+            log.warning("%d listings wait (%s): %s", len(batch), decision.status, decision.error)
         if decision.stop_delivery:
             report.stopped = decision.error
         return not decision.stop_delivery

@@ -3,7 +3,7 @@ or printed to the terminal when no channel is configured (terminal.py)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from hunter.config import Environment
 from hunter.listing import Listing
@@ -15,9 +15,16 @@ class Sender(Protocol):
 
     name: str
 
-    def push(self, listings: list[Listing], retry_key: str) -> PushResult: ...
+    def push(
+        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
+    ) -> PushResult:
+        """Deliver `messages` (rendered from `listings`, plus any note) under `retry_key`."""
+        ...
 
-    def notice(self, text: str, retry_key: str) -> PushResult: ...
+    def quota(self) -> tuple[int | None, int] | None:
+        """(this month's message limit, None when unlimited; messages used), or None when
+        the sender has no quota. Raises LineError when LINE cannot tell."""
+        ...
 
 
 def open_sender(env: Environment, timezone: str = "UTC") -> Sender:

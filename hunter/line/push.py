@@ -22,7 +22,6 @@ from linebot.v3.messaging import (
 
 from hunter.config import PUSH_TIMEOUT_SECONDS
 from hunter.errors import LineError
-from hunter.line import render
 from hunter.listing import Listing
 from hunter.policy import Kind, PushResult, classify
 
@@ -40,13 +39,9 @@ class LineSender:
         self._api.line_base_path = api_url  # the SDK hard-codes https://api.line.me otherwise
         self._to = to
 
-    def push(self, listings: list[Listing], retry_key: str) -> PushResult:
-        return self._push(render.messages(listings), retry_key)
-
-    def notice(self, text: str, retry_key: str) -> PushResult:
-        return self._push([render.text_message(text)], retry_key)
-
-    def _push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+    def push(
+        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
+    ) -> PushResult:
         request = PushMessageRequest.from_dict({"to": self._to, "messages": messages})
         try:
             self._api.push_message_with_http_info(

@@ -16,7 +16,8 @@ from hunter.listing import Listing
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
-MAX_PER_PUSH = MAX_MESSAGES * MAX_BUBBLES  # listings in one push request
+# Four carousels of listings; the fifth message is kept for a note ("12 more wait").
+MAX_PER_PUSH = (MAX_MESSAGES - 1) * MAX_BUBBLES
 ALT_TEXT_MAX = 400
 TEXT_MAX = 5000
 URI_MAX = 1000
@@ -126,9 +127,9 @@ def alt_text(listings: list[Listing]) -> str:
     return cut(f"{head}: {titles}", ALT_TEXT_MAX)
 
 
-def messages(listings: list[Listing]) -> list[dict[str, Any]]:
-    """At most 5 Flex messages of at most 12 bubbles each, in the listings' order."""
-    if not 0 < len(listings) <= MAX_PER_PUSH:
+def messages(listings: list[Listing], note: str | None = None) -> list[dict[str, Any]]:
+    """Flex messages of at most 12 bubbles each, in the listings' order, then the note."""
+    if not 0 <= len(listings) <= MAX_PER_PUSH or not (listings or note):
         raise ValueError(f"one push holds 1 to {MAX_PER_PUSH} listings, not {len(listings)}")
     out = []
     for start in range(0, len(listings), MAX_BUBBLES):
@@ -139,6 +140,8 @@ def messages(listings: list[Listing]) -> list[dict[str, Any]]:
             else {"type": "carousel", "contents": [bubble(item) for item in chunk]}
         )
         out.append({"type": "flex", "altText": alt_text(chunk), "contents": contents})
+    if note:
+        out.append(text_message(note))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from hunter.line.render import plain
 from hunter.listing import Listing
@@ -12,11 +13,15 @@ from hunter.policy import Kind, PushResult
 class TerminalSender:
     name = "terminal"
 
-    def push(self, listings: list[Listing], retry_key: str) -> PushResult:
+    def push(
+        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
+    ) -> PushResult:
         for listing in listings:
             print(f"🔔 {plain(listing)}", file=sys.stdout, flush=True)
+        for message in messages:
+            if message.get("type") == "text":
+                print(f"📣 {message['text']}", file=sys.stdout, flush=True)
         return PushResult(Kind.SENT, None)
 
-    def notice(self, text: str, retry_key: str) -> PushResult:
-        print(f"📣 {text}", file=sys.stdout, flush=True)
-        return PushResult(Kind.SENT, None)
+    def quota(self) -> None:
+        return None

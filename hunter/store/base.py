@@ -60,6 +60,7 @@ class StatusReport:
     sources: list[dict[str, Any]]
     last_prune_at: datetime | None
     meta: dict[str, str] = field(default_factory=dict)
+    quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
 
 
 def utc(value: Any) -> datetime | None:
@@ -126,6 +127,10 @@ class Store(ABC):
         batch, or a batch whose lease expired before `lease_before`. Empty when none."""
 
     @abstractmethod
+    def save_batch(self, key: str, body: str, now: datetime) -> None:
+        """Keep the request body of batch `key` (before its first push; first write wins)."""
+
+    @abstractmethod
     def mark_sent(self, key: str, now: datetime) -> int:
         """LINE accepted `key`: its rows are sent; parked batches are re-queued (returned)."""
 
@@ -163,6 +168,10 @@ class Store(ABC):
         """Stuck rows (all, or these) back to pending; returns the ids moved."""
 
     @abstractmethod
+    def claim_meta(self, key: str, value: str) -> bool:
+        """Set a hunter_meta value; True for exactly one caller when it changed."""
+
+    @abstractmethod
     def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
         """Rows of the named read-only query."""
 
@@ -175,6 +184,13 @@ class Store(ABC):
             total += deleted
             if deleted < PRUNE_BATCH:
                 return total
+
+    def batch_body(self, key: str) -> str | None:
+        rows = self._fetch("batch_body", key=key)
+        return str(rows[0][0]) if rows else None
+
+    def count_pending(self) -> int:
+        return int(self._fetch("count_pending")[0][0])
 
     def next_due(self) -> datetime | None:
         rows = self._fetch("next_due")

@@ -138,6 +138,9 @@ class PostgresStore(Store):
             key=lambda c: c.job_id,
         )
 
+    def save_batch(self, key: str, body: str, now: datetime) -> None:
+        self._run("save_batch", key=key, body=body, now=now)
+
     def mark_sent(self, key: str, now: datetime) -> int:
         return int(self._run("mark_sent", key=key, now=now)[0][0])
 
@@ -179,6 +182,9 @@ class PostgresStore(Store):
 
     def prune_batch(self, before: datetime, limit: int) -> int:
         return int(self._run("prune", before=before, limit=limit)[0][0])
+
+    def claim_meta(self, key: str, value: str) -> bool:
+        return bool(self._run("claim_meta", key=key, value=value)[0][0])
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         ids = None if job_ids is None else list(job_ids)

@@ -138,9 +138,14 @@ class SQLiteStore(Store):
             )
             return _claimed(cursor)
 
+    def save_batch(self, key: str, body: str, now: datetime) -> None:
+        with self._tx() as db:
+            db.execute(Q["save_batch"], {"key": key, "body": body, "now": ts(now)})
+
     def mark_sent(self, key: str, now: datetime) -> int:
         with self._tx() as db:
             db.execute(Q["mark_sent"], {"key": key, "now": ts(now)})
+            db.execute(Q["forget_batch"], {"key": key})
             return db.execute(Q["requeue_parked"], {"now": ts(now)}).rowcount
 
     def mark_failed(
@@ -205,7 +210,13 @@ class SQLiteStore(Store):
 
     def prune_batch(self, before: datetime, limit: int) -> int:
         with self._tx() as db:
-            return db.execute(Q["prune"], {"before": ts(before), "limit": limit}).rowcount
+            deleted = db.execute(Q["prune"], {"before": ts(before), "limit": limit}).rowcount
+            db.execute(Q["prune_batches"], {"before": ts(before)})
+            return deleted
+
+    def claim_meta(self, key: str, value: str) -> bool:
+        with self._tx() as db:
+            return bool(db.execute(Q["claim_meta"], {"key": key, "value": value}).fetchall())
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         with self._tx() as db:

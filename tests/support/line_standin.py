@@ -7,8 +7,10 @@ It answers what hunter calls (push, bot info, quota) the way LINE documents it:
 - X-Line-Retry-Key: a key already accepted is answered 409 with x-line-accepted-request-id;
 - a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.".
 Faults on demand, for the next pushes in order (`script`): an HTTP status, "drop" (accept the
-push, then close the connection without answering: a lost response) or "hold" (accept, then
-never answer: the sender is killed mid-push). `reject` marks titles LINE answers 400 for.
+push, then close the connection without answering: a lost response), "hold" (accept, then
+never answer: the sender is killed mid-push) or "slow" (accept, answer after two seconds).
+`reject` marks titles LINE answers 400 for; `on_accept` runs when a push is accepted, before
+the answer leaves (to cut the sender's database at exactly that moment).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class LineStandIn:
     quota_exhausted: bool = False
     quota_limit: int = 200
     accepted: dict[str, str] = field(default_factory=dict)  # retry key -> request id
+    on_accept: Any = None
     released: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -87,7 +90,8 @@ class LineStandIn:
 
     @property
     def used(self) -> int:
-        return sum(len(p.body.get("messages", [])) for p in self.pushes if p.status == 200)
+        """Messages counted against the month: one per accepted push to one recipient."""
+        return sum(1 for p in self.pushes if p.status == 200)
 
     def env(self) -> dict[str, str]:
         return {
@@ -157,6 +161,10 @@ class LineStandIn:
                 )
             self.accepted[key] = str(uuid.uuid4())
             self.pushes.append(Push(key, body, 200))
+        if self.on_accept:
+            self.on_accept()
+        if action == "slow":
+            self.released.wait(2.0)
         if action in ("drop", "hold"):
             return -1 if action == "drop" else -2, {}, {}
         return (

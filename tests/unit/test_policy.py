@@ -98,3 +98,10 @@ def test_people_read_the_reasons() -> None:
     assert "LINE_CHANNEL_ACCESS_TOKEN" in auth and "401" not in auth
     rejected = decide(PushResult(Kind.REJECTED, 400, "May not be empty"), 0, 1).error or ""
     assert "May not be empty" in rejected
+
+
+def test_backoff_steps_can_be_configured() -> None:
+    steps = (0.1, 0.2, 0.3, 0.4, 0.5)
+    assert decide(transient(), 0, 1, steps).delay == 0.1
+    assert decide(transient(), 3, 1, steps).delay == 0.4
+    assert decide(transient(), 4, 1, steps).delay == 0.5  # the parked batch's probe

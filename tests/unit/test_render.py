@@ -41,12 +41,16 @@ def test_a_full_push_matches_lines_openapi_spec() -> None:
     assert spec_errors("PushMessageRequest", body(listings)) == []
 
 
-def test_a_full_push_is_five_carousels_of_twelve() -> None:
+def test_a_full_push_is_four_carousels_of_twelve_and_a_note() -> None:
     listings = [HOSTILE[0]] * MAX_PER_PUSH
-    out = messages(listings)
-    assert len(out) == 5 and all(len(m["contents"]["contents"]) == 12 for m in out)
+    out = messages(listings, note="3 more new listings wait for the next poll")
+    assert [m["type"] for m in out] == ["flex"] * 4 + ["text"]
+    assert all(len(m["contents"]["contents"]) == 12 for m in out[:4])
     request = body(listings)
+    request["messages"] = out
     assert limit_errors(request, len(json.dumps(request).encode())) == []
+    if spec_available():
+        assert spec_errors("PushMessageRequest", request) == []
 
 
 def test_every_listing_is_still_alerted_cut_to_fit() -> None:

@@ -35,6 +35,14 @@ CREATE INDEX IF NOT EXISTS hunter_seen_jobs_prunable ON hunter_seen_jobs (last_s
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)
     WHERE status = 'sent';
 
+-- The exact request body of each batch, written before its first push, so that every retry
+-- (after a crash, a lost answer, or a deploy of a newer hunter) sends the identical body.
+CREATE TABLE IF NOT EXISTS hunter_batches (
+    retry_key  text PRIMARY KEY,
+    body       text NOT NULL,
+    created_at timestamptz NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS hunter_sources (
     name         text PRIMARY KEY,
     primed_at    timestamptz,
@@ -156,6 +164,7 @@ BEGIN
     SET status = 'sent', sent_at = p_now, claimed_by = NULL, next_attempt_at = NULL,
         error_kind = NULL, last_error = NULL
     WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck');
+    DELETE FROM hunter_batches WHERE retry_key = p_key;
     UPDATE hunter_seen_jobs
     SET status = 'retry', attempts = 0, next_attempt_at = p_now
     WHERE status = 'stuck' AND error_kind = 'transient';
@@ -180,6 +189,9 @@ BEGIN
         retry_key = CASE WHEN p_status = 'pending' THEN NULL ELSE retry_key END
     WHERE retry_key = p_key AND status = 'sending' AND claimed_by = p_worker;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
+    IF p_status = 'pending' AND v_rows > 0 THEN  -- the key is given up: LINE never took it
+        DELETE FROM hunter_batches WHERE retry_key = p_key;
+    END IF;
     RETURN v_rows;
 END $$;
 
@@ -199,6 +211,7 @@ BEGIN
     WHERE j.job_id = g.id AND j.retry_key = p_key AND j.status = 'sending'
       AND j.claimed_by = p_worker;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
+    DELETE FROM hunter_batches WHERE retry_key = p_key AND v_rows > 0;
     RETURN v_rows;
 END $$;
 
@@ -243,6 +256,8 @@ BEGIN
         WHERE status IN ('primed', 'ignored', 'sent') AND last_seen_at < p_before
         LIMIT p_limit);
     GET DIAGNOSTICS v_rows = ROW_COUNT;
+    DELETE FROM hunter_batches b WHERE b.created_at < p_before AND NOT EXISTS (
+        SELECT 1 FROM hunter_seen_jobs j WHERE j.retry_key = b.retry_key);
     RETURN v_rows;
 END $$;
 
@@ -255,4 +270,16 @@ LANGUAGE sql AS $$
         next_attempt_at = NULL, error_kind = NULL, last_error = NULL, claimed_by = NULL
     WHERE status = 'stuck' AND (p_ids IS NULL OR job_id = ANY (p_ids))
     RETURNING job_id;
+$$;
+
+-- Set a hunter_meta value; true when it changed (so "once per month" is decided here).
+CREATE OR REPLACE FUNCTION hunter_claim_meta(p_key text, p_value text)
+RETURNS boolean
+LANGUAGE sql AS $$
+    WITH changed AS (
+        INSERT INTO hunter_meta AS m (key, value) VALUES (p_key, p_value)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        WHERE m.value IS DISTINCT FROM excluded.value
+        RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM changed);
 $$;

@@ -32,6 +32,19 @@ SELECT hunter_prune(%(before)s, %(limit)s);
 -- name: retry_stuck
 SELECT * FROM hunter_retry_stuck(%(ids)s);
 
+-- name: save_batch
+INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (%(key)s, %(body)s, %(now)s)
+ON CONFLICT (retry_key) DO NOTHING;
+
+-- name: batch_body
+SELECT body FROM hunter_batches WHERE retry_key = %(key)s;
+
+-- name: claim_meta
+SELECT hunter_claim_meta(%(key)s, %(value)s);
+
+-- name: count_pending
+SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
+
 -- name: next_due
 SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';
 

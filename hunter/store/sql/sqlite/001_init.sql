@@ -33,6 +33,12 @@ CREATE INDEX IF NOT EXISTS hunter_seen_jobs_prunable ON hunter_seen_jobs (last_s
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)
     WHERE status = 'sent';
 
+CREATE TABLE IF NOT EXISTS hunter_batches (
+    retry_key  TEXT PRIMARY KEY,
+    body       TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS hunter_sources (
     name         TEXT PRIMARY KEY,
     primed_at    TEXT,

@@ -60,6 +60,9 @@ SET status = 'sent', sent_at = :now, claimed_by = NULL, next_attempt_at = NULL,
     error_kind = NULL, last_error = NULL
 WHERE retry_key = :key AND status IN ('sending', 'retry', 'stuck');
 
+-- name: forget_batch
+DELETE FROM hunter_batches WHERE retry_key = :key;
+
 -- name: requeue_parked
 UPDATE hunter_seen_jobs SET status = 'retry', attempts = 0, next_attempt_at = :now
 WHERE status = 'stuck' AND error_kind = 'transient';
@@ -103,6 +106,25 @@ SET status = 'pending', attempts = 0, retry_key = NULL, retry_key_at = NULL,
     next_attempt_at = NULL, error_kind = NULL, last_error = NULL, claimed_by = NULL
 WHERE status = 'stuck' AND (:all OR job_id IN (SELECT value FROM json_each(:ids)))
 RETURNING job_id;
+
+-- name: prune_batches
+DELETE FROM hunter_batches WHERE created_at < :before AND NOT EXISTS (
+    SELECT 1 FROM hunter_seen_jobs j WHERE j.retry_key = hunter_batches.retry_key);
+
+-- name: save_batch
+INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (:key, :body, :now)
+ON CONFLICT (retry_key) DO NOTHING;
+
+-- name: batch_body
+SELECT body FROM hunter_batches WHERE retry_key = :key;
+
+-- name: claim_meta
+INSERT INTO hunter_meta (key, value) VALUES (:key, :value)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
+RETURNING 1;
+
+-- name: count_pending
+SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
 
 -- name: next_due
 SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';

@@ -1,0 +1,271 @@
+"""Delivery through every fault: each listing on LINE exactly once, none silently lost.
+
+Each test drives the `hunter` CLI as a subprocess against a real PostgreSQL and the LINE
+stand-in, which fails on demand. Backoff and lease are shortened in the config so that the
+tests need not wait minutes; the logic is the same as with the defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from hunter.store.postgres import PostgresStore
+from tests.support import postgres
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, start_hunter, write_config
+from tests.support.line_standin import TOKEN, LineStandIn
+from tests.support.tcp_proxy import Proxy
+
+FAST = {"backoff_seconds": [0.2, 0.2, 0.2, 0.2, 0.5], "lease_seconds": 2}
+
+
+@dataclass
+class Setup:
+    folder: Path
+    board: Board
+    line: LineStandIn
+    database_url: str
+
+    def __post_init__(self) -> None:
+        self.env = base_env(self.folder, DATABASE_URL=self.database_url, **self.line.env())
+        self.seed = [("seed", "seed listing")]
+        self.url = self.board.serve_jobs("/jobs", self.seed)
+        self.configure()
+
+    def configure(self, **settings: Any) -> None:
+        write_config(self.folder, [html_source("board", self.url)], **{**FAST, **settings})
+
+    def run(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return run_hunter(self.folder, *args, env={**self.env, **env})
+
+    def prime_then_post(self, count: int, title: str = "python job {n}") -> list[str]:
+        """Prime the source, then show `count` new matching listings; their titles."""
+        assert self.run("run", "--once").returncode == 0
+        titles = [title.format(n=n) for n in range(1, count + 1)]
+        self.board.serve_jobs("/jobs", [(f"j{n}", t) for n, t in enumerate(titles, 1)] + self.seed)
+        return titles
+
+    def states(self) -> dict[str, str]:
+        with PostgresStore(self.database_url) as store:
+            return {k: v for k, v in store.job_states().items() if not k.endswith(":seed")}
+
+    def status(self) -> dict[str, Any]:
+        result = self.run("status", "--json")
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+
+@pytest.fixture
+def setup(tmp_path: Path, board: Board, line: LineStandIn, pg_url: str) -> Setup:
+    return Setup(tmp_path, board, line, pg_url)
+
+
+def assert_once(line: LineStandIn, titles: list[str]) -> None:
+    assert sorted(line.delivered) == sorted(titles)
+
+
+def test_two_500s_then_ok(setup: Setup) -> None:
+    titles = setup.prime_then_post(3)
+    setup.line.script.extend([500, 500])
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    assert [p.status for p in setup.line.pushes] == [500, 500, 200]
+    assert len({p.key for p in setup.line.pushes}) == 1  # one retry key for every attempt
+    assert len({json.dumps(p.body) for p in setup.line.pushes}) == 1  # the identical body
+    assert_once(setup.line, titles)
+    assert set(setup.states().values()) == {"sent"}
+
+
+def test_a_lost_response_is_not_sent_twice(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.append("drop")
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    assert [p.status for p in setup.line.pushes] == [200, 409]  # the retry met its own key
+    assert_once(setup.line, titles)
+    assert set(setup.states().values()) == {"sent"}
+
+
+def test_kill_9_mid_push_then_restart(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.append("hold")
+    process = start_hunter(setup.folder, "run", "--once", env=setup.env)
+    deadline = time.monotonic() + 30
+    while not setup.line.pushes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert setup.line.pushes, "hunter never pushed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(10)
+    assert set(setup.states().values()) == {"sending"}  # the row says exactly what is known
+    time.sleep(FAST["lease_seconds"] + 0.5)
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    assert [p.status for p in setup.line.pushes] == [200, 409]
+    assert_once(setup.line, titles)
+    assert set(setup.states().values()) == {"sent"}
+
+
+def test_three_processes_at_once_split_the_work(setup: Setup) -> None:
+    titles = setup.prime_then_post(30)
+    setup.configure(max_alerts_per_poll=10)  # so that the work can be split at all
+    started = time.monotonic()
+    processes = [start_hunter(setup.folder, "run", "--once", env=setup.env) for _ in range(3)]
+    outputs = [p.communicate(timeout=90) for p in processes]
+    elapsed = time.monotonic() - started
+    for process, (_out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err
+    assert_once(setup.line, titles)
+    assert len(setup.line.pushes) == 3 and all(p.status == 200 for p in setup.line.pushes)
+    assert set(setup.states().values()) == {"sent"}
+    assert elapsed < 60  # nobody sat on another's lock until a timeout
+
+
+def test_wrong_token_then_retry_all(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    bad = setup.run("run", "--once", LINE_CHANNEL_ACCESS_TOKEN="wrong-token-value")
+    assert bad.returncode == 0, bad.stderr
+    assert "wrong-token-value" not in bad.stdout + bad.stderr
+    rows = setup.status()["rows"]
+    assert {r["status"] for r in rows} == {"stuck"}
+    assert all("check LINE_CHANNEL_ACCESS_TOKEN" in r["last_error"] for r in rows)
+    assert setup.line.delivered == []
+    text = setup.run("status").stdout
+    assert "LINE rejected the channel access token" in text and "hunter retry --all" in text
+    assert setup.run("retry", "--all").returncode == 0
+    assert setup.run("run", "--once").returncode == 0
+    assert_once(setup.line, titles)
+
+
+def test_a_long_outage_heals_by_itself(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.extend([503] * 5)
+    down = setup.run("run", "--once")
+    assert down.returncode == 0, down.stderr
+    assert [p.status for p in setup.line.pushes] == [503] * 5
+    parked = setup.status()["rows"]
+    assert {r["status"] for r in parked} == {"stuck"}
+    assert all("sent again by itself" in r["last_error"] for r in parked)
+    time.sleep(0.6)  # the parked batch's probe falls due (backoff_seconds[-1])
+    up = setup.run("run", "--once")  # LINE is back; nobody ran a command
+    assert up.returncode == 0, up.stderr
+    assert_once(setup.line, titles)
+    assert set(setup.states().values()) == {"sent"}
+
+
+def test_monthly_limit_waits_without_burning_attempts(setup: Setup) -> None:
+    titles = setup.prime_then_post(3)
+    setup.line.quota_exhausted = True
+    for _ in range(3):
+        result = setup.run("run", "--once")
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.count("monthly message limit") == 1  # one warning per poll
+    status = setup.status()
+    assert status["outbox"]["pending"] == 3 and status["rows"] == []
+    setup.line.quota_exhausted = False
+    assert setup.run("run", "--once").returncode == 0
+    assert_once(setup.line, titles)
+
+
+def test_database_lost_between_push_and_its_result(setup: Setup) -> None:
+    socket_path = postgres.unix_socket_of(setup.database_url)
+    parts = urlsplit(setup.database_url)
+    proxy = Proxy(socket_path or (parts.hostname or "127.0.0.1", parts.port or 5432))
+    try:
+        userinfo = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else "postgres@"
+        proxied = urlunsplit(
+            (parts.scheme, f"{userinfo}127.0.0.1:{proxy.port}", parts.path, "", "")
+        )
+        setup.env["DATABASE_URL"] = proxied
+        titles = setup.prime_then_post(2)
+        setup.line.on_accept = proxy.cut
+        lost = setup.run("run", "--once")
+        assert lost.returncode == 1  # the run failed, and says so
+        assert "PostgreSQL" in lost.stderr and "Traceback" not in lost.stderr
+        setup.line.on_accept = None
+        proxy.restore()
+        assert set(setup.states().values()) == {"sending"}
+        time.sleep(FAST["lease_seconds"] + 0.5)
+        again = setup.run("run", "--once")
+        assert again.returncode == 0, again.stderr
+        assert [p.status for p in setup.line.pushes] == [200, 409]
+        assert_once(setup.line, titles)
+    finally:
+        proxy.close()
+
+
+def test_one_rejected_listing_does_not_hold_back_the_others(setup: Setup) -> None:
+    titles = setup.prime_then_post(5)
+    bad = titles[2]
+    setup.line.reject.add(bad)
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    assert_once(setup.line, [t for t in titles if t != bad])
+    rows = setup.status()["rows"]
+    assert [(r["title"], r["status"]) for r in rows] == [(bad, "stuck")]
+    assert "LINE rejected this listing: The request body has 1 error(s)" in rows[0]["last_error"]
+    assert "May not be empty" in rows[0]["last_error"]
+
+
+def test_25_new_listings_take_one_push(setup: Setup) -> None:
+    titles = setup.prime_then_post(25)
+    assert setup.run("run", "--once").returncode == 0
+    assert len(setup.line.pushes) == 1  # the issue allows 2; hunter packs 48 per push
+    assert_once(setup.line, titles)
+
+
+def test_beyond_the_cap_listings_wait_and_the_alert_says_so(setup: Setup) -> None:
+    setup.configure(max_alerts_per_poll=4)
+    titles = setup.prime_then_post(7)
+    assert setup.run("run", "--once").returncode == 0
+    assert len(setup.line.delivered) == 4
+    texts = [m["text"] for m in setup.line.pushes[0].body["messages"] if m["type"] == "text"]
+    assert texts == ["3 more new listings wait for the next poll (max_alerts_per_poll = 4)."]
+    assert setup.run("run", "--once").returncode == 0
+    assert_once(setup.line, titles)
+
+
+def test_quota_warning_once_a_month(setup: Setup) -> None:
+    setup.line.quota_limit = 2
+    setup.prime_then_post(1)
+    assert setup.run("run", "--once").returncode == 0  # 1 of 2 used: no warning
+    setup.board.serve_jobs("/jobs", [("k1", "python extra one"), ("k2", "python extra two")])
+    assert setup.run("run", "--once").returncode == 0  # 2 of 2: warn
+    setup.board.serve_jobs("/jobs", [("k3", "python extra three")])
+    assert setup.run("run", "--once").returncode == 0  # already warned this month
+    notices = [
+        m["text"] for p in setup.line.pushes for m in p.body["messages"] if m["type"] == "text"
+    ]
+    assert len(notices) == 1 and "2 of this month's 2 LINE messages" in notices[0]
+    text = setup.run("status").stdout
+    assert "LINE quota:" in text and "messages used this month" in text
+
+
+def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.append("slow")
+    process = start_hunter(setup.folder, "run", env=setup.env)
+    deadline = time.monotonic() + 30
+    while not setup.line.pushes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert setup.line.pushes, "hunter never pushed"
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=25)
+    assert process.returncode == 0, err
+    assert time.monotonic() - stopped < 25
+    assert "SIGTERM received" in err
+    restart = setup.run("run", "--once")
+    assert restart.returncode == 0
+    assert_once(setup.line, titles)
+    assert set(setup.states().values()) == {"sent"}
+    assert TOKEN not in err
