@@ -159,7 +159,7 @@ class SQLiteStore(Store):
         count_attempt: bool,
     ) -> int:
         with self._tx() as db:
-            return db.execute(
+            moved = db.execute(
                 Q["mark_failed"],
                 {
                     "key": key,
@@ -171,6 +171,9 @@ class SQLiteStore(Store):
                     "count_attempt": int(count_attempt),
                 },
             ).rowcount
+            if status == "pending" and moved:  # the key is given up: LINE never took it
+                db.execute(Q["forget_batch"], {"key": key})
+            return moved
 
     def split(
         self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
@@ -188,6 +191,8 @@ class SQLiteStore(Store):
                         "ids": json.dumps(list(ids)),
                     },
                 ).rowcount
+            if moved:
+                db.execute(Q["forget_batch"], {"key": key})
         return moved
 
     def note_sources(self, notes: Sequence[SourceNote], now: datetime) -> None:

@@ -237,3 +237,36 @@ def test_workers_at_once_split_the_work(
     everything = [job for part in claimed for job in part]
     assert sorted(everything) == sorted(f"a:{n}" for n in range(1, 61))  # each exactly once
     setup.close()
+
+
+def test_a_batch_body_is_kept_until_the_batch_is_sent(store: Store) -> None:
+    pending(store, 1)
+    store.claim_new("w", "k", 10, T0)
+    store.save_batch("k", '{"first": true}', T0)
+    store.save_batch("k", '{"second": true}', T0)  # the first write wins
+    assert store.batch_body("k") == '{"first": true}'
+    store.mark_sent("k", T0)
+    assert store.batch_body("k") is None
+
+
+def test_a_given_up_key_forgets_its_body(store: Store) -> None:
+    pending(store, 1, 2)
+    store.claim_new("w", "k", 10, T0)
+    store.save_batch("k", "{}", T0)
+    assert store.count_pending() == 0
+    store.mark_failed("k", "w", "pending", None, "quota", None, False)
+    assert store.batch_body("k") is None and store.count_pending() == 2
+
+
+def test_claim_meta_is_true_once_per_value(store: Store) -> None:
+    assert store.claim_meta("quota_warned_month", "2026-11") is True
+    assert store.claim_meta("quota_warned_month", "2026-11") is False
+    assert store.claim_meta("quota_warned_month", "2026-12") is True
+
+
+def test_a_split_batch_forgets_its_body(store: Store) -> None:
+    pending(store, 1, 2)
+    store.claim_new("w", "k", 10, T0)
+    store.save_batch("k", "{}", T0)
+    store.split("k", "w", [("k-a", ["a:1"]), ("k-b", ["a:2"])], T0)
+    assert store.batch_body("k") is None
