@@ -8,11 +8,12 @@ them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anyth
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from hunter.config import Config, Environment, describe_store
 from hunter.errors import HunterError
 from hunter.filters import judge
-from hunter.service import read_sources
+from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
 
 
@@ -47,25 +48,38 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         )
 
     with store:
-        for result in read_sources(config.sources, config.fetch_timeout_seconds):
-            page = result.page
-            head = f"source {result.name}: "
-            if page is not None and page.status is not None:
-                head += f"HTTP {page.status}, {page.size:,} bytes, {page.seconds:.1f} s, "
-            if result.error:
-                failures += 1
-                say(f"{head}FAILED: {result.error}")
-                continue
-            say(f"{head}{len(result.listings)} listings")
-            if not result.listings:
-                failures += 1
-                say("  no listings: check the item/items selector against the page")
-            if result.skipped:
-                say(f"  warning: {result.skipped} items skipped for lack of a title or an id")
-            source = config.source(result.name)
-            for listing in result.listings[:3]:
-                budget = "" if listing.budget is None else f", budget {listing.budget:,}"
-                say(f"  - {listing.job_id}: {listing.title[:80]}{budget}")
-                say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
+        now = datetime.now(UTC)
+        reads = read_sources(
+            config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
+        )
+    for read in reads:
+        failures += _report_source(config, read, say)
     say("all checks passed" if not failures else f"{failures} checks failed")
     return 0 if not failures else 1
+
+
+def _report_source(config: Config, read: SourceRead, say: Callable[[str], None]) -> int:
+    """What one source yields, as a user debugging selectors needs it; 1 if it failed."""
+    head = f"source {read.name}: "
+    if read.status is not None:
+        head += f"HTTP {read.status}, {read.size:,} bytes"
+        if read.encoding:
+            head += f" ({read.encoding})"
+        head += f", {read.pages} page{'s' if read.pages != 1 else ''}, {read.seconds:.1f} s, "
+    if read.error:
+        say(f"{head}FAILED: {read.error}")
+        return 1
+    say(f"{head}{len(read.listings)} listings")
+    for warning in read.warnings:
+        say(f"  warning: {warning}")
+    if read.skipped:
+        say(f"  warning: {read.skipped} items skipped for lack of a title or an id")
+    if not read.listings:
+        say("  no listings: check the item/items selector against the page")
+        return 1
+    source = config.source(read.name)
+    for listing in read.listings[:3]:
+        budget = "" if listing.budget is None else f", budget {listing.budget:,}"
+        say(f"  - {listing.job_id}: {listing.title[:80]}{budget}")
+        say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
+    return 0

@@ -18,9 +18,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hunter import redact
 from hunter.errors import ConfigError
+from hunter.sources.conditions import Condition, parse_conditions
+from hunter.sources.presets import apply_preset
 
 DEFAULT_CONFIG = "hunter.toml"
-SOURCE_KINDS = ("html", "json")
+SOURCE_KINDS = ("html", "json", "rss")
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, read: the longest a LINE push can take
 
 
@@ -46,6 +48,12 @@ class SourceConfig:
     summary: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     filter: FilterConfig = field(default_factory=FilterConfig)
+    pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
+    where: tuple[Condition, ...] = ()  # json: conditions every item must meet
+    flood_threshold: int | None = None  # None: the config's flood_threshold
+
+    def page_url(self, page: int) -> str:
+        return self.url.replace("{page}", str(page))
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,12 @@ class Config:
     lease_seconds: float = 120.0
     backoff_seconds: tuple[float, ...] = (1.0, 5.0, 30.0, 120.0, 300.0)
     fetch_timeout_seconds: float = 20.0
+    broken_after: int = 3  # bad polls in a row before the "stopped working" alert
+    flood_threshold: int = 30  # more new listings than this at once: one notice instead
     path: Path | None = None
+
+    def flood_limit(self, source: SourceConfig) -> int:
+        return self.flood_threshold if source.flood_threshold is None else source.flood_threshold
 
     def source(self, name: str) -> SourceConfig:
         for source in self.sources:
@@ -91,11 +104,17 @@ _TOP_KEYS = {
     "lease_seconds",
     "backoff_seconds",
     "fetch_timeout_seconds",
+    "broken_after",
+    "flood_threshold",
     "filter",
     "sources",
 }
 _FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
 _SOURCE_KEYS = {
+    "preset",
+    "pages",
+    "where",
+    "flood_threshold",
     "name",
     "kind",
     "url",
@@ -174,6 +193,8 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         backoff_seconds=_backoff(raw, where),
         lease_seconds=_number(raw, "lease_seconds", where, 120.0, minimum=1),
         fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where, 20.0, minimum=0.1),
+        broken_after=int(_number(raw, "broken_after", where, 3, minimum=1, whole=True)),
+        flood_threshold=int(_number(raw, "flood_threshold", where, 30, minimum=0, whole=True)),
         path=path,
     )
     return config
@@ -300,13 +321,19 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
 
 def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     _reject_unknown(raw, _SOURCE_KEYS, where)
+    try:
+        raw = apply_preset(raw)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(
             f'{where}: missing name; add name = "board" (unique, part of every job id)'
         )
-    if ":" in name or name != name.strip():
-        raise ConfigError(f"{where}: name {name!r} may not contain ':' or surrounding spaces")
+    if ":" in name or name != name.strip() or name == "hunter":
+        raise ConfigError(
+            f"{where}: name {name!r} may not contain ':' or surrounding spaces, nor be 'hunter'"
+        )
     where = f"{where} ({name})"
     kind = raw.get("kind", "html")
     if kind not in SOURCE_KINDS:
@@ -319,6 +346,38 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     strings = {}
     for key in ("item", "items", "id", "title", "link", "budget", "summary"):
         strings[key] = _typed(raw, key, str, where, "").strip()
+    if kind != "rss":
+        _check_fields(kind, strings, where)
+    pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
+    if pages > 1 and "{page}" not in url:
+        raise ConfigError(
+            f"{where}: pages = {pages} needs {{page}} in the url, where the number goes"
+        )
+    headers = raw.get("headers", {})
+    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
+        raise ConfigError(
+            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
+        )
+    if "where" in raw and kind != "json":
+        raise ConfigError(f"{where}: where applies to json sources only")
+    flood = raw.get("flood_threshold")
+    filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
+    return SourceConfig(
+        name=name,
+        kind=kind,
+        url=url,
+        headers=dict(headers),
+        filter=_filter_fields(filter_keys, where, global_filter),
+        pages=pages,
+        where=parse_conditions(raw.get("where"), where),
+        flood_threshold=None
+        if flood is None
+        else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),
+        **strings,
+    )
+
+
+def _check_fields(kind: str, strings: dict[str, str], where: str) -> None:
     if not strings["title"]:
         raise ConfigError(f"{where}: missing title; say where each listing's title is")
     if kind == "html":
@@ -331,20 +390,6 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(
             f"{where}: set link (or id): hunter needs one of them to identify a listing"
         )
-    headers = raw.get("headers", {})
-    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
-        raise ConfigError(
-            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
-        )
-    filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
-    return SourceConfig(
-        name=name,
-        kind=kind,
-        url=url,
-        headers=dict(headers),
-        filter=_filter_fields(filter_keys, where, global_filter),
-        **strings,
-    )
 
 
 def describe_store(env: Environment) -> str:

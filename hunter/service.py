@@ -15,21 +15,20 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter import policy
+from hunter import health, notices, policy
 from hunter.config import Config, SourceConfig
-from hunter.errors import LineError, SourceError, StoreError
+from hunter.errors import LineError, StoreError
 from hunter.filters import matches
 from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
-from hunter.listing import Listing
-from hunter.sources import parse
-from hunter.sources.fetch import Page, fetch_pages
-from hunter.store import Claimed, SourceNote, Store
+from hunter.sources.reader import SourceRead, read_sources
+from hunter.store import Claimed, Store
+from hunter.store.base import SourceState
 
 log = logging.getLogger("hunter")
 
@@ -49,16 +48,6 @@ def worker_name() -> str:
 
 
 @dataclass
-class SourceResult:
-    name: str
-    listings: list[Listing] = field(default_factory=list)
-    new: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    skipped: int = 0
-    page: Page | None = None
-
-
-@dataclass
 class Delivery:
     sent: int = 0
     pushes: int = 0
@@ -68,7 +57,7 @@ class Delivery:
 
 @dataclass
 class PollReport:
-    sources: list[SourceResult]
+    sources: list[SourceRead]
     delivery: Delivery
     pruned: int | None = None
     seconds: float = 0.0
@@ -96,26 +85,6 @@ class PollReport:
         return "; ".join(parts)
 
 
-def read_sources(sources: Sequence[SourceConfig], timeout: float) -> list[SourceResult]:
-    """Fetch and parse every source; a failure is noted on its result, never raised."""
-    results = []
-    for page in fetch_pages(sources, timeout):
-        result = SourceResult(page.source.name, page=page)
-        if page.error:
-            result.error = page.error
-        else:
-            try:
-                parsed = parse(page.source, page.text, page.url)
-            except SourceError as exc:
-                result.error = str(exc)
-            else:
-                result.listings, result.skipped = parsed.listings, parsed.skipped
-        if result.error:
-            log.warning("source %s: %s", result.name, result.error)
-        results.append(result)
-    return results
-
-
 class Hunter:
     def __init__(
         self,
@@ -135,45 +104,73 @@ class Hunter:
 
     def poll(self) -> PollReport:
         started = time.monotonic()
-        results = read_sources(self.config.sources, self.config.fetch_timeout_seconds)
+        config = self.config
+        states = self.store.source_states()
         now = self.clock()
-        for result in results:
-            if result.listings:
-                source = self.config.source(result.name)
-                matched = {x.job_id for x in result.listings if matches(x, source.filter)}
-                result.new = self.store.record(result.name, result.listings, matched, now)
-                if result.new.get("primed"):
-                    log.info(
-                        "source %s primed silently: %d listings recorded, none sent",
-                        result.name,
-                        result.new["primed"],
-                    )
-        self.store.note_sources(
-            [SourceNote(r.name, None if r.error else len(r.listings), r.error) for r in results],
-            now,
-        )
+        reads = read_sources(config.sources, states, config.fetch_timeout_seconds, now)
+        self._take(reads, states, now, prime=False)
         delivery = self.deliver()
         if delivery.sent:
             self.warn_quota()
         pruned = None
         if not self.stop.is_set() and self.store.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()
-        report = PollReport(results, delivery, pruned, time.monotonic() - started)
+        report = PollReport(reads, delivery, pruned, time.monotonic() - started)
         log.info(report.line())
         return report
 
-    def prime(self, sources: Sequence[SourceConfig]) -> list[SourceResult]:
-        """Record everything these sources show now as seen, and send nothing."""
-        results = read_sources(sources, self.config.fetch_timeout_seconds)
-        now = self.clock()
-        for result in results:
-            if not result.error:
-                result.new = self.store.record(result.name, result.listings, set(), now, prime=True)
-        self.store.note_sources(
-            [SourceNote(r.name, None if r.error else len(r.listings), r.error) for r in results],
+    def _record(self, read: SourceRead, now: datetime) -> None:
+        source = read.source
+        matched = {x.job_id for x in read.listings if matches(x, source.filter)}
+        notice = notices.flood(source, [x.title for x in read.listings], now)
+        read.new = self.store.record(
+            source.name,
+            read.listings,
+            matched,
             now,
+            flood=self.config.flood_limit(source),
+            flood_notice=notice,
         )
-        return results
+        if read.new.get("primed") and not read.new.get("flood"):
+            log.info(
+                "source %s primed silently: %d listings recorded, none sent",
+                source.name,
+                read.new["primed"],
+            )
+        if read.new.get("flood"):
+            log.warning(
+                "source %s showed %d new listings at once: recorded silently, one notice queued",
+                source.name,
+                read.new["flood"],
+            )
+
+    def prime(self, sources: Sequence[SourceConfig]) -> list[SourceRead]:
+        """Record everything these sources show now as seen, and send nothing."""
+        states = self.store.source_states()
+        now = self.clock()
+        reads = read_sources(
+            sources, states, self.config.fetch_timeout_seconds, now, conditional=False
+        )
+        self._take(reads, states, now, prime=True)
+        return reads
+
+    def _take(
+        self, reads: list[SourceRead], states: dict[str, SourceState], now: datetime, prime: bool
+    ) -> None:
+        """Record what each good read found, and note every source's poll and health."""
+        notes = []
+        for read in reads:
+            state = states.get(read.name)
+            verdict = health.judge(read, state)
+            if prime and verdict.good is not False:  # a person asked: empty pages count too
+                read.new = self.store.record(read.name, read.listings, set(), now, prime=True)
+            elif verdict.good:
+                self._record(read, now)
+            elif verdict.good is False:
+                log.warning("source %s: %s", read.name, verdict.reason)
+            notes.append(health.note(read, state, verdict, self.config, now))
+        for name in self.store.note_sources(notes, now, self.config.broken_after):
+            log.warning("source %s: health notice queued for LINE", name)
 
     def warn_quota(self) -> None:
         """Once a month, when 80% of LINE's monthly messages are used, say so on LINE."""

@@ -1,20 +1,10 @@
-"""Where listings come from: fetch pages (fetch.py), turn them into Listings (html.py, json.py)."""
+"""Where listings come from.
 
-from __future__ import annotations
-
-from hunter.config import SourceConfig
-from hunter.sources.extract import ParseResult
-
-
-def parse(source: SourceConfig, text: str, base_url: str) -> ParseResult:
-    """Listings of one fetched page, by the source's kind."""
-    if source.kind == "json":
-        from hunter.sources.json import parse_json
-
-        return parse_json(source, text)
-    from hunter.sources.html import parse_html
-
-    return parse_html(source, text, base_url)
-
-
-__all__ = ["ParseResult", "parse"]
+fetch.py      HTTP: one URL, politely (conditional GET, size cap, Retry-After)
+encoding.py   bytes -> text (HTTP charset, BOM, <meta charset>, windows-874)
+html.py       CSS selectors -> Listings
+json.py       dotted paths, link templates, `where` conditions -> Listings
+rss.py        RSS 2.0 and Atom -> Listings
+reader.py     one source, all its pages, at once with the others -> SourceRead
+presets.py    sources described once (fastwork, remoteok, weworkremotely)
+"""

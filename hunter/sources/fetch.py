@@ -1,104 +1,131 @@
-"""Fetch every source's page at once with httpx, politely, each within its own time limit.
+"""HTTP for sources: one URL at a time, politely.
 
-One failing or hanging source never stops or delays the others beyond its timeout: each fetch
-is its own task under `asyncio.wait_for`, and its failure becomes a `Page` with an error.
+An honest User-Agent, compression, redirects, a cap on the body (a 50 MB answer is refused
+while it streams, never held in memory), conditional GET with the validators the store kept,
+and the wait a site asks for with Retry-After on 429/503.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 import httpx
 
 from hunter import __version__
-from hunter.config import SourceConfig
 
-USER_AGENT = f"hunter/{__version__} (job-alert bot; polls every 30 min; +https://github.com/hunter-bot/hunter)"
-MAX_BYTES = 10 * 1024 * 1024  # a listing page is never this big; a bigger answer is refused
-PER_HOST = 2  # at most this many requests at once to one host
+USER_AGENT = (
+    f"hunter/{__version__} (job-alert bot; one request per page every 30 min; "
+    "+https://github.com/hunter-bot/hunter)"
+)
+MAX_BYTES = 10 * 1024 * 1024  # no listing page is this big; a bigger answer is refused
+MAX_WAIT_SECONDS = 24 * 3600  # a Retry-After longer than a day is taken as a day
+
+
+@dataclass(frozen=True)
+class Validators:
+    url: str
+    etag: str | None = None
+    last_modified: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        out = {}
+        if self.etag:
+            out["If-None-Match"] = self.etag
+        if self.last_modified:
+            out["If-Modified-Since"] = self.last_modified
+        return out
 
 
 @dataclass
-class Page:
-    source: SourceConfig
+class Fetched:
     url: str
     status: int | None = None
-    text: str = ""
-    size: int = 0
-    seconds: float = 0.0
+    body: bytes = b""
+    content_type: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    retry_after: float | None = None  # seconds the site asked us to wait
     error: str | None = None
 
-    @property
-    def ok(self) -> bool:
-        return self.error is None
 
-
-async def _fetch_one(
-    client: httpx.AsyncClient, source: SourceConfig, limit: asyncio.Semaphore, timeout: float
-) -> Page:
-    page = Page(source=source, url=source.url)
-    started = time.monotonic()
-    try:
-        async with limit:
-            page = await asyncio.wait_for(_download(client, source, page), timeout)
-    except TimeoutError:
-        page.error = f"no complete answer within {timeout:g} s"
-    except httpx.HTTPError as exc:
-        page.error = _describe(exc)
-    page.seconds = time.monotonic() - started
-    return page
-
-
-async def _download(client: httpx.AsyncClient, source: SourceConfig, page: Page) -> Page:
-    async with client.stream("GET", source.url, headers=dict(source.headers)) as response:
-        page.status = response.status_code
-        page.url = str(response.url)
-        if response.status_code >= 400:
-            page.error = f"HTTP {response.status_code} from {urlsplit(page.url).netloc}"
-            return page
-        declared = int(response.headers.get("content-length") or 0)
-        if declared > MAX_BYTES:
-            page.error = f"the page is {declared:,} bytes, over the {MAX_BYTES:,}-byte limit"
-            return page
-        chunks: list[bytes] = []
-        async for chunk in response.aiter_bytes():
-            page.size += len(chunk)
-            if page.size > MAX_BYTES:
-                page.error = f"the page is over the {MAX_BYTES:,}-byte limit; refused"
-                return page
-            chunks.append(chunk)
-        body = b"".join(chunks)
-        page.text = body.decode(response.encoding or "utf-8", errors="replace")
-    return page
-
-
-def _describe(exc: httpx.HTTPError) -> str:
-    if isinstance(exc, httpx.TimeoutException):
-        return "timed out"
-    if isinstance(exc, httpx.ConnectError):
-        return "could not connect"
-    if isinstance(exc, httpx.TooManyRedirects):
-        return "too many redirects"
-    return f"{type(exc).__name__}: {exc}"
-
-
-async def fetch_all(sources: Sequence[SourceConfig], timeout: float) -> list[Page]:
-    """One Page per source, in the sources' order."""
-    limits: dict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(PER_HOST))
-    async with httpx.AsyncClient(
+def client(timeout: float) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
         follow_redirects=True,
         max_redirects=5,
         timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
-    ) as client:
-        tasks = [_fetch_one(client, s, limits[urlsplit(s.url).netloc], timeout) for s in sources]
-        return list(await asyncio.gather(*tasks))
+    )
 
 
-def fetch_pages(sources: Sequence[SourceConfig], timeout: float) -> list[Page]:
-    return asyncio.run(fetch_all(sources, timeout))
+def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
+    """Retry-After as seconds: a number, or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return min(float(value), MAX_WAIT_SECONDS)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    return min(max(seconds, 0.0), MAX_WAIT_SECONDS)
+
+
+async def fetch(
+    http: httpx.AsyncClient, url: str, headers: dict[str, str], validators: Validators | None
+) -> Fetched:
+    """GET `url`; a 304 that names other validators than ours is not trusted: fetched again."""
+    got = await _get(http, url, {**headers, **(validators.headers() if validators else {})})
+    if got.not_modified and validators and got.etag and got.etag != validators.etag:
+        got = await _get(http, url, headers)
+    return got
+
+
+async def _get(http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Fetched:
+    got = Fetched(url=url)
+    try:
+        async with http.stream("GET", url, headers=headers) as response:
+            got.status = response.status_code
+            got.url = str(response.url)
+            got.etag = response.headers.get("etag")
+            got.last_modified = response.headers.get("last-modified")
+            got.content_type = response.headers.get("content-type")
+            if response.status_code == 304:
+                got.not_modified = True
+                return got
+            if response.status_code >= 400:
+                host = urlsplit(got.url).netloc
+                got.error = f"HTTP {response.status_code} from {host}"
+                if response.status_code in (429, 503):
+                    got.retry_after = retry_after_seconds(response.headers.get("retry-after"))
+                    if got.retry_after:
+                        got.error += f"; it asks to wait {got.retry_after:.0f} s"
+                return got
+            declared = int(response.headers.get("content-length") or 0)
+            if declared > MAX_BYTES:
+                got.error = f"the page is {declared:,} bytes, over the {MAX_BYTES:,}-byte limit"
+                return got
+            chunks, size = [], 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_BYTES:
+                    got.error = f"the page is over the {MAX_BYTES:,}-byte limit; refused"
+                    return got
+                chunks.append(chunk)
+            got.body = b"".join(chunks)
+    except httpx.TimeoutException:
+        got.error = "timed out"
+    except httpx.ConnectError:
+        got.error = "could not connect"
+    except httpx.TooManyRedirects:
+        got.error = "too many redirects"
+    except httpx.HTTPError as exc:
+        got.error = f"{type(exc).__name__}: {exc}"
+    return got

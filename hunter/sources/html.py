@@ -67,8 +67,11 @@ def parse_html(source: SourceConfig, text: str, base_url: str) -> ParseResult:
     if base is not None:
         base_url = absolute_url(base.attributes.get("href") or "", base_url)
     result = ParseResult()
+    relative = 0
     for item in tree.css(source.item):
-        link = absolute_url(_value(item, source.link), base_url)
+        href = _value(item, source.link)
+        relative += bool(href) and "://" not in href
+        link = absolute_url(href, base_url)
         native_id = _value(item, source.id) if source.id else ""
         result.add(
             make_listing(
@@ -80,4 +83,6 @@ def parse_html(source: SourceConfig, text: str, base_url: str) -> ParseResult:
                 _value(item, source.summary),
             )
         )
+    if relative:
+        result.warnings.append(f"{relative} links were relative; made absolute against {base_url}")
     return result

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from hunter.config import SourceConfig
 from hunter.errors import SourceError
+from hunter.sources.conditions import all_hold
 from hunter.sources.extract import ParseResult, make_listing
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -57,7 +59,7 @@ def _summary(value: str) -> str:
     return value
 
 
-def parse_json(source: SourceConfig, text: str) -> ParseResult:
+def parse_json(source: SourceConfig, text: str, now: datetime | None = None) -> ParseResult:
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -73,6 +75,10 @@ def parse_json(source: SourceConfig, text: str) -> ParseResult:
         if not isinstance(item, dict):
             result.skipped += 1
             continue
+        if source.where and not all_hold(
+            source.where, item, now or datetime.now(UTC), lookup, _MISSING
+        ):
+            continue  # not a listing by the source's own rules (closed, expired, a notice)
         budget = lookup(item, source.budget) if source.budget else None
         result.add(
             make_listing(

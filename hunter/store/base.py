@@ -33,9 +33,54 @@ class Claimed:
 
 @dataclass(frozen=True)
 class SourceNote:
+    """What one poll of one source came to, for its row in hunter_sources."""
+
     name: str
-    count: int | None  # listings parsed; None when the fetch or parse failed
+    count: int | None  # listings parsed; None when nothing was parsed
     error: str | None = None
+    good: bool | None = None  # health verdict: True good, False bad, None no verdict
+    etag: str | None = None
+    last_modified: str | None = None
+    validated_url: str | None = None
+    keep_validators: bool = False
+    not_before: datetime | None = None
+    broken_notice: Listing | None = None  # queued when this note makes the source broken
+    recovered_notice: Listing | None = None  # queued when this note ends a broken spell
+
+    def document(self) -> dict[str, Any]:
+        def notice(listing: Listing | None) -> dict[str, Any] | None:
+            if listing is None:
+                return None
+            return {"job_id": listing.job_id, "listing": listing.payload()}
+
+        return {
+            "name": self.name,
+            "count": self.count,
+            "error": self.error,
+            "good": self.good,
+            "etag": self.etag,
+            "last_modified": self.last_modified,
+            "validated_url": self.validated_url,
+            "keep_validators": self.keep_validators,
+            "not_before": self.not_before.isoformat() if self.not_before else None,
+            "broken_notice": notice(self.broken_notice),
+            "recovered_notice": notice(self.recovered_notice),
+        }
+
+
+@dataclass(frozen=True)
+class SourceState:
+    """What the store remembers of a source between polls (and restarts)."""
+
+    name: str
+    primed: bool = False
+    last_good_at: datetime | None = None
+    fail_streak: int = 0
+    broken_at: datetime | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    validated_url: str | None = None
+    not_before: datetime | None = None
 
 
 @dataclass
@@ -111,11 +156,16 @@ class Store(ABC):
         matched: set[str],
         now: datetime,
         prime: bool = False,
+        flood: int = 0,
+        flood_notice: Listing | None = None,
     ) -> dict[str, int]:
         """Insert new listings, refresh known ones; returns new rows per status.
 
         New rows are `primed` when the source was never primed (or `prime` is set), else
-        `pending` (matched) or `ignored`. A source is primed once it showed any listing."""
+        `pending` (matched) or `ignored`. A source is primed once it showed any listing.
+        Flood guard: when a primed source shows more than `flood` (> 0) new listings, they
+        are all recorded `primed`, `flood_notice` is queued with "%s" in its title replaced
+        by their number, and the result holds {"flood": that number}."""
 
     @abstractmethod
     def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
@@ -154,7 +204,11 @@ class Store(ABC):
         """Move the rows of `key` into new batches (new key, ids), due now."""
 
     @abstractmethod
-    def note_sources(self, notes: Sequence[SourceNote], now: datetime) -> None: ...
+    def note_sources(
+        self, notes: Sequence[SourceNote], now: datetime, broken_after: int
+    ) -> list[str]:
+        """Write each source's poll and health; queue the notice of each source that became
+        broken (`broken_after` bad polls in a row) or recovered. Returns their names."""
 
     @abstractmethod
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
@@ -196,6 +250,22 @@ class Store(ABC):
         rows = self._fetch("next_due")
         return utc(rows[0][0]) if rows else None
 
+    def source_states(self) -> dict[str, SourceState]:
+        return {
+            r[0]: SourceState(
+                name=r[0],
+                primed=r[1] is not None,
+                last_good_at=utc(r[6]),
+                fail_streak=int(r[7]),
+                broken_at=utc(r[8]),
+                etag=r[9],
+                last_modified=r[10],
+                validated_url=r[11],
+                not_before=utc(r[12]),
+            )
+            for r in self._fetch("sources")
+        }
+
     def job_states(self) -> dict[str, str]:
         return {job_id: status for job_id, status in self._fetch("job_states")}
 
@@ -226,6 +296,9 @@ class Store(ABC):
                 "last_ok_at": utc(r[3]),
                 "last_count": r[4],
                 "last_error": r[5],
+                "last_good_at": utc(r[6]),
+                "fail_streak": r[7],
+                "broken_at": utc(r[8]),
             }
             for r in self._fetch("sources")
         ]

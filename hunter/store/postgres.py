@@ -111,9 +111,16 @@ class PostgresStore(Store):
         matched: set[str],
         now: datetime,
         prime: bool = False,
+        flood: int = 0,
+        flood_notice: Listing | None = None,
     ) -> dict[str, int]:
         jobs = json.dumps(jobs_document(listings, matched))
-        rows = self._run("record", source=source, jobs=jobs, now=now, prime=prime)
+        notice = None
+        if flood_notice is not None:
+            notice = json.dumps({"job_id": flood_notice.job_id, "listing": flood_notice.payload()})
+        rows = self._run(
+            "record", source=source, jobs=jobs, now=now, prime=prime, flood=flood, notice=notice
+        )
         return {status: int(n) for status, n in rows}
 
     def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
@@ -173,9 +180,12 @@ class PostgresStore(Store):
         document = json.dumps([{"key": k, "ids": list(ids)} for k, ids in groups])
         return int(self._run("split", key=key, worker=worker, groups=document, now=now)[0][0])
 
-    def note_sources(self, notes: Sequence[SourceNote], now: datetime) -> None:
-        document = json.dumps([{"name": n.name, "count": n.count, "error": n.error} for n in notes])
-        self._run("note_sources", notes=document, now=now)
+    def note_sources(
+        self, notes: Sequence[SourceNote], now: datetime, broken_after: int
+    ) -> list[str]:
+        document = json.dumps([n.document() for n in notes])
+        rows = self._run("note_sources", notes=document, now=now, broken_after=broken_after)
+        return [r[0] for r in rows]
 
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         return bool(self._run("claim_prune", now=now, every=every.total_seconds())[0][0])

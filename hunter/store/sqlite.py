@@ -103,6 +103,8 @@ class SQLiteStore(Store):
         matched: set[str],
         now: datetime,
         prime: bool = False,
+        flood: int = 0,
+        flood_notice: Listing | None = None,
     ) -> dict[str, int]:
         jobs = jobs_document(listings, matched)
         ids = json.dumps([job["job_id"] for job in jobs])
@@ -114,11 +116,33 @@ class SQLiteStore(Store):
             db.execute(Q["refresh_seen"], {"now": at, "ids": ids})
             if prime:
                 db.execute(Q["prime_known"], {"ids": ids})
+            unknown = 0
+            if primed and flood > 0 and flood_notice is not None:
+                unknown = db.execute(Q["count_unknown"], {"ids": ids}).fetchone()[0]
+            flooded = unknown > flood
+            if flooded and flood_notice is not None:
+                payload = flood_notice.payload()
+                payload["title"] = payload["title"] % unknown
+                db.execute(
+                    Q["insert_notice"],
+                    {
+                        "job_id": flood_notice.job_id,
+                        "listing": json.dumps(payload),
+                        "now": at,
+                    },
+                )
+                counts["flood"] = unknown
             if prime or jobs:
                 db.execute(Q["mark_primed"], {"source": source, "now": at})
             for (status,) in db.execute(
                 Q["insert_new"],
-                {"source": source, "primed": primed, "now": at, "jobs": json.dumps(jobs)},
+                {
+                    "source": source,
+                    "primed": primed,
+                    "flood": flooded,
+                    "now": at,
+                    "jobs": json.dumps(jobs),
+                },
             ).fetchall():
                 counts[status] = counts.get(status, 0) + 1
         return counts
@@ -195,15 +219,38 @@ class SQLiteStore(Store):
                 db.execute(Q["forget_batch"], {"key": key})
         return moved
 
-    def note_sources(self, notes: Sequence[SourceNote], now: datetime) -> None:
+    def note_sources(
+        self, notes: Sequence[SourceNote], now: datetime, broken_after: int
+    ) -> list[str]:
+        at = ts(now)
+        noticed = []
         with self._tx() as db:
-            db.executemany(
-                Q["note_source"],
-                [
-                    {"name": n.name, "now": ts(now), "count": n.count, "error": n.error}
-                    for n in notes
-                ],
-            )
+            for note in sorted(notes, key=lambda n: n.name):
+                document = note.document()
+                document["not_before"] = ts(note.not_before)
+                del document["broken_notice"], document["recovered_notice"]
+                db.execute(Q["note_source"], {"name": note.name})
+                streak, broken_at = db.execute(
+                    Q["update_source"], {**document, "now": at}
+                ).fetchone()
+                notice = None
+                if note.good is False and streak >= broken_after and broken_at is None:
+                    db.execute(Q["set_broken"], {"name": note.name, "broken_at": at})
+                    notice = note.broken_notice
+                elif note.good and broken_at is not None:
+                    db.execute(Q["set_broken"], {"name": note.name, "broken_at": None})
+                    notice = note.recovered_notice
+                if notice is not None:
+                    db.execute(
+                        Q["insert_notice"],
+                        {
+                            "job_id": notice.job_id,
+                            "listing": json.dumps(notice.payload()),
+                            "now": at,
+                        },
+                    )
+                    noticed.append(note.name)
+        return noticed
 
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         with self._tx() as db:

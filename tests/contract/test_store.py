@@ -195,7 +195,9 @@ def test_status_shows_the_outbox_and_the_sources(store: Store) -> None:
     store.mark_sent("k", T0)
     store.claim_new("w", "k2", 1, T0)
     store.mark_failed("k2", "w", "stuck", "permanent", "LINE rejected this listing", None, False)
-    store.note_sources([SourceNote("a", 4), SourceNote("b", None, "HTTP 500")], T0)
+    store.note_sources(
+        [SourceNote("a", 4, good=True), SourceNote("b", None, "HTTP 500", good=False)], T0, 3
+    )
     report = store.status(T0 + timedelta(hours=1))
     assert report.outbox == {"pending": 1, "sending": 0, "retry": 0, "stuck": 1}
     assert report.sent_last_24h == 1
@@ -270,3 +272,86 @@ def test_a_split_batch_forgets_its_body(store: Store) -> None:
     store.save_batch("k", "{}", T0)
     store.split("k", "w", [("k-a", ["a:1"]), ("k-b", ["a:2"])], T0)
     assert store.batch_body("k") is None
+
+
+def notice(kind: str, n: int) -> Listing:
+    return Listing(f"hunter:{kind}:a:{n}", "hunter", f"{kind} {n}", "https://x.test", None, "")
+
+
+def bad(n: int) -> SourceNote:
+    return SourceNote("a", None, "HTTP 500", good=False, broken_notice=notice("broken", n))
+
+
+def good(n: int) -> SourceNote:
+    return SourceNote("a", 3, good=True, recovered_notice=notice("recovered", n))
+
+
+def test_a_broken_source_is_announced_once_and_its_recovery_once(store: Store) -> None:
+    assert store.note_sources([bad(1)], T0, 3) == []
+    assert store.note_sources([bad(2)], T0, 3) == []
+    assert store.note_sources([bad(3)], T0, 3) == ["a"]  # the third bad poll in a row
+    assert store.note_sources([bad(4)], T0, 3) == []  # not one alert per poll
+    assert store.note_sources([SourceNote("a", None, good=None)], T0, 3) == []  # no verdict
+    assert store.source_states()["a"].fail_streak == 4
+    assert store.note_sources([good(5)], T0, 3) == ["a"]
+    assert store.note_sources([good(6)], T0, 3) == []
+    assert store.job_states() == {"hunter:broken:a:3": "pending", "hunter:recovered:a:5": "pending"}
+    assert [c.listing.title for c in store.claim_new("w", "k", 9, T0)] == [
+        "broken 3",
+        "recovered 5",
+    ]
+
+
+def test_a_good_poll_resets_the_streak(store: Store) -> None:
+    store.note_sources([bad(1)], T0, 2)
+    store.note_sources([good(2)], T0, 2)
+    assert store.note_sources([bad(3)], T0, 2) == []  # one bad poll, not two in a row
+    state = store.source_states()["a"]
+    assert state.fail_streak == 1 and state.broken_at is None
+
+
+def test_validators_and_waits_are_kept_per_source(store: Store) -> None:
+    later = T0 + timedelta(minutes=10)
+    store.note_sources(
+        [
+            SourceNote(
+                "a",
+                3,
+                good=True,
+                etag='"v1"',
+                last_modified="Mon",
+                validated_url="https://x.test/a",
+                not_before=later,
+            )
+        ],
+        T0,
+        3,
+    )
+    state = store.source_states()["a"]
+    assert (state.etag, state.last_modified, state.validated_url) == (
+        '"v1"',
+        "Mon",
+        "https://x.test/a",
+    )
+    assert state.not_before == later and state.last_good_at == T0
+    store.note_sources([SourceNote("a", None, good=None, keep_validators=True)], later, 3)
+    assert store.source_states()["a"].etag == '"v1"'  # a 304 keeps them
+    store.note_sources([SourceNote("a", 0, good=False, error="layout")], later, 3)
+    assert store.source_states()["a"].etag is None  # a bad parse drops them
+
+
+def test_flood_guard_records_silently_and_queues_one_notice(store: Store) -> None:
+    flood_notice = Listing("hunter:flood:a:1", "hunter", "a showed %s new listings", "", None, "")
+    store.record("a", jobs("a", 1), set(), T0)
+    many = jobs("a", *range(1, 41))
+    result = store.record("a", many, ids(many), T0, flood=30, flood_notice=flood_notice)
+    assert result == {"primed": 39, "flood": 39}
+    states = store.job_states()
+    assert states.pop("hunter:flood:a:1") == "pending"
+    assert set(states.values()) == {"primed"}
+    claimed = store.claim_new("w", "k", 9, T0)
+    assert [c.listing.title for c in claimed] == ["a showed 39 new listings"]
+    few = jobs("a", 41, 42)
+    assert store.record("a", few, ids(few), T0, flood=30, flood_notice=flood_notice) == {
+        "pending": 2
+    }

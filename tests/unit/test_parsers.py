@@ -7,15 +7,17 @@ written for the case they test.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hunter.config import parse_config
-from hunter.sources import parse
 from hunter.sources.extract import canonical_url, fix_mojibake, parse_budget
+from hunter.sources.reader import parse
 
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
 needs_real = pytest.mark.skipif(
     not REAL.is_dir(), reason="../shared/fixtures/real is not here (a user's clone); CI has it"
@@ -183,7 +185,7 @@ def test_real_pages(
     rows: list[tuple[int, str, str, str, int | None]],
 ) -> None:
     text = (REAL / page).read_text(encoding="utf-8")
-    result = parse(source_of(raw), text, raw["url"])
+    result = parse(source_of(raw), text, raw["url"], NOW)
     assert (len(result.listings), result.skipped) == (count, skipped)
     for index, job_id, title, link, budget in rows:
         got = result.listings[index]
@@ -194,7 +196,7 @@ def test_real_pages(
 @needs_real
 def test_remoteok_mojibake_is_repaired() -> None:
     text = (REAL / "remoteok-api.json").read_text(encoding="utf-8")
-    summaries = {x.job_id: x.summary for x in parse(source_of(REMOTEOK), text, "").listings}
+    summaries = {x.job_id: x.summary for x in parse(source_of(REMOTEOK), text, "", NOW).listings}
     assert "Send a résumé or portfolio" in summaries["remoteok:1093859"]
     assert "transformação tecnológica" in summaries["remoteok:1093856"]
     assert "<b>" not in summaries["remoteok:1093856"]  # HTML descriptions become text
@@ -237,7 +239,7 @@ FASTWORK = {
 def test_fastwork_shaped_json() -> None:
     import json
 
-    result = parse(source_of(FASTWORK), json.dumps(FASTWORK_SAMPLE), FASTWORK["url"])
+    result = parse(source_of(FASTWORK), json.dumps(FASTWORK_SAMPLE), FASTWORK["url"], NOW)
     got = [(x.job_id, x.title, x.url, x.budget) for x in result.listings]
     assert got == [
         (
@@ -274,7 +276,7 @@ def test_html_without_ids_uses_the_clean_link() -> None:
         "link": "a.t@href",
         "budget": "b",
     }
-    result = parse(source_of(raw), SMALL_HTML, raw["url"])
+    result = parse(source_of(raw), SMALL_HTML, raw["url"], NOW)
     got = [(x.job_id, x.title, x.url, x.budget) for x in result.listings]
     assert got == [
         (
@@ -286,7 +288,10 @@ def test_html_without_ids_uses_the_clean_link() -> None:
         ("b:https://board.test/job?id=8", "No budget", "https://board.test/job?id=8", None),
     ]
     assert result.skipped == 1
-    assert result.warnings == ["duplicate id on one page: b:https://board.test/th/job?id=7"]
+    assert result.warnings == [
+        "duplicate id on one page: b:https://board.test/th/job?id=7",
+        "3 links were relative; made absolute against https://board.test/th/",
+    ]
 
 
 @pytest.mark.parametrize(

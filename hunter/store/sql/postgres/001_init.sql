@@ -44,23 +44,35 @@ CREATE TABLE IF NOT EXISTS hunter_batches (
 );
 
 CREATE TABLE IF NOT EXISTS hunter_sources (
-    name         text PRIMARY KEY,
-    primed_at    timestamptz,
-    last_poll_at timestamptz,
-    last_ok_at   timestamptz,
-    last_count   integer,
-    last_error   text
+    name          text PRIMARY KEY,
+    primed_at     timestamptz,
+    last_poll_at  timestamptz,
+    last_ok_at    timestamptz,                  -- last fetch that worked (304 included)
+    last_good_at  timestamptz,                  -- last poll that parsed listings
+    last_count    integer,
+    last_error    text,
+    fail_streak   integer NOT NULL DEFAULT 0,   -- bad polls in a row
+    broken_at     timestamptz,                  -- set when the "stopped working" alert went out
+    etag          text,                         -- conditional GET validators of `url`
+    last_modified text,
+    validated_url text,
+    not_before    timestamptz                   -- the site asked us to wait (Retry-After)
 );
 
 -- Record one source's listings: new ids inserted (primed when the source never was, else pending
--- or ignored), known ids refreshed. Returns how many rows each status got.
+-- or ignored), known ids refreshed. Returns how many rows each status got. Flood guard: when a
+-- primed source shows more than p_flood new listings at once (a site that renumbered them),
+-- they are recorded silently and one notice row (p_notice, its title completed here) is queued.
 CREATE OR REPLACE FUNCTION hunter_record(p_source text, p_jobs jsonb, p_now timestamptz,
-                                         p_prime boolean)
+                                         p_prime boolean, p_flood integer DEFAULT 0,
+                                         p_notice jsonb DEFAULT NULL)
 RETURNS TABLE (status text, n bigint)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_primed boolean;
+    v_new    bigint;
+    v_flood  boolean := false;
 BEGIN
     SELECT s.primed_at IS NOT NULL INTO v_primed FROM hunter_sources s WHERE s.name = p_source;
     v_primed := coalesce(v_primed, false) AND NOT p_prime;
@@ -81,6 +93,21 @@ BEGIN
           AND j.job_id IN (SELECT e->>'job_id' FROM jsonb_array_elements(p_jobs) e);
     END IF;
 
+    IF v_primed AND p_flood > 0 AND p_notice IS NOT NULL THEN
+        SELECT count(*) INTO v_new FROM jsonb_array_elements(p_jobs) e
+        WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = e->>'job_id');
+        IF v_new > p_flood THEN
+            v_flood := true;
+            INSERT INTO hunter_seen_jobs
+                (job_id, source, status, listing, first_seen_at, last_seen_at)
+            SELECT p_notice->>'job_id', 'hunter', 'pending',
+                   jsonb_set(p_notice->'listing', '{title}', to_jsonb(format(
+                       p_notice->'listing'->>'title', v_new))),
+                   p_now, p_now
+            ON CONFLICT (job_id) DO NOTHING;
+        END IF;
+    END IF;
+
     IF p_prime OR jsonb_array_length(p_jobs) > 0 THEN
         INSERT INTO hunter_sources AS s (name, primed_at) VALUES (p_source, p_now)
         ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(s.primed_at, excluded.primed_at);
@@ -92,7 +119,7 @@ BEGIN
         INSERT INTO hunter_seen_jobs AS j
             (job_id, source, status, listing, first_seen_at, last_seen_at)
         SELECT e->>'job_id', p_source,
-               CASE WHEN NOT v_primed THEN 'primed'
+               CASE WHEN NOT v_primed OR v_flood THEN 'primed'
                     WHEN (e->>'matched')::boolean THEN 'pending'
                     ELSE 'ignored' END,
                e->'listing', p_now, p_now
@@ -100,7 +127,9 @@ BEGIN
         ORDER BY e->>'job_id'
         ON CONFLICT (job_id) DO NOTHING
         RETURNING j.status)
-    SELECT i.status, count(*) FROM inserted i GROUP BY i.status;
+    SELECT i.status, count(*) FROM inserted i GROUP BY i.status
+    UNION ALL
+    SELECT 'flood', v_new WHERE v_flood;
 END $$;
 
 -- Claim up to p_limit pending rows as one batch under a new retry key.
@@ -215,22 +244,64 @@ BEGIN
     RETURN v_rows;
 END $$;
 
--- Note each source's poll: one call for all sources.
-CREATE OR REPLACE FUNCTION hunter_note_sources(p_notes jsonb, p_now timestamptz)
-RETURNS void
-LANGUAGE sql AS $$
-    INSERT INTO hunter_sources AS s (name, last_poll_at, last_ok_at, last_count, last_error)
-    SELECT e->>'name', p_now,
-           CASE WHEN e->>'error' IS NULL THEN p_now END,
-           (e->>'count')::integer, e->>'error'
-    FROM jsonb_array_elements(p_notes) e
-    ORDER BY e->>'name'
-    ON CONFLICT (name) DO UPDATE SET
-        last_poll_at = excluded.last_poll_at,
-        last_ok_at = coalesce(excluded.last_ok_at, s.last_ok_at),
-        last_count = coalesce(excluded.last_count, s.last_count),
-        last_error = excluded.last_error;
-$$;
+-- Note each source's poll (one call for all sources) and keep its health. A note's `good` is
+-- true (it fetched and parsed listings, or nothing changed), false (a failed fetch, no listings
+-- where there used to be some, listings without ids), or null (no verdict). The bad poll that
+-- makes `p_broken_after` in a row, and the first good one after, each queue exactly one notice
+-- row (the note's broken_notice / recovered_notice): the row lock decides, whoever races.
+-- Returns the names of the sources whose notice was queued.
+CREATE OR REPLACE FUNCTION hunter_note_sources(p_notes jsonb, p_now timestamptz,
+                                               p_broken_after integer)
+RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    n        record;
+    v_streak integer;
+    v_broken timestamptz;
+    v_notice jsonb;
+BEGIN
+    FOR n IN
+        SELECT * FROM jsonb_to_recordset(p_notes) AS x(
+            name text, count integer, error text, good boolean, etag text,
+            last_modified text, validated_url text, keep_validators boolean,
+            not_before timestamptz, broken_notice jsonb, recovered_notice jsonb)
+        ORDER BY name
+    LOOP
+        INSERT INTO hunter_sources (name) VALUES (n.name) ON CONFLICT (name) DO NOTHING;
+        UPDATE hunter_sources s SET
+            last_poll_at = p_now,
+            last_ok_at = CASE WHEN n.error IS NULL THEN p_now ELSE s.last_ok_at END,
+            last_good_at = CASE WHEN n.good AND coalesce(n.count, 0) > 0 THEN p_now
+                                ELSE s.last_good_at END,
+            last_count = coalesce(n.count, s.last_count),
+            last_error = n.error,
+            fail_streak = CASE WHEN n.good THEN 0 WHEN NOT n.good THEN s.fail_streak + 1
+                               ELSE s.fail_streak END,
+            etag = CASE WHEN n.keep_validators THEN s.etag ELSE n.etag END,
+            last_modified = CASE WHEN n.keep_validators THEN s.last_modified
+                                 ELSE n.last_modified END,
+            validated_url = CASE WHEN n.keep_validators THEN s.validated_url
+                                 ELSE n.validated_url END,
+            not_before = n.not_before
+        WHERE s.name = n.name
+        RETURNING s.fail_streak, s.broken_at INTO v_streak, v_broken;
+        v_notice := NULL;
+        IF n.good IS FALSE AND v_streak >= p_broken_after AND v_broken IS NULL THEN
+            UPDATE hunter_sources SET broken_at = p_now WHERE name = n.name;
+            v_notice := n.broken_notice;
+        ELSIF n.good AND v_broken IS NOT NULL THEN
+            UPDATE hunter_sources SET broken_at = NULL WHERE name = n.name;
+            v_notice := n.recovered_notice;
+        END IF;
+        IF v_notice IS NOT NULL THEN
+            INSERT INTO hunter_seen_jobs
+                (job_id, source, status, listing, first_seen_at, last_seen_at)
+            VALUES (v_notice->>'job_id', 'hunter', 'pending', v_notice->'listing', p_now, p_now)
+            ON CONFLICT (job_id) DO NOTHING;
+            RETURN NEXT n.name;
+        END IF;
+    END LOOP;
+END $$;
 
 -- Take the daily prune if the last one (by anyone) is older than p_every. True: prune now.
 CREATE OR REPLACE FUNCTION hunter_claim_prune(p_now timestamptz, p_every interval)

@@ -2,7 +2,8 @@
 -- schema (shared with the Supabase adapter); these are the calls and the read-only reports.
 
 -- name: record
-SELECT status, n FROM hunter_record(%(source)s, %(jobs)s::jsonb, %(now)s, %(prime)s);
+SELECT status, n FROM hunter_record(%(source)s, %(jobs)s::jsonb, %(now)s, %(prime)s,
+                                    %(flood)s, %(notice)s::jsonb);
 
 -- name: claim_new
 SELECT * FROM hunter_claim_new(%(worker)s, %(key)s, %(limit)s, %(now)s);
@@ -21,7 +22,7 @@ SELECT hunter_mark_failed(%(key)s, %(worker)s, %(status)s, %(error_kind)s, %(err
 SELECT hunter_split(%(key)s, %(worker)s, %(groups)s::jsonb, %(now)s);
 
 -- name: note_sources
-SELECT hunter_note_sources(%(notes)s::jsonb, %(now)s);
+SELECT * FROM hunter_note_sources(%(notes)s::jsonb, %(now)s, %(broken_after)s);
 
 -- name: claim_prune
 SELECT hunter_claim_prune(%(now)s, make_interval(secs => %(every)s));
@@ -62,7 +63,8 @@ FROM hunter_seen_jobs WHERE status IN ('sending', 'retry', 'stuck')
 ORDER BY status, first_seen_at, job_id LIMIT %(limit)s;
 
 -- name: sources
-SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error
+SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
+       fail_streak, broken_at, etag, last_modified, validated_url, not_before
 FROM hunter_sources ORDER BY name;
 
 -- name: meta

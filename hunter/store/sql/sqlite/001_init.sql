@@ -40,10 +40,17 @@ CREATE TABLE IF NOT EXISTS hunter_batches (
 );
 
 CREATE TABLE IF NOT EXISTS hunter_sources (
-    name         TEXT PRIMARY KEY,
-    primed_at    TEXT,
-    last_poll_at TEXT,
-    last_ok_at   TEXT,
-    last_count   INTEGER,
-    last_error   TEXT
+    name          TEXT PRIMARY KEY,
+    primed_at     TEXT,
+    last_poll_at  TEXT,
+    last_ok_at    TEXT,
+    last_good_at  TEXT,
+    last_count    INTEGER,
+    last_error    TEXT,
+    fail_streak   INTEGER NOT NULL DEFAULT 0,
+    broken_at     TEXT,
+    etag          TEXT,
+    last_modified TEXT,
+    validated_url TEXT,
+    not_before    TEXT
 );

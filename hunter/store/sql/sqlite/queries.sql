@@ -21,7 +21,7 @@ ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(primed_at, excluded.primed
 -- name: insert_new
 INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, last_seen_at)
 SELECT json_extract(value, '$.job_id'), :source,
-       CASE WHEN NOT :primed THEN 'primed'
+       CASE WHEN NOT :primed OR :flood THEN 'primed'
             WHEN json_extract(value, '$.matched') THEN 'pending'
             ELSE 'ignored' END,
        json_extract(value, '$.listing'), :now, :now
@@ -82,13 +82,35 @@ WHERE retry_key = :key AND status = 'sending' AND claimed_by = :worker
   AND job_id IN (SELECT value FROM json_each(:ids));
 
 -- name: note_source
-INSERT INTO hunter_sources (name, last_poll_at, last_ok_at, last_count, last_error)
-VALUES (:name, :now, CASE WHEN :error IS NULL THEN :now END, :count, :error)
-ON CONFLICT (name) DO UPDATE SET
-    last_poll_at = excluded.last_poll_at,
-    last_ok_at = coalesce(excluded.last_ok_at, last_ok_at),
-    last_count = coalesce(excluded.last_count, last_count),
-    last_error = excluded.last_error;
+INSERT INTO hunter_sources (name) VALUES (:name) ON CONFLICT (name) DO NOTHING;
+
+-- name: update_source
+UPDATE hunter_sources SET
+    last_poll_at = :now,
+    last_ok_at = CASE WHEN :error IS NULL THEN :now ELSE last_ok_at END,
+    last_good_at = CASE WHEN :good AND coalesce(:count, 0) > 0 THEN :now ELSE last_good_at END,
+    last_count = coalesce(:count, last_count),
+    last_error = :error,
+    fail_streak = CASE WHEN :good THEN 0 WHEN NOT :good THEN fail_streak + 1
+                       ELSE fail_streak END,
+    etag = CASE WHEN :keep_validators THEN etag ELSE :etag END,
+    last_modified = CASE WHEN :keep_validators THEN last_modified ELSE :last_modified END,
+    validated_url = CASE WHEN :keep_validators THEN validated_url ELSE :validated_url END,
+    not_before = :not_before
+WHERE name = :name
+RETURNING fail_streak, broken_at;
+
+-- name: set_broken
+UPDATE hunter_sources SET broken_at = :broken_at WHERE name = :name;
+
+-- name: insert_notice
+INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, last_seen_at)
+VALUES (:job_id, 'hunter', 'pending', :listing, :now, :now)
+ON CONFLICT (job_id) DO NOTHING;
+
+-- name: count_unknown
+SELECT count(*) FROM json_each(:ids)
+WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.value);
 
 -- name: claim_prune
 INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
@@ -143,7 +165,8 @@ FROM hunter_seen_jobs WHERE status IN ('sending', 'retry', 'stuck')
 ORDER BY status, first_seen_at, job_id LIMIT :limit;
 
 -- name: sources
-SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error
+SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
+       fail_streak, broken_at, etag, last_modified, validated_url, not_before
 FROM hunter_sources ORDER BY name;
 
 -- name: meta

@@ -1,0 +1,78 @@
+"""Is a source working? Pure judgement of one read, and the note the store keeps of it.
+
+A scraper's most common failure is silent: the site changes its layout, the selector matches
+nothing, and the bot goes quiet. A poll is bad when the fetch failed, when it parsed no listing
+where it used to find some, or when most items had no title or id. `broken_after` bad polls in
+a row make one "stopped working" notice, the next good poll one "works again" notice (the
+store decides both, so restarts and overlapping instances never repeat them). A bad parse
+never records anything: a half-broken page must not mark listings as seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from hunter import notices
+from hunter.config import Config
+from hunter.sources.reader import SourceRead, wait_until
+from hunter.store.base import SourceNote, SourceState
+
+
+@dataclass(frozen=True)
+class Verdict:
+    good: bool | None  # None: no verdict (unchanged page, waiting as the site asked)
+    reason: str | None = None
+
+
+def judge(read: SourceRead, state: SourceState | None) -> Verdict:
+    if read.waiting_until or read.unchanged:
+        return Verdict(None)
+    if read.error:
+        return Verdict(False, read.error)
+    if not read.listings:
+        if state and state.last_good_at:
+            return Verdict(
+                False,
+                "no listings found where there used to be some: the page's layout may have changed",
+            )
+        return Verdict(None)  # never worked yet: `hunter check` is where that shows
+    if read.skipped > len(read.listings):
+        return Verdict(
+            False,
+            f"{read.skipped} of {read.skipped + len(read.listings)} items had "
+            "no title or no id: the page's layout may have changed",
+        )
+    return Verdict(True)
+
+
+def note(
+    read: SourceRead, state: SourceState | None, verdict: Verdict, config: Config, now: datetime
+) -> SourceNote:
+    """The source's row after this read; notices ready in case the store decides to send."""
+    source = read.source
+    # Validators are kept from a good parse only: after a bad one, the next fetch must not be
+    # answered "304, as before" and hide the breakage forever.
+    keep = read.unchanged
+    validators = read.validators if verdict.good else None
+    return SourceNote(
+        name=source.name,
+        count=None if read.error or read.unchanged or read.waiting_until else len(read.listings),
+        error=verdict.reason if verdict.good is False else None,
+        good=verdict.good,
+        etag=validators.etag if validators else None,
+        last_modified=validators.last_modified if validators else None,
+        validated_url=validators.url if validators else None,
+        keep_validators=keep,
+        not_before=wait_until(read, now),
+        broken_notice=notices.broken(
+            source,
+            verdict.reason or "",
+            state.last_good_at if state else None,
+            now,
+            config.timezone,
+        )
+        if verdict.good is False
+        else None,
+        recovered_notice=notices.recovered(source, now) if verdict.good else None,
+    )

@@ -1,0 +1,58 @@
+"""What hunter itself has to tell the user on LINE: a source stopped working, works again, or
+flooded. Notices are rows of the pseudo-source "hunter" in the same outbox as listings, so they
+get the same guarantees: written down before they are sent, sent once, retried, never lost."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from hunter.config import SourceConfig
+from hunter.listing import Listing
+
+SOURCE = "hunter"
+
+
+def _job_id(kind: str, source: SourceConfig, now: datetime) -> str:
+    return f"{SOURCE}:{kind}:{source.name}:{now.isoformat()}"
+
+
+def broken(
+    source: SourceConfig, reason: str, last_good_at: datetime | None, now: datetime, timezone: str
+) -> Listing:
+    when = (
+        f"last good at {last_good_at.astimezone(ZoneInfo(timezone)):%Y-%m-%d %H:%M}"
+        if last_good_at
+        else "it never worked yet"
+    )
+    return Listing(
+        job_id=_job_id("broken", source, now),
+        source=SOURCE,
+        title=f"⚠️ Source {source.name} stopped working",
+        url=source.url,
+        summary=f"{reason}; {when}. Run `hunter check` to see what it parses.",
+    )
+
+
+def recovered(source: SourceConfig, now: datetime) -> Listing:
+    return Listing(
+        job_id=_job_id("recovered", source, now),
+        source=SOURCE,
+        title=f"✅ Source {source.name} works again",
+        url=source.url,
+        summary="Its new listings are alerted as before.",
+    )
+
+
+def flood(source: SourceConfig, titles: list[str], now: datetime) -> Listing:
+    """The title holds "%s" for the number of new listings, which only the store knows."""
+    name = source.name.replace("%", "%%")
+    sample = " · ".join(t[:60] for t in titles[:3])
+    return Listing(
+        job_id=_job_id("flood", source, now),
+        source=SOURCE,
+        title=f"📦 {name} showed %s new listings at once",
+        url=source.url,
+        summary=f"Recorded silently instead of a flood of alerts (flood_threshold). "
+        f"Among them: {sample}",
+    )

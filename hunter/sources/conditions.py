@@ -1,0 +1,114 @@
+"""`where` conditions on JSON items: "path OP value", all of which must hold.
+
+    status == "open"        equal (a JSON literal: "text", 12, true, null)
+    budget >= 5000          numbers compare as numbers
+    expired_at > now        times (ISO 8601) compare with the moment of the poll
+    id exists               the field is there and not null
+
+An item without the field fails every condition but `!=`.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from hunter.errors import ConfigError
+
+_FORM = re.compile(r"^\s*([\w.\-]+)\s*(==|!=|>=|<=|>|<)\s*(.+?)\s*$")
+_EXISTS = re.compile(r"^\s*([\w.\-]+)\s+exists\s*$")
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">": operator.gt,
+    "<": operator.lt,
+    ">=": operator.ge,
+    "<=": operator.le,
+}
+NOW = object()
+
+
+@dataclass(frozen=True)
+class Condition:
+    path: str
+    op: str  # one of _OPS, or "exists"
+    value: Any = None
+
+    def holds(
+        self, item: Any, now: datetime, lookup: Callable[[Any, str], Any], missing: object
+    ) -> bool:
+        found = lookup(item, self.path)
+        if self.op == "exists":
+            return found is not missing and found is not None
+        if found is missing or found is None:
+            return self.op == "!="
+        left, right = _comparable(found, now if self.value is NOW else self.value)
+        try:
+            return _OPS[self.op](left, right)
+        except TypeError:
+            return False
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return None
+
+
+def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
+    if isinstance(right, datetime):
+        return _time(left), right
+    if isinstance(right, int | float) and isinstance(left, str):
+        try:
+            return float(left), right
+        except ValueError:
+            return left, right
+    return left, right
+
+
+def parse_conditions(raw: Any, where: str) -> tuple[Condition, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        raise ConfigError(f'{where}: where must be a list of strings like ["status == \\"open\\""]')
+    return tuple(_one(text, where) for text in raw)
+
+
+def _one(text: str, where: str) -> Condition:
+    if exists := _EXISTS.match(text):
+        return Condition(exists.group(1), "exists")
+    form = _FORM.match(text)
+    if not form:
+        raise ConfigError(
+            f"{where}: cannot read the condition {text!r}; write it as 'path OP value', e.g. "
+            "'status == \"open\"', 'expired_at > now' or 'id exists'"
+        )
+    path, op, literal = form.groups()
+    if literal == "now":
+        return Condition(path, op, NOW)
+    try:
+        value = json.loads(literal)
+    except ValueError:
+        raise ConfigError(
+            f'{where}: in {text!r}, {literal} is not a JSON value; quote text: "{literal}"'
+        ) from None
+    return Condition(path, op, value)
+
+
+def all_hold(
+    conditions: Sequence[Condition],
+    item: Any,
+    now: datetime,
+    lookup: Callable[[Any, str], Any],
+    missing: object,
+) -> bool:
+    return all(c.holds(item, now, lookup, missing) for c in conditions)
