@@ -70,6 +70,8 @@ class PollReport:
         new = sum(s.new.get("pending", 0) for s in self.sources)
         primed = sum(s.new.get("primed", 0) for s in self.sources)
         failed = [s.name for s in self.sources if s.error]
+        unchanged = sum(s.unchanged for s in self.sources)
+        waiting = [s.name for s in self.sources if s.waiting_until]
         parts = [
             f"poll: {len(self.sources)} sources, {sum(len(s.listings) for s in self.sources)} "
             f"listings, {new} new matching, {primed} primed",
@@ -77,6 +79,10 @@ class PollReport:
         ]
         if self.delivery.failed:
             parts.append(f"{self.delivery.failed} waiting after a failed push")
+        if unchanged:
+            parts.append(f"{unchanged} unchanged (304)")
+        if waiting:
+            parts.append(f"waiting as asked (Retry-After): {', '.join(waiting)}")
         if failed:
             parts.append(f"failed sources: {', '.join(failed)}")
         if self.pruned is not None:

@@ -1,33 +1,76 @@
-"""A job board on 127.0.0.1 whose pages tests rewrite between polls."""
+"""A job board on 127.0.0.1 whose pages tests rewrite between polls, and which can misbehave
+the way real sites do: validators and 304s (honest or not), Retry-After, a body with no length,
+an answer that never comes."""
 
 from __future__ import annotations
 
 import html
 import json
 import threading
+import time
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+@dataclass
+class Page:
+    body: bytes
+    kind: str = "text/html; charset=utf-8"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    etag: str | None = None  # answers If-None-Match with 304 when it matches
+    lie_304: str | None = None  # answers every conditional request 304 with this ETag
+    chunked: bool = False  # no Content-Length: the body streams until the connection closes
+    hang: float = 0.0  # seconds to wait before answering
+
+
 class Board:
     def __init__(self) -> None:
-        self.pages: dict[str, tuple[int, str, bytes]] = {}
+        self.pages: dict[str, Page] = {}
         self.hits: dict[str, int] = {}
+        self.requests: list[tuple[str, dict[str, str]]] = []
         board = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:
-                path = self.path.split("?", 1)[0]
+                path = self.path
                 board.hits[path] = board.hits.get(path, 0) + 1
-                status, kind, body = board.pages.get(path, (404, "text/plain", b"not found"))
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
+                board.requests.append((path, dict(self.headers)))
+                page = board.pages.get(path) or board.pages.get(path.split("?", 1)[0])
+                if page is None:
+                    page = Page(b"not found", "text/plain", 404)
+                if page.hang:
+                    time.sleep(page.hang)
+                conditional = self.headers.get("If-None-Match")
+                if conditional and (page.lie_304 or conditional == page.etag):
+                    self.send_response(304)
+                    self.send_header("ETag", page.lie_304 or page.etag or "")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(page.status)
+                self.send_header("Content-Type", page.kind)
+                if page.etag:
+                    self.send_header("ETag", page.etag)
+                for name, value in page.headers.items():
+                    self.send_header(name, value)
+                if page.chunked:
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.close_connection = True
+                    try:
+                        for start in range(0, len(page.body), 1 << 20):
+                            self.wfile.write(page.body[start : start + (1 << 20)])
+                    except OSError:
+                        pass  # the client gave up on it: that is the point
+                    return
+                self.send_header("Content-Length", str(len(page.body)))
                 self.end_headers()
-                self.wfile.write(body)
+                self.wfile.write(page.body)
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -47,22 +90,30 @@ class Board:
         body: str | bytes,
         kind: str = "text/html; charset=utf-8",
         status: int = 200,
+        **options: Any,
     ) -> str:
-        self.pages[path] = (status, kind, body.encode() if isinstance(body, str) else body)
+        data = body.encode() if isinstance(body, str) else body
+        self.pages[path] = Page(data, kind, status, **options)
         return self.url + path
 
-    def serve_jobs(self, path: str, jobs: Iterable[tuple[str, str]], budget: str = "") -> str:
+    def serve_jobs(
+        self, path: str, jobs: Iterable[tuple[str, str]], budget: str = "", **options: Any
+    ) -> str:
         """An HTML page of (id, title) listings, in the shape `html_source` reads."""
-        items = "".join(
-            f'<li class="job" data-jid="{html.escape(i)}"><h3><a href="/job/{html.escape(i)}'
-            f'?utm_source=x">{html.escape(t)}</a></h3><span class="price">{budget}</span>'
-            f'<p class="desc">Details of {html.escape(t)}</p></li>'
-            for i, t in jobs
-        )
-        return self.serve(path, f"<html><body><ul>{items}</ul></body></html>")
+        return self.serve(path, jobs_html(jobs, budget), **options)
 
-    def serve_json(self, path: str, document: Any) -> str:
-        return self.serve(path, json.dumps(document), "application/json")
+    def serve_json(self, path: str, document: Any, **options: Any) -> str:
+        return self.serve(path, json.dumps(document), "application/json", **options)
+
+
+def jobs_html(jobs: Iterable[tuple[str, str]], budget: str = "") -> str:
+    items = "".join(
+        f'<li class="job" data-jid="{html.escape(i)}"><h3><a href="/job/{html.escape(i)}'
+        f'?utm_source=x">{html.escape(t)}</a></h3><span class="price">{budget}</span>'
+        f'<p class="desc">Details of {html.escape(t)}</p></li>'
+        for i, t in jobs
+    )
+    return f"<html><body><ul>{items}</ul></body></html>"
 
 
 def html_source(name: str, url: str) -> dict[str, Any]:

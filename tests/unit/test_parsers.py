@@ -322,3 +322,10 @@ def test_tracking_parameters_are_not_identity() -> None:
 def test_mojibake_repair_leaves_clean_text_alone() -> None:
     assert fix_mojibake("Ãcole") == "Ãcole"  # not a valid UTF-8 reading: unchanged
     assert fix_mojibake("ราคา ฿500") == "ราคา ฿500"
+
+
+@needs_real
+def test_remoteok_preset_leaves_the_legal_notice_out() -> None:
+    text = (REAL / "remoteok-api.json").read_text(encoding="utf-8")
+    result = parse(source_of({"preset": "remoteok"}), text, "https://remoteok.com/api", NOW)
+    assert (len(result.listings), result.skipped) == (96, 1)  # one job has no title

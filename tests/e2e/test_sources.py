@@ -1,0 +1,195 @@
+"""Sources as they really behave: layouts change, pages stay the same, old Thai sites speak
+windows-874, some answer 50 MB or nothing at all, some renumber everything overnight."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.support.board import Board, html_source, jobs_html
+from tests.support.cli import base_env, hunter_command, run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+
+SEED = [("1", "python seed one"), ("2", "python seed two")]
+
+
+def notices(line: LineStandIn) -> list[str]:
+    return [t for t in line.delivered if t[:1] in "⚠✅📦"]
+
+
+def test_a_layout_change_alerts_once_and_its_fix_once(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    env = base_env(tmp_path, **line.env())
+    url = board.serve_jobs("/jobs", SEED)
+    write_config(tmp_path, [html_source("board", url)], broken_after=3)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    redesigned = "<html><body><div class='cards'><div class='card'>python</div></div></body></html>"
+    board.serve("/jobs", redesigned)
+    for poll in range(1, 6):  # each run a new process: the count survives restarts
+        result = run_hunter(tmp_path, "run", "--once", env=env)
+        assert result.returncode == 0, result.stderr
+        assert "layout may have changed" in result.stderr
+        assert len(notices(line)) == (1 if poll >= 3 else 0), poll
+    alert = notices(line)[0]
+    assert alert == "⚠️ Source board stopped working"
+    body = json.dumps(line.pushes[-1].body, ensure_ascii=False)
+    assert "last good at" in body and "hunter check" in body
+    board.serve_jobs("/jobs", [*SEED, ("3", "python new after the fix")])
+    for _ in range(2):
+        assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert notices(line) == ["⚠️ Source board stopped working", "✅ Source board works again"]
+    assert "python new after the fix" in line.delivered
+    status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+    assert status["sources"][0]["fail_streak"] == 0 and status["sources"][0]["broken_at"] is None
+
+
+def test_an_unchanged_page_costs_no_parsing_and_a_changed_one_is_seen(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    env = base_env(tmp_path, **line.env())
+    url = board.serve_jobs("/jobs", SEED, etag='"v1"')
+    write_config(tmp_path, [html_source("board", url)])
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    unchanged = run_hunter(tmp_path, "run", "--once", env=env)
+    assert "1 unchanged (304)" in unchanged.stderr
+    assert board.requests[-1][1].get("If-None-Match") == '"v1"'
+    # A CDN answers 304 for a page that did change, with other validators: not trusted.
+    board.serve(
+        "/jobs",
+        jobs_html([*SEED, ("3", "python behind a lying cache")]),
+        etag='"v2"',
+        lie_304='"v2"',
+    )
+    seen = run_hunter(tmp_path, "run", "--once", env=env)
+    assert seen.returncode == 0, seen.stderr
+    assert line.delivered == ["python behind a lying cache"]
+    assert "If-None-Match" not in board.requests[-1][1]  # the second, unconditional request
+
+
+def test_a_tis620_page_reads_as_thai(tmp_path: Path, board: Board, line: LineStandIn) -> None:
+    env = base_env(tmp_path, **line.env())
+    page = jobs_html([("1", "งานเก่า")]).encode("cp874")
+    url = board.serve("/old", page, "text/html; charset=tis-620")
+    meta_only = (
+        '<html><head><meta charset="windows-874"></head>' + jobs_html([("1", "งานเก่า")])[6:]
+    ).encode("cp874")
+    url2 = board.serve("/meta", meta_only, "text/html")
+    write_config(tmp_path, [html_source("old", url), html_source("meta", url2)])
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    new = jobs_html([("2", "เขียนบอทไลน์"), ("1", "งานเก่า")]).encode("cp874")
+    board.serve("/old", new, "text/html; charset=tis-620")
+    board.serve("/meta", b'<html><head><meta charset="windows-874"></head>' + new[6:], "text/html")
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert sorted(line.delivered) == ["เขียนบอทไลน์", "เขียนบอทไลน์"]
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "(cp874)" in check.stdout and "เขียนบอทไลน์" in check.stdout
+
+
+def peak_memory_mb(folder: Path, env: dict[str, str], *args: str) -> tuple[float, str]:
+    """Peak resident memory of one hunter run, measured by a parent of its own."""
+    probe = (
+        "import resource, subprocess, sys; "
+        f"r = subprocess.run({hunter_command(*args)!r}, capture_output=True, text=True); "
+        "sys.stdout.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) + '\\n'"
+        " + r.stderr)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=folder,
+        env=env,
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout
+    first, _, rest = out.partition("\n")
+    return int(first) / 1024, rest
+
+
+def test_a_50_mb_page_is_refused_in_flat_memory(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", SEED)
+    write_config(tmp_path, [html_source("board", url)])
+    normal, _ = peak_memory_mb(tmp_path, env, "run", "--once")
+    huge = b"<html><body>" + b"<p>filler</p>" * (50 * 1024 * 1024 // 13) + b"</body></html>"
+    board.serve("/jobs", huge, chunked=True)  # no Content-Length: refused while it streams
+    refused, stderr = peak_memory_mb(tmp_path, env, "run", "--once")
+    assert "over the 10,485,760-byte limit; refused" in stderr
+    assert refused - normal < 25, (normal, refused)  # the 50 MB were never held
+
+
+def test_a_source_that_never_answers_costs_only_its_timeout(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    slow = board.serve_jobs("/slow", SEED, hang=120)
+    fast = board.serve_jobs("/fast", SEED)
+    write_config(
+        tmp_path, [html_source("slow", slow), html_source("fast", fast)], fetch_timeout_seconds=1
+    )
+    started = time.monotonic()
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert time.monotonic() - started < 60  # far from the 120 s the site would take
+    assert result.returncode == 0, result.stderr
+    assert "source slow: no complete answer within 1 s" in result.stderr
+    assert "source fast primed silently: 2 listings" in result.stderr
+
+
+def test_a_renumbered_source_sends_one_notice_not_a_flood(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    env = base_env(tmp_path, **line.env())
+    url = board.serve_jobs("/jobs", SEED)
+    write_config(tmp_path, [html_source("board", url)], flood_threshold=30)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    renumbered = [(f"new-{n}", f"python job {n}") for n in range(100)]
+    board.serve_jobs("/jobs", renumbered)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert line.delivered == ["📦 board showed 100 new listings at once"]
+    assert len(line.pushes) == 1
+    board.serve_jobs("/jobs", [("fresh", "python fresh one"), *renumbered])
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert line.delivered[1:] == ["python fresh one"]  # nothing of the 100 comes later
+
+
+def test_retry_after_is_honoured(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    url = board.serve("/jobs", "slow down", "text/plain", 429, headers={"Retry-After": "600"})
+    write_config(tmp_path, [html_source("board", url)])
+    first = run_hunter(tmp_path, "run", "--once", env=env)
+    assert "it asks to wait 600 s" in first.stderr
+    second = run_hunter(tmp_path, "run", "--once", env=env)
+    assert board.hits["/jobs"] == 1  # not asked again before its time
+    assert "waiting as asked (Retry-After): board" in second.stderr
+
+
+def test_paging_stops_at_an_empty_page_and_sends_headers(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    board.serve_jobs("/jobs?page=1", [("1", "a")])
+    board.serve_jobs("/jobs?page=2", [("2", "b")])
+    board.serve_jobs("/jobs?page=3", [])
+    source: dict[str, Any] = {
+        **html_source("board", board.url + "/jobs?page={page}"),
+        "pages": 5,
+        "headers": {"Referer": "https://board.test/"},
+    }
+    write_config(tmp_path, [source])
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert "primed silently: 2 listings" in result.stderr
+    assert [path for path, _ in board.requests] == ["/jobs?page=1", "/jobs?page=2", "/jobs?page=3"]
+    assert all(h.get("Referer") == "https://board.test/" for _, h in board.requests)
+    assert all(h.get("User-Agent", "").startswith("hunter/") for _, h in board.requests)
+
+
+def test_check_warns_about_what_a_selector_gets_wrong(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", [("1", "a"), ("1", "a again"), ("2", "")])
+    write_config(tmp_path, [html_source("board", url)])
+    out = run_hunter(tmp_path, "check", env=env).stdout
+    assert "duplicate id on one page: board:1" in out
+    assert "links were relative" in out
+    assert "1 items skipped for lack of a title or an id" in out
+    assert "(utf-8), 1 page," in out
