@@ -30,6 +30,26 @@ class Claimed:
     retry_key_at: datetime
     attempts: int
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Claimed:
+        """From a claimed row as any adapter reads it (JSON as text or parsed, times as
+        datetimes or ISO text)."""
+        listing = row["listing"]
+        return cls(
+            job_id=row["job_id"],
+            listing=Listing.from_payload(
+                row["job_id"], json.loads(listing) if isinstance(listing, str) else listing
+            ),
+            retry_key=row["retry_key"],
+            retry_key_at=utc(row["retry_key_at"]),  # type: ignore[arg-type]
+            attempts=int(row["attempts"]),
+        )
+
+
+def claimed(rows: Iterable[dict[str, Any]]) -> list[Claimed]:
+    """Claimed rows in job id order: a batch renders the same way on every retry."""
+    return sorted((Claimed.from_row(row) for row in rows), key=lambda c: c.job_id)
+
 
 @dataclass(frozen=True)
 class SourceNote:
@@ -241,7 +261,7 @@ class Store(ABC):
 
     def batch_body(self, key: str) -> str | None:
         rows = self._fetch("batch_body", key=key)
-        return str(rows[0][0]) if rows else None
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def count_pending(self) -> int:
         return int(self._fetch("count_pending")[0][0])

@@ -19,7 +19,7 @@ from hunter.errors import SchemaError, StoreError
 from hunter.listing import Listing
 from hunter.redact import redact
 from hunter.store import queries
-from hunter.store.base import Claimed, SourceNote, Store, jobs_document, utc
+from hunter.store.base import Claimed, SourceNote, Store, claimed, jobs_document
 
 Q = queries.load("postgres")
 _MIGRATION_LOCK = 0x68756E74  # "hunt": one migrator at a time when instances start together
@@ -130,20 +130,7 @@ class PostgresStore(Store):
         return self._claimed("claim_due", worker=worker, now=now, lease_before=lease_before)
 
     def _claimed(self, name: str, **params: Any) -> list[Claimed]:
-        rows = self._execute(Q[name], params, row_factory=psycopg.rows.dict_row)
-        return sorted(
-            (
-                Claimed(
-                    job_id=r["job_id"],
-                    listing=Listing.from_payload(r["job_id"], r["listing"]),
-                    retry_key=r["retry_key"],
-                    retry_key_at=utc(r["retry_key_at"]),  # type: ignore[arg-type]
-                    attempts=int(r["attempts"]),
-                )
-                for r in rows
-            ),
-            key=lambda c: c.job_id,
-        )
+        return claimed(self._execute(Q[name], params, row_factory=psycopg.rows.dict_row))
 
     def save_batch(self, key: str, body: str, now: datetime) -> None:
         self._run("save_batch", key=key, body=body, now=now)

@@ -17,7 +17,7 @@ from typing import Any
 from hunter.errors import SchemaError, StoreError
 from hunter.listing import Listing
 from hunter.store import queries
-from hunter.store.base import Claimed, SourceNote, Store, jobs_document, utc
+from hunter.store.base import Claimed, SourceNote, Store, claimed, jobs_document
 
 Q = queries.load("sqlite")
 
@@ -290,20 +290,7 @@ class SQLiteStore(Store):
 
 def _claimed(cursor: sqlite3.Cursor) -> list[Claimed]:
     columns = [d[0] for d in cursor.description or ()]
-    rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-    return sorted(
-        (
-            Claimed(
-                job_id=r["job_id"],
-                listing=Listing.from_payload(r["job_id"], json.loads(r["listing"])),
-                retry_key=r["retry_key"],
-                retry_key_at=utc(r["retry_key_at"]),  # type: ignore[arg-type]
-                attempts=int(r["attempts"]),
-            )
-            for r in rows
-        ),
-        key=lambda c: c.job_id,
-    )
+    return claimed(dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
 
 
 def _statements(script: str) -> list[str]:

@@ -252,7 +252,7 @@ END $$;
 -- Returns the names of the sources whose notice was queued.
 CREATE OR REPLACE FUNCTION hunter_note_sources(p_notes jsonb, p_now timestamptz,
                                                p_broken_after integer)
-RETURNS SETOF text
+RETURNS TABLE (source text)
 LANGUAGE plpgsql AS $$
 DECLARE
     n        record;
@@ -298,7 +298,8 @@ BEGIN
                 (job_id, source, status, listing, first_seen_at, last_seen_at)
             VALUES (v_notice->>'job_id', 'hunter', 'pending', v_notice->'listing', p_now, p_now)
             ON CONFLICT (job_id) DO NOTHING;
-            RETURN NEXT n.name;
+            source := n.name;
+            RETURN NEXT;
         END IF;
     END LOOP;
 END $$;
@@ -334,13 +335,13 @@ END $$;
 
 -- A person sends stuck rows again (all of them when p_ids is null). Returns their ids.
 CREATE OR REPLACE FUNCTION hunter_retry_stuck(p_ids text[])
-RETURNS SETOF text
+RETURNS TABLE (job_id text)
 LANGUAGE sql AS $$
-    UPDATE hunter_seen_jobs
+    UPDATE hunter_seen_jobs j
     SET status = 'pending', attempts = 0, retry_key = NULL, retry_key_at = NULL,
         next_attempt_at = NULL, error_kind = NULL, last_error = NULL, claimed_by = NULL
-    WHERE status = 'stuck' AND (p_ids IS NULL OR job_id = ANY (p_ids))
-    RETURNING job_id;
+    WHERE j.status = 'stuck' AND (p_ids IS NULL OR j.job_id = ANY (p_ids))
+    RETURNING j.job_id;
 $$;
 
 -- Set a hunter_meta value; true when it changed (so "once per month" is decided here).
@@ -354,3 +355,128 @@ LANGUAGE sql AS $$
         RETURNING 1)
     SELECT EXISTS (SELECT 1 FROM changed);
 $$;
+
+-- Reads, as functions too: the Supabase adapter reaches the database only through rpc.
+
+CREATE OR REPLACE FUNCTION hunter_schema_version()
+RETURNS integer
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT value::integer FROM hunter_meta WHERE key = 'schema_version'), 0);
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_sources_rows()
+RETURNS TABLE (name text, primed_at timestamptz, last_poll_at timestamptz,
+               last_ok_at timestamptz, last_count integer, last_error text,
+               last_good_at timestamptz, fail_streak integer, broken_at timestamptz,
+               etag text, last_modified text, validated_url text, not_before timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
+           fail_streak, broken_at, etag, last_modified, validated_url, not_before
+    FROM hunter_sources ORDER BY name;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_outbox_counts()
+RETURNS TABLE (status text, n bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT j.status, count(*) FROM hunter_seen_jobs j
+    WHERE j.status IN ('pending', 'sending', 'retry', 'stuck') GROUP BY j.status;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_sent_since(p_since timestamptz)
+RETURNS bigint
+LANGUAGE sql STABLE AS $$
+    SELECT count(*) FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at >= p_since;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_outbox_rows(p_limit integer)
+RETURNS TABLE (job_id text, status text, listing jsonb, attempts integer,
+               next_attempt_at timestamptz, claimed_by text, claimed_at timestamptz,
+               error_kind text, last_error text, first_seen_at timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT j.job_id, j.status, j.listing, j.attempts, j.next_attempt_at, j.claimed_by,
+           j.claimed_at, j.error_kind, j.last_error, j.first_seen_at
+    FROM hunter_seen_jobs j WHERE j.status IN ('sending', 'retry', 'stuck')
+    ORDER BY j.status, j.first_seen_at, j.job_id LIMIT p_limit;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_meta_rows()
+RETURNS TABLE (key text, value text)
+LANGUAGE sql STABLE AS $$
+    SELECT m.key, m.value FROM hunter_meta m ORDER BY m.key;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_job_states()
+RETURNS TABLE (job_id text, status text)
+LANGUAGE sql STABLE AS $$
+    SELECT j.job_id, j.status FROM hunter_seen_jobs j ORDER BY j.job_id;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_next_due()
+RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+    SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_count_pending()
+RETURNS bigint
+LANGUAGE sql STABLE AS $$
+    SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_batch_body(p_key text)
+RETURNS text
+LANGUAGE sql STABLE AS $$
+    SELECT body FROM hunter_batches WHERE retry_key = p_key;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_save_batch(p_key text, p_body text, p_now timestamptz)
+RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (p_key, p_body, p_now)
+    ON CONFLICT (retry_key) DO NOTHING;
+$$;
+
+-- Access: hunter's tables are nobody's business but hunter's. Row level security is on with no
+-- policy, so only the tables' owner and roles that bypass RLS (Supabase's service_role) see a
+-- row. On Supabase, where the Data API roles exist, service_role gets exactly what hunter needs
+-- and anon/authenticated get nothing (older projects granted them everything by default).
+-- EXECUTE on every hunter function is taken from PUBLIC, which PostgreSQL grants by default.
+ALTER TABLE hunter_meta ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hunter_seen_jobs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hunter_batches ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hunter_sources ENABLE ROW LEVEL SECURITY;
+
+DO $$
+DECLARE
+    f    regprocedure;
+    api  text;
+BEGIN
+    FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+             JOIN pg_namespace n ON n.oid = p.pronamespace
+             WHERE n.nspname = current_schema() AND p.proname LIKE 'hunter\_%'
+    LOOP
+        EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+        FOREACH api IN ARRAY ARRAY['anon', 'authenticated'] LOOP
+            IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = api) THEN
+                EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM %I', f, api);
+            END IF;
+        END LOOP;
+        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'service_role') THEN
+            EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO service_role', f);
+        END IF;
+    END LOOP;
+    FOREACH api IN ARRAY ARRAY['anon', 'authenticated'] LOOP
+        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = api) THEN
+            EXECUTE format('REVOKE ALL ON hunter_meta, hunter_seen_jobs, hunter_batches, '
+                           'hunter_sources FROM %I', api);
+        END IF;
+    END LOOP;
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'service_role') THEN
+        GRANT SELECT, INSERT, UPDATE, DELETE
+            ON hunter_meta, hunter_seen_jobs, hunter_batches, hunter_sources TO service_role;
+    END IF;
+END $$;
+
+INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '1')
+ON CONFLICT (key) DO UPDATE SET value = excluded.value
+WHERE hunter_meta.value::integer < 1;

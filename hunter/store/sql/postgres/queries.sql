@@ -34,41 +34,34 @@ SELECT hunter_prune(%(before)s, %(limit)s);
 SELECT * FROM hunter_retry_stuck(%(ids)s);
 
 -- name: save_batch
-INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (%(key)s, %(body)s, %(now)s)
-ON CONFLICT (retry_key) DO NOTHING;
+SELECT hunter_save_batch(%(key)s, %(body)s, %(now)s);
 
 -- name: batch_body
-SELECT body FROM hunter_batches WHERE retry_key = %(key)s;
+SELECT hunter_batch_body(%(key)s);
 
 -- name: claim_meta
 SELECT hunter_claim_meta(%(key)s, %(value)s);
 
 -- name: count_pending
-SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
+SELECT hunter_count_pending();
 
 -- name: next_due
-SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';
+SELECT hunter_next_due();
 
 -- name: outbox_counts
-SELECT status, count(*) FROM hunter_seen_jobs
-WHERE status IN ('pending', 'sending', 'retry', 'stuck') GROUP BY status;
+SELECT * FROM hunter_outbox_counts();
 
 -- name: sent_since
-SELECT count(*) FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at >= %(since)s;
+SELECT hunter_sent_since(%(since)s);
 
 -- name: outbox_rows
-SELECT job_id, status, listing, attempts, next_attempt_at, claimed_by, claimed_at, error_kind,
-       last_error, first_seen_at
-FROM hunter_seen_jobs WHERE status IN ('sending', 'retry', 'stuck')
-ORDER BY status, first_seen_at, job_id LIMIT %(limit)s;
+SELECT * FROM hunter_outbox_rows(%(limit)s);
 
 -- name: sources
-SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
-       fail_streak, broken_at, etag, last_modified, validated_url, not_before
-FROM hunter_sources ORDER BY name;
+SELECT * FROM hunter_sources_rows();
 
 -- name: meta
-SELECT key, value FROM hunter_meta;
+SELECT * FROM hunter_meta_rows();
 
 -- name: job_states
-SELECT job_id, status FROM hunter_seen_jobs ORDER BY job_id;
+SELECT * FROM hunter_job_states();
