@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     retry.add_argument("job_ids", nargs="*", metavar="JOB_ID")
     retry.add_argument("--all", action="store_true", help="every stuck row")
     sub.add_parser(
+        "schema",
+        parents=[common],
+        help="print the SQL that sets up hunter's tables (paste it into Supabase's SQL editor)",
+    )
+    sub.add_parser(
         "check",
         parents=[common],
         help="validate config and environment, reach the database and LINE, "

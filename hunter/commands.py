@@ -98,6 +98,13 @@ def retry(args: argparse.Namespace, load: Loader) -> int:
     return 0
 
 
+def schema(args: argparse.Namespace, load: Loader) -> int:
+    from hunter.store import schema_sql
+
+    _say(schema_sql())
+    return 0
+
+
 def check(args: argparse.Namespace, load: Loader) -> int:
     from hunter.checkup import run_checks
 

@@ -7,6 +7,9 @@ the problem and the fix. Secrets come only from the environment and are register
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import os
 import tomllib
@@ -90,6 +93,8 @@ class Environment:
     line_token: str | None = None
     line_to: str | None = None
     line_api_url: str = "https://api.line.me"
+    supabase_url: str | None = None
+    supabase_key: str | None = None
 
     @property
     def line_configured(self) -> bool:
@@ -218,7 +223,11 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
     """The environment hunter uses, validated; secrets are registered for redaction."""
     database_url = environ.get("DATABASE_URL") or None
     token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
-    redact.register(token, database_url, _password_of(database_url))
+    supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
+    supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
+    redact.register(token, database_url, _password_of(database_url), supabase_key)
+    if supabase_url and not database_url:
+        _check_supabase(supabase_url, supabase_key)
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
         raise ConfigError(
             "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db); "
@@ -244,6 +253,47 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         line_token=token,
         line_to=line_to,
         line_api_url=api_url,
+        supabase_url=supabase_url,
+        supabase_key=supabase_key,
+    )
+
+
+def supabase_key_role(key: str) -> str | None:
+    """The role a Supabase API key acts as: new-style keys by prefix, legacy JWTs by claim."""
+    if key.startswith("sb_secret_"):
+        return "service_role"
+    if key.startswith("sb_publishable_"):
+        return "anon"
+    parts = key.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, binascii.Error):
+        return None
+    role = payload.get("role") if isinstance(payload, dict) else None
+    return role if isinstance(role, str) else None
+
+
+def _check_supabase(url: str, key: str | None) -> None:
+    if not url.startswith(("https://", "http://")):
+        raise ConfigError("SUPABASE_URL must look like https://<project>.supabase.co")
+    if not key:
+        raise ConfigError(
+            "SUPABASE_URL is set but SUPABASE_SERVICE_ROLE_KEY is not; set it to the project's "
+            "secret key (Project Settings -> API keys)"
+        )
+    role = supabase_key_role(key)
+    if role == "service_role":
+        return
+    kind = (
+        "a publishable (anon) key"
+        if role == "anon"
+        else (f"a key for the role {role!r}" if role else "not a Supabase API key")
+    )
+    raise ConfigError(
+        f"SUPABASE_SERVICE_ROLE_KEY is {kind}: row level security would hide every row from "
+        "it; use the secret key (sb_secret_..., or the legacy service_role key)"
     )
 
 
@@ -395,5 +445,8 @@ def _check_fields(kind: str, strings: dict[str, str], where: str) -> None:
 def describe_store(env: Environment) -> str:
     """Which store is in use, without secrets: for start-up lines and `hunter check`."""
     if env.database_url:
-        return "PostgreSQL (DATABASE_URL)"
+        also = "; SUPABASE_URL is set too and not used" if env.supabase_url else ""
+        return f"PostgreSQL (DATABASE_URL{also})"
+    if env.supabase_url:
+        return f"Supabase ({env.supabase_url}, over HTTPS)"
     return f"SQLite ({os.path.abspath(env.sqlite_path)})"

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
+from hunter.store import schema_sql
 from hunter.store.base import Store
 from tests.support import postgres
 from tests.support.board import Board
 from tests.support.line_standin import LineStandIn
+from tests.support.postgrest import SECRET_KEY, PostgREST, ensure_roles
 
 
 @pytest.fixture
@@ -35,11 +38,40 @@ def pg_url() -> Iterator[str]:
     postgres.drop_database(name)
 
 
-def open_test_store(kind: str, folder: Path, pg: str | None) -> Store:
+def apply_schema(database_url: str) -> None:
+    """What a user does on Supabase: paste `hunter schema` into the SQL editor and run it."""
+    with psycopg.connect(database_url, autocommit=True) as db:
+        db.execute(schema_sql().encode())
+
+
+@pytest.fixture(scope="session")
+def supabase_roles() -> None:
+    try:
+        ensure_roles(postgres.server_url())
+    except psycopg.Error as exc:
+        pytest.skip(f"cannot create Supabase's roles on the test server ({exc.sqlstate})")
+
+
+@pytest.fixture
+def supabase(pg_url: str, supabase_roles: None) -> Iterator[PostgREST]:
+    """A Supabase project: the schema applied by hand, the Data API in front of it."""
+    apply_schema(pg_url)
+    api = PostgREST(pg_url)
+    yield api
+    api.close()
+
+
+def open_test_store(kind: str, folder: Path, pg: str | None, api: PostgREST | None = None) -> Store:
+    if kind == "supabase":
+        from hunter.store.supabase import SupabaseStore
+
+        store: Store = SupabaseStore(api.url if api else "", SECRET_KEY)
+        store.migrate()  # checks the version
+        return store
     if kind == "postgres":
         from hunter.store.postgres import PostgresStore
 
-        store: Store = PostgresStore(pg or "")
+        store = PostgresStore(pg or "")
     else:
         from hunter.store.sqlite import SQLiteStore
 
@@ -48,14 +80,15 @@ def open_test_store(kind: str, folder: Path, pg: str | None) -> Store:
     return store
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "postgres", "supabase"])
 def store_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
 @pytest.fixture
 def store(store_kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
-    url = request.getfixturevalue("pg_url") if store_kind == "postgres" else None
-    opened = open_test_store(store_kind, tmp_path, url)
+    url = request.getfixturevalue("pg_url") if store_kind != "sqlite" else None
+    api = request.getfixturevalue("supabase") if store_kind == "supabase" else None
+    opened = open_test_store(store_kind, tmp_path, url, api)
     yield opened
     opened.close()

@@ -7,12 +7,17 @@ from hunter.store.base import Claimed, SourceNote, StatusReport, Store
 
 
 def open_store(env: Environment, migrate: bool = True) -> Store:
-    """The store the environment names: DATABASE_URL (PostgreSQL), else SQLite at HUNTER_DB."""
+    """The store the environment names: DATABASE_URL (PostgreSQL, applies its own migrations),
+    else SUPABASE_URL (over HTTPS; checks the schema `hunter schema` set up), else SQLite."""
     store: Store
     if env.database_url:
         from hunter.store.postgres import PostgresStore
 
         store = PostgresStore(env.database_url)
+    elif env.supabase_url:
+        from hunter.store.supabase import SupabaseStore
+
+        store = SupabaseStore(env.supabase_url, env.supabase_key or "")
     else:
         from hunter.store.sqlite import SQLiteStore
 
@@ -27,3 +32,16 @@ def open_store(env: Environment, migrate: bool = True) -> Store:
 
 
 __all__ = ["Claimed", "SourceNote", "StatusReport", "Store", "open_store"]
+
+
+def schema_sql() -> str:
+    """Everything `hunter schema` prints: the PostgreSQL schema with Supabase's access rules,
+    every migration in order, each safe to run again."""
+    from hunter.store import queries
+
+    parts = [
+        f"-- hunter schema, version {queries.latest_version('postgres')}: paste into "
+        "Supabase's SQL editor and run.\n"
+    ]
+    parts += [f"-- {name}\n{sql}" for _version, name, sql in queries.migrations("postgres")]
+    return "\n".join(parts)

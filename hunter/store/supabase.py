@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 
 import httpx
 from postgrest.exceptions import APIError
-from supabase import ClientOptions, create_client
+from supabase import create_client
+from supabase.lib.client_options import SyncClientOptions
 
 from hunter.errors import SchemaError, StoreError
 from hunter.listing import Listing
@@ -43,6 +44,11 @@ _READS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+def _column(row: Any, name: str) -> Any:
+    """One column of a TABLE function's row: an object, or the bare value of a one-column row."""
+    return row[name] if isinstance(row, dict) else row
+
+
 def _value(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
@@ -52,15 +58,14 @@ class SupabaseStore(Store):
 
     def __init__(self, url: str, key: str) -> None:
         self._host = urlsplit(url).netloc
-        options = ClientOptions(
-            postgrest_client_timeout=TIMEOUT_SECONDS,
-            auto_refresh_token=False,
-            persist_session=False,
+        self._http = httpx.Client(timeout=TIMEOUT_SECONDS)
+        options = SyncClientOptions(
+            httpx_client=self._http, auto_refresh_token=False, persist_session=False
         )
         self._client = create_client(url, key, options=options)
 
     def close(self) -> None:
-        self._client.postgrest.session.close()
+        self._http.close()
 
     def _rpc(self, function: str, **params: Any) -> Any:
         body = {f"p_{name}": _value(value) for name, value in params.items()}
@@ -175,7 +180,7 @@ class SupabaseStore(Store):
             now=now,
             broken_after=broken_after,
         )
-        return [row["source"] for row in rows]
+        return [_column(row, "source") for row in rows]
 
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         return bool(
@@ -190,7 +195,7 @@ class SupabaseStore(Store):
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         rows = self._rpc("hunter_retry_stuck", ids=None if job_ids is None else list(job_ids))
-        return sorted(row["job_id"] for row in rows)
+        return sorted(_column(row, "job_id") for row in rows)
 
     def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
         function, names = _READS[name]

@@ -218,14 +218,15 @@ def test_migrate_is_idempotent(store: Store) -> None:
 def test_workers_at_once_split_the_work(
     store_kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    url = request.getfixturevalue("pg_url") if store_kind == "postgres" else None
-    setup = open_test_store(store_kind, tmp_path, url)
+    url = request.getfixturevalue("pg_url") if store_kind != "sqlite" else None
+    api = request.getfixturevalue("supabase") if store_kind == "supabase" else None
+    setup = open_test_store(store_kind, tmp_path, url, api)
     pending(setup, *range(1, 61))
     claimed: list[list[str]] = [[], [], []]
     start = threading.Barrier(3)
 
     def work(n: int) -> None:
-        own = open_test_store(store_kind, tmp_path, url)
+        own = open_test_store(store_kind, tmp_path, url, api)
         start.wait()
         while batch := own.claim_new(f"w{n}", f"k{n}-{len(claimed[n])}", 4, T0):
             claimed[n] += [c.job_id for c in batch]

@@ -1,0 +1,209 @@
+"""Supabase: the schema's access rules, key safety, schema checks, round trips over HTTPS.
+
+The Data API is the stand-in in tests/support/postgrest.py (what it emulates is said there),
+backed by the test PostgreSQL with Supabase's roles.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.conftest import apply_schema
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+from tests.support.postgrest import PUBLISHABLE_KEY, SECRET_KEY, PostgREST, legacy_key
+
+TABLES = ["hunter_meta", "hunter_seen_jobs", "hunter_batches", "hunter_sources"]
+
+
+@pytest.fixture
+def old_project(pg_url: str, supabase_roles: None) -> str:
+    """A database whose defaults grant everything to the API roles, as older Supabase
+    projects' did, so that only hunter's own REVOKEs stand between anon and its rows."""
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute(
+            "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON TABLES "
+            "TO anon, authenticated, service_role"
+        )
+        db.execute(
+            "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON FUNCTIONS "
+            "TO anon, authenticated, service_role"
+        )
+    apply_schema(pg_url)
+    return pg_url
+
+
+@pytest.mark.parametrize("role", ["anon", "authenticated"])
+def test_api_roles_can_touch_nothing_of_hunters(old_project: str, role: str) -> None:
+    with psycopg.connect(old_project, autocommit=True) as db:
+        functions = [
+            r[0]
+            for r in db.execute(
+                "SELECT p.oid::regprocedure::text FROM pg_proc p WHERE p.proname LIKE 'hunter\\_%'"
+            ).fetchall()
+        ]
+        assert len(functions) > 20
+        for function in functions:
+            assert not db.execute(
+                "SELECT has_function_privilege(%s, %s, 'EXECUTE')", (role, function)
+            ).fetchone()[0], function
+        for table in TABLES:
+            for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE"):
+                assert not db.execute(
+                    "SELECT has_table_privilege(%s, %s, %s)", (role, table, privilege)
+                ).fetchone()[0], (table, privilege)
+        # And for real, as that role:
+        for statement in (
+            "SELECT * FROM hunter_seen_jobs",
+            "INSERT INTO hunter_meta VALUES ('x', 'y')",
+            "SELECT hunter_count_pending()",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction():
+                db.execute(f"SET LOCAL ROLE {role}")
+                db.execute(statement)
+
+
+def test_service_role_can_do_all_hunter_needs(old_project: str) -> None:
+    with psycopg.connect(old_project, autocommit=True) as db:
+        for table in TABLES:
+            for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE"):
+                assert db.execute(
+                    "SELECT has_table_privilege('service_role', %s, %s)", (table, privilege)
+                ).fetchone()[0]
+        assert all(
+            r[0]
+            for r in db.execute(
+                "SELECT relrowsecurity FROM pg_class WHERE relname = ANY(%s)", (TABLES,)
+            )
+        )
+
+
+def test_through_the_api_a_publishable_key_gets_nothing(supabase: PostgREST) -> None:
+    from hunter.errors import SchemaError
+    from hunter.store.supabase import SupabaseStore
+
+    with pytest.raises(SchemaError, match="not in this Supabase project"):
+        SupabaseStore(supabase.url, PUBLISHABLE_KEY).migrate()
+    assert SupabaseStore(supabase.url, legacy_key("service_role")).count_pending() == 0
+
+
+def supabase_env(folder: Path, url: str, key: str, **extra: str) -> dict[str, str]:
+    return base_env(folder, SUPABASE_URL=url, SUPABASE_SERVICE_ROLE_KEY=key, **extra)
+
+
+@pytest.mark.parametrize(
+    ("key", "needle"),
+    [
+        (PUBLISHABLE_KEY, "a publishable (anon) key"),
+        (legacy_key("anon"), "a publishable (anon)"),
+        (legacy_key("authenticated"), "the role 'authenticated'"),
+        ("hello", "not a Supabase"),
+    ],
+)
+def test_a_key_that_is_not_secret_is_refused(tmp_path: Path, key: str, needle: str) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    env = supabase_env(tmp_path, "https://project.supabase.co", key)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and needle in result.stderr
+    assert key not in result.stdout + result.stderr
+
+
+def test_a_missing_or_outdated_schema_says_what_to_run(
+    tmp_path: Path, pg_url: str, supabase_roles: None
+) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    api = PostgREST(pg_url)
+    try:
+        env = supabase_env(tmp_path, api.url, SECRET_KEY)
+        missing = run_hunter(tmp_path, "run", "--once", env=env)
+        assert missing.returncode == 1
+        assert "hunter's functions are not in this Supabase project" in missing.stderr
+        assert "run `hunter schema`" in missing.stderr
+        apply_schema(pg_url)
+        with psycopg.connect(pg_url, autocommit=True) as db:
+            db.execute("UPDATE hunter_meta SET value = '0' WHERE key = 'schema_version'")
+        outdated = run_hunter(tmp_path, "check", env=env)
+        assert "schema in Supabase is version 0, this hunter needs 1" in outdated.stdout
+        assert SECRET_KEY not in missing.stderr + outdated.stdout
+    finally:
+        api.close()
+
+
+def test_database_url_wins_and_says_so(tmp_path: Path, pg_url: str) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    env = supabase_env(
+        tmp_path, "https://project.supabase.co", PUBLISHABLE_KEY, DATABASE_URL=pg_url
+    )
+    result = run_hunter(tmp_path, "check", env=env)
+    assert "PostgreSQL (DATABASE_URL; SUPABASE_URL is set too and not used)" in result.stdout
+
+
+def poll_calls(
+    tmp_path: Path, board: Board, api: PostgREST, line: LineStandIn, listings: int
+) -> dict[str, int]:
+    folder = tmp_path / str(listings)
+    folder.mkdir()
+    env = supabase_env(folder, api.url, SECRET_KEY, **line.env())
+    path = f"/jobs{listings}"
+    url = board.serve_jobs(path, [("seed", "seed")])
+    write_config(
+        folder, [html_source(f"b{listings}", url)], flood_threshold=0, max_alerts_per_poll=1000
+    )
+    assert run_hunter(folder, "run", "--once", env=env).returncode == 0
+    board.serve_jobs(path, [(str(n), f"job {n}") for n in range(listings)])
+    api.calls.clear()
+    result = run_hunter(folder, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    return dict(api.calls)
+
+
+def test_round_trips_per_poll_do_not_grow_with_listings(
+    tmp_path: Path, board: Board, supabase: PostgREST, line: LineStandIn
+) -> None:
+    small = poll_calls(tmp_path, board, supabase, line, 10)
+    large = poll_calls(tmp_path, board, supabase, line, 500)
+    per_push = {"hunter_claim_due", "hunter_claim_new", "hunter_save_batch", "hunter_mark_sent"}
+    pushes = (500 + 47) // 48
+    for name in per_push:
+        assert large[name] - small[name] == pushes - 1, (name, small, large)
+    fixed = {k: v for k, v in small.items() if k not in per_push}
+    assert fixed == {k: v for k, v in large.items() if k not in per_push}
+    assert sum(fixed.values()) <= 6, fixed  # schema check + source states, record, note, ...
+    assert len(line.delivered) == 510
+
+
+def test_alerts_once_through_supabase(
+    tmp_path: Path, board: Board, supabase: PostgREST, line: LineStandIn
+) -> None:
+    env = supabase_env(tmp_path, supabase.url, legacy_key("service_role"), **line.env())
+    url = board.serve_jobs("/jobs", [("1", "python old")])
+    write_config(tmp_path, [html_source("board", url)])
+    first = run_hunter(tmp_path, "run", "--once", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "store Supabase (http://127.0.0.1" in first.stdout
+    board.serve_jobs("/jobs", [("2", "python new"), ("1", "python old")])
+    for _ in range(2):
+        assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert line.delivered == ["python new"]
+    status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+    assert status["sent_last_24h"] == 1
+
+
+def test_no_prepared_statements_for_supabases_transaction_pooler(pg_url: str) -> None:
+    """Port 6543 (transaction mode) hands each statement to any server connection, where a
+    statement prepared on another one does not exist."""
+    from hunter.store.postgres import PostgresStore
+
+    with PostgresStore(pg_url) as store:
+        store.migrate()
+        for _ in range(10):  # psycopg would prepare from the 5th execution by default
+            store.count_pending()
+        # pg_prepared_statements is per session: ask on hunter's own connection.
+        prepared = store._execute("SELECT count(*) FROM pg_prepared_statements")
+        assert prepared == [(0,)]
