@@ -8,6 +8,7 @@ traceback, never a secret.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
@@ -81,12 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, for log platforms (HUNTER_LOG_FORMAT=json)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps(
+            {
+                "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+                "level": record.levelname.lower(),
+                "logger": record.name,
+                "message": record.getMessage(),
+            },
+            ensure_ascii=False,
+        )
+
+
 def setup_logging() -> None:
+    """Logs to stderr, secrets redacted; level from HUNTER_LOG_LEVEL, JSON lines with
+    HUNTER_LOG_FORMAT=json."""
     level = os.environ.get("HUNTER_LOG_LEVEL", "INFO").upper()
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S%z")
-    )
+    if os.environ.get("HUNTER_LOG_FORMAT", "").lower() == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S%z")
+        )
     handler.addFilter(RedactingFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 from collections.abc import Callable
 
 from hunter import report
 from hunter.config import Config, Environment, describe_store
-from hunter.errors import ConfigError, RunError
+from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
 from hunter.service import Hunter, utcnow
 from hunter.store import Store, open_store
+
+log = logging.getLogger("hunter")
 
 Loader = Callable[[argparse.Namespace], tuple[Config, Environment]]
 
@@ -40,10 +44,35 @@ def run(args: argparse.Namespace, load: Loader) -> int:
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0
+        _check_line(env)
         from hunter.schedule import run_forever
 
-        run_forever(hunter)
+        run_forever(hunter, _port())
     return 0
+
+
+def _port() -> int | None:
+    raw = os.environ.get("PORT")
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(f"PORT must be a TCP port number, got {raw!r}")
+    return int(raw)
+
+
+def _check_line(env: Environment) -> None:
+    """A long-running worker proves its LINE token once at start: a wrong token is a config
+    error (exit 2); LINE being unreachable is not (deliveries retry by themselves)."""
+    if not env.line_configured:
+        return
+    from hunter.line.push import LineSender
+
+    try:
+        info = LineSender(env.line_token or "", env.line_to or "", env.line_api_url).bot_info()
+    except LineError as exc:  # a wrong token raises ConfigError and stops the start
+        log.warning("could not check the LINE token at start (%s); going on", exc)
+        return
+    log.info("LINE: bot %s (%s)", info["name"], info["basic_id"])
 
 
 def prime(args: argparse.Namespace, load: Loader) -> int:

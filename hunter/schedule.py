@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import FrameType
 from zoneinfo import ZoneInfo
 
@@ -23,6 +23,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.errors import HunterError
+from hunter.health_server import Health, serve
 from hunter.service import Hunter
 
 log = logging.getLogger("hunter")
@@ -30,12 +31,15 @@ log = logging.getLogger("hunter")
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
-def run_forever(hunter: Hunter) -> None:
+def run_forever(hunter: Hunter, port: int | None = None) -> None:
+    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz there."""
     config = hunter.config
     tz = ZoneInfo(config.timezone)
     interval = config.interval_minutes * 60
     scheduler = BlockingScheduler(timezone=tz)
     busy = threading.Lock()
+    health = Health(stale_after=timedelta(seconds=2 * interval))
+    server = serve(health, port) if port else None
 
     def poll() -> None:
         with busy:
@@ -43,6 +47,7 @@ def run_forever(hunter: Hunter) -> None:
                 return
             try:
                 hunter.poll()
+                health.polled(datetime.now(tz), hunter.store.outbox_counts())
             except HunterError as exc:
                 log.error("poll failed: %s", exc)
             except Exception:  # a bug must not kill the scheduler: log it and poll again later
@@ -76,4 +81,6 @@ def run_forever(hunter: Hunter) -> None:
             "the poll in flight did not finish in time; its rows stay `sending` and "
             "are resent with the same retry key after the lease"
         )
+    if server is not None:
+        server.shutdown()
     log.info("stopped")

@@ -21,7 +21,7 @@ from linebot.v3.messaging import (
 )
 
 from hunter.config import PUSH_TIMEOUT_SECONDS
-from hunter.errors import LineError
+from hunter.errors import ConfigError, LineError
 from hunter.listing import Listing
 from hunter.policy import Kind, PushResult, classify
 
@@ -59,8 +59,8 @@ class LineSender:
             info = self._api.get_bot_info(_request_timeout=PUSH_TIMEOUT_SECONDS)
         except ApiException as exc:
             result = result_from_answer(exc.status, exc.body, exc.headers)
-            if result.status == 401:
-                raise LineError(
+            if result.status == 401:  # the configuration is wrong, not LINE
+                raise ConfigError(
                     "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
                 ) from None
             raise LineError(f"LINE bot info failed: {result.summary}") from None

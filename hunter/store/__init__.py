@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from hunter.config import Environment
+from hunter.errors import ConfigError
 from hunter.store.base import Claimed, SourceNote, StatusReport, Store
 
 
@@ -19,6 +23,7 @@ def open_store(env: Environment, migrate: bool = True) -> Store:
 
         store = SupabaseStore(env.supabase_url, env.supabase_key or "")
     else:
+        refuse_ephemeral_sqlite(os.environ)
         from hunter.store.sqlite import SQLiteStore
 
         store = SQLiteStore(env.sqlite_path)
@@ -32,6 +37,28 @@ def open_store(env: Environment, migrate: bool = True) -> Store:
 
 
 __all__ = ["Claimed", "SourceNote", "StatusReport", "Store", "open_store"]
+
+
+# Variables each platform sets in every service's environment.
+PLATFORMS = {
+    "RENDER": "Render",
+    "RENDER_SERVICE_ID": "Render",
+    "RAILWAY_PROJECT_ID": "Railway",
+    "RAILWAY_ENVIRONMENT_NAME": "Railway",
+    "RAILWAY_SERVICE_ID": "Railway",
+}
+
+
+def refuse_ephemeral_sqlite(environ: Mapping[str, str]) -> None:
+    """On Render or Railway the disk is wiped on every deploy: a SQLite file there forgets
+    what was sent, and the next start alerts it all again."""
+    platform = next((name for var, name in PLATFORMS.items() if environ.get(var)), None)
+    if platform and environ.get("HUNTER_ALLOW_EPHEMERAL_SQLITE") != "1":
+        raise ConfigError(
+            f"on {platform} the disk is wiped on every deploy, so a SQLite file would forget "
+            "what was sent: set DATABASE_URL or SUPABASE_URL (or HUNTER_ALLOW_EPHEMERAL_SQLITE=1 "
+            "to accept repeats)"
+        )
 
 
 def schema_sql() -> str:

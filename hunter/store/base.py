@@ -289,9 +289,13 @@ class Store(ABC):
     def job_states(self) -> dict[str, str]:
         return {job_id: status for job_id, status in self._fetch("job_states")}
 
-    def status(self, now: datetime, limit: int = 100) -> StatusReport:
+    def outbox_counts(self) -> dict[str, int]:
         outbox = dict.fromkeys(OUTBOX_STATES, 0)
         outbox.update({status: int(n) for status, n in self._fetch("outbox_counts")})
+        return outbox
+
+    def status(self, now: datetime, limit: int = 100) -> StatusReport:
+        outbox = self.outbox_counts()
         sent = self._fetch("sent_since", since=self._param_time(now - timedelta(hours=24)))
         rows = [
             OutboxRow(
