@@ -71,6 +71,7 @@ class Config:
     fetch_timeout_seconds: float = 20.0
     broken_after: int = 3  # bad polls in a row before the "stopped working" alert
     flood_threshold: int = 30  # more new listings than this at once: one notice instead
+    share_sources: bool = False  # several replicas split the sources through leases
     path: Path | None = None
 
     def flood_limit(self, source: SourceConfig) -> int:
@@ -111,6 +112,7 @@ _TOP_KEYS = {
     "fetch_timeout_seconds",
     "broken_after",
     "flood_threshold",
+    "share_sources",
     "filter",
     "sources",
 }
@@ -200,6 +202,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where, 20.0, minimum=0.1),
         broken_after=int(_number(raw, "broken_after", where, 3, minimum=1, whole=True)),
         flood_threshold=int(_number(raw, "flood_threshold", where, 30, minimum=0, whole=True)),
+        share_sources=_typed(raw, "share_sources", bool, where, False),
         path=path,
     )
     return config

@@ -33,6 +33,7 @@ from hunter.store.base import SourceState
 log = logging.getLogger("hunter")
 
 PRUNE_EVERY = timedelta(hours=24)
+LEASE_SHARE = 0.9  # of an interval: a source's lease runs out just before its next poll
 QUOTA_WARNING = 0.8  # share of the month's LINE messages that earns one warning
 WAIT_FOR_RETRY = timedelta(seconds=10)  # a retry due this soon is waited for within the poll
 DELIVERY_BUDGET_SECONDS = 60.0  # in-poll waiting for retries stops after this long
@@ -113,7 +114,7 @@ class Hunter:
         config = self.config
         states = self.store.source_states()
         now = self.clock()
-        reads = read_sources(config.sources, states, config.fetch_timeout_seconds, now)
+        reads = read_sources(self._my_sources(now), states, config.fetch_timeout_seconds, now)
         self._take(reads, states, now, prime=False)
         delivery = self.deliver()
         if delivery.sent:
@@ -124,6 +125,20 @@ class Hunter:
         report = PollReport(reads, delivery, pruned, time.monotonic() - started)
         log.info(report.line())
         return report
+
+    def _my_sources(self, now: datetime) -> list[SourceConfig]:
+        """Every source, or with share_sources the ones this replica holds the lease of: one
+        replica polls each source per interval, and a dead replica's leases run out."""
+        sources = list(self.config.sources)
+        if not self.config.share_sources:
+            return sources
+        until = now + timedelta(minutes=LEASE_SHARE * self.config.interval_minutes)
+        mine = self.store.lease_sources([s.name for s in sources], self.worker, now, until)
+        if len(mine) < len(sources):
+            log.info(
+                "polling %d of %d sources; other replicas hold the rest", len(mine), len(sources)
+            )
+        return [s for s in sources if s.name in mine]
 
     def _record(self, read: SourceRead, now: datetime) -> None:
         source = read.source

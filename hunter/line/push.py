@@ -1,24 +1,19 @@
 """Push to LINE with line-bot-sdk v3, and turn every way a push can end into a PushResult.
 
-The SDK is imported here only: it costs 70-80 MB and 1-3 s, and a poll with nothing to send
-never needs it. urllib3's own retries are off: the policy decides retries, and every attempt
-carries the batch's X-Line-Retry-Key so LINE itself drops a duplicate.
+The SDK is imported on the first call to LINE, not before: it costs 70-80 MB and 1-3 s, and a
+poll with nothing to send never needs it. urllib3's own retries are off: the policy decides
+retries, and every attempt carries the batch's X-Line-Retry-Key so LINE drops a duplicate.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import urllib3
-from linebot.v3.messaging import (
-    ApiClient,
-    ApiException,
-    Configuration,
-    MessagingApi,
-    PushMessageRequest,
-)
 
 from hunter.config import PUSH_TIMEOUT_SECONDS
 from hunter.errors import ConfigError, LineError
@@ -28,26 +23,41 @@ from hunter.policy import Kind, PushResult, classify
 log = logging.getLogger("hunter.line")
 
 
+@cache
+def _sdk() -> ModuleType:
+    import linebot.v3.messaging as sdk
+
+    return sdk
+
+
 class LineSender:
     name = "LINE"
 
     def __init__(self, token: str, to: str, api_url: str = "https://api.line.me") -> None:
-        configuration = Configuration(host=api_url, access_token=token)
-        configuration.retries = 0
-        self._client = ApiClient(configuration)
-        self._api = MessagingApi(self._client)
-        self._api.line_base_path = api_url  # the SDK hard-codes https://api.line.me otherwise
-        self._to = to
+        self._token, self._to, self._url = token, to, api_url
+        self._messaging: Any = None
+
+    @property
+    def _api(self) -> Any:
+        if self._messaging is None:
+            sdk = _sdk()
+            configuration = sdk.Configuration(host=self._url, access_token=self._token)
+            configuration.retries = 0
+            self._messaging = sdk.MessagingApi(sdk.ApiClient(configuration))
+            # The SDK hard-codes https://api.line.me for its calls otherwise.
+            self._messaging.line_base_path = self._url
+        return self._messaging
 
     def push(
         self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
     ) -> PushResult:
-        request = PushMessageRequest.from_dict({"to": self._to, "messages": messages})
+        sdk = _sdk()
+        request = sdk.PushMessageRequest.from_dict({"to": self._to, "messages": messages})
         try:
             self._api.push_message_with_http_info(
                 request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
             )
-        except ApiException as exc:
+        except sdk.ApiException as exc:
             return result_from_answer(exc.status, exc.body, exc.headers)
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             return PushResult(Kind.TRANSIENT, None, _network_reason(exc))
@@ -57,7 +67,7 @@ class LineSender:
         """The bot's name and basic ID: proves the token works."""
         try:
             info = self._api.get_bot_info(_request_timeout=PUSH_TIMEOUT_SECONDS)
-        except ApiException as exc:
+        except _sdk().ApiException as exc:
             result = result_from_answer(exc.status, exc.body, exc.headers)
             if result.status == 401:  # the configuration is wrong, not LINE
                 raise ConfigError(
@@ -73,7 +83,7 @@ class LineSender:
         try:
             quota = self._api.get_message_quota(_request_timeout=PUSH_TIMEOUT_SECONDS)
             used = self._api.get_message_quota_consumption(_request_timeout=PUSH_TIMEOUT_SECONDS)
-        except ApiException as exc:
+        except _sdk().ApiException as exc:
             raise LineError(f"LINE quota check failed: HTTP {exc.status}") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None

@@ -231,6 +231,13 @@ class Store(ABC):
         broken (`broken_after` bad polls in a row) or recovered. Returns their names."""
 
     @abstractmethod
+    def lease_sources(
+        self, names: Sequence[str], worker: str, now: datetime, until: datetime
+    ) -> set[str]:
+        """Of `names`, the sources `worker` may poll now, each leased to it until `until`:
+        those nobody holds, whose lease ran out, or that it holds already."""
+
+    @abstractmethod
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         """True for exactly one caller when the last prune is older than `every`."""
 

@@ -174,6 +174,12 @@ class PostgresStore(Store):
         rows = self._run("note_sources", notes=document, now=now, broken_after=broken_after)
         return [r[0] for r in rows]
 
+    def lease_sources(
+        self, names: Sequence[str], worker: str, now: datetime, until: datetime
+    ) -> set[str]:
+        rows = self._run("lease_sources", names=list(names), worker=worker, now=now, until=until)
+        return {r[0] for r in rows}
+
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         return bool(self._run("claim_prune", now=now, every=every.total_seconds())[0][0])
 

@@ -252,6 +252,18 @@ class SQLiteStore(Store):
                     noticed.append(note.name)
         return noticed
 
+    def lease_sources(
+        self, names: Sequence[str], worker: str, now: datetime, until: datetime
+    ) -> set[str]:
+        leased = set()
+        with self._tx() as db:
+            for name in sorted(names):
+                db.execute(Q["note_source"], {"name": name})
+                params = {"name": name, "worker": worker, "now": ts(now), "until": ts(until)}
+                if db.execute(Q["lease_source"], params).fetchall():
+                    leased.add(name)
+        return leased
+
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         with self._tx() as db:
             return bool(

@@ -182,6 +182,14 @@ class SupabaseStore(Store):
         )
         return [_column(row, "source") for row in rows]
 
+    def lease_sources(
+        self, names: Sequence[str], worker: str, now: datetime, until: datetime
+    ) -> set[str]:
+        rows = self._rpc(
+            "hunter_lease_sources", names=list(names), worker=worker, now=now, until=until
+        )
+        return {_column(row, "source") for row in rows}
+
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         return bool(
             self._rpc("hunter_claim_prune", now=now, every=f"{every.total_seconds():.0f} seconds")

@@ -356,3 +356,16 @@ def test_flood_guard_records_silently_and_queues_one_notice(store: Store) -> Non
     assert store.record("a", few, ids(few), T0, flood=30, flood_notice=flood_notice) == {
         "pending": 2
     }
+
+
+def test_source_leases_give_each_source_to_one_replica(store: Store) -> None:
+    until = T0 + timedelta(minutes=27)
+    assert store.lease_sources(["a", "b"], "r1", T0, until) == {"a", "b"}
+    assert store.lease_sources(["a", "b", "c"], "r2", T0, until) == {"c"}
+    assert store.lease_sources(["a"], "r1", T0 + timedelta(minutes=1), until) == {"a"}  # its own
+    later = T0 + timedelta(minutes=28)  # r1 died: its leases ran out
+    assert store.lease_sources(["a", "b", "c"], "r2", later, later + timedelta(minutes=27)) == {
+        "a",
+        "b",
+        "c",
+    }

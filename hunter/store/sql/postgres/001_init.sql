@@ -56,7 +56,9 @@ CREATE TABLE IF NOT EXISTS hunter_sources (
     etag          text,                         -- conditional GET validators of `url`
     last_modified text,
     validated_url text,
-    not_before    timestamptz                   -- the site asked us to wait (Retry-After)
+    not_before    timestamptz,                  -- the site asked us to wait (Retry-After)
+    lease_owner   text,                         -- share_sources: the replica polling it now
+    lease_until   timestamptz
 );
 
 -- Record one source's listings: new ids inserted (primed when the source never was, else pending
@@ -302,6 +304,22 @@ BEGIN
             RETURN NEXT;
         END IF;
     END LOOP;
+END $$;
+
+-- share_sources: of these sources, the ones this worker polls now. A source is leased to one
+-- replica per interval; a dead replica's lease simply runs out. Returns the names leased.
+CREATE OR REPLACE FUNCTION hunter_lease_sources(p_names text[], p_worker text,
+                                                p_now timestamptz, p_until timestamptz)
+RETURNS TABLE (source text)
+LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO hunter_sources (name) SELECT n FROM unnest(p_names) n ORDER BY n
+    ON CONFLICT (name) DO NOTHING;
+    RETURN QUERY
+    UPDATE hunter_sources s SET lease_owner = p_worker, lease_until = p_until
+    WHERE s.name = ANY (p_names)
+      AND (s.lease_until IS NULL OR s.lease_until <= p_now OR s.lease_owner = p_worker)
+    RETURNING s.name;
 END $$;
 
 -- Take the daily prune if the last one (by anyone) is older than p_every. True: prune now.

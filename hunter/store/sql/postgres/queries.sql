@@ -24,6 +24,9 @@ SELECT hunter_split(%(key)s, %(worker)s, %(groups)s::jsonb, %(now)s);
 -- name: note_sources
 SELECT * FROM hunter_note_sources(%(notes)s::jsonb, %(now)s, %(broken_after)s);
 
+-- name: lease_sources
+SELECT * FROM hunter_lease_sources(%(names)s, %(worker)s, %(now)s, %(until)s);
+
 -- name: claim_prune
 SELECT hunter_claim_prune(%(now)s, make_interval(secs => %(every)s));
 

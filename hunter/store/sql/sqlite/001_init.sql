@@ -52,5 +52,7 @@ CREATE TABLE IF NOT EXISTS hunter_sources (
     etag          TEXT,
     last_modified TEXT,
     validated_url TEXT,
-    not_before    TEXT
+    not_before    TEXT,
+    lease_owner   TEXT,
+    lease_until   TEXT
 );

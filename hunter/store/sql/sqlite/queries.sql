@@ -112,6 +112,11 @@ ON CONFLICT (job_id) DO NOTHING;
 SELECT count(*) FROM json_each(:ids)
 WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.value);
 
+-- name: lease_source
+UPDATE hunter_sources SET lease_owner = :worker, lease_until = :until
+WHERE name = :name AND (lease_until IS NULL OR lease_until <= :now OR lease_owner = :worker)
+RETURNING name;
+
 -- name: claim_prune
 INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <= :due_before

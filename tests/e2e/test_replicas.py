@@ -1,0 +1,60 @@
+"""Several `hunter run` replicas on one PostgreSQL share the sources (share_sources = true):
+each source polled by one replica per interval, each listing alerted once, and a killed
+replica's sources taken over when its leases run out."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, start_hunter, write_config
+from tests.support.line_standin import LineStandIn
+
+INTERVAL_SECONDS = 3.0
+SOURCES = [f"s{n}" for n in range(6)]
+
+
+def hits(board: Board) -> dict[str, int]:
+    return {name: board.hits.get(f"/{name}", 0) for name in SOURCES}
+
+
+def test_three_replicas_share_sources_and_survive_a_kill(
+    tmp_path: Path, board: Board, line: LineStandIn, pg_url: str
+) -> None:
+    for name in SOURCES:
+        board.serve_jobs(f"/{name}", [(f"{name}-seed", f"{name} seed")])
+    write_config(
+        tmp_path,
+        [html_source(name, f"{board.url}/{name}") for name in SOURCES],
+        interval_minutes=INTERVAL_SECONDS / 60,
+        share_sources=True,
+    )
+    env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
+    replicas = [start_hunter(tmp_path, "run", env=env) for _ in range(3)]
+    try:
+        time.sleep(4 * INTERVAL_SECONDS)
+        before = hits(board)
+        window = 5 * INTERVAL_SECONDS
+        time.sleep(window)
+        polled = {name: hits(board)[name] - before[name] for name in SOURCES}
+        # One replica per interval: about window / interval polls each, never three times that.
+        assert all(2 <= n <= window / INTERVAL_SECONDS + 2 for n in polled.values()), polled
+
+        for name in SOURCES:  # new listings everywhere: each alerted once, by whoever polls
+            board.serve_jobs(
+                f"/{name}", [(f"{name}-new", f"{name} new job"), (f"{name}-seed", f"{name} seed")]
+            )
+        replicas[0].send_signal(signal.SIGKILL)
+        replicas[0].wait(10)
+        after_kill = hits(board)
+        time.sleep(4 * INTERVAL_SECONDS)  # leases of the dead replica run out, others take over
+        assert all(hits(board)[name] > after_kill[name] for name in SOURCES), hits(board)
+        assert sorted(line.delivered) == sorted(f"{name} new job" for name in SOURCES)
+    finally:
+        for replica in replicas[1:]:
+            replica.send_signal(signal.SIGTERM)
+        for replica in replicas[1:]:
+            replica.communicate(timeout=30)
+    assert all(r.returncode == 0 for r in replicas[1:])
