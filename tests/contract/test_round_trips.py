@@ -16,25 +16,7 @@ from hunter.line.terminal import TerminalSender
 from hunter.service import Hunter
 from hunter.store.base import Store
 from tests.support.board import Board, html_source
-
-
-class CountingStore:
-    """Delegates to a real store and counts each call of the port."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.calls: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._store, name)
-        if not callable(attribute):
-            return attribute
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[name] += 1
-            return attribute(*args, **kwargs)
-
-        return counted
+from tests.support.counting import CountingStore
 
 
 def poll_calls(store: Store, board: Board, path: str, listings: int) -> Counter[str]:

@@ -28,8 +28,9 @@ CREATE TABLE IF NOT EXISTS hunter_seen_jobs (
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_outbox
     ON hunter_seen_jobs (status, next_attempt_at)
     WHERE status IN ('pending', 'sending', 'retry', 'stuck');
+-- Batches in flight only: sent rows keep their key, and there are millions of them.
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_key ON hunter_seen_jobs (retry_key)
-    WHERE retry_key IS NOT NULL;
+    WHERE status IN ('sending', 'retry', 'stuck');
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_prunable ON hunter_seen_jobs (last_seen_at)
     WHERE status IN ('primed', 'ignored', 'sent');
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)
@@ -347,7 +348,8 @@ BEGIN
         LIMIT p_limit);
     GET DIAGNOSTICS v_rows = ROW_COUNT;
     DELETE FROM hunter_batches b WHERE b.created_at < p_before AND NOT EXISTS (
-        SELECT 1 FROM hunter_seen_jobs j WHERE j.retry_key = b.retry_key);
+        SELECT 1 FROM hunter_seen_jobs j
+        WHERE j.retry_key = b.retry_key AND j.status IN ('sending', 'retry', 'stuck'));
     RETURN v_rows;
 END $$;
 

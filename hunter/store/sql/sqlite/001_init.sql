@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS hunter_seen_jobs (
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_outbox ON hunter_seen_jobs (status, next_attempt_at)
     WHERE status IN ('pending', 'sending', 'retry', 'stuck');
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_key ON hunter_seen_jobs (retry_key)
-    WHERE retry_key IS NOT NULL;
+    WHERE status IN ('sending', 'retry', 'stuck');
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_prunable ON hunter_seen_jobs (last_seen_at)
     WHERE status IN ('primed', 'ignored', 'sent');
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)

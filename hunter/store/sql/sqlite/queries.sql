@@ -136,7 +136,8 @@ RETURNING job_id;
 
 -- name: prune_batches
 DELETE FROM hunter_batches WHERE created_at < :before AND NOT EXISTS (
-    SELECT 1 FROM hunter_seen_jobs j WHERE j.retry_key = hunter_batches.retry_key);
+    SELECT 1 FROM hunter_seen_jobs j WHERE j.retry_key = hunter_batches.retry_key
+    AND j.status IN ('sending', 'retry', 'stuck'));
 
 -- name: save_batch
 INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (:key, :body, :now)
