@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from hunter.config import Config, Environment, describe_store
+from hunter.config import Config
+from hunter.environment import Environment, describe_store
 from hunter.errors import HunterError
 from hunter.filters import judge
 from hunter.sources.reader import SourceRead, read_sources

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 
 from hunter import __version__
-from hunter.config import Config, Environment, config_path, load_config, read_environment
+from hunter.config import Config, config_path, load_config
+from hunter.environment import Environment, read_environment
 from hunter.errors import ConfigError, HunterError
 from hunter.redact import RedactingFilter, redact
 

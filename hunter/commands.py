@@ -9,7 +9,8 @@ import os
 from collections.abc import Callable
 
 from hunter import report
-from hunter.config import Config, Environment, describe_store
+from hunter.config import Config
+from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
 from hunter.service import Hunter, utcnow

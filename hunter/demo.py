@@ -17,7 +17,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from hunter.config import parse_config, read_environment
+from hunter.config import parse_config
+from hunter.environment import read_environment
 from hunter.line import open_sender
 from hunter.service import Hunter
 from hunter.store.sqlite import SQLiteStore

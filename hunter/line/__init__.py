@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from hunter.config import Environment
+from hunter.environment import Environment
 from hunter.listing import Listing
 from hunter.policy import PushResult
 

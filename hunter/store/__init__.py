@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from hunter.config import Environment
+from hunter.environment import Environment
 from hunter.errors import ConfigError
 from hunter.store.base import Claimed, SourceNote, StatusReport, Store
 

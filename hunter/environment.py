@@ -1,0 +1,130 @@
+"""The environment -> one validated `Environment`. Secrets live only here.
+
+Every secret is registered with `redact` the moment it is read, so no log line or error can
+show it. Which store is used: DATABASE_URL, else SUPABASE_URL, else SQLite at HUNTER_DB.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hunter import redact
+from hunter.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What hunter reads from the environment. Secrets live here and nowhere else."""
+
+    # repr=False: printing an Environment (a debugger, a stray log line) shows no secret.
+    database_url: str | None = field(default=None, repr=False)
+    sqlite_path: str = "hunter.db"
+    line_token: str | None = field(default=None, repr=False)
+    line_to: str | None = None
+    line_api_url: str = "https://api.line.me"
+    supabase_url: str | None = None
+    supabase_key: str | None = field(default=None, repr=False)
+
+    @property
+    def line_configured(self) -> bool:
+        return bool(self.line_token and self.line_to)
+
+
+def read_environment(environ: Mapping[str, str]) -> Environment:
+    """The environment hunter uses, validated; secrets are registered for redaction."""
+    database_url = environ.get("DATABASE_URL") or None
+    token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
+    supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
+    supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
+    redact.register(token, database_url, _password_of(database_url), supabase_key)
+    if supabase_url and not database_url:
+        _check_supabase(supabase_url, supabase_key)
+    if database_url and not database_url.startswith(("postgres://", "postgresql://")):
+        raise ConfigError(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db); "
+            "unset it to use SQLite"
+        )
+    line_to = environ.get("LINE_TO") or None
+    if bool(token) != bool(line_to):
+        missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
+        raise ConfigError(
+            f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
+        )
+    if line_to and not (line_to[:1] in "UCR" and len(line_to) == 33):
+        raise ConfigError(
+            "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
+            "not a display name; see the README's LINE set-up"
+        )
+    api_url = (environ.get("HUNTER_LINE_API_URL") or "https://api.line.me").rstrip("/")
+    if not api_url.startswith(("http://", "https://")):
+        raise ConfigError("HUNTER_LINE_API_URL must start with http:// or https://")
+    return Environment(
+        database_url=database_url,
+        sqlite_path=environ.get("HUNTER_DB") or "hunter.db",
+        line_token=token,
+        line_to=line_to,
+        line_api_url=api_url,
+        supabase_url=supabase_url,
+        supabase_key=supabase_key,
+    )
+
+
+def supabase_key_role(key: str) -> str | None:
+    """The role a Supabase API key acts as: new-style keys by prefix, legacy JWTs by claim."""
+    if key.startswith("sb_secret_"):
+        return "service_role"
+    if key.startswith("sb_publishable_"):
+        return "anon"
+    parts = key.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, binascii.Error):
+        return None
+    role = payload.get("role") if isinstance(payload, dict) else None
+    return role if isinstance(role, str) else None
+
+
+def _check_supabase(url: str, key: str | None) -> None:
+    if not url.startswith(("https://", "http://")):
+        raise ConfigError("SUPABASE_URL must look like https://<project>.supabase.co")
+    if not key:
+        raise ConfigError(
+            "SUPABASE_URL is set but SUPABASE_SERVICE_ROLE_KEY is not; set it to the project's "
+            "secret key (Project Settings -> API keys)"
+        )
+    role = supabase_key_role(key)
+    if role == "service_role":
+        return
+    kind = (
+        "a publishable (anon) key"
+        if role == "anon"
+        else (f"a key for the role {role!r}" if role else "not a Supabase API key")
+    )
+    raise ConfigError(
+        f"SUPABASE_SERVICE_ROLE_KEY is {kind}: row level security would hide every row from "
+        "it; use the secret key (sb_secret_..., or the legacy service_role key)"
+    )
+
+
+def _password_of(url: str | None) -> str | None:
+    if not url or "@" not in url or "://" not in url:
+        return None
+    userinfo = url.split("://", 1)[1].rsplit("@", 1)[0]
+    return userinfo.split(":", 1)[1] if ":" in userinfo else None
+
+
+def describe_store(env: Environment) -> str:
+    """Which store is in use, without secrets: for start-up lines and `hunter check`."""
+    if env.database_url:
+        also = "; SUPABASE_URL is set too and not used" if env.supabase_url else ""
+        return f"PostgreSQL (DATABASE_URL{also})"
+    if env.supabase_url:
+        return f"Supabase ({env.supabase_url}, over HTTPS)"
+    return f"SQLite ({os.path.abspath(env.sqlite_path)})"
