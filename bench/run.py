@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.naive import NaiveBot  # noqa: E402
+from bench.naive import SCHEMA, NaiveBot  # noqa: E402
 from hunter.config import Config, parse_config  # noqa: E402
 from hunter.line.push import LineSender  # noqa: E402
 from hunter.listing import Listing  # noqa: E402
@@ -346,9 +346,23 @@ def big_table(results: Results, line: LineStandIn, rows: int) -> None:
             break
     prune_seconds = time.perf_counter() - started
     store.close()
+    with psycopg.connect(url, autocommit=True) as db:  # the naive bot, as many ids seen
+        db.execute(SCHEMA)
+        db.execute(
+            "INSERT INTO naive_seen SELECT 'old:' || g, now() FROM generate_series(1, %(rows)s) g",
+            {"rows": rows},
+        )
+    bot = NaiveBot(url, line.url, TOKEN, TO)
+    fresh = [Listing(f"n:{k}", "n", f"job {k}", f"https://x.test/{k}") for k in range(20)]
+    memory, started = rss_mb(), time.perf_counter()
+    bot.poll(fresh)
+    naive_seconds, naive_memory = time.perf_counter() - started, rss_mb() - memory
+    bot.close()
     postgres.drop_database(name)
     results.add(
-        f"a poll with {rows:,} rows in the table (20 new listings)", f"{poll_seconds:.2f} s"
+        f"a poll with {rows:,} rows in the table (20 new listings)",
+        f"{poll_seconds:.2f} s; naive: {naive_seconds:.2f} s, +{naive_memory:.0f} MB to hold "
+        "every seen id",
     )
     results.add(
         f"prune of {total:,} of {rows:,} rows",
