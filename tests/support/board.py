@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import html
 import json
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.support.local_server import LocalServer, QuietHandler
 
 
 @dataclass
@@ -33,9 +33,7 @@ class Board:
         self.requests: list[tuple[str, dict[str, str]]] = []
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 path = self.path
                 board.hits[path] = board.hits.get(path, 0) + 1
@@ -72,17 +70,11 @@ class Board:
                 self.end_headers()
                 self.wfile.write(page.body)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._server = LocalServer(Handler)
+        self.url = self._server.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.close()
 
     def serve(
         self,

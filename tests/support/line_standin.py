@@ -21,11 +21,11 @@ import threading
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
+from tests.support.local_server import LocalServer, QuietHandler
 
 TOKEN = "test-channel-token-DO-NOT-LEAK-7f3a9c"
 TO = "U" + "4af4980629" * 3 + "ab"  # a user ID: U and 32 hex digits
@@ -73,15 +73,12 @@ class LineStandIn:
 
     def __post_init__(self) -> None:
         self.validate_spec = self.check_spec and spec_available()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._server = LocalServer(_handler(self))
+        self.url = self._server.url
 
     def close(self) -> None:
         self.released.set()
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.close()
 
     @property
     def delivered(self) -> list[str]:
@@ -193,24 +190,12 @@ class LineStandIn:
         )
 
 
-def _handler(stand_in: LineStandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-
+def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             if self.path != "/v2/bot/message/push":
-                return self._send(404, {"message": "Not found"}, {})
+                return self.send_json(404, {"message": "Not found"}, {})
             status, body, headers = stand_in.answer_push(self.headers, raw)
             if status == -1:  # accepted, answer lost
                 self.close_connection = True
@@ -220,13 +205,13 @@ def _handler(stand_in: LineStandIn) -> type[BaseHTTPRequestHandler]:
                 stand_in.released.wait()
                 self.close_connection = True
                 return None
-            return self._send(status, body, headers)
+            return self.send_json(status, body, headers)
 
         def do_GET(self) -> None:
             if self.headers.get("Authorization") != f"Bearer {stand_in.token}":
-                return self._send(401, {"message": "Authentication failed."}, {})
+                return self.send_json(401, {"message": "Authentication failed."}, {})
             if self.path == "/v2/bot/info":
-                return self._send(
+                return self.send_json(
                     200,
                     {
                         "userId": TO,
@@ -238,12 +223,9 @@ def _handler(stand_in: LineStandIn) -> type[BaseHTTPRequestHandler]:
                     {},
                 )
             if self.path == "/v2/bot/message/quota":
-                return self._send(200, {"type": "limited", "value": stand_in.quota_limit}, {})
+                return self.send_json(200, {"type": "limited", "value": stand_in.quota_limit}, {})
             if self.path == "/v2/bot/message/quota/consumption":
-                return self._send(200, {"totalUsage": stand_in.used}, {})
-            return self._send(404, {"message": "Not found"}, {})
-
-        def log_message(self, *args: object) -> None:
-            pass
+                return self.send_json(200, {"totalUsage": stand_in.used}, {})
+            return self.send_json(404, {"message": "Not found"}, {})
 
     return Handler

@@ -16,14 +16,14 @@ What it does not: table endpoints, filters, embedding, GET rpc, schema cache rel
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
 import psycopg
 from psycopg.types.json import Jsonb
+
+from tests.support.local_server import LocalServer, QuietHandler
 
 JWT_SECRET = "test-jwt-secret-at-least-32-characters-long"
 SECRET_KEY = "sb_secret_hunterTestKeyDoNotLeak0123456789"
@@ -51,38 +51,22 @@ class PostgREST:
         self.calls: Counter[str] = Counter()
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(QuietHandler):
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 prefix = "/rest/v1/rpc/"
                 if not self.path.startswith(prefix):
-                    return self._send(404, _error("PGRST125", f"Invalid path {self.path}"))
+                    return self.send_json(404, _error("PGRST125", f"Invalid path {self.path}"))
                 function = self.path[len(prefix) :].split("?", 1)[0]
                 stand_in.calls[function] += 1
                 status, body = stand_in.call(function, self.headers, raw)
-                return self._send(status, body)
+                return self.send_json(status, body)
 
-            def _send(self, status: int, body: Any) -> None:
-                data = b"" if status == 204 else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._server = LocalServer(Handler)
+        self.url = self._server.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.close()
 
     @staticmethod
     def role_of(headers: Any) -> str | None:

@@ -2,7 +2,7 @@
 
 The pages in ../shared/fixtures/real were captured from real sites by other people; the tests
 that read them skip (saying why) on a clone without ../shared. The small pages here are
-written for the case they test.
+written for the case they test; feeds and the Fastwork-shaped sample are in test_feeds.py.
 """
 
 from __future__ import annotations
@@ -200,61 +200,6 @@ def test_remoteok_mojibake_is_repaired() -> None:
     assert "Send a résumé or portfolio" in summaries["remoteok:1093859"]
     assert "transformação tecnológica" in summaries["remoteok:1093856"]
     assert "<b>" not in summaries["remoteok:1093856"]  # HTML descriptions become text
-
-
-FASTWORK_SAMPLE = {  # hand-made in the shape of Fastwork's public job-board API (no capture)
-    "data": [
-        {
-            "id": "6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
-            "title": "ทำบอทไลน์ตอบลูกค้า",
-            "description": "ต้องการบอท LINE OA",
-            "budget": 15000,
-            "inserted_at": "2026-11-29T08:00:00Z",
-            "tag": {"name": "Programming"},
-        },
-        {
-            "id": "0b9d7e55-41aa-4f3c-8d2e-7c6b5a4f3e21",
-            "title": "ออกแบบโลโก้",
-            "description": "",
-            "budget": None,
-            "inserted_at": "2026-11-29T09:00:00Z",
-            "tag": {"name": "Design"},
-        },
-    ],
-    "meta": {"total_pages": 1, "total_count": 2},
-}
-FASTWORK = {
-    "name": "fastwork",
-    "kind": "json",
-    "url": "https://jobboard-api.fastwork.co/api/jobs",
-    "items": "data",
-    "id": "id",
-    "title": "title",
-    "link": "https://jobboard.fastwork.co/jobs/{id}",
-    "budget": "budget",
-    "summary": "description",
-}
-
-
-def test_fastwork_shaped_json() -> None:
-    import json
-
-    result = parse(source_of(FASTWORK), json.dumps(FASTWORK_SAMPLE), FASTWORK["url"], NOW)
-    got = [(x.job_id, x.title, x.url, x.budget) for x in result.listings]
-    assert got == [
-        (
-            "fastwork:6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
-            "ทำบอทไลน์ตอบลูกค้า",
-            "https://jobboard.fastwork.co/jobs/6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
-            15000,
-        ),
-        (
-            "fastwork:0b9d7e55-41aa-4f3c-8d2e-7c6b5a4f3e21",
-            "ออกแบบโลโก้",
-            "https://jobboard.fastwork.co/jobs/0b9d7e55-41aa-4f3c-8d2e-7c6b5a4f3e21",
-            None,
-        ),
-    ]
 
 
 SMALL_HTML = """<html><head><base href="https://board.test/th/"></head><body>
