@@ -207,3 +207,18 @@ def test_no_prepared_statements_for_supabases_transaction_pooler(pg_url: str) ->
         # pg_prepared_statements is per session: ask on hunter's own connection.
         prepared = store._execute("SELECT count(*) FROM pg_prepared_statements")
         assert prepared == [(0,)]
+
+
+def test_an_unreachable_project_is_one_clear_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    env = supabase_env(tmp_path, f"http://127.0.0.1:{port}", SECRET_KEY)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 1
+    assert f"cannot reach Supabase at 127.0.0.1:{port}" in result.stderr
+    assert "SUPABASE_URL" in result.stderr and SECRET_KEY not in result.stderr
+    assert "Traceback" not in result.stderr

@@ -272,3 +272,16 @@ def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:
     assert_once(setup.line, titles)
     assert set(setup.states().values()) == {"sent"}
     assert TOKEN not in err
+
+
+def test_a_rate_limit_waits_then_delivers_once(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.append(429)  # "The API rate limit has been exceeded"
+    limited = setup.run("run", "--once")
+    assert limited.returncode == 0, limited.stderr
+    assert [p.status for p in setup.line.pushes] == [429]  # no hammering: delivery stopped
+    assert {r["status"] for r in setup.status()["rows"]} == {"retry"}
+    time.sleep(0.3)
+    assert setup.run("run", "--once").returncode == 0
+    assert [p.status for p in setup.line.pushes] == [429, 200]
+    assert_once(setup.line, titles)
