@@ -23,7 +23,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.errors import HunterError
-from hunter.health_server import Health, serve
+from hunter.healthz import Health, serve
 from hunter.service import Hunter
 
 log = logging.getLogger("hunter")

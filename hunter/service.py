@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter import health, notices, policy
+from hunter import notices, policy, source_health
 from hunter.config import Config, SourceConfig
 from hunter.errors import LineError, StoreError
 from hunter.filters import matches
@@ -182,14 +182,14 @@ class Hunter:
         notes = []
         for read in reads:
             state = states.get(read.name)
-            verdict = health.judge(read, state)
+            verdict = source_health.judge(read, state)
             if prime and verdict.good is not False:  # a person asked: empty pages count too
                 read.new = self.store.record(read.name, read.listings, set(), now, prime=True)
             elif verdict.good:
                 self._record(read, now)
             elif verdict.good is False:
                 log.warning("source %s: %s", read.name, verdict.reason)
-            notes.append(health.note(read, state, verdict, self.config, now))
+            notes.append(source_health.note(read, state, verdict, self.config, now))
         for name in self.store.note_sources(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for LINE", name)
 
