@@ -44,6 +44,19 @@ def recovered(source: SourceConfig, now: datetime) -> Listing:
     )
 
 
+def quota(used: int, limit: int, now: datetime, timezone: str) -> Listing:
+    """Once a month: the month is part of the id, so a second one is never queued."""
+    month = now.astimezone(ZoneInfo(timezone)).strftime("%Y-%m")
+    return Listing(
+        job_id=f"{SOURCE}:quota:{month}",
+        source=SOURCE,
+        title=f"📈 {used} of this month's {limit} LINE messages are used",
+        url="",
+        summary="At the limit, alerts wait (none is lost) until the month resets or the "
+        "plan is raised.",
+    )
+
+
 def flood(source: SourceConfig, titles: list[str], now: datetime) -> Listing:
     """The title holds "%s" for the number of new listings, which only the store knows."""
     name = source.name.replace("%", "%%")

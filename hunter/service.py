@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from hunter import notices, policy, source_health
 from hunter.config import Config, SourceConfig
@@ -194,7 +193,8 @@ class Hunter:
             log.warning("source %s: health notice queued for LINE", name)
 
     def warn_quota(self) -> None:
-        """Once a month, when 80% of LINE's monthly messages are used, say so on LINE."""
+        """When 80% of LINE's monthly messages are used, queue one notice for the month: it
+        goes out with the next push, through the outbox like every alert."""
         try:
             quota = self.sender.quota()
         except LineError as exc:
@@ -203,15 +203,9 @@ class Hunter:
         if quota is None or quota[0] is None or quota[1] < QUOTA_WARNING * quota[0]:
             return
         limit, used = quota
-        month = self.clock().astimezone(ZoneInfo(self.config.timezone)).strftime("%Y-%m")
-        if not self.store.claim_meta("quota_warned_month", month):
-            return
-        text = (
-            f"hunter: {used} of this month's {limit} LINE messages are used. At the limit, "
-            "alerts wait (none is lost) until the month resets or the plan is raised."
-        )
-        result = self.sender.push([], [render.text_message(text)], str(uuid.uuid4()))
-        log.warning("%s (notice: %s)", text, result.kind.value)
+        notice = notices.quota(used, limit, self.clock(), self.config.timezone)
+        if self.store.enqueue(notice, self.clock()):
+            log.warning("%s: a notice goes out with the next push", notice.title)
 
     def prune(self, days: float | None = None) -> int:
         days = self.config.prune_after_days if days is None else days

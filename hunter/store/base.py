@@ -249,8 +249,8 @@ class Store(ABC):
         """Stuck rows (all, or these) back to pending; returns the ids moved."""
 
     @abstractmethod
-    def claim_meta(self, key: str, value: str) -> bool:
-        """Set a hunter_meta value; True for exactly one caller when it changed."""
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
+        """Queue a notice of hunter's own for delivery; False when its id was queued before."""
 
     @abstractmethod
     def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:

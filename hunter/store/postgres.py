@@ -186,8 +186,9 @@ class PostgresStore(Store):
     def prune_batch(self, before: datetime, limit: int) -> int:
         return int(self._run("prune", before=before, limit=limit)[0][0])
 
-    def claim_meta(self, key: str, value: str) -> bool:
-        return bool(self._run("claim_meta", key=key, value=value)[0][0])
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
+        listing = json.dumps(notice.payload())
+        return bool(self._run("enqueue", job_id=notice.job_id, listing=listing, now=now)[0][0])
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         ids = None if job_ids is None else list(job_ids)

@@ -278,9 +278,18 @@ class SQLiteStore(Store):
             db.execute(Q["prune_batches"], {"before": ts(before)})
             return deleted
 
-    def claim_meta(self, key: str, value: str) -> bool:
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
         with self._tx() as db:
-            return bool(db.execute(Q["claim_meta"], {"key": key, "value": value}).fetchall())
+            return bool(
+                db.execute(
+                    Q["insert_notice"],
+                    {
+                        "job_id": notice.job_id,
+                        "listing": json.dumps(notice.payload()),
+                        "now": ts(now),
+                    },
+                ).rowcount
+            )
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         with self._tx() as db:

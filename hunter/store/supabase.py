@@ -198,8 +198,10 @@ class SupabaseStore(Store):
     def prune_batch(self, before: datetime, limit: int) -> int:
         return int(self._rpc("hunter_prune", before=before, limit=limit))
 
-    def claim_meta(self, key: str, value: str) -> bool:
-        return bool(self._rpc("hunter_claim_meta", key=key, value=value))
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
+        return bool(
+            self._rpc("hunter_enqueue", job_id=notice.job_id, listing=notice.payload(), now=now)
+        )
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         rows = self._rpc("hunter_retry_stuck", ids=None if job_ids is None else list(job_ids))

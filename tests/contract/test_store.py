@@ -261,10 +261,11 @@ def test_a_given_up_key_forgets_its_body(store: Store) -> None:
     assert store.batch_body("k") is None and store.count_pending() == 2
 
 
-def test_claim_meta_is_true_once_per_value(store: Store) -> None:
-    assert store.claim_meta("quota_warned_month", "2026-11") is True
-    assert store.claim_meta("quota_warned_month", "2026-11") is False
-    assert store.claim_meta("quota_warned_month", "2026-12") is True
+def test_a_notice_is_queued_once(store: Store) -> None:
+    notice = Listing("hunter:quota:2026-11", "hunter", "80% used", "", None, "")
+    assert store.enqueue(notice, T0) is True
+    assert store.enqueue(notice, T0) is False
+    assert [c.listing.title for c in store.claim_new("w", "k", 9, T0)] == ["80% used"]
 
 
 def test_a_split_batch_forgets_its_body(store: Store) -> None:

@@ -242,13 +242,13 @@ def test_quota_warning_once_a_month(setup: Setup) -> None:
     setup.prime_then_post(1)
     assert setup.run("run", "--once").returncode == 0  # 1 of 2 used: no warning
     setup.board.serve_jobs("/jobs", [("k1", "python extra one"), ("k2", "python extra two")])
-    assert setup.run("run", "--once").returncode == 0  # 2 of 2: warn
-    setup.board.serve_jobs("/jobs", [("k3", "python extra three")])
-    assert setup.run("run", "--once").returncode == 0  # already warned this month
-    notices = [
-        m["text"] for p in setup.line.pushes for m in p.body["messages"] if m["type"] == "text"
-    ]
-    assert len(notices) == 1 and "2 of this month's 2 LINE messages" in notices[0]
+    warned = setup.run("run", "--once")  # 2 of 2: the warning is queued in the outbox
+    assert "2 of this month's 2 LINE messages are used" in warned.stderr
+    for extra in ("k3", "k4"):  # it goes out with the next push, and never again this month
+        setup.board.serve_jobs("/jobs", [(extra, f"python extra {extra}")])
+        assert setup.run("run", "--once").returncode == 0
+    warnings = [t for t in setup.line.delivered if "LINE messages are used" in t]
+    assert warnings == ["📈 2 of this month's 2 LINE messages are used"]
     text = setup.run("status").stdout
     assert "LINE quota:" in text and "messages used this month" in text
 

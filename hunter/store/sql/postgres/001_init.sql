@@ -364,16 +364,17 @@ LANGUAGE sql AS $$
     RETURNING j.job_id;
 $$;
 
--- Set a hunter_meta value; true when it changed (so "once per month" is decided here).
-CREATE OR REPLACE FUNCTION hunter_claim_meta(p_key text, p_value text)
+-- Queue a notice of hunter's own (its job id makes it once only); true when it was new.
+CREATE OR REPLACE FUNCTION hunter_enqueue(p_job_id text, p_listing jsonb, p_now timestamptz)
 RETURNS boolean
 LANGUAGE sql AS $$
-    WITH changed AS (
-        INSERT INTO hunter_meta AS m (key, value) VALUES (p_key, p_value)
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value
-        WHERE m.value IS DISTINCT FROM excluded.value
+    WITH queued AS (
+        INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at,
+                                      last_seen_at)
+        VALUES (p_job_id, 'hunter', 'pending', p_listing, p_now, p_now)
+        ON CONFLICT (job_id) DO NOTHING
         RETURNING 1)
-    SELECT EXISTS (SELECT 1 FROM changed);
+    SELECT EXISTS (SELECT 1 FROM queued);
 $$;
 
 -- Reads, as functions too: the Supabase adapter reaches the database only through rpc.

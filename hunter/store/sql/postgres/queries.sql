@@ -42,8 +42,8 @@ SELECT hunter_save_batch(%(key)s, %(body)s, %(now)s);
 -- name: batch_body
 SELECT hunter_batch_body(%(key)s);
 
--- name: claim_meta
-SELECT hunter_claim_meta(%(key)s, %(value)s);
+-- name: enqueue
+SELECT hunter_enqueue(%(job_id)s, %(listing)s::jsonb, %(now)s);
 
 -- name: count_pending
 SELECT hunter_count_pending();

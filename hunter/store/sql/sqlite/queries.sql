@@ -146,10 +146,6 @@ ON CONFLICT (retry_key) DO NOTHING;
 -- name: batch_body
 SELECT body FROM hunter_batches WHERE retry_key = :key;
 
--- name: claim_meta
-INSERT INTO hunter_meta (key, value) VALUES (:key, :value)
-ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
-RETURNING 1;
 
 -- name: count_pending
 SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
