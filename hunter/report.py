@@ -53,6 +53,11 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
         state = f"error: {s['last_error']}" if s["last_error"] else f"{s['last_count']} listings"
         primed = "" if s["primed_at"] else " (not primed yet)"
         lines.append(f"  {s['name']}: last poll {at(s['last_poll_at'])}, {state}{primed}")
+        if s["broken_at"]:
+            lines.append(
+                f"    BROKEN since {at(s['broken_at'])}: {s['fail_streak']} bad polls "
+                f"in a row; last good {at(s['last_good_at'])}; see `hunter check`"
+            )
     o = report.outbox
     lines += [
         "Outbox:",

@@ -35,6 +35,8 @@ def test_a_layout_change_alerts_once_and_its_fix_once(
         assert result.returncode == 0, result.stderr
         assert "layout may have changed" in result.stderr
         assert len(notices(line)) == (1 if poll >= 3 else 0), poll
+    status = run_hunter(tmp_path, "status", env=env).stdout
+    assert "BROKEN since" in status and "5 bad polls in a row" in status
     alert = notices(line)[0]
     assert alert == "⚠️ Source board stopped working"
     body = json.dumps(line.pushes[-1].body, ensure_ascii=False)
