@@ -370,3 +370,44 @@ def test_source_leases_give_each_source_to_one_replica(store: Store) -> None:
         "b",
         "c",
     }
+
+
+def test_instances_recording_claiming_and_sending_at_once_never_deadlock(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Four instances poll the same page over and over while it grows: each records it,
+    claims, and marks batches sent. PostgreSQL detects a deadlock within a second; none may
+    happen, and every listing is claimed once."""
+    url = request.getfixturevalue("pg_url")
+    setup = open_test_store("postgres", tmp_path, url)
+    setup.record("a", jobs("a", 0), set(), T0)  # primed
+    claimed: list[str] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def instance(n: int) -> None:
+        own = open_test_store("postgres", tmp_path, url)
+        start.wait()
+        try:
+            for step in range(1, 41):
+                page = jobs("a", *range(max(0, step - 10), step + 1))  # old and new listings
+                own.record("a", page, ids(page), T0 + timedelta(seconds=step))
+                batch = own.claim_new(f"w{n}", f"k{n}-{step}", 3, T0)
+                claimed.extend(c.job_id for c in batch)
+                if batch:
+                    own.mark_sent(batch[0].retry_key, T0)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=instance, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(claimed) == len(set(claimed))  # nothing claimed twice
+    leftover = [c.job_id for c in setup.claim_new("last", "k-last", 100, T0)]
+    assert sorted(claimed + leftover) == sorted(f"a:{n}" for n in range(1, 41))
+    setup.close()

@@ -77,8 +77,13 @@ DECLARE
     v_new    bigint;
     v_flood  boolean := false;
 BEGIN
-    SELECT s.primed_at IS NOT NULL INTO v_primed FROM hunter_sources s WHERE s.name = p_source;
-    v_primed := coalesce(v_primed, false) AND NOT p_prime;
+    -- The source's row first, before any listing's: instances recording the same source take
+    -- their turns here, and no one holding a listing's row ever waits for this one (no cycle,
+    -- so no deadlock; the row is held only for this short statement).
+    INSERT INTO hunter_sources (name) VALUES (p_source) ON CONFLICT (name) DO NOTHING;
+    SELECT s.primed_at IS NOT NULL INTO v_primed FROM hunter_sources s
+    WHERE s.name = p_source FOR UPDATE;
+    v_primed := v_primed AND NOT p_prime;
 
     -- Seen again. SKIP LOCKED: a row another instance is touching right now is being refreshed
     -- or claimed by it; waiting for it would only add lock waits, never information.
@@ -112,11 +117,11 @@ BEGIN
     END IF;
 
     IF p_prime OR jsonb_array_length(p_jobs) > 0 THEN
-        INSERT INTO hunter_sources AS s (name, primed_at) VALUES (p_source, p_now)
-        ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(s.primed_at, excluded.primed_at);
+        UPDATE hunter_sources SET primed_at = coalesce(primed_at, p_now) WHERE name = p_source;
     END IF;
 
-    -- Sorted inserts: two instances recording the same page lock rows in the same order.
+    -- Only ids not stored yet: an insert that met a known row which another transaction is
+    -- updating (a claim, a mark) would wait for it, and that one may wait for our refresh.
     RETURN QUERY
     WITH inserted AS (
         INSERT INTO hunter_seen_jobs AS j
@@ -127,6 +132,7 @@ BEGIN
                     ELSE 'ignored' END,
                e->'listing', p_now, p_now
         FROM jsonb_array_elements(p_jobs) e
+        WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs k WHERE k.job_id = e->>'job_id')
         ORDER BY e->>'job_id'
         ON CONFLICT (job_id) DO NOTHING
         RETURNING j.status)
@@ -170,6 +176,9 @@ BEGIN
     LOOP
         -- The key, not a row, is the unit of ownership: whoever holds this lock owns the batch.
         CONTINUE WHEN NOT pg_try_advisory_xact_lock(hashtext('hunter_batch:' || v_key));
+        PERFORM 1 FROM hunter_seen_jobs
+        WHERE retry_key = v_key AND status IN ('sending', 'retry', 'stuck')
+        ORDER BY job_id FOR UPDATE;  -- in id order, like every other writer of these rows
         RETURN QUERY
         UPDATE hunter_seen_jobs j
         SET status = 'sending', claimed_by = p_worker, claimed_at = p_now
@@ -192,14 +201,21 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_requeued integer;
 BEGIN
+    PERFORM 1 FROM hunter_seen_jobs
+    WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck')
+    ORDER BY job_id FOR UPDATE;  -- a batch's rows in id order, like everyone else: no cycle
     UPDATE hunter_seen_jobs
     SET status = 'sent', sent_at = p_now, claimed_by = NULL, next_attempt_at = NULL,
         error_kind = NULL, last_error = NULL
     WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck');
     DELETE FROM hunter_batches WHERE retry_key = p_key;
-    UPDATE hunter_seen_jobs
+    -- In id order, skipping rows another success is re-queueing right now: no lock cycle.
+    UPDATE hunter_seen_jobs j
     SET status = 'retry', attempts = 0, next_attempt_at = p_now
-    WHERE status = 'stuck' AND error_kind = 'transient';
+    WHERE j.job_id IN (
+        SELECT k.job_id FROM hunter_seen_jobs k
+        WHERE k.status = 'stuck' AND k.error_kind = 'transient'
+        ORDER BY k.job_id FOR UPDATE SKIP LOCKED);
     GET DIAGNOSTICS v_requeued = ROW_COUNT;
     RETURN v_requeued;
 END $$;
@@ -214,6 +230,9 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_rows integer;
 BEGIN
+    PERFORM 1 FROM hunter_seen_jobs
+    WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck')
+    ORDER BY job_id FOR UPDATE;  -- a batch's rows in id order, like everyone else: no cycle
     UPDATE hunter_seen_jobs
     SET status = p_status, error_kind = p_error_kind, last_error = p_error,
         next_attempt_at = p_next_at, claimed_by = NULL,
@@ -235,6 +254,9 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_rows integer;
 BEGIN
+    PERFORM 1 FROM hunter_seen_jobs
+    WHERE retry_key = p_key AND status IN ('sending', 'retry', 'stuck')
+    ORDER BY job_id FOR UPDATE;  -- a batch's rows in id order, like everyone else: no cycle
     UPDATE hunter_seen_jobs j
     SET retry_key = g.new_key, retry_key_at = p_now, status = 'retry', next_attempt_at = p_now,
         claimed_by = NULL
@@ -316,9 +338,10 @@ LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO hunter_sources (name) SELECT n FROM unnest(p_names) n ORDER BY n
     ON CONFLICT (name) DO NOTHING;
-    RETURN QUERY
+    RETURN QUERY  -- rows locked in name order, as every function here locks sources
     UPDATE hunter_sources s SET lease_owner = p_worker, lease_until = p_until
-    WHERE s.name = ANY (p_names)
+    WHERE s.name IN (SELECT k.name FROM hunter_sources k WHERE k.name = ANY (p_names)
+                     ORDER BY k.name FOR UPDATE)
       AND (s.lease_until IS NULL OR s.lease_until <= p_now OR s.lease_owner = p_worker)
     RETURNING s.name;
 END $$;
