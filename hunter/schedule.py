@@ -47,7 +47,8 @@ def run_forever(hunter: Hunter, port: int | None = None) -> None:
                 return
             try:
                 hunter.poll()
-                health.polled(datetime.now(tz), hunter.store.outbox_counts())
+                if server is not None:  # the outbox counts cost a round trip: only for /healthz
+                    health.polled(datetime.now(tz), hunter.store.outbox_counts())
             except HunterError as exc:
                 log.error("poll failed: %s", exc)
             except Exception:  # a bug must not kill the scheduler: log it and poll again later
