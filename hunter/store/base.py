@@ -1,8 +1,8 @@
 """The store port: everything hunter asks of its database, and what the answers look like.
 
-Adapters (sqlite.py, postgres.py) implement the abstract methods; each claim is decided by the
-database in one statement or one locked transaction, never by a read-then-write in Python. The
-contract suite in tests/contract runs the same tests against every adapter.
+Adapters (sqlite.py, postgres.py, supabase.py) implement the abstract methods; each claim is
+decided by the database in one statement or one locked transaction, never by a read-then-write
+in Python. The contract suite in tests/contract runs the same tests against every adapter.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class Claimed:
 
 
 def claimed(rows: Iterable[dict[str, Any]]) -> list[Claimed]:
-    """Claimed rows in job id order: a batch renders the same way on every retry."""
+    """Claimed rows in job id order, whatever order the database returned them in."""
     return sorted((Claimed.from_row(row) for row in rows), key=lambda c: c.job_id)
 
 
