@@ -1,0 +1,180 @@
+"""The store port over hunter's PostgreSQL functions, whatever carries the calls.
+
+PostgreSQL (psycopg) and Supabase (PostgREST rpc) run the same functions from sql/postgres/;
+this class is the one place that says which function each operation calls, with what. An
+adapter supplies only `_call`: run one function with named arguments, one round trip, and
+answer its rows as dicts (set-returning functions) or its value (scalar ones).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from hunter.listing import Listing
+from hunter.store.base import Claimed, SourceNote, Store, claimed, jobs_document
+
+# Read-only queries of the port, by name: (function, its parameters in the port's names)
+READS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "next_due": ("hunter_next_due", ()),
+    "count_pending": ("hunter_count_pending", ()),
+    "batch_body": ("hunter_batch_body", ("key",)),
+    "outbox_counts": ("hunter_outbox_counts", ()),
+    "sent_since": ("hunter_sent_since", ("since",)),
+    "outbox_rows": ("hunter_outbox_rows", ("limit",)),
+    "sources": ("hunter_sources_rows", ()),
+    "meta": ("hunter_meta_rows", ()),
+    "job_states": ("hunter_job_states", ()),
+}
+SCALARS = {"hunter_next_due", "hunter_count_pending", "hunter_batch_body", "hunter_sent_since"}
+
+
+@dataclass(frozen=True)
+class Document:
+    """An argument that travels as JSON (jsonb), however the adapter sends it."""
+
+    value: Any
+
+
+def _notice(listing: Listing | None) -> Document | None:
+    if listing is None:
+        return None
+    return Document({"job_id": listing.job_id, "listing": listing.payload()})
+
+
+def _column(row: Any, name: str) -> Any:
+    """One column of a TABLE function's row: an object, or the bare value of a one-column row
+    (how PostgREST answers those has varied; both are read the same)."""
+    return row[name] if isinstance(row, dict) else row
+
+
+class FunctionStore(Store):
+    dialect = "postgres"  # the schema and its functions are the PostgreSQL ones
+
+    @abstractmethod
+    def _call(self, function: str, rows: bool, **params: Any) -> Any:
+        """Run `function` with `p_<name>` arguments; its rows as dicts when `rows`, else
+        its value."""
+
+    def record(
+        self,
+        source: str,
+        listings: Sequence[Listing],
+        matched: set[str],
+        now: datetime,
+        prime: bool = False,
+        flood: int = 0,
+        flood_notice: Listing | None = None,
+    ) -> dict[str, int]:
+        result = self._call(
+            "hunter_record",
+            True,
+            source=source,
+            jobs=Document(jobs_document(listings, matched)),
+            now=now,
+            prime=prime,
+            flood=flood,
+            notice=_notice(flood_notice),
+        )
+        return {row["status"]: int(row["n"]) for row in result}
+
+    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
+        return claimed(
+            self._call("hunter_claim_new", True, worker=worker, key=key, limit=limit, now=now)
+        )
+
+    def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
+        return claimed(
+            self._call("hunter_claim_due", True, worker=worker, now=now, lease_before=lease_before)
+        )
+
+    def save_batch(self, key: str, body: str, now: datetime) -> None:
+        self._call("hunter_save_batch", False, key=key, body=body, now=now)
+
+    def mark_sent(self, key: str, now: datetime) -> int:
+        return int(self._call("hunter_mark_sent", False, key=key, now=now))
+
+    def mark_failed(
+        self,
+        key: str,
+        worker: str,
+        status: str,
+        error_kind: str | None,
+        error: str | None,
+        next_at: datetime | None,
+        count_attempt: bool,
+    ) -> int:
+        return int(
+            self._call(
+                "hunter_mark_failed",
+                False,
+                key=key,
+                worker=worker,
+                status=status,
+                error_kind=error_kind,
+                error=error,
+                next_at=next_at,
+                count_attempt=count_attempt,
+            )
+        )
+
+    def split(
+        self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
+    ) -> int:
+        document = Document([{"key": k, "ids": list(ids)} for k, ids in groups])
+        return int(
+            self._call("hunter_split", False, key=key, worker=worker, groups=document, now=now)
+        )
+
+    def note_sources(
+        self, notes: Sequence[SourceNote], now: datetime, broken_after: int
+    ) -> list[str]:
+        result = self._call(
+            "hunter_note_sources",
+            True,
+            notes=Document([n.document() for n in notes]),
+            now=now,
+            broken_after=broken_after,
+        )
+        return [_column(row, "source") for row in result]
+
+    def lease_sources(
+        self, names: Sequence[str], worker: str, now: datetime, until: datetime
+    ) -> set[str]:
+        result = self._call(
+            "hunter_lease_sources", True, names=list(names), worker=worker, now=now, until=until
+        )
+        return {_column(row, "source") for row in result}
+
+    def claim_prune(self, now: datetime, every: timedelta) -> bool:
+        return bool(self._call("hunter_claim_prune", False, now=now, every=every))
+
+    def prune_batch(self, before: datetime, limit: int) -> int:
+        return int(self._call("hunter_prune", False, before=before, limit=limit))
+
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
+        return bool(
+            self._call(
+                "hunter_enqueue",
+                False,
+                job_id=notice.job_id,
+                listing=Document(notice.payload()),
+                now=now,
+            )
+        )
+
+    def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
+        ids = None if job_ids is None else list(job_ids)
+        return sorted(
+            _column(row, "job_id") for row in self._call("hunter_retry_stuck", True, ids=ids)
+        )
+
+    def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
+        function, names = READS[name]
+        arguments = {n: params[n] for n in names}
+        if function in SCALARS:
+            return [(self._call(function, False, **arguments),)]
+        return [tuple(row.values()) for row in self._call(function, True, **arguments)]
