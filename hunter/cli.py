@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hunter import __version__
 from hunter.config import Config, config_path, load_config
@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--config", metavar="PATH", help="config file (default: $HUNTER_CONFIG, else ./hunter.toml)"
     )
@@ -128,7 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         from hunter import commands
 
-        return getattr(commands, args.command)(args, _load)
+        command: Callable[..., int] = getattr(commands, args.command)
+        return command(args, _load)
     except HunterError as exc:
         print(f"hunter: {redact(str(exc))}", file=sys.stderr)
         return exc.exit_code

@@ -7,13 +7,15 @@ import argparse
 import logging
 import os
 from collections.abc import Callable
+from datetime import timedelta
 
 from hunter import report
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
-from hunter.service import Hunter, utcnow
+from hunter.poller import Poller
+from hunter.service import Hunter, utcnow, worker_name
 from hunter.store import Store, open_store
 
 log = logging.getLogger("hunter")
@@ -26,7 +28,7 @@ def _say(text: str) -> None:
 
 
 def _hunter(config: Config, env: Environment, store: Store) -> Hunter:
-    sender = open_sender(env, config.timezone)
+    sender = open_sender(env)
     if sender.name == "terminal":
         _say("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to this terminal")
     return Hunter(config, store, sender)
@@ -80,12 +82,12 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     sources = [config.source(args.source)] if args.source else list(config.sources)
     with open_store(env) as store:
-        results = Hunter(config, store, open_sender(env)).prime(sources)
+        results = Poller(config, store, utcnow, worker_name()).prime(sources)
     for result in results:
         if result.error:
             _say(f"{result.name}: failed: {result.error}")
         else:
-            _say(f"{result.name}: {len(result.listings)} listings recorded as seen, none sent")
+            _say(f"{result.name}: {len(result.read.listings)} listings recorded as seen, none sent")
     if all(r.error for r in results):
         raise RunError("no source could be primed; run `hunter check` to see why")
     return 0
@@ -95,9 +97,9 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     if args.days is not None and args.days < 0:
         raise ConfigError("--days must be 0 or more")
-    with open_store(env) as store:
-        deleted = Hunter(config, store, open_sender(env)).prune(args.days)
     days = config.prune_after_days if args.days is None else args.days
+    with open_store(env) as store:
+        deleted = store.prune(utcnow() - timedelta(days=days))
     _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
     return 0
 

@@ -9,48 +9,17 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hunter.errors import ConfigError
-from hunter.sources.conditions import Condition, parse_conditions
+from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
+from hunter.sources.spec import FilterConfig, SourceConfig
 
 DEFAULT_CONFIG = "hunter.toml"
-SOURCE_KINDS = ("html", "json", "rss")
-PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, read: the longest a LINE push can take
-
-
-@dataclass(frozen=True)
-class FilterConfig:
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    min_budget: int = 0
-    ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SourceConfig:
-    name: str
-    kind: str
-    url: str
-    title: str
-    item: str = ""  # html: CSS selector of one listing
-    items: str = ""  # json: dotted path to the list of listings
-    id: str = ""
-    link: str = ""
-    budget: str = ""
-    summary: str = ""
-    headers: Mapping[str, str] = field(default_factory=dict)
-    filter: FilterConfig = field(default_factory=FilterConfig)
-    pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
-    where: tuple[Condition, ...] = ()  # json: conditions every item must meet
-    flood_threshold: int | None = None  # None: the config's flood_threshold
-
-    def page_url(self, page: int) -> str:
-        return self.url.replace("{page}", str(page))
 
 
 @dataclass(frozen=True)
@@ -94,27 +63,6 @@ _TOP_KEYS = {
     "sources",
 }
 _FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
-_SOURCE_KEYS = {
-    "preset",
-    "pages",
-    "where",
-    "flood_threshold",
-    "name",
-    "kind",
-    "url",
-    "item",
-    "items",
-    "id",
-    "title",
-    "link",
-    "budget",
-    "summary",
-    "headers",
-    "include",
-    "exclude",
-    "min_budget",
-    "ignore_within",
-}
 
 
 def config_path(explicit: str | None, environ: Mapping[str, str]) -> Path:
@@ -265,7 +213,8 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
 
 
 def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
-    _reject_unknown(raw, _SOURCE_KEYS, where)
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
     try:
         raw = apply_preset(raw)
     except ConfigError as exc:
@@ -280,19 +229,22 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f"{where}: name {name!r} may not contain ':' or surrounding spaces, nor be 'hunter'"
         )
     where = f"{where} ({name})"
-    kind = raw.get("kind", "html")
-    if kind not in SOURCE_KINDS:
+    kind_name = raw.get("kind", "html")
+    if not isinstance(kind_name, str) or kind_name not in MODULES:
         raise ConfigError(
-            f"{where}: kind {kind!r} is not supported; use one of {', '.join(SOURCE_KINDS)}"
+            f"{where}: kind {kind_name!r} is not supported; use one of {', '.join(MODULES)}"
         )
+    kind = source_kind(kind_name)
+    for key in raw:
+        if key not in kind.accepted:
+            raise ConfigError(
+                f"{where}: unknown key {key!r} for kind {kind.name!r}; {kind.name} sources "
+                f"accept {', '.join(kind.accepted)}"
+            )
     url = raw.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ConfigError(f'{where}: missing or invalid url; add url = "https://..."')
-    strings = {}
-    for key in ("item", "items", "id", "title", "link", "budget", "summary"):
-        strings[key] = _typed(raw, key, str, where, "").strip()
-    if kind != "rss":
-        _check_fields(kind, strings, where)
+    fields = kind.check(raw, where)
     pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
     if pages > 1 and "{page}" not in url:
         raise ConfigError(
@@ -303,35 +255,17 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(
             f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
         )
-    if "where" in raw and kind != "json":
-        raise ConfigError(f"{where}: where applies to json sources only")
     flood = raw.get("flood_threshold")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
     return SourceConfig(
         name=name,
-        kind=kind,
+        kind=kind.name,
         url=url,
         headers=dict(headers),
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
-        where=parse_conditions(raw.get("where"), where),
         flood_threshold=None
         if flood is None
         else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),
-        **strings,
+        **fields,
     )
-
-
-def _check_fields(kind: str, strings: dict[str, str], where: str) -> None:
-    if not strings["title"]:
-        raise ConfigError(f"{where}: missing title; say where each listing's title is")
-    if kind == "html":
-        if not strings["item"]:
-            raise ConfigError(f'{where}: missing item; add item = "CSS selector of one listing"')
-        from hunter.sources.html import check_selectors
-
-        check_selectors(strings, where)
-    if not strings["link"] and not strings["id"]:
-        raise ConfigError(
-            f"{where}: set link (or id): hunter needs one of them to identify a listing"
-        )

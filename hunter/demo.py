@@ -21,6 +21,7 @@ from hunter.config import parse_config
 from hunter.environment import read_environment
 from hunter.line import open_sender
 from hunter.service import Hunter
+from hunter.states import RowStatus
 from hunter.store.sqlite import SQLiteStore
 
 FIRST_LISTINGS = [
@@ -111,7 +112,7 @@ def run_demo(say: Callable[[str], None]) -> int:
             )
             report = hunter.poll()
             say(
-                f"   -> {report.sources[0].new.get('primed', 0)} primed, "
+                f"   -> {report.sources[0].count(RowStatus.PRIMED)} primed, "
                 f"{report.delivery.sent} sent\n"
             )
 
@@ -120,7 +121,7 @@ def run_demo(say: Callable[[str], None]) -> int:
             report = hunter.poll()
             say(
                 f"   -> {report.delivery.sent} alerts sent, "
-                f"{report.sources[0].new.get('ignored', 0)} ignored\n"
+                f"{report.sources[0].count(RowStatus.IGNORED)} ignored\n"
             )
 
             say("3) Poll again: nothing is new, so nothing is sent, on any restart either.")

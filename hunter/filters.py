@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hunter.config import FilterConfig
 from hunter.listing import Listing
+from hunter.sources.spec import FilterConfig
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 

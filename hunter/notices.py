@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from hunter.config import SourceConfig
 from hunter.listing import Listing
+from hunter.sources.spec import SourceConfig
 
 SOURCE = "hunter"
 

@@ -5,18 +5,24 @@
     quota      429 "You have reached your monthly limit.": wait, burn no attempts
     transient  5xx, 408, other 429s, timeouts, connection resets: try again later
 
-Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth parks the batch as `stuck` (so one
-bad batch never clogs the rest) with a probe every 300 s, and LINE's next success re-queues
-every parked batch: an outage loses nothing and needs no person.
+Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth (one attempt per backoff step)
+parks the batch as `stuck` (so one bad batch never clogs the rest) with a probe every 300 s,
+and LINE's next success re-queues every parked batch: an outage loses nothing and needs no
+person.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final, Literal
 
+from hunter.states import ErrorKind, RowStatus
+
+# The waits after the 1st..nth failed attempt; the nth failure parks the batch, and the last
+# wait paces the probes of a parked batch. The number of attempts is the number of steps.
 BACKOFF_SECONDS = (1.0, 5.0, 30.0, 120.0, 300.0)
-MAX_ATTEMPTS = 5
+MAX_ATTEMPTS = len(BACKOFF_SECONDS)
 RETRY_KEY_WINDOW_SECONDS = 24 * 3600 - 600  # LINE keeps a retry key for 24 h; keep a margin
 MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
 
@@ -68,12 +74,15 @@ def backoff(failed_attempts: int, steps: tuple[float, ...] = BACKOFF_SECONDS) ->
     return steps[index]
 
 
+SPLIT: Final = "split"  # not a row state: the batch is cut in two, each half due now
+
+
 @dataclass(frozen=True)
 class Decision:
     """What to do with a batch's rows after a push."""
 
-    status: str  # sent | retry | stuck | pending | split
-    error_kind: str | None = None  # transient | permanent | unknown (for stuck rows)
+    status: RowStatus | Literal["split"]  # sent, retry, stuck, pending, or split
+    error_kind: ErrorKind | None = None
     delay: float = 0.0  # until the next attempt (retry, or the probe of a parked batch)
     count_attempt: bool = False
     error: str | None = None
@@ -87,30 +96,31 @@ def decide(
     steps: tuple[float, ...] = BACKOFF_SECONDS,
 ) -> Decision:
     """The rows' next state after `result`, given how many attempts had already failed.
-    `steps` are the waits after each failed attempt; the last one paces a parked batch."""
+    `steps` are the waits after each failed attempt: there are as many attempts as steps,
+    and the last one paces a parked batch."""
     kind = result.kind
     if kind is Kind.SENT:
-        return Decision("sent")
+        return Decision(RowStatus.SENT)
     if kind is Kind.QUOTA:
         return Decision(
-            "pending",
+            RowStatus.PENDING,
             error="LINE's monthly message limit is reached; waiting for it to reset or be raised",
             stop_delivery=True,
         )
     if kind is Kind.REJECTED and batch_size > 1:
-        return Decision("split")
+        return Decision(SPLIT)
     if kind is Kind.REJECTED:
-        return Decision("stuck", "permanent", error=f"LINE rejected this listing: {result.detail}")
+        return _permanent(f"LINE rejected this listing: {result.detail}")
     if kind is Kind.AUTH:
-        return Decision("stuck", "permanent", error=auth_sentence(result), stop_delivery=True)
+        return _permanent(auth_sentence(result), stop_delivery=True)
     if kind is Kind.PERMANENT:
-        return Decision("stuck", "permanent", error=f"LINE refused it ({result.summary})")
+        return _permanent(f"LINE refused it ({result.summary})")
     failed = attempts_before + 1
     retry_after = result.retry_after or 0.0
-    if failed >= MAX_ATTEMPTS:
+    if failed >= len(steps):
         return Decision(
-            "stuck",
-            "transient",
+            RowStatus.STUCK,
+            ErrorKind.TRANSIENT,
             delay=max(steps[-1], retry_after),
             count_attempt=True,
             error=f"LINE failed {failed} times (last: {result.summary}); it is sent again by "
@@ -118,13 +128,23 @@ def decide(
             stop_delivery=True,
         )
     return Decision(
-        "retry",
-        "transient",
+        RowStatus.RETRY,
+        ErrorKind.TRANSIENT,
         delay=max(backoff(failed, steps), retry_after),
         count_attempt=True,
         error=f"attempt {failed} failed: {result.summary}",
         stop_delivery=result.status == 429,
     )
+
+
+def _permanent(error: str, stop_delivery: bool = False) -> Decision:
+    return Decision(RowStatus.STUCK, ErrorKind.PERMANENT, error=error, stop_delivery=stop_delivery)
+
+
+def key_expired() -> Decision:
+    """A batch whose retry key LINE no longer remembers: resending could deliver it twice,
+    so it waits for a person."""
+    return Decision(RowStatus.STUCK, ErrorKind.UNKNOWN, error=DELIVERY_UNKNOWN)
 
 
 def auth_sentence(result: PushResult) -> str:

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from hunter.errors import LineError
 from hunter.line import Sender
+from hunter.states import RowStatus
 from hunter.store.base import StatusReport
 
 
@@ -50,13 +51,13 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
     if not report.sources:
         lines.append("  none polled yet")
     for s in report.sources:
-        state = f"error: {s['last_error']}" if s["last_error"] else f"{s['last_count']} listings"
-        primed = "" if s["primed_at"] else " (not primed yet)"
-        lines.append(f"  {s['name']}: last poll {at(s['last_poll_at'])}, {state}{primed}")
-        if s["broken_at"]:
+        state = f"error: {s.last_error}" if s.last_error else f"{s.last_count} listings"
+        primed = "" if s.primed_at else " (not primed yet)"
+        lines.append(f"  {s.name}: last poll {at(s.last_poll_at)}, {state}{primed}")
+        if s.broken_at:
             lines.append(
-                f"    BROKEN since {at(s['broken_at'])}: {s['fail_streak']} bad polls "
-                f"in a row; last good {at(s['last_good_at'])}; see `hunter check`"
+                f"    BROKEN since {at(s.broken_at)}: {s.fail_streak} bad polls "
+                f"in a row; last good {at(s.last_good_at)}; see `hunter check`"
             )
     o = report.outbox
     lines += [
@@ -65,9 +66,9 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
         f"stuck {o['stuck']}; sent in the last 24 h: {report.sent_last_24h}",
     ]
     for row in report.rows:
-        if row.status == "stuck":
+        if row.status is RowStatus.STUCK:
             detail = f"stuck since {_ago(row.first_seen_at, now)}: {row.last_error}"
-        elif row.status == "retry":
+        elif row.status is RowStatus.RETRY:
             detail = f"retry #{row.attempts + 1} {_ago(row.next_attempt_at, now)}: {row.last_error}"
         else:
             lease_end = (
@@ -96,7 +97,7 @@ def as_json(report: StatusReport) -> str:
         return v.isoformat() if isinstance(v, datetime) else v
 
     document = {
-        "sources": [{k: value(v) for k, v in s.items()} for s in report.sources],
+        "sources": [{k: value(v) for k, v in vars(s).items()} for s in report.sources],
         "outbox": report.outbox,
         "sent_last_24h": report.sent_last_24h,
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],

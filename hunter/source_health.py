@@ -25,6 +25,20 @@ class Verdict:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class Health:
+    """A source's health after one read: the verdict, and the note the store keeps of it."""
+
+    verdict: Verdict
+    note: SourceNote
+
+
+def assess(read: SourceRead, state: SourceState | None, config: Config, now: datetime) -> Health:
+    """Judge one read, once, and write the note that goes with the verdict."""
+    verdict = judge(read, state)
+    return Health(verdict, note(read, state, verdict, config, now))
+
+
 def judge(read: SourceRead, state: SourceState | None) -> Verdict:
     if read.waiting_until or read.unchanged:
         return Verdict(None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from hunter.environment import Environment
-from hunter.listing import Listing
 from hunter.policy import PushResult
 
 
@@ -15,10 +14,8 @@ class Sender(Protocol):
 
     name: str
 
-    def push(
-        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
-    ) -> PushResult:
-        """Deliver `messages` (rendered from `listings`, plus any note) under `retry_key`."""
+    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        """Deliver `messages` (a batch as render.py made it) under `retry_key`."""
         ...
 
     def quota(self) -> tuple[int | None, int] | None:
@@ -27,7 +24,7 @@ class Sender(Protocol):
         ...
 
 
-def open_sender(env: Environment, timezone: str = "UTC") -> Sender:
+def open_sender(env: Environment) -> Sender:
     """LINE when LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are set, else the terminal."""
     if env.line_configured:
         from hunter.line.push import LineSender

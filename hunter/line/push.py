@@ -8,23 +8,19 @@ retries, and every attempt carries the batch's X-Line-Retry-Key so LINE drops a 
 from __future__ import annotations
 
 import json
-import logging
 from functools import cache
-from types import ModuleType
 from typing import Any
 
 import urllib3
 
-from hunter.config import PUSH_TIMEOUT_SECONDS
 from hunter.errors import ConfigError, LineError
-from hunter.listing import Listing
 from hunter.policy import Kind, PushResult, classify
 
-log = logging.getLogger("hunter.line")
+PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, read: the longest a LINE push can take
 
 
 @cache
-def _sdk() -> ModuleType:
+def _sdk() -> Any:  # the SDK's module; it ships no type information
     import linebot.v3.messaging as sdk
 
     return sdk
@@ -48,9 +44,7 @@ class LineSender:
             self._messaging.line_base_path = self._url
         return self._messaging
 
-    def push(
-        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
-    ) -> PushResult:
+    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
         sdk = _sdk()
         request = sdk.PushMessageRequest.from_dict({"to": self._to, "messages": messages})
         try:

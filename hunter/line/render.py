@@ -149,12 +149,21 @@ def text_message(text: str) -> dict[str, Any]:
     return {"type": "text", "text": cut(text, TEXT_MAX) or "-"}
 
 
-def plain(listing: Listing) -> str:
-    """One listing as plain text, for the terminal."""
-    lines = [listing.title]
-    if (amount := money(listing.budget)) is not None:
-        lines.append(f"  budget: {amount}")
-    lines.append(f"  source: {listing.source}")
-    if listing.url:
-        lines.append(f"  link:   {listing.url}")
-    return "\n".join(lines)
+def plain_lines(messages: list[dict[str, Any]]) -> list[str]:
+    """What LINE would show of these messages, as terminal lines: each card's title (after a
+    bell), its other lines indented, and its link; a text message after a megaphone."""
+    out = []
+    for message in messages:
+        if message.get("type") == "text":
+            out.append(f"📣 {message.get('text', '')}")
+            continue
+        contents = message.get("contents", {})
+        for card in (
+            contents.get("contents", []) if contents.get("type") == "carousel" else [contents]
+        ):
+            texts = [c.get("text", "") for c in card.get("body", {}).get("contents", [])]
+            out.append(f"🔔 {texts[0] if texts else ''}")
+            out += [f"  {text}" for text in texts[1:]]
+            for button in card.get("footer", {}).get("contents", []):
+                out.append(f"  link: {button.get('action', {}).get('uri', '')}")
+    return out

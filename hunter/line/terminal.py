@@ -1,26 +1,23 @@
-"""Alerts printed to the terminal: what hunter does when no LINE channel is configured."""
+"""Alerts printed to the terminal: what hunter does when no LINE channel is configured.
+
+It prints what LINE would show of each message: a card's lines and its link, a text as is.
+"""
 
 from __future__ import annotations
 
 import sys
 from typing import Any
 
-from hunter.line.render import plain
-from hunter.listing import Listing
+from hunter.line.render import plain_lines
 from hunter.policy import Kind, PushResult
 
 
 class TerminalSender:
     name = "terminal"
 
-    def push(
-        self, listings: list[Listing], messages: list[dict[str, Any]], retry_key: str
-    ) -> PushResult:
-        for listing in listings:
-            print(f"🔔 {plain(listing)}", file=sys.stdout, flush=True)
-        for message in messages:
-            if message.get("type") == "text":
-                print(f"📣 {message['text']}", file=sys.stdout, flush=True)
+    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        for line in plain_lines(messages):
+            print(line, file=sys.stdout, flush=True)
         return PushResult(Kind.SENT, None)
 
     def quota(self) -> None:

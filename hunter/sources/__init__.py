@@ -1,10 +1,14 @@
 """Where listings come from.
 
+spec.py       what a source is: the validated [[sources]] table, plain data
+kinds.py      the registry: each kind's keys, their check, and its parser
+html.py       CSS selectors -> Listings                       (kind "html")
+json.py       dotted paths, link templates, `where` -> Listings (kind "json")
+rss.py        RSS 2.0 and Atom -> Listings                    (kind "rss")
 fetch.py      HTTP: one URL, politely (conditional GET, size cap, Retry-After)
 encoding.py   bytes -> text (HTTP charset, BOM, <meta charset>, windows-874)
-html.py       CSS selectors -> Listings
-json.py       dotted paths, link templates, `where` conditions -> Listings
-rss.py        RSS 2.0 and Atom -> Listings
 reader.py     one source, all its pages, at once with the others -> SourceRead
+conditions.py `where` conditions on JSON items
+extract.py    ids from links, budgets from text, clean text
 presets.py    sources described once (fastwork, remoteok, weworkremotely)
 """

@@ -14,11 +14,11 @@ import json
 import operator
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from hunter.errors import ConfigError
+from hunter.sources.spec import NOW, Condition
 
 _FORM = re.compile(r"^\s*([\w.\-]+)\s*(==|!=|>=|<=|>|<)\s*(.+?)\s*$")
 _EXISTS = re.compile(r"^\s*([\w.\-]+)\s+exists\s*$")
@@ -30,28 +30,26 @@ _OPS: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
     "<=": operator.le,
 }
-NOW = object()
 
 
-@dataclass(frozen=True)
-class Condition:
-    path: str
-    op: str  # one of _OPS, or "exists"
-    value: Any = None
-
-    def holds(
-        self, item: Any, now: datetime, lookup: Callable[[Any, str], Any], missing: object
-    ) -> bool:
-        found = lookup(item, self.path)
-        if self.op == "exists":
-            return found is not missing and found is not None
-        if found is missing or found is None:
-            return self.op == "!="
-        left, right = _comparable(found, now if self.value is NOW else self.value)
-        try:
-            return _OPS[self.op](left, right)
-        except TypeError:
-            return False
+def holds(
+    condition: Condition,
+    item: Any,
+    now: datetime,
+    lookup: Callable[[Any, str], Any],
+    missing: object,
+) -> bool:
+    """Whether `item` meets `condition`; an item without the field fails all but `!=`."""
+    found = lookup(item, condition.path)
+    if condition.op == "exists":
+        return found is not missing and found is not None
+    if found is missing or found is None:
+        return condition.op == "!="
+    left, right = _comparable(found, now if condition.value is NOW else condition.value)
+    try:
+        return _OPS[condition.op](left, right)
+    except TypeError:
+        return False
 
 
 def _time(value: Any) -> datetime | None:
@@ -111,4 +109,4 @@ def all_hold(
     lookup: Callable[[Any, str], Any],
     missing: object,
 ) -> bool:
-    return all(c.holds(item, now, lookup, missing) for c in conditions)
+    return all(holds(c, item, now, lookup, missing) for c in conditions)

@@ -1,6 +1,6 @@
 """HTTP for sources: one URL at a time, politely.
 
-An honest User-Agent, compression, redirects, a cap on the body (a 50 MB answer is refused
+An honest User-Agent, compression, redirects, a cap on the body (an answer over 10 MB is refused
 while it streams, never held in memory), conditional GET with the validators the store kept,
 and the wait a site asks for with Retry-After on 429/503.
 """

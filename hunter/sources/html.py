@@ -9,12 +9,15 @@ A field spec is one of:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
-from hunter.config import SourceConfig
 from hunter.errors import ConfigError
 from hunter.sources.extract import ParseResult, absolute_url, make_listing
+from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
+from hunter.sources.spec import SourceConfig
 
 _FIELDS = ("item", "id", "title", "link", "budget", "summary")
 
@@ -27,6 +30,17 @@ def _split(spec: str) -> tuple[str, str | None]:
         if "]" not in attr and attr and "[" not in attr:
             return selector.strip(), attr.strip()
     return spec.strip(), None
+
+
+def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The html keys of a source's table, every selector parsed once."""
+    fields = strings(raw, _FIELDS, where)
+    require_title(fields, where)
+    if not fields["item"]:
+        raise ConfigError(f'{where}: missing item; add item = "CSS selector of one listing"')
+    check_selectors(fields, where)
+    require_identity(fields, where)
+    return fields
 
 
 def check_selectors(specs: Mapping[str, str], where: str) -> None:
@@ -60,7 +74,9 @@ def _value(item: LexborNode, spec: str) -> str:
     return node.text(separator=" ", strip=True)
 
 
-def parse_html(source: SourceConfig, text: str, base_url: str) -> ParseResult:
+def parse_html(
+    source: SourceConfig, text: str, base_url: str, now: datetime | None = None
+) -> ParseResult:
     """Every listing on the page, links made absolute against the page (or its <base href>)."""
     tree = LexborHTMLParser(text)
     base = tree.css_first("base[href]")
@@ -86,3 +102,6 @@ def parse_html(source: SourceConfig, text: str, base_url: str) -> ParseResult:
     if relative:
         result.warnings.append(f"{relative} links were relative; made absolute against {base_url}")
     return result
+
+
+KIND = SourceKind("html", frozenset(_FIELDS), check, parse_html)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from hunter.config import SourceConfig
 from hunter.errors import SourceError
-from hunter.sources.conditions import all_hold
+from hunter.sources.conditions import all_hold, parse_conditions
 from hunter.sources.extract import ParseResult, make_listing
+from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
+from hunter.sources.spec import SourceConfig
+
+_FIELDS = ("items", "id", "title", "link", "budget", "summary")
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _MISSING = object()
@@ -59,7 +63,18 @@ def _summary(value: str) -> str:
     return value
 
 
-def parse_json(source: SourceConfig, text: str, now: datetime | None = None) -> ParseResult:
+def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The json keys of a source's table: paths, templates and `where` conditions."""
+    fields: dict[str, Any] = strings(raw, _FIELDS, where)
+    require_title(fields, where)
+    require_identity(fields, where)
+    fields["where"] = parse_conditions(raw.get("where"), where)
+    return fields
+
+
+def parse_json(
+    source: SourceConfig, text: str, base_url: str = "", now: datetime | None = None
+) -> ParseResult:
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -91,3 +106,6 @@ def parse_json(source: SourceConfig, text: str, now: datetime | None = None) -> 
             )
         )
     return result
+
+
+KIND = SourceKind("json", frozenset({*_FIELDS, "where"}), check, parse_json)

@@ -7,7 +7,10 @@ not be confirmed from here, the comment says so.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from hunter.errors import ConfigError
 
 PRESETS: dict[str, dict[str, Any]] = {
     # Fastwork's public job board (Thai freelance jobs): a JSON API with fields
@@ -47,14 +50,12 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def apply_preset(raw: dict[str, Any]) -> dict[str, Any]:
+def apply_preset(raw: Mapping[str, Any]) -> dict[str, Any]:
     """The source table with its preset's values filled in (a copy)."""
     name = raw.get("preset")
     if name is None:
         return dict(raw)
-    from hunter.errors import ConfigError
-
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise ConfigError(f"unknown preset {name!r}; presets are {', '.join(sorted(PRESETS))}")
     merged = {"name": name, **PRESETS[name], **raw}
     del merged["preset"]

@@ -18,12 +18,13 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from hunter.config import SourceConfig
 from hunter.errors import SourceError
 from hunter.listing import Listing
 from hunter.sources import encoding
 from hunter.sources.extract import ParseResult
 from hunter.sources.fetch import Fetched, Validators, client, fetch
+from hunter.sources.kinds import source_kind
+from hunter.sources.spec import SourceConfig
 from hunter.store.base import SourceState
 
 PER_HOST = 2
@@ -46,7 +47,6 @@ class SourceRead:
     pages: int = 0
     validators: Validators | None = None  # of page 1, to send next time
     retry_after: float | None = None
-    new: dict[str, int] = field(default_factory=dict)  # filled in by the poll
 
     @property
     def name(self) -> str:
@@ -55,17 +55,7 @@ class SourceRead:
 
 def parse(source: SourceConfig, text: str, base_url: str, now: datetime) -> ParseResult:
     """Listings of one page, by the source's kind."""
-    if source.kind == "json":
-        from hunter.sources.json import parse_json
-
-        return parse_json(source, text, now)
-    if source.kind == "rss":
-        from hunter.sources.rss import parse_rss
-
-        return parse_rss(source, text, base_url)
-    from hunter.sources.html import parse_html
-
-    return parse_html(source, text, base_url)
+    return source_kind(source.kind).parse(source, text, base_url, now)
 
 
 async def _read(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
 
-from hunter.config import SourceConfig
 from hunter.errors import SourceError
 from hunter.sources.extract import ParseResult, absolute_url, make_listing
-
-ATOM = "{http://www.w3.org/2005/Atom}"
+from hunter.sources.kinds import SourceKind
+from hunter.sources.spec import SourceConfig
 
 
 def _local(tag: str) -> str:
@@ -38,7 +40,14 @@ def _text_of_html(value: str) -> str:
     return value
 
 
-def parse_rss(source: SourceConfig, text: str, base_url: str) -> ParseResult:
+def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A feed says where its items, titles and links are: no keys of its own."""
+    return {}
+
+
+def parse_rss(
+    source: SourceConfig, text: str, base_url: str, now: datetime | None = None
+) -> ParseResult:
     try:
         # expat (Python >= 3.11) limits entity expansion, so a "billion laughs" feed fails here.
         # Text, not bytes: it is decoded already, whatever its <?xml encoding=...?> says.
@@ -77,3 +86,6 @@ def parse_rss(source: SourceConfig, text: str, base_url: str) -> ParseResult:
             )
         )
     return result
+
+
+KIND = SourceKind("rss", frozenset(), check, parse_rss)

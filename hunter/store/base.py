@@ -7,17 +7,28 @@ in Python. The contract suite in tests/contract runs the same tests against ever
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.listing import Listing
+from hunter.policy import Decision
+from hunter.states import OUTBOX, ErrorKind, RowStatus
+from hunter.store.rows import (
+    Row,
+    document,
+    integer,
+    moment,
+    optional_integer,
+    optional_moment,
+    optional_text,
+    text,
+    utc,
+)
 
 PRUNE_BATCH = 5_000
-OUTBOX_STATES = ("pending", "sending", "retry", "stuck")
 
 
 @dataclass(frozen=True)
@@ -31,22 +42,19 @@ class Claimed:
     attempts: int
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Claimed:
-        """From a claimed row as any adapter reads it (JSON as text or parsed, times as
-        datetimes or ISO text)."""
-        listing = row["listing"]
+    def from_row(cls, row: Row) -> Claimed:
+        """From a claimed row as any adapter reads it."""
+        job_id = text(row, "job_id")
         return cls(
-            job_id=row["job_id"],
-            listing=Listing.from_payload(
-                row["job_id"], json.loads(listing) if isinstance(listing, str) else listing
-            ),
-            retry_key=row["retry_key"],
-            retry_key_at=utc(row["retry_key_at"]),  # type: ignore[arg-type]
-            attempts=int(row["attempts"]),
+            job_id=job_id,
+            listing=Listing.from_payload(job_id, document(row, "listing")),
+            retry_key=text(row, "retry_key"),
+            retry_key_at=moment(row, "retry_key_at"),
+            attempts=integer(row, "attempts"),
         )
 
 
-def claimed(rows: Iterable[dict[str, Any]]) -> list[Claimed]:
+def claimed(rows: Iterable[Row]) -> list[Claimed]:
     """Claimed rows in job id order, whatever order the database returned them in."""
     return sorted((Claimed.from_row(row) for row in rows), key=lambda c: c.job_id)
 
@@ -102,19 +110,101 @@ class SourceState:
     validated_url: str | None = None
     not_before: datetime | None = None
 
+    @classmethod
+    def from_row(cls, row: Row) -> SourceState:
+        return cls(
+            name=text(row, "name"),
+            primed=row["primed_at"] is not None,
+            last_good_at=optional_moment(row, "last_good_at"),
+            fail_streak=integer(row, "fail_streak"),
+            broken_at=optional_moment(row, "broken_at"),
+            etag=optional_text(row, "etag"),
+            last_modified=optional_text(row, "last_modified"),
+            validated_url=optional_text(row, "validated_url"),
+            not_before=optional_moment(row, "not_before"),
+        )
 
-@dataclass
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed push's outcome as the store writes it on the batch's rows."""
+
+    status: RowStatus  # retry, stuck or pending
+    error_kind: ErrorKind | None
+    error: str | None
+    next_at: datetime | None  # the next attempt (a retry, or the probe of a parked batch)
+    count_attempt: bool
+
+    @classmethod
+    def of(cls, decision: Decision, now: datetime) -> Failure:
+        if decision.status not in (RowStatus.RETRY, RowStatus.STUCK, RowStatus.PENDING):
+            raise ValueError(f"{decision.status} is not the outcome of a failed push")
+        return cls(
+            status=RowStatus(decision.status),
+            error_kind=decision.error_kind,
+            error=decision.error,
+            next_at=now + timedelta(seconds=decision.delay) if decision.delay else None,
+            count_attempt=decision.count_attempt,
+        )
+
+
+@dataclass(frozen=True)
 class OutboxRow:
     job_id: str
-    status: str
+    status: RowStatus
     title: str
     attempts: int
     next_attempt_at: datetime | None
     claimed_by: str | None
     claimed_at: datetime | None
-    error_kind: str | None
+    error_kind: ErrorKind | None
     last_error: str | None
     first_seen_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> OutboxRow:
+        kind = optional_text(row, "error_kind")
+        return cls(
+            job_id=text(row, "job_id"),
+            status=RowStatus(text(row, "status")),
+            title=str(document(row, "listing").get("title", "")),
+            attempts=integer(row, "attempts"),
+            next_attempt_at=optional_moment(row, "next_attempt_at"),
+            claimed_by=optional_text(row, "claimed_by"),
+            claimed_at=optional_moment(row, "claimed_at"),
+            error_kind=ErrorKind(kind) if kind else None,
+            last_error=optional_text(row, "last_error"),
+            first_seen_at=moment(row, "first_seen_at"),
+        )
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """A source's row in hunter_sources, as `hunter status` shows it."""
+
+    name: str
+    primed_at: datetime | None
+    last_poll_at: datetime | None
+    last_ok_at: datetime | None
+    last_count: int | None
+    last_error: str | None
+    last_good_at: datetime | None
+    fail_streak: int
+    broken_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> SourceRow:
+        return cls(
+            name=text(row, "name"),
+            primed_at=optional_moment(row, "primed_at"),
+            last_poll_at=optional_moment(row, "last_poll_at"),
+            last_ok_at=optional_moment(row, "last_ok_at"),
+            last_count=optional_integer(row, "last_count"),
+            last_error=optional_text(row, "last_error"),
+            last_good_at=optional_moment(row, "last_good_at"),
+            fail_streak=integer(row, "fail_streak"),
+            broken_at=optional_moment(row, "broken_at"),
+        )
 
 
 @dataclass
@@ -122,21 +212,10 @@ class StatusReport:
     outbox: dict[str, int]
     sent_last_24h: int
     rows: list[OutboxRow]
-    sources: list[dict[str, Any]]
+    sources: list[SourceRow]
     last_prune_at: datetime | None
     meta: dict[str, str] = field(default_factory=dict)
     quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
-
-
-def utc(value: Any) -> datetime | None:
-    """A database time (datetime or ISO text) as an aware UTC datetime."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
 
 
 def jobs_document(listings: Iterable[Listing], matched: set[str]) -> list[dict[str, Any]]:
@@ -205,17 +284,9 @@ class Store(ABC):
         """LINE accepted `key`: its rows are sent; parked batches are re-queued (returned)."""
 
     @abstractmethod
-    def mark_failed(
-        self,
-        key: str,
-        worker: str,
-        status: str,
-        error_kind: str | None,
-        error: str | None,
-        next_at: datetime | None,
-        count_attempt: bool,
-    ) -> int:
-        """The rows of `key` still owned by `worker` take `status` (retry, stuck, pending)."""
+    def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
+        """The rows of `key` still owned by `worker` take the failure's status (retry, stuck,
+        pending: a batch sent back to pending gives up its key, since LINE never took it)."""
 
     @abstractmethod
     def split(
@@ -253,8 +324,14 @@ class Store(ABC):
         """Queue a notice of hunter's own for delivery; False when its id was queued before."""
 
     @abstractmethod
-    def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
-        """Rows of the named read-only query."""
+    def _rows(self, name: str, **params: Any) -> list[Row]:
+        """Rows of the named read-only query, by column name. A query of one value answers
+        one row whose column is named `value`."""
+
+    def _one(self, name: str, **params: Any) -> Row:
+        """The row of a one-value query (NULL when it found none)."""
+        rows = self._rows(name, **params)
+        return rows[0] if rows else {"value": None}
 
     # -- built on the above, the same for every adapter ----------------------------------
     def prune(self, before: datetime) -> int:
@@ -267,86 +344,38 @@ class Store(ABC):
                 return total
 
     def batch_body(self, key: str) -> str | None:
-        rows = self._fetch("batch_body", key=key)
-        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+        return optional_text(self._one("batch_body", key=key), "value")
 
     def count_pending(self) -> int:
-        return int(self._fetch("count_pending")[0][0])
+        return integer(self._one("count_pending"), "value")
 
     def next_due(self) -> datetime | None:
-        rows = self._fetch("next_due")
-        return utc(rows[0][0]) if rows else None
+        return optional_moment(self._one("next_due"), "value")
 
     def source_states(self) -> dict[str, SourceState]:
-        return {
-            r[0]: SourceState(
-                name=r[0],
-                primed=r[1] is not None,
-                last_good_at=utc(r[6]),
-                fail_streak=int(r[7]),
-                broken_at=utc(r[8]),
-                etag=r[9],
-                last_modified=r[10],
-                validated_url=r[11],
-                not_before=utc(r[12]),
-            )
-            for r in self._fetch("sources")
-        }
+        states = (SourceState.from_row(row) for row in self._rows("sources"))
+        return {state.name: state for state in states}
 
     def job_states(self) -> dict[str, str]:
-        return {job_id: status for job_id, status in self._fetch("job_states")}
+        return {text(r, "job_id"): text(r, "status") for r in self._rows("job_states")}
 
     def outbox_counts(self) -> dict[str, int]:
-        outbox = dict.fromkeys(OUTBOX_STATES, 0)
-        outbox.update({status: int(n) for status, n in self._fetch("outbox_counts")})
+        outbox: dict[str, int] = dict.fromkeys(OUTBOX, 0)
+        outbox.update({text(r, "status"): integer(r, "n") for r in self._rows("outbox_counts")})
         return outbox
 
     def status(self, now: datetime, limit: int = 100) -> StatusReport:
-        outbox = self.outbox_counts()
-        sent = self._fetch("sent_since", since=self._param_time(now - timedelta(hours=24)))
-        rows = [
-            OutboxRow(
-                job_id=r[0],
-                status=r[1],
-                title=_title(r[2]),
-                attempts=int(r[3]),
-                next_attempt_at=utc(r[4]),
-                claimed_by=r[5],
-                claimed_at=utc(r[6]),
-                error_kind=r[7],
-                last_error=r[8],
-                first_seen_at=utc(r[9]),  # type: ignore[arg-type]
-            )
-            for r in self._fetch("outbox_rows", limit=limit)
-        ]
-        sources = [
-            {
-                "name": r[0],
-                "primed_at": utc(r[1]),
-                "last_poll_at": utc(r[2]),
-                "last_ok_at": utc(r[3]),
-                "last_count": r[4],
-                "last_error": r[5],
-                "last_good_at": utc(r[6]),
-                "fail_streak": r[7],
-                "broken_at": utc(r[8]),
-            }
-            for r in self._fetch("sources")
-        ]
-        meta = {k: v for k, v in self._fetch("meta")}
+        since = self._param_time(now - timedelta(hours=24))
+        sent = optional_integer(self._one("sent_since", since=since), "value")
+        meta = {text(r, "key"): text(r, "value") for r in self._rows("meta")}
         return StatusReport(
-            outbox=outbox,
-            sent_last_24h=int(sent[0][0]) if sent else 0,
-            rows=rows,
-            sources=sources,
+            outbox=self.outbox_counts(),
+            sent_last_24h=sent or 0,
+            rows=[OutboxRow.from_row(r) for r in self._rows("outbox_rows", limit=limit)],
+            sources=[SourceRow.from_row(r) for r in self._rows("sources")],
             last_prune_at=utc(meta.get("last_prune_at")),
             meta=meta,
         )
 
-    def _param_time(self, value: datetime) -> Any:
+    def _param_time(self, value: datetime) -> object:
         return value
-
-
-def _title(listing: Any) -> str:
-    data = json.loads(listing) if isinstance(listing, str) else listing
-    return str((data or {}).get("title", ""))

@@ -15,7 +15,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.listing import Listing
-from hunter.store.base import Claimed, SourceNote, Store, claimed, jobs_document
+from hunter.store.base import Claimed, Failure, SourceNote, Store, claimed, jobs_document
+from hunter.store.rows import Row, integer, text
 
 # Read-only queries of the port, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -45,19 +46,29 @@ def _notice(listing: Listing | None) -> Document | None:
     return Document({"job_id": listing.job_id, "listing": listing.payload()})
 
 
-def _column(row: Any, name: str) -> Any:
-    """One column of a TABLE function's row: an object, or the bare value of a one-column row
-    (how PostgREST answers those has varied; both are read the same)."""
-    return row[name] if isinstance(row, dict) else row
+def _named(rows: object, column: str) -> list[Row]:
+    """A TABLE function's rows as mappings. PostgREST has answered a one-column TABLE function
+    both as objects and as bare values; a bare value is named after the function's column."""
+    if not isinstance(rows, list):
+        raise TypeError(f"expected rows, got {type(rows).__name__}")
+    return [row if isinstance(row, dict) else {column: row} for row in rows]
+
+
+def _count(value: object) -> int:
+    return integer({"value": value}, "value")
 
 
 class FunctionStore(Store):
     dialect = "postgres"  # the schema and its functions are the PostgreSQL ones
 
     @abstractmethod
-    def _call(self, function: str, rows: bool, **params: Any) -> Any:
-        """Run `function` with `p_<name>` arguments; its rows as dicts when `rows`, else
-        its value."""
+    def _call(self, function: str, rows: bool, **params: Any) -> object:
+        """Run `function` with `p_<name>` arguments; its rows as a list of column -> value
+        mappings when `rows`, else its value."""
+
+    def _table(self, function: str, column: str = "", **params: Any) -> list[Row]:
+        """Rows of a TABLE (or SETOF) function; `column` names a one-column table's column."""
+        return _named(self._call(function, True, **params), column)
 
     def record(
         self,
@@ -69,9 +80,8 @@ class FunctionStore(Store):
         flood: int = 0,
         flood_notice: Listing | None = None,
     ) -> dict[str, int]:
-        result = self._call(
+        result = self._table(
             "hunter_record",
-            True,
             source=source,
             jobs=Document(jobs_document(listings, matched)),
             now=now,
@@ -79,45 +89,36 @@ class FunctionStore(Store):
             flood=flood,
             notice=_notice(flood_notice),
         )
-        return {row["status"]: int(row["n"]) for row in result}
+        return {text(row, "status"): integer(row, "n") for row in result}
 
     def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
         return claimed(
-            self._call("hunter_claim_new", True, worker=worker, key=key, limit=limit, now=now)
+            self._table("hunter_claim_new", worker=worker, key=key, limit=limit, now=now)
         )
 
     def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
         return claimed(
-            self._call("hunter_claim_due", True, worker=worker, now=now, lease_before=lease_before)
+            self._table("hunter_claim_due", worker=worker, now=now, lease_before=lease_before)
         )
 
     def save_batch(self, key: str, body: str, now: datetime) -> None:
         self._call("hunter_save_batch", False, key=key, body=body, now=now)
 
     def mark_sent(self, key: str, now: datetime) -> int:
-        return int(self._call("hunter_mark_sent", False, key=key, now=now))
+        return _count(self._call("hunter_mark_sent", False, key=key, now=now))
 
-    def mark_failed(
-        self,
-        key: str,
-        worker: str,
-        status: str,
-        error_kind: str | None,
-        error: str | None,
-        next_at: datetime | None,
-        count_attempt: bool,
-    ) -> int:
-        return int(
+    def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
+        return _count(
             self._call(
                 "hunter_mark_failed",
                 False,
                 key=key,
                 worker=worker,
-                status=status,
-                error_kind=error_kind,
-                error=error,
-                next_at=next_at,
-                count_attempt=count_attempt,
+                status=str(failure.status),
+                error_kind=None if failure.error_kind is None else str(failure.error_kind),
+                error=failure.error,
+                next_at=failure.next_at,
+                count_attempt=failure.count_attempt,
             )
         )
 
@@ -125,35 +126,35 @@ class FunctionStore(Store):
         self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
     ) -> int:
         document = Document([{"key": k, "ids": list(ids)} for k, ids in groups])
-        return int(
+        return _count(
             self._call("hunter_split", False, key=key, worker=worker, groups=document, now=now)
         )
 
     def note_sources(
         self, notes: Sequence[SourceNote], now: datetime, broken_after: int
     ) -> list[str]:
-        result = self._call(
+        result = self._table(
             "hunter_note_sources",
-            True,
+            "source",
             notes=Document([n.document() for n in notes]),
             now=now,
             broken_after=broken_after,
         )
-        return [_column(row, "source") for row in result]
+        return [text(row, "source") for row in result]
 
     def lease_sources(
         self, names: Sequence[str], worker: str, now: datetime, until: datetime
     ) -> set[str]:
-        result = self._call(
-            "hunter_lease_sources", True, names=list(names), worker=worker, now=now, until=until
+        result = self._table(
+            "hunter_lease_sources", "source", names=list(names), worker=worker, now=now, until=until
         )
-        return {_column(row, "source") for row in result}
+        return {text(row, "source") for row in result}
 
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
         return bool(self._call("hunter_claim_prune", False, now=now, every=every))
 
     def prune_batch(self, before: datetime, limit: int) -> int:
-        return int(self._call("hunter_prune", False, before=before, limit=limit))
+        return _count(self._call("hunter_prune", False, before=before, limit=limit))
 
     def enqueue(self, notice: Listing, now: datetime) -> bool:
         return bool(
@@ -169,12 +170,12 @@ class FunctionStore(Store):
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         ids = None if job_ids is None else list(job_ids)
         return sorted(
-            _column(row, "job_id") for row in self._call("hunter_retry_stuck", True, ids=ids)
+            text(row, "job_id") for row in self._table("hunter_retry_stuck", "job_id", ids=ids)
         )
 
-    def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
+    def _rows(self, name: str, **params: Any) -> list[Row]:
         function, names = READS[name]
         arguments = {n: params[n] for n in names}
         if function in SCALARS:
-            return [(self._call(function, False, **arguments),)]
-        return [tuple(row.values()) for row in self._call(function, True, **arguments)]
+            return [{"value": self._call(function, False, **arguments)}]
+        return self._table(function, **arguments)

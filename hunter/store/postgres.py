@@ -17,6 +17,7 @@ from hunter.errors import SchemaError, StoreError
 from hunter.redact import redact
 from hunter.store import queries
 from hunter.store.functions import Document, FunctionStore
+from hunter.store.rows import Row, integer
 
 _MIGRATION_LOCK = 0x68756E74  # "hunt": one migrator at a time when instances start together
 
@@ -48,14 +49,12 @@ class PostgresStore(FunctionStore):
         if self._db is not None:
             self._db.close()
 
-    def _execute(
-        self, sql: str, params: dict[str, Any] | None = None, row_factory: Any = None
-    ) -> list[Any]:
+    def _execute(self, sql: str, params: dict[str, Any] | None = None) -> list[Row]:
         db = self._db if self._db is not None and not self._db.closed else self._connect()
         try:
-            with db.cursor(row_factory=row_factory or psycopg.rows.tuple_row) as cursor:
-                cursor.execute(sql, params)  # type: ignore[arg-type]
-                return cursor.fetchall() if cursor.description else []
+            with db.cursor(row_factory=psycopg.rows.dict_row) as cursor:
+                cursor.execute(sql.encode(), params)
+                return list(cursor.fetchall()) if cursor.description else []
         except psycopg.OperationalError as exc:
             # The connection may be gone (restart, failover): the next call reconnects.
             db.close()
@@ -64,25 +63,28 @@ class PostgresStore(FunctionStore):
             raise StoreError(f"PostgreSQL refused a statement: {_reason(exc)}") from exc
 
     def migrate(self) -> None:
+        """Apply each migration the database lacks, one transaction each, in order, under an
+        advisory lock: instances starting together migrate one after the other."""
         latest = queries.latest_version(self.dialect)
         db = self._db if self._db is not None and not self._db.closed else self._connect()
         try:
-            with db.transaction():
-                db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-                current = self.schema_version(db)
-                if current > latest:
-                    raise SchemaError(
-                        f"the database holds hunter schema {current}, newer than this hunter "
-                        f"({latest}); upgrade hunter"
+            for version, _name, sql in queries.migrations(self.dialect):
+                with db.transaction():
+                    db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                    current = self.schema_version(db)
+                    if current > latest:
+                        raise SchemaError(
+                            f"the database holds hunter schema {current}, newer than this "
+                            f"hunter ({latest}); upgrade hunter"
+                        )
+                    if version <= current:
+                        continue
+                    db.execute(sql.encode())
+                    db.execute(
+                        "INSERT INTO hunter_meta (key, value) VALUES ('schema_version', %s) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        (str(version),),
                     )
-                for version, _name, sql in queries.migrations(self.dialect):
-                    if version > current:
-                        db.execute(sql.encode())
-                db.execute(
-                    "INSERT INTO hunter_meta (key, value) VALUES ('schema_version', %s) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (str(latest),),
-                )
         except psycopg.Error as exc:
             raise StoreError(
                 f"PostgreSQL: creating hunter's tables failed: {_reason(exc)}"
@@ -90,18 +92,21 @@ class PostgresStore(FunctionStore):
 
     @staticmethod
     def schema_version(db: psycopg.Connection[Any]) -> int:
-        if db.execute("SELECT to_regclass('hunter_meta')").fetchone()[0] is None:  # type: ignore[index]
-            return 0
-        row = db.execute("SELECT value FROM hunter_meta WHERE key = 'schema_version'").fetchone()
-        return int(row[0]) if row else 0
+        with db.cursor(row_factory=psycopg.rows.dict_row) as cursor:
+            cursor.execute("SELECT to_regclass('hunter_meta') IS NOT NULL AS present")
+            found = cursor.fetchone()
+            if not found or not found["present"]:
+                return 0
+            cursor.execute("SELECT value FROM hunter_meta WHERE key = 'schema_version'")
+            row = cursor.fetchone()
+        return integer(row, "value") if row else 0
 
-    def _call(self, function: str, rows: bool, **params: Any) -> Any:
+    def _call(self, function: str, rows: bool, **params: Any) -> object:
         arguments = ", ".join(f"p_{name} => %({name})s" for name in params)
         values = {name: _adapt(value) for name, value in params.items()}
         if rows:
-            sql = f"SELECT * FROM {function}({arguments})"
-            return self._execute(sql, values, row_factory=psycopg.rows.dict_row)
-        return self._execute(f"SELECT {function}({arguments})", values)[0][0]
+            return self._execute(f"SELECT * FROM {function}({arguments})", values)
+        return self._execute(f"SELECT {function}({arguments}) AS value", values)[0]["value"]
 
 
 def _adapt(value: Any) -> Any:

@@ -16,8 +16,10 @@ from typing import Any
 
 from hunter.errors import SchemaError, StoreError
 from hunter.listing import Listing
+from hunter.states import RowStatus
 from hunter.store import queries
-from hunter.store.base import Claimed, SourceNote, Store, claimed, jobs_document
+from hunter.store.base import Claimed, Failure, SourceNote, Store, claimed, jobs_document
+from hunter.store.rows import Row, flag, integer, optional_moment, text
 
 Q = queries.load("sqlite")
 
@@ -38,6 +40,7 @@ class SQLiteStore(Store):
             self._db = sqlite3.connect(
                 self.path, timeout=30, isolation_level=None, check_same_thread=False
             )
+            self._db.row_factory = _named
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=30000")
         except sqlite3.Error as exc:
@@ -61,40 +64,30 @@ class SQLiteStore(Store):
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite ({self.path}): {exc}") from exc
 
-    def _one(
-        self, sql: str, params: dict[str, Any] | tuple[Any, ...] = ()
-    ) -> list[tuple[Any, ...]]:
+    def _rows(self, name: str, **params: Any) -> list[Row]:
         try:
-            return self._db.execute(sql, params).fetchall()
+            return list(self._db.execute(Q[name], params).fetchall())
         except sqlite3.Error as exc:
             raise StoreError(f"SQLite ({self.path}): {exc}") from exc
 
     def migrate(self) -> None:
+        """Apply each migration this file lacks, one transaction each, in order. BEGIN
+        IMMEDIATE takes SQLite's write lock first, so two processes starting together
+        migrate one after the other, and the second finds nothing left to do."""
         latest = queries.latest_version(self.dialect)
-        with self._tx() as db:
-            has_meta = db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hunter_meta'"
-            ).fetchone()
-            current = 0
-            if has_meta:
-                row = db.execute(
-                    "SELECT value FROM hunter_meta WHERE key = 'schema_version'"
-                ).fetchone()
-                current = int(row[0]) if row else 0
-            if current > latest:
-                raise SchemaError(
-                    f"{self.path} holds hunter schema {current}, newer than this hunter "
-                    f"({latest}); upgrade hunter"
-                )
-            for version, _name, sql in queries.migrations(self.dialect):
-                if version > current:
-                    for statement in _statements(sql):
-                        db.execute(statement)
-            db.execute(
-                "INSERT INTO hunter_meta (key, value) VALUES ('schema_version', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (str(latest),),
-            )
+        for version, _name, sql in queries.migrations(self.dialect):
+            with self._tx() as db:
+                current = _schema_version(db)
+                if current > latest:
+                    raise SchemaError(
+                        f"{self.path} holds hunter schema {current}, newer than this hunter "
+                        f"({latest}); upgrade hunter"
+                    )
+                if version <= current:
+                    continue
+                for statement in _statements(sql):
+                    db.execute(statement)
+                db.execute(Q["set_schema_version"], {"version": str(version)})
 
     def record(
         self,
@@ -107,60 +100,25 @@ class SQLiteStore(Store):
         flood_notice: Listing | None = None,
     ) -> dict[str, int]:
         jobs = jobs_document(listings, matched)
-        ids = json.dumps([job["job_id"] for job in jobs])
-        at = ts(now)
-        counts: dict[str, int] = {}
         with self._tx() as db:
-            row = db.execute(Q["source_primed"], {"source": source}).fetchone()
-            primed = bool(row and row[0]) and not prime
-            db.execute(Q["refresh_seen"], {"now": at, "ids": ids})
-            if prime:
-                db.execute(Q["prime_known"], {"ids": ids})
-            unknown = 0
-            if primed and flood > 0 and flood_notice is not None:
-                unknown = db.execute(Q["count_unknown"], {"ids": ids}).fetchone()[0]
-            flooded = unknown > flood
-            if flooded and flood_notice is not None:
-                payload = flood_notice.payload()
-                payload["title"] = payload["title"] % unknown
-                db.execute(
-                    Q["insert_notice"],
-                    {
-                        "job_id": flood_notice.job_id,
-                        "listing": json.dumps(payload),
-                        "now": at,
-                    },
-                )
-                counts["flood"] = unknown
-            if prime or jobs:
-                db.execute(Q["mark_primed"], {"source": source, "now": at})
-            for (status,) in db.execute(
-                Q["insert_new"],
-                {
-                    "source": source,
-                    "primed": primed,
-                    "flood": flooded,
-                    "now": at,
-                    "jobs": json.dumps(jobs),
-                },
-            ).fetchall():
-                counts[status] = counts.get(status, 0) + 1
-        return counts
+            return _record(db, source, jobs, ts(now), prime, flood, flood_notice)
 
     def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
         with self._tx() as db:
-            cursor = db.execute(
-                Q["claim_new"], {"worker": worker, "key": key, "limit": limit, "now": ts(now)}
+            return claimed(
+                db.execute(
+                    Q["claim_new"], {"worker": worker, "key": key, "limit": limit, "now": ts(now)}
+                ).fetchall()
             )
-            return _claimed(cursor)
 
     def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
         with self._tx() as db:
-            cursor = db.execute(
-                Q["claim_due"],
-                {"worker": worker, "now": ts(now), "lease_before": ts(lease_before)},
+            return claimed(
+                db.execute(
+                    Q["claim_due"],
+                    {"worker": worker, "now": ts(now), "lease_before": ts(lease_before)},
+                ).fetchall()
             )
-            return _claimed(cursor)
 
     def save_batch(self, key: str, body: str, now: datetime) -> None:
         with self._tx() as db:
@@ -172,30 +130,21 @@ class SQLiteStore(Store):
             db.execute(Q["forget_batch"], {"key": key})
             return db.execute(Q["requeue_parked"], {"now": ts(now)}).rowcount
 
-    def mark_failed(
-        self,
-        key: str,
-        worker: str,
-        status: str,
-        error_kind: str | None,
-        error: str | None,
-        next_at: datetime | None,
-        count_attempt: bool,
-    ) -> int:
+    def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
         with self._tx() as db:
             moved = db.execute(
                 Q["mark_failed"],
                 {
                     "key": key,
                     "worker": worker,
-                    "status": status,
-                    "error_kind": error_kind,
-                    "error": error,
-                    "next_at": ts(next_at),
-                    "count_attempt": int(count_attempt),
+                    "status": str(failure.status),
+                    "error_kind": None if failure.error_kind is None else str(failure.error_kind),
+                    "error": failure.error,
+                    "next_at": ts(failure.next_at),
+                    "count_attempt": int(failure.count_attempt),
                 },
             ).rowcount
-            if status == "pending" and moved:  # the key is given up: LINE never took it
+            if failure.status is RowStatus.PENDING and moved:  # LINE never took the key
                 db.execute(Q["forget_batch"], {"key": key})
             return moved
 
@@ -222,35 +171,12 @@ class SQLiteStore(Store):
     def note_sources(
         self, notes: Sequence[SourceNote], now: datetime, broken_after: int
     ) -> list[str]:
-        at = ts(now)
-        noticed = []
         with self._tx() as db:
-            for note in sorted(notes, key=lambda n: n.name):
-                document = note.document()
-                document["not_before"] = ts(note.not_before)
-                del document["broken_notice"], document["recovered_notice"]
-                db.execute(Q["note_source"], {"name": note.name})
-                streak, broken_at = db.execute(
-                    Q["update_source"], {**document, "now": at}
-                ).fetchone()
-                notice = None
-                if note.good is False and streak >= broken_after and broken_at is None:
-                    db.execute(Q["set_broken"], {"name": note.name, "broken_at": at})
-                    notice = note.broken_notice
-                elif note.good and broken_at is not None:
-                    db.execute(Q["set_broken"], {"name": note.name, "broken_at": None})
-                    notice = note.recovered_notice
-                if notice is not None:
-                    db.execute(
-                        Q["insert_notice"],
-                        {
-                            "job_id": notice.job_id,
-                            "listing": json.dumps(notice.payload()),
-                            "now": at,
-                        },
-                    )
-                    noticed.append(note.name)
-        return noticed
+            return [
+                note.name
+                for note in sorted(notes, key=lambda n: n.name)
+                if _note(db, note, ts(now), broken_after)
+            ]
 
     def lease_sources(
         self, names: Sequence[str], worker: str, now: datetime, until: datetime
@@ -280,16 +206,7 @@ class SQLiteStore(Store):
 
     def enqueue(self, notice: Listing, now: datetime) -> bool:
         with self._tx() as db:
-            return bool(
-                db.execute(
-                    Q["insert_notice"],
-                    {
-                        "job_id": notice.job_id,
-                        "listing": json.dumps(notice.payload()),
-                        "now": ts(now),
-                    },
-                ).rowcount
-            )
+            return _insert_notice(db, notice.job_id, notice.payload(), ts(now))
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         with self._tx() as db:
@@ -300,18 +217,85 @@ class SQLiteStore(Store):
                     "ids": json.dumps(list(job_ids or [])),
                 },
             ).fetchall()
-        return sorted(r[0] for r in rows)
+        return sorted(text(row, "job_id") for row in rows)
 
-    def _fetch(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
-        return self._one(Q[name], params)
-
-    def _param_time(self, value: datetime) -> Any:
+    def _param_time(self, value: datetime) -> object:
         return ts(value)
 
 
-def _claimed(cursor: sqlite3.Cursor) -> list[Claimed]:
-    columns = [d[0] for d in cursor.description or ()]
-    return claimed(dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
+def _named(cursor: sqlite3.Cursor, values: tuple[object, ...]) -> dict[str, object]:
+    """sqlite3's row factory: every row read by column name, as the other adapters do."""
+    return {column[0]: value for column, value in zip(cursor.description, values, strict=True)}
+
+
+def _schema_version(db: sqlite3.Connection) -> int:
+    if not db.execute(Q["meta_exists"]).fetchone():
+        return 0
+    row = db.execute(Q["schema_version"]).fetchone()
+    return integer(row, "value") if row else 0
+
+
+def _record(
+    db: sqlite3.Connection,
+    source: str,
+    jobs: list[dict[str, Any]],
+    at: str | None,
+    prime: bool,
+    flood: int,
+    flood_notice: Listing | None,
+) -> dict[str, int]:
+    """`Store.record` inside its transaction (see the port for what it means)."""
+    ids = json.dumps([job["job_id"] for job in jobs])
+    counts: dict[str, int] = {}
+    row = db.execute(Q["source_primed"], {"source": source}).fetchone()
+    primed = bool(row and flag(row, "primed")) and not prime
+    db.execute(Q["refresh_seen"], {"now": at, "ids": ids})
+    if prime:
+        db.execute(Q["prime_known"], {"ids": ids})
+    unknown = 0
+    if primed and flood > 0 and flood_notice is not None:
+        unknown = integer(db.execute(Q["count_unknown"], {"ids": ids}).fetchone(), "unknown")
+    flooded = unknown > flood
+    if flooded and flood_notice is not None:
+        payload = flood_notice.payload()
+        payload["title"] = payload["title"] % unknown
+        _insert_notice(db, flood_notice.job_id, payload, at)
+        counts["flood"] = unknown
+    if prime or jobs:
+        db.execute(Q["mark_primed"], {"source": source, "now": at})
+    params = {"source": source, "primed": primed, "flood": flooded, "now": at}
+    for row in db.execute(Q["insert_new"], {**params, "jobs": json.dumps(jobs)}).fetchall():
+        status = text(row, "status")
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:
+    """Write one source's note; True when it queued a broken or recovered notice."""
+    document = note.document()
+    document["not_before"] = ts(note.not_before)
+    del document["broken_notice"], document["recovered_notice"]
+    db.execute(Q["note_source"], {"name": note.name})
+    row = db.execute(Q["update_source"], {**document, "now": at}).fetchone()
+    streak, broken_at = integer(row, "fail_streak"), optional_moment(row, "broken_at")
+    notice = None
+    if note.good is False and streak >= broken_after and broken_at is None:
+        db.execute(Q["set_broken"], {"name": note.name, "broken_at": at})
+        notice = note.broken_notice
+    elif note.good and broken_at is not None:
+        db.execute(Q["set_broken"], {"name": note.name, "broken_at": None})
+        notice = note.recovered_notice
+    if notice is None:
+        return False
+    _insert_notice(db, notice.job_id, notice.payload(), at)
+    return True
+
+
+def _insert_notice(
+    db: sqlite3.Connection, job_id: str, payload: dict[str, Any], at: str | None
+) -> bool:
+    params = {"job_id": job_id, "listing": json.dumps(payload), "now": at}
+    return bool(db.execute(Q["insert_notice"], params).rowcount)
 
 
 def _statements(script: str) -> list[str]:

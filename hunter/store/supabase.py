@@ -22,6 +22,7 @@ from supabase.lib.client_options import SyncClientOptions
 from hunter.errors import SchemaError, StoreError
 from hunter.store import queries
 from hunter.store.functions import Document, FunctionStore
+from hunter.store.rows import integer
 
 TIMEOUT_SECONDS = 20
 SCHEMA_FIX = (
@@ -53,7 +54,7 @@ class SupabaseStore(FunctionStore):
     def close(self) -> None:
         self._http.close()
 
-    def _call(self, function: str, rows: bool, **params: Any) -> Any:
+    def _call(self, function: str, rows: bool, **params: Any) -> object:
         body = {f"p_{name}": _json(value) for name, value in params.items()}
         try:
             return self._client.rpc(function, body).execute().data
@@ -78,7 +79,7 @@ class SupabaseStore(FunctionStore):
     def migrate(self) -> None:
         """Check the schema: the Data API cannot create it."""
         latest = queries.latest_version("postgres")
-        current = int(self._call("hunter_schema_version", False) or 0)
+        current = integer({"version": self._call("hunter_schema_version", False) or 0}, "version")
         if current < latest:
             raise SchemaError(
                 f"the hunter schema in Supabase is version {current}, this hunter "

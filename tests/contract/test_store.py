@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 
 from hunter.listing import Listing
-from hunter.store.base import SourceNote, Store
+from hunter.states import ErrorKind, RowStatus
+from hunter.store.base import Failure, SourceNote, Store
 from tests.conftest import open_test_store
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def failure(
+    status: str, kind: str | None, error: str, next_at: datetime | None, count: bool
+) -> Failure:
+    """A failed push's outcome, as the deliverer hands it to the store."""
+    return Failure(RowStatus(status), ErrorKind(kind) if kind else None, error, next_at, count)
 
 
 def jobs(source: str, *numbers: int) -> list[Listing]:
@@ -86,7 +94,7 @@ def test_a_retry_keeps_its_key_and_waits_for_its_time(store: Store) -> None:
     store.claim_new("w", "k", 10, T0)
     assert (
         store.mark_failed(
-            "k", "w", "retry", "transient", "HTTP 500", T0 + timedelta(seconds=5), True
+            "k", "w", failure("retry", "transient", "HTTP 500", T0 + timedelta(seconds=5), True)
         )
         == 2
     )
@@ -106,7 +114,7 @@ def test_an_expired_lease_hands_the_batch_over_with_its_key(store: Store) -> Non
     taken = store.claim_due("w2", T0 + timedelta(minutes=3), T0 + timedelta(minutes=1))
     assert [(c.job_id, c.retry_key) for c in taken] == [("a:1", "k")]
     # The dead worker, back from the grave, no longer owns the batch.
-    assert store.mark_failed("k", "dead", "stuck", "permanent", "x", None, False) == 0
+    assert store.mark_failed("k", "dead", failure("stuck", "permanent", "x", None, False)) == 0
     store.mark_sent("k", T0)
     assert store.job_states()["a:1"] == "sent"
 
@@ -115,7 +123,9 @@ def test_parked_batches_are_requeued_by_the_next_success(store: Store) -> None:
     pending(store, 1, 2)
     store.claim_new("w", "k1", 1, T0)
     store.mark_failed(
-        "k1", "w", "stuck", "transient", "LINE failed 5 times", T0 + timedelta(minutes=5), True
+        "k1",
+        "w",
+        failure("stuck", "transient", "LINE failed 5 times", T0 + timedelta(minutes=5), True),
     )
     store.claim_new("w", "k2", 1, T0)
     assert store.mark_sent("k2", T0) == 1
@@ -127,7 +137,9 @@ def test_parked_batches_are_requeued_by_the_next_success(store: Store) -> None:
 def test_a_parked_batch_is_probed_when_its_time_comes(store: Store) -> None:
     pending(store, 1)
     store.claim_new("w", "k1", 1, T0)
-    store.mark_failed("k1", "w", "stuck", "transient", "down", T0 + timedelta(minutes=5), True)
+    store.mark_failed(
+        "k1", "w", failure("stuck", "transient", "down", T0 + timedelta(minutes=5), True)
+    )
     assert store.claim_due("w", T0 + timedelta(minutes=4), T0) == []
     assert [c.job_id for c in store.claim_due("w", T0 + timedelta(minutes=5), T0)] == ["a:1"]
 
@@ -135,7 +147,9 @@ def test_a_parked_batch_is_probed_when_its_time_comes(store: Store) -> None:
 def test_permanent_failures_wait_for_a_person(store: Store) -> None:
     pending(store, 1, 2)
     store.claim_new("w", "k", 10, T0)
-    store.mark_failed("k", "w", "stuck", "permanent", "LINE rejected the token", None, False)
+    store.mark_failed(
+        "k", "w", failure("stuck", "permanent", "LINE rejected the token", None, False)
+    )
     later = T0 + timedelta(days=2)
     assert store.claim_due("w", later, later) == [] and store.claim_new("w", "k2", 9, later) == []
     assert store.retry_stuck(["a:2", "a:9"]) == ["a:2"]
@@ -146,7 +160,7 @@ def test_permanent_failures_wait_for_a_person(store: Store) -> None:
 def test_quota_puts_rows_back_without_burning_attempts(store: Store) -> None:
     pending(store, 1)
     store.claim_new("w", "k", 10, T0)
-    store.mark_failed("k", "w", "pending", None, "monthly limit", None, False)
+    store.mark_failed("k", "w", failure("pending", None, "monthly limit", None, False))
     again = store.claim_new("w", "k2", 10, T0)
     assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [("a:1", "k2", 0)]
 
@@ -170,7 +184,7 @@ def test_prune_deletes_only_rows_done_with(store: Store) -> None:
     store.mark_sent("k", T0)  # a:1 sent
     store.claim_new("w", "k2", 1, T0)  # a:2 sending
     store.claim_new("w", "k3", 1, T0)
-    store.mark_failed("k3", "w", "stuck", "permanent", "bad", None, False)  # a:3 stuck
+    store.mark_failed("k3", "w", failure("stuck", "permanent", "bad", None, False))  # a:3 stuck
     assert store.prune(T0 + timedelta(days=1)) == 2  # a:0 primed, a:1 sent
     assert store.job_states() == {"a:2": "sending", "a:3": "stuck", "a:4": "pending"}
 
@@ -194,7 +208,9 @@ def test_status_shows_the_outbox_and_the_sources(store: Store) -> None:
     store.claim_new("w", "k", 1, T0)
     store.mark_sent("k", T0)
     store.claim_new("w", "k2", 1, T0)
-    store.mark_failed("k2", "w", "stuck", "permanent", "LINE rejected this listing", None, False)
+    store.mark_failed(
+        "k2", "w", failure("stuck", "permanent", "LINE rejected this listing", None, False)
+    )
     store.note_sources(
         [SourceNote("a", 4, good=True), SourceNote("b", None, "HTTP 500", good=False)], T0, 3
     )
@@ -204,9 +220,9 @@ def test_status_shows_the_outbox_and_the_sources(store: Store) -> None:
     assert [(r.job_id, r.last_error) for r in report.rows] == [
         ("a:2", "LINE rejected this listing")
     ]
-    by_name = {s["name"]: s for s in report.sources}
-    assert by_name["a"]["last_count"] == 4 and by_name["a"]["last_ok_at"] == T0
-    assert by_name["b"]["last_error"] == "HTTP 500" and by_name["b"]["last_ok_at"] is None
+    by_name = {s.name: s for s in report.sources}
+    assert by_name["a"].last_count == 4 and by_name["a"].last_ok_at == T0
+    assert by_name["b"].last_error == "HTTP 500" and by_name["b"].last_ok_at is None
 
 
 def test_migrate_is_idempotent(store: Store) -> None:
@@ -257,7 +273,7 @@ def test_a_given_up_key_forgets_its_body(store: Store) -> None:
     store.claim_new("w", "k", 10, T0)
     store.save_batch("k", "{}", T0)
     assert store.count_pending() == 0
-    store.mark_failed("k", "w", "pending", None, "quota", None, False)
+    store.mark_failed("k", "w", failure("pending", None, "quota", None, False))
     assert store.batch_body("k") is None and store.count_pending() == 2
 
 

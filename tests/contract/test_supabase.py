@@ -205,8 +205,8 @@ def test_no_prepared_statements_for_supabases_transaction_pooler(pg_url: str) ->
         for _ in range(10):  # psycopg would prepare from the 5th execution by default
             store.count_pending()
         # pg_prepared_statements is per session: ask on hunter's own connection.
-        prepared = store._execute("SELECT count(*) FROM pg_prepared_statements")
-        assert prepared == [(0,)]
+        prepared = store._execute("SELECT count(*) AS n FROM pg_prepared_statements")
+        assert prepared == [{"n": 0}]
 
 
 def test_an_unreachable_project_is_one_clear_error(tmp_path: Path) -> None:

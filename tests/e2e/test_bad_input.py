@@ -64,6 +64,15 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             ("unknown timezone", "Asia/Bangkok"),
         ),
         ("", ("no [[sources]]",)),
+        (
+            '[[sources]]\nname = "b"\nurl = "https://x.test"\nitem = "li"\nitems = "x"\n'
+            'title = "a"\nlink = "a@href"\n',
+            ("unknown key 'items' for kind 'html'", "accept", "include, item, kind"),
+        ),
+        (
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\nitem = "li"\n',
+            ("unknown key 'item' for kind 'rss'", "accept", "headers", "url"),
+        ),
     ],
     ids=[
         "malformed",
@@ -74,6 +83,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "bad-kind",
         "bad-timezone",
         "no-sources",
+        "json-key-on-html",
+        "html-key-on-rss",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

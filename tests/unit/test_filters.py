@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hunter.config import FilterConfig
 from hunter.filters import judge
 from hunter.listing import Listing
+from hunter.sources.spec import FilterConfig
 
 THAI_TRAP = {"ไลน์": ("ออนไลน์",)}
 

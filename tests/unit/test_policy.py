@@ -105,3 +105,9 @@ def test_backoff_steps_can_be_configured() -> None:
     assert decide(transient(), 0, 1, steps).delay == 0.1
     assert decide(transient(), 3, 1, steps).delay == 0.4
     assert decide(transient(), 4, 1, steps).delay == 0.5  # the parked batch's probe
+
+
+def test_there_are_as_many_attempts_as_backoff_steps() -> None:
+    steps = (1.0, 2.0, 3.0)
+    assert decide(transient(), 1, 1, steps).status == "retry"
+    assert decide(transient(), 2, 1, steps).status == "stuck"  # the third failure parks

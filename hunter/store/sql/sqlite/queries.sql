@@ -1,8 +1,18 @@
 -- The SQLite adapter's statements, by name. Each runs inside a BEGIN IMMEDIATE transaction when
 -- it is one step of several, so SQLite's single writer makes every claim atomic.
 
+-- name: meta_exists
+SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = 'hunter_meta';
+
+-- name: schema_version
+SELECT value FROM hunter_meta WHERE key = 'schema_version';
+
+-- name: set_schema_version
+INSERT INTO hunter_meta (key, value) VALUES ('schema_version', :version)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+
 -- name: source_primed
-SELECT primed_at IS NOT NULL FROM hunter_sources WHERE name = :source;
+SELECT primed_at IS NOT NULL AS primed FROM hunter_sources WHERE name = :source;
 
 -- name: refresh_seen
 UPDATE hunter_seen_jobs SET last_seen_at = :now
@@ -109,7 +119,7 @@ VALUES (:job_id, 'hunter', 'pending', :listing, :now, :now)
 ON CONFLICT (job_id) DO NOTHING;
 
 -- name: count_unknown
-SELECT count(*) FROM json_each(:ids)
+SELECT count(*) AS unknown FROM json_each(:ids)
 WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.value);
 
 -- name: lease_source
@@ -120,7 +130,7 @@ RETURNING name;
 -- name: claim_prune
 INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <= :due_before
-RETURNING 1;
+RETURNING key;
 
 -- name: prune
 DELETE FROM hunter_seen_jobs WHERE job_id IN (
@@ -144,21 +154,20 @@ INSERT INTO hunter_batches (retry_key, body, created_at) VALUES (:key, :body, :n
 ON CONFLICT (retry_key) DO NOTHING;
 
 -- name: batch_body
-SELECT body FROM hunter_batches WHERE retry_key = :key;
-
+SELECT body AS value FROM hunter_batches WHERE retry_key = :key;
 
 -- name: count_pending
-SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
+SELECT count(*) AS value FROM hunter_seen_jobs WHERE status = 'pending';
 
 -- name: next_due
-SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry';
+SELECT min(next_attempt_at) AS value FROM hunter_seen_jobs WHERE status = 'retry';
 
 -- name: outbox_counts
-SELECT status, count(*) FROM hunter_seen_jobs
+SELECT status, count(*) AS n FROM hunter_seen_jobs
 WHERE status IN ('pending', 'sending', 'retry', 'stuck') GROUP BY status;
 
 -- name: sent_since
-SELECT count(*) FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at >= :since;
+SELECT count(*) AS value FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at >= :since;
 
 -- name: outbox_rows
 SELECT job_id, status, listing, attempts, next_attempt_at, claimed_by, claimed_at, error_kind,

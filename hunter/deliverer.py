@@ -1,0 +1,194 @@
+"""The deliverer: empties the outbox into LINE, batch by batch, exactly once.
+
+For each batch it claims rows in the store (the database decides who owns them), renders them
+and writes the body down before the first push, pushes with the batch's retry key, asks the
+pure policy what LINE's answer means, and writes that outcome. It owns nothing else: what is in
+the outbox, and why, is the poller's business. Any caller may run it: a poll, a reply to a
+user's message, a paced push later on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from hunter import notices, policy
+from hunter.config import Config
+from hunter.errors import LineError, StoreError
+from hunter.line import Sender, render
+from hunter.line.render import MAX_PER_PUSH
+from hunter.policy import SPLIT, Decision
+from hunter.states import RowStatus
+from hunter.store import Claimed, Store
+from hunter.store.base import Failure
+
+log = logging.getLogger("hunter")
+
+QUOTA_WARNING = 0.8  # share of the month's LINE messages that earns one warning
+WAIT_FOR_RETRY = timedelta(seconds=10)  # a retry due this soon is waited for within the call
+DELIVERY_BUDGET_SECONDS = 60.0  # waiting for retries within one call stops after this long
+FINISH_RETRIES = (0.5, 2.0, 5.0)  # writing a push's outcome survives a short database blip
+
+
+@dataclass
+class Delivery:
+    """What one call of `Deliverer.deliver` came to."""
+
+    sent: int = 0
+    pushes: int = 0
+    failed: int = 0  # listings whose push failed (they wait in retry or stuck)
+    stopped: str | None = None  # why delivery stopped early, if it did
+
+
+class Deliverer:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        sender: Sender,
+        clock: Callable[[], datetime],
+        worker: str,
+        stop: threading.Event,
+        sleep: Callable[[float], object] | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.sender = sender
+        self.clock = clock
+        self.worker = worker
+        self.stop = stop
+        # Waiting for a retry or a database blip; a stop request ends the wait early.
+        self.sleep = sleep or stop.wait
+
+    def deliver(self, most: int) -> Delivery:
+        """Push what is due, batch by batch, until nothing is left, `most` listings went out,
+        LINE says stop (auth, quota, rate limit, outage), or a stop is requested."""
+        report = Delivery()
+        started = time.monotonic()
+        lease = timedelta(seconds=self.config.lease_seconds)
+        while not self.stop.is_set():
+            now = self.clock()
+            room = most - report.sent
+            batch = self.store.claim_due(self.worker, now, now - lease) if room > 0 else []
+            messages = self._stored_messages(batch) if batch else None
+            if not batch and room > 0:
+                batch = self.store.claim_new(
+                    self.worker, str(uuid.uuid4()), min(room, MAX_PER_PUSH), now
+                )
+            if not batch:
+                if room > 0 and self._wait_for_retry(started):
+                    continue
+                break
+            if messages is None:
+                messages = self._new_messages(batch, room, most)
+            if not self._push(batch, messages, report):
+                break
+        if report.sent:
+            self.warn_quota()
+        return report
+
+    def warn_quota(self) -> None:
+        """When 80% of LINE's monthly messages are used, queue one notice for the month: it
+        goes out with the next push, through the outbox like every alert."""
+        try:
+            quota = self.sender.quota()
+        except LineError as exc:
+            log.warning("could not read LINE's message quota: %s", exc)
+            return
+        if quota is None:
+            return
+        limit, used = quota
+        if limit is None or used < QUOTA_WARNING * limit:
+            return
+        notice = notices.quota(used, limit, self.clock(), self.config.timezone)
+        if self.store.enqueue(notice, self.clock()):
+            log.warning("%s: a notice goes out with the next push", notice.title)
+
+    def _stored_messages(self, batch: list[Claimed]) -> list[dict[str, Any]] | None:
+        """The body this batch was first pushed with: a retry sends it again, identical."""
+        body = self.store.batch_body(batch[0].retry_key)
+        return json.loads(body) if body else None
+
+    def _new_messages(self, batch: list[Claimed], room: int, most: int) -> list[dict[str, Any]]:
+        """Render a batch and write its body down before its first push."""
+        note = None
+        if len(batch) >= room and (waiting := self.store.count_pending()):
+            note = (
+                f"{waiting} more new listings wait for the next poll "
+                f"(max_alerts_per_poll = {most})."
+            )
+        messages = render.messages([c.listing for c in batch], note)
+        self.store.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
+        return messages
+
+    def _wait_for_retry(self, started: float) -> bool:
+        """Sleep until the next retry when it is due soon; False when there is none."""
+        due = self.store.next_due()
+        if due is None or time.monotonic() - started > DELIVERY_BUDGET_SECONDS:
+            return False
+        wait = (due - self.clock()).total_seconds()
+        if wait > WAIT_FOR_RETRY.total_seconds():
+            return False
+        self.sleep(max(wait, 0.0))
+        return True
+
+    def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
+        """Push one claimed batch and write down the outcome. False: stop delivering."""
+        key = batch[0].retry_key
+        if self.clock() - batch[0].retry_key_at > timedelta(
+            seconds=policy.RETRY_KEY_WINDOW_SECONDS
+        ):
+            self._fail(key, policy.key_expired())
+            log.error("%d listings: %s", len(batch), policy.DELIVERY_UNKNOWN)
+            return True
+        result = self.sender.push(messages, key)
+        report.pushes += 1
+        decision = policy.decide(result, batch[0].attempts, len(batch), self.config.backoff_seconds)
+        if decision.status is RowStatus.SENT:
+            requeued = self._finish(lambda: self.store.mark_sent(key, self.clock()))
+            report.sent += len(batch)
+            if requeued:
+                log.info("LINE accepts pushes again: %d parked listings re-queued", requeued)
+            return True
+        if decision.status == SPLIT:
+            ids = [c.job_id for c in batch]
+            half = len(ids) // 2
+            groups = [(str(uuid.uuid4()), ids[:half]), (str(uuid.uuid4()), ids[half:])]
+            self._finish(lambda: self.store.split(key, self.worker, groups, self.clock()))
+            log.warning(
+                "LINE rejected a batch of %d (%s); splitting it to find the listing",
+                len(batch),
+                result.summary,
+            )
+            return True
+        report.failed += len(batch)
+        self._fail(key, decision)
+        if decision.status is RowStatus.STUCK:
+            log.error("%d listings stuck: %s", len(batch), decision.error)
+        else:
+            log.warning("%d listings wait (%s): %s", len(batch), decision.status, decision.error)
+        if decision.stop_delivery:
+            report.stopped = decision.error
+        return not decision.stop_delivery
+
+    def _fail(self, key: str, decision: Decision) -> None:
+        failure = Failure.of(decision, self.clock())
+        self._finish(lambda: self.store.mark_failed(key, self.worker, failure))
+
+    def _finish(self, write: Callable[[], int]) -> int:
+        """Write a push's outcome, retrying through a short database outage. If it stays down,
+        the rows stay `sending` and the lease hands them, key and all, to the next call."""
+        for pause in FINISH_RETRIES:
+            try:
+                return write()
+            except StoreError as exc:
+                log.warning("writing a push's outcome failed (%s); trying again", exc)
+                time.sleep(pause)
+        return write()

@@ -1,0 +1,133 @@
+"""The poller: read the sources, judge each one's health once, record what a good read found,
+and note every source's poll in the store. It sends nothing: what it records as `pending` waits
+in the outbox for the deliverer.
+
+Recording is the store's single statement per source: new listings inserted, known ones
+refreshed, a never-primed source primed silently, a flood recorded quietly with one notice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from hunter import notices, source_health
+from hunter.config import Config
+from hunter.filters import matches
+from hunter.source_health import Verdict
+from hunter.sources.reader import SourceRead, read_sources
+from hunter.sources.spec import SourceConfig
+from hunter.states import RowStatus
+from hunter.store import Store
+from hunter.store.base import SourceState
+
+log = logging.getLogger("hunter")
+
+LEASE_SHARE = 0.9  # of an interval: a source's lease runs out just before its next poll
+
+
+@dataclass(frozen=True)
+class SourcePoll:
+    """One source's part of a poll: what was read, the verdict, and what was recorded."""
+
+    read: SourceRead
+    verdict: Verdict
+    recorded: dict[str, int] = field(default_factory=dict)  # new rows per status, and "flood"
+
+    @property
+    def name(self) -> str:
+        return self.read.name
+
+    @property
+    def error(self) -> str | None:
+        return self.read.error
+
+    def count(self, status: RowStatus) -> int:
+        return self.recorded.get(status, 0)
+
+
+class Poller:
+    def __init__(
+        self, config: Config, store: Store, clock: Callable[[], datetime], worker: str
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.clock = clock
+        self.worker = worker
+
+    def poll(self) -> list[SourcePoll]:
+        """Read this replica's sources and record what they show."""
+        states = self.store.source_states()
+        now = self.clock()
+        reads = read_sources(self._my_sources(now), states, self.config.fetch_timeout_seconds, now)
+        return self._take(reads, states, now, prime=False)
+
+    def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
+        """Record everything these sources show now as seen; nothing will be sent for it."""
+        states = self.store.source_states()
+        now = self.clock()
+        reads = read_sources(
+            sources, states, self.config.fetch_timeout_seconds, now, conditional=False
+        )
+        return self._take(reads, states, now, prime=True)
+
+    def _my_sources(self, now: datetime) -> list[SourceConfig]:
+        """Every source, or with share_sources the ones this replica holds the lease of: one
+        replica polls each source per interval, and a dead replica's leases run out."""
+        sources = list(self.config.sources)
+        if not self.config.share_sources:
+            return sources
+        until = now + timedelta(minutes=LEASE_SHARE * self.config.interval_minutes)
+        mine = self.store.lease_sources([s.name for s in sources], self.worker, now, until)
+        if len(mine) < len(sources):
+            log.info(
+                "polling %d of %d sources; other replicas hold the rest", len(mine), len(sources)
+            )
+        return [s for s in sources if s.name in mine]
+
+    def _take(
+        self, reads: list[SourceRead], states: dict[str, SourceState], now: datetime, prime: bool
+    ) -> list[SourcePoll]:
+        """Record what each good read found, and note every source's poll and health."""
+        polls, notes = [], []
+        for read in reads:
+            health = source_health.assess(read, states.get(read.name), self.config, now)
+            verdict, recorded = health.verdict, {}
+            if prime and verdict.good is not False:  # a person asked: empty pages count too
+                recorded = self.store.record(read.name, read.listings, set(), now, prime=True)
+            elif verdict.good:
+                recorded = self._record(read, now)
+            elif verdict.good is False:
+                log.warning("source %s: %s", read.name, verdict.reason)
+            polls.append(SourcePoll(read, verdict, recorded))
+            notes.append(health.note)
+        for name in self.store.note_sources(notes, now, self.config.broken_after):
+            log.warning("source %s: health notice queued for LINE", name)
+        return polls
+
+    def _record(self, read: SourceRead, now: datetime) -> dict[str, int]:
+        source = read.source
+        matched = {x.job_id for x in read.listings if matches(x, source.filter)}
+        recorded = self.store.record(
+            source.name,
+            read.listings,
+            matched,
+            now,
+            flood=self.config.flood_limit(source),
+            flood_notice=notices.flood(source, [x.title for x in read.listings], now),
+        )
+        if recorded.get(RowStatus.PRIMED) and not recorded.get("flood"):
+            log.info(
+                "source %s primed silently: %d listings recorded, none sent",
+                source.name,
+                recorded[RowStatus.PRIMED],
+            )
+        if recorded.get("flood"):
+            log.warning(
+                "source %s showed %d new listings at once: recorded silently, one notice queued",
+                source.name,
+                recorded["flood"],
+            )
+        return recorded

@@ -1,0 +1,61 @@
+"""What a source is, as data: the validated form of one [[sources]] table.
+
+Plain frozen dataclasses that import nothing of hunter's, so that every module can use them
+(config.py builds them, the readers and parsers read them, notices name them) without a cycle.
+Which keys each kind accepts, and how they are checked, is each kind's own (kinds.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+
+@dataclass(frozen=True)
+class FilterConfig:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    min_budget: int = 0
+    ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class _Now:
+    """The moment of the poll, as the right-hand side of a `where` condition."""
+
+    def __repr__(self) -> str:
+        return "now"
+
+
+NOW: Final = _Now()
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One `where` condition on a JSON item: "path OP value" (conditions.py evaluates it)."""
+
+    path: str
+    op: str  # ==, !=, >, <, >=, <=, or "exists"
+    value: object = None  # a JSON value, or NOW
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    kind: str
+    url: str
+    title: str = ""  # html, json: where each listing's title is
+    item: str = ""  # html: CSS selector of one listing
+    items: str = ""  # json: dotted path to the list of listings
+    id: str = ""
+    link: str = ""
+    budget: str = ""
+    summary: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    filter: FilterConfig = field(default_factory=FilterConfig)
+    pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
+    where: tuple[Condition, ...] = ()  # json: conditions every item must meet
+    flood_threshold: int | None = None  # None: the config's flood_threshold
+
+    def page_url(self, page: int) -> str:
+        return self.url.replace("{page}", str(page))

@@ -1,0 +1,34 @@
+"""The states of an outbox row and the kinds of error a stuck or retried row carries.
+
+One StrEnum each, used by the policy, the deliverer and every store adapter alike. The SQL
+schema spells the same values in its CHECK constraint (sql/*/001_init.sql); a test checks that
+the two agree, so a new state cannot be added on one side only.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RowStatus(StrEnum):
+    """Where a listing stands (DESIGN.md, "States of a row")."""
+
+    PRIMED = "primed"  # seen while its source was primed; never sent
+    IGNORED = "ignored"  # seen, did not match the filters
+    PENDING = "pending"  # matched, waiting to be claimed
+    SENDING = "sending"  # claimed by a worker, push in flight, retry key fixed
+    RETRY = "retry"  # a transient failure; claimed again after next_attempt_at
+    SENT = "sent"  # LINE accepted it
+    STUCK = "stuck"  # waits for a person, or (transient) for LINE to accept a push again
+
+
+class ErrorKind(StrEnum):
+    """Why a row waits in `retry` or `stuck`."""
+
+    TRANSIENT = "transient"  # 5xx, timeouts, rate limits: comes back by itself
+    PERMANENT = "permanent"  # LINE refused this request as it is: `hunter retry`
+    UNKNOWN = "unknown"  # no confirmation within LINE's retry-key window
+
+
+# Rows that are not done: what `hunter status` and /healthz count.
+OUTBOX = (RowStatus.PENDING, RowStatus.SENDING, RowStatus.RETRY, RowStatus.STUCK)

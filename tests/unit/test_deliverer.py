@@ -1,0 +1,215 @@
+"""The deliverer's fast tier: a real SQLite store, a scripted sender and a fake clock drive
+every path of the policy (sent, retry, parked, split, quota, auth, expired key) in milliseconds.
+The end-to-end delivery tests run the same paths through the CLI, PostgreSQL and the LINE
+stand-in; these pin down what the deliverer itself does with each answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hunter.config import Config, parse_config
+from hunter.deliverer import Deliverer
+from hunter.listing import Listing
+from hunter.policy import MONTHLY_LIMIT_MESSAGE, Kind, PushResult
+from hunter.store.sqlite import SQLiteStore
+
+T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+SOURCE = {"name": "a", "url": "https://x.test/", "item": "li", "title": "a", "id": "@id"}
+CONFIG = parse_config({"sources": [SOURCE], "lease_seconds": 60})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+class ScriptedSender:
+    """Answers each push from a script (then 200), or by a rule over the pushed titles."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.script: list[PushResult] = []
+        self.reject_title: str | None = None  # a 400 for any push that holds this title
+        self.pushes: list[tuple[str, list[dict[str, Any]]]] = []
+        self.quota_answer: tuple[int | None, int] | None = None
+
+    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        self.pushes.append((retry_key, messages))
+        if self.reject_title and self.reject_title in str(messages):
+            return PushResult(Kind.REJECTED, 400, "May not be empty")
+        return self.script.pop(0) if self.script else PushResult(Kind.SENT, 200)
+
+    def quota(self) -> tuple[int | None, int] | None:
+        return self.quota_answer
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    opened = SQLiteStore(tmp_path / "hunter.db")
+    opened.migrate()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def sender() -> ScriptedSender:
+    return ScriptedSender()
+
+
+def deliverer(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock, config: Config = CONFIG
+) -> Deliverer:
+    return Deliverer(config, store, sender, clock, "w", threading.Event(), sleep=clock.advance)
+
+
+def waiting(store: SQLiteStore, *titles: str) -> list[str]:
+    """Prime source "a", then show these listings as new and matching: rows in `pending`."""
+    store.record("a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), T0)
+    new = [Listing(f"a:{n}", "a", t, f"https://x.test/{n}") for n, t in enumerate(titles)]
+    store.record("a", new, {x.job_id for x in new}, T0)
+    return [x.job_id for x in new]
+
+
+def states(store: SQLiteStore) -> dict[str, str]:
+    return {k: v for k, v in store.job_states().items() if k != "a:seed"}
+
+
+def error_of(store: SQLiteStore, job_id: str) -> str:
+    return next(r.last_error or "" for r in store.status(T0).rows if r.job_id == job_id)
+
+
+def test_a_batch_goes_out_in_one_push(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one", "two", "three")
+    report = deliverer(store, sender, clock).deliver(48)
+    assert (report.sent, report.pushes, report.failed) == (3, 1, 0)
+    assert states(store) == dict.fromkeys(ids, "sent")
+    [(_key, messages)] = sender.pushes
+    assert [m["type"] for m in messages] == ["flex"]
+
+
+def test_a_transient_failure_is_retried_with_the_same_key_and_body(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one", "two")
+    sender.script = [PushResult(Kind.TRANSIENT, 500, "boom")]
+    report = deliverer(store, sender, clock).deliver(48)
+    assert (report.sent, report.pushes) == (2, 2)
+    first, second = sender.pushes
+    assert first == second  # the same X-Line-Retry-Key and byte-identical messages
+    assert clock.now == T0 + timedelta(seconds=1)  # waited the first backoff step
+    assert states(store) == dict.fromkeys(ids, "sent")
+
+
+def test_five_transient_failures_park_the_batch_until_line_accepts_again(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one")
+    sender.script = [PushResult(Kind.TRANSIENT, 503, "down")] * 5
+    run = deliverer(store, sender, clock)
+    while len(sender.pushes) < 5:
+        run.deliver(48)
+        clock.advance(120)
+    assert states(store) == {ids[0]: "stuck"}
+    assert "by itself" in error_of(store, ids[0])
+    clock.advance(300)  # the parked batch's probe is due
+    assert run.deliver(48).sent == 1 and states(store) == {ids[0]: "sent"}
+
+
+def test_a_rejected_listing_is_found_by_splitting_and_the_others_go_out(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "fine 1", "fine 2", "BAD", "fine 3")
+    sender.reject_title = "BAD"
+    report = deliverer(store, sender, clock).deliver(48)
+    assert report.sent == 3
+    assert states(store) == {ids[0]: "sent", ids[1]: "sent", ids[2]: "stuck", ids[3]: "sent"}
+    assert "May not be empty" in error_of(store, ids[2])
+
+
+def test_the_monthly_limit_burns_no_attempt_and_stops_delivery(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one", "two")
+    sender.script = [PushResult(Kind.QUOTA, 429, MONTHLY_LIMIT_MESSAGE)]
+    report = deliverer(store, sender, clock).deliver(48)
+    assert report.sent == 0 and "monthly message limit" in (report.stopped or "")
+    assert states(store) == dict.fromkeys(ids, "pending")
+    again = store.claim_new("w", "next", 10, clock())
+    assert [c.attempts for c in again] == [0, 0]  # nothing burned, a fresh key
+
+
+def test_a_rejected_token_stops_delivery_with_a_sentence_to_act_on(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one")
+    sender.script = [PushResult(Kind.AUTH, 401, "Authentication failed")]
+    report = deliverer(store, sender, clock).deliver(48)
+    assert report.stopped and "LINE_CHANNEL_ACCESS_TOKEN" in report.stopped
+    assert states(store) == {ids[0]: "stuck"}
+    assert "hunter retry --all" in error_of(store, ids[0])
+
+
+def test_a_batch_past_lines_retry_window_is_not_resent(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    ids = waiting(store, "one")
+    store.claim_new("dead worker", "old-key", 10, T0)  # claimed, then the worker died
+    clock.advance(25 * 3600)
+    report = deliverer(store, sender, clock).deliver(48)
+    assert sender.pushes == [] and report.sent == 0
+    assert states(store) == {ids[0]: "stuck"}
+    assert "delivery unknown" in error_of(store, ids[0])
+
+
+def test_a_lapsed_lease_is_resent_with_the_stored_key(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    waiting(store, "one")
+    store.claim_new("dead worker", "kept-key", 10, T0)
+    store.save_batch("kept-key", '[{"type": "text", "text": "as first sent"}]', T0)
+    clock.advance(61)  # past lease_seconds
+    assert deliverer(store, sender, clock).deliver(48).sent == 1
+    assert sender.pushes == [("kept-key", [{"type": "text", "text": "as first sent"}])]
+
+
+def test_the_cap_holds_back_the_rest_and_says_so(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    waiting(store, *(f"job {n}" for n in range(5)))
+    report = deliverer(store, sender, clock).deliver(2)
+    assert report.sent == 2
+    [(_key, messages)] = sender.pushes
+    assert messages[-1]["text"].startswith("3 more new listings wait")
+
+
+def test_the_quota_warning_is_queued_once_at_80_percent(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    waiting(store, "one")
+    sender.quota_answer = (200, 161)
+    deliverer(store, sender, clock).deliver(48)
+    notices = [k for k in store.job_states() if k.startswith("hunter:quota")]
+    assert len(notices) == 1
+    deliverer(store, sender, clock).deliver(48)  # the notice itself goes out; no second one
+    assert [k for k in store.job_states() if k.startswith("hunter:quota")] == notices
