@@ -28,7 +28,7 @@ def _say(text: str) -> None:
 
 
 def _hunter(config: Config, env: Environment, store: Store) -> Hunter:
-    sender = open_sender(env)
+    sender = open_sender(env, config.push_deadline_seconds)
     if sender.name == "terminal":
         _say("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to this terminal")
     return Hunter(config, store, sender)

@@ -37,6 +37,12 @@ class Config:
     share_sources: bool = False  # several replicas split the sources through leases
     path: Path | None = None
 
+    @property
+    def push_deadline_seconds(self) -> float:
+        """The most one push may take: well inside the lease, so that no other worker takes
+        a batch over while its push is still in flight; 30 s with the default lease."""
+        return max(5.0, min(30.0, self.lease_seconds / 4))
+
     def flood_limit(self, source: SourceConfig) -> int:
         return self.flood_threshold if source.flood_threshold is None else source.flood_threshold
 

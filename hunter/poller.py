@@ -9,12 +9,14 @@ refreshed, a never-primed source primed silently, a flood recorded quietly with 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from hunter import notices, source_health
 from hunter.config import Config
+from hunter.errors import StoreError
 from hunter.filters import matches
 from hunter.source_health import Verdict
 from hunter.sources.reader import SourceRead, read_sources
@@ -50,27 +52,34 @@ class SourcePoll:
 
 class Poller:
     def __init__(
-        self, config: Config, store: Store, clock: Callable[[], datetime], worker: str
+        self,
+        config: Config,
+        store: Store,
+        clock: Callable[[], datetime],
+        worker: str,
+        stop: threading.Event | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.clock = clock
         self.worker = worker
+        self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
 
     def poll(self) -> list[SourcePoll]:
         """Read this replica's sources and record what they show."""
         states = self.store.source_states()
         now = self.clock()
-        reads = read_sources(self._my_sources(now), states, self.config.fetch_timeout_seconds, now)
+        sources = self._my_sources(now)
+        timeout = self.config.fetch_timeout_seconds
+        reads = read_sources(sources, states, timeout, now, stop=self.stop)
         return self._take(reads, states, now, prime=False)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen; nothing will be sent for it."""
         states = self.store.source_states()
         now = self.clock()
-        reads = read_sources(
-            sources, states, self.config.fetch_timeout_seconds, now, conditional=False
-        )
+        timeout = self.config.fetch_timeout_seconds
+        reads = read_sources(sources, states, timeout, now, conditional=False, stop=self.stop)
         return self._take(reads, states, now, prime=True)
 
     def _my_sources(self, now: datetime) -> list[SourceConfig]:
@@ -93,15 +102,25 @@ class Poller:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
         for read in reads:
-            health = source_health.assess(read, states.get(read.name), self.config, now)
-            verdict, recorded = health.verdict, {}
-            if prime and verdict.good is not False:  # a person asked: empty pages count too
-                recorded = self.store.record(read.name, read.listings, set(), now, prime=True)
-            elif verdict.good:
-                recorded = self._record(read, now)
-            elif verdict.good is False:
-                log.warning("source %s: %s", read.name, verdict.reason)
-            polls.append(SourcePoll(read, verdict, recorded))
+            if read.stopped:  # cut short by a stop request: nothing to record or note
+                polls.append(SourcePoll(read, Verdict(None)))
+                continue
+            state = states.get(read.name)
+            health = source_health.assess(read, state, self.config, now)
+            recorded: dict[str, int] = {}
+            try:
+                if prime and health.verdict.good is not False:  # a person asked: empty counts
+                    recorded = self.store.record(read.name, read.listings, set(), now, prime=True)
+                elif health.verdict.good:
+                    recorded = self._record(read, now)
+            except StoreError as exc:
+                # This source's listings could not be written; the others still are. It
+                # counts as a failed poll of this source, with the database's reason.
+                read = replace(read, error=f"recording its listings failed: {exc}")
+                health = source_health.assess(read, state, self.config, now)
+            if health.verdict.good is False:
+                log.warning("source %s: %s", read.name, health.verdict.reason)
+            polls.append(SourcePoll(read, health.verdict, recorded))
             notes.append(health.note)
         for name in self.store.note_sources(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for LINE", name)

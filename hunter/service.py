@@ -93,7 +93,7 @@ class Hunter:
         self.clock = clock
         self.worker = worker or worker_name()
         self.stop = stop or threading.Event()
-        self.poller = Poller(config, store, clock, self.worker)
+        self.poller = Poller(config, store, clock, self.worker, self.stop)
         self.deliverer = Deliverer(config, store, sender, clock, self.worker, self.stop)
 
     @property

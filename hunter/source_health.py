@@ -40,7 +40,7 @@ def assess(read: SourceRead, state: SourceState | None, config: Config, now: dat
 
 
 def judge(read: SourceRead, state: SourceState | None) -> Verdict:
-    if read.waiting_until or read.unchanged:
+    if read.waiting_until or read.unchanged or read.stopped:
         return Verdict(None)
     if read.error:
         return Verdict(False, read.error)

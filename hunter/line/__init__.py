@@ -24,12 +24,14 @@ class Sender(Protocol):
         ...
 
 
-def open_sender(env: Environment) -> Sender:
-    """LINE when LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are set, else the terminal."""
+def open_sender(env: Environment, push_deadline: float | None = None) -> Sender:
+    """LINE when LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are set, else the terminal. A push
+    gives up after `push_deadline` seconds (LINE's sender's default when None)."""
     if env.line_configured:
-        from hunter.line.push import LineSender
+        from hunter.line.push import PUSH_DEADLINE_SECONDS, LineSender
 
-        return LineSender(env.line_token or "", env.line_to or "", env.line_api_url)
+        deadline = PUSH_DEADLINE_SECONDS if push_deadline is None else push_deadline
+        return LineSender(env.line_token or "", env.line_to or "", env.line_api_url, deadline)
     from hunter.line.terminal import TerminalSender
 
     return TerminalSender()

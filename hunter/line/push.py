@@ -8,6 +8,7 @@ retries, and every attempt carries the batch's X-Line-Retry-Key so LINE drops a 
 from __future__ import annotations
 
 import json
+import threading
 from functools import cache
 from typing import Any
 
@@ -16,7 +17,8 @@ import urllib3
 from hunter.errors import ConfigError, LineError
 from hunter.policy import Kind, PushResult, classify
 
-PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, read: the longest a LINE push can take
+PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
+PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
 
 
 @cache
@@ -29,8 +31,15 @@ def _sdk() -> Any:  # the SDK's module; it ships no type information
 class LineSender:
     name = "LINE"
 
-    def __init__(self, token: str, to: str, api_url: str = "https://api.line.me") -> None:
+    def __init__(
+        self,
+        token: str,
+        to: str,
+        api_url: str = "https://api.line.me",
+        deadline: float = PUSH_DEADLINE_SECONDS,
+    ) -> None:
         self._token, self._to, self._url = token, to, api_url
+        self._deadline = deadline
         self._messaging: Any = None
 
     @property
@@ -45,9 +54,26 @@ class LineSender:
         return self._messaging
 
     def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        """One push, over within the deadline whatever LINE does: urllib3's timeouts
+        apply to each read, so a LINE that trickles its answer would hold a push for minutes.
+        At the deadline the push counts as unanswered (transient): it is resent with the same
+        retry key, and LINE answers 409 if the first one did arrive."""
+        outcome: list[PushResult] = []
+        worker = threading.Thread(
+            target=lambda: outcome.append(self._push(messages, retry_key)),
+            name="line-push",
+            daemon=True,  # an abandoned push never keeps the process alive at exit
+        )
+        worker.start()
+        worker.join(self._deadline)
+        if outcome:
+            return outcome[0]
+        return PushResult(Kind.TRANSIENT, None, f"no complete answer within {self._deadline:g} s")
+
+    def _push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
         sdk = _sdk()
-        request = sdk.PushMessageRequest.from_dict({"to": self._to, "messages": messages})
         try:
+            request = sdk.PushMessageRequest.from_dict({"to": self._to, "messages": messages})
             self._api.push_message_with_http_info(
                 request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
             )
@@ -55,6 +81,12 @@ class LineSender:
             return result_from_answer(exc.status, exc.body, exc.headers)
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             return PushResult(Kind.TRANSIENT, None, _network_reason(exc))
+        except Exception as exc:
+            # A 200 whose body is not LINE's JSON (a proxy's HTML page, a cut-off body): it
+            # may or may not have been delivered, so it is retried under the same key.
+            return PushResult(
+                Kind.TRANSIENT, None, f"LINE's answer could not be read ({type(exc).__name__})"
+            )
         return PushResult(Kind.SENT, 200)
 
     def bot_info(self) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -16,6 +17,13 @@ _TRACKING = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+# What no store keeps: NUL (PostgreSQL refuses it; SQLite cuts text at it), other control
+# characters, and lone surrogates (not encodable as UTF-8). Tabs and newlines become spaces.
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# A native id longer than this (UTF-8 bytes) becomes a readable prefix and a digest of the
+# whole: a primary key must stay far below PostgreSQL's btree row limit (~2.7 KB).
+NATIVE_ID_MAX_BYTES = 200
+_ID_PREFIX_CHARS = 60
 _NUMBER = re.compile(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM]|พัน|หมื่น|แสน|ล้าน)?")
 _MULTIPLIERS = {
     "k": 1_000,
@@ -47,9 +55,23 @@ class ParseResult:
             self.listings.append(listing)
 
 
+def storable(text: str | None) -> str:
+    """`text` without the characters no store keeps (see _UNSTORABLE)."""
+    return _UNSTORABLE.sub("", text or "")
+
+
 def clean_text(text: str | None) -> str:
-    """Whitespace folded to single spaces, ends stripped."""
-    return _SPACES.sub(" ", text or "").strip()
+    """Storable text, whitespace folded to single spaces, ends stripped."""
+    return _SPACES.sub(" ", storable(text)).strip()
+
+
+def bounded_id(native: str) -> str:
+    """A native id every store takes as a key: short ones as they are, a long one as its first
+    characters and a digest of the whole (the same id gives the same result on every poll)."""
+    if len(native.encode("utf-8")) <= NATIVE_ID_MAX_BYTES:
+        return native
+    digest = hashlib.sha256(native.encode("utf-8")).hexdigest()[:32]
+    return f"{native[:_ID_PREFIX_CHARS]}~{digest}"
 
 
 def absolute_url(href: str, base_url: str) -> str:
@@ -130,14 +152,15 @@ def make_listing(
 ) -> Listing | None:
     """A Listing, or None when the item has no title or no way to identify it."""
     title = clean_text(fix_mojibake(title))
-    native = clean_text(native_id) or (canonical_url(url) if url else "")
+    url = clean_text(url)
+    native = bounded_id(clean_text(native_id) or (canonical_url(url) if url else ""))
     if not title or not native:
         return None
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
         title=title,
-        url=url.strip(),
+        url=url,
         budget=parse_budget(budget),
         summary=clean_text(fix_mojibake(summary)),
     )

@@ -1,8 +1,9 @@
 """HTTP for sources: one URL at a time, politely.
 
-An honest User-Agent, compression, redirects, a cap on the body (an answer over 10 MB is refused
-while it streams, never held in memory), conditional GET with the validators the store kept,
-and the wait a site asks for with Retry-After on 429/503.
+An honest User-Agent, compression, redirects (a source's own headers never follow one to
+another site), a cap on the body (an answer that inflates past 10 MB is refused as it streams,
+never held in memory), conditional GET with the validators the store kept, and the wait a site
+asks for with Retry-After on 429/503.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from hunter import __version__
+from hunter.errors import SourceError
+from hunter.sources.inflate import Inflater, TooLarge
 
 USER_AGENT = (
     f"hunter/{__version__} (job-alert bot; one request per page every 30 min; "
@@ -22,6 +25,7 @@ USER_AGENT = (
 )
 MAX_BYTES = 10 * 1024 * 1024  # no listing page is this big; a bigger answer is refused
 MAX_WAIT_SECONDS = 24 * 3600  # a Retry-After longer than a day is taken as a day
+MAX_REDIRECTS = 5
 
 
 @dataclass(frozen=True)
@@ -55,8 +59,7 @@ class Fetched:
 def client(timeout: float) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
-        follow_redirects=True,
-        max_redirects=5,
+        follow_redirects=False,  # _get follows them, minding whose headers go where
         timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
     )
 
@@ -82,50 +85,76 @@ async def fetch(
     http: httpx.AsyncClient, url: str, headers: dict[str, str], validators: Validators | None
 ) -> Fetched:
     """GET `url`; a 304 that names other validators than ours is not trusted: fetched again."""
-    got = await _get(http, url, {**headers, **(validators.headers() if validators else {})})
+    got = await _get(http, url, headers, validators.headers() if validators else {})
     if got.not_modified and validators and got.etag and got.etag != validators.etag:
-        got = await _get(http, url, headers)
+        got = await _get(http, url, headers, {})
     return got
 
 
-async def _get(http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Fetched:
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+async def _get(
+    http: httpx.AsyncClient, url: str, headers: dict[str, str], conditional: dict[str, str]
+) -> Fetched:
+    """GET with redirects followed here, not by httpx: a redirect to another origin drops the
+    source's own headers (an API key meant for one site never reaches another), as httpx
+    does for Authorization."""
     got = Fetched(url=url)
+    target, first = httpx.URL(url), httpx.URL(url)
+    sent = {**headers, **conditional}
     try:
-        async with http.stream("GET", url, headers=headers) as response:
-            got.status = response.status_code
-            got.url = str(response.url)
-            got.etag = response.headers.get("etag")
-            got.last_modified = response.headers.get("last-modified")
-            got.content_type = response.headers.get("content-type")
-            if response.status_code == 304:
-                got.not_modified = True
+        for _hop in range(MAX_REDIRECTS + 1):
+            async with http.stream("GET", target, headers=sent) as response:
+                if response.is_redirect and response.next_request is not None:
+                    target = response.next_request.url
+                    if _origin(target) != _origin(first):
+                        sent = dict(conditional)
+                    continue
+                await _answer(response, got)
                 return got
-            if response.status_code >= 400:
-                host = urlsplit(got.url).netloc
-                got.error = f"HTTP {response.status_code} from {host}"
-                if response.status_code in (429, 503):
-                    got.retry_after = retry_after_seconds(response.headers.get("retry-after"))
-                    if got.retry_after:
-                        got.error += f"; it asks to wait {got.retry_after:.0f} s"
-                return got
-            declared = int(response.headers.get("content-length") or 0)
-            if declared > MAX_BYTES:
-                got.error = f"the page is {declared:,} bytes, over the {MAX_BYTES:,}-byte limit"
-                return got
-            chunks, size = [], 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    got.error = f"the page is over the {MAX_BYTES:,}-byte limit; refused"
-                    return got
-                chunks.append(chunk)
-            got.body = b"".join(chunks)
+        got.error = "too many redirects"
     except httpx.TimeoutException:
         got.error = "timed out"
     except httpx.ConnectError:
         got.error = "could not connect"
-    except httpx.TooManyRedirects:
-        got.error = "too many redirects"
     except httpx.HTTPError as exc:
         got.error = f"{type(exc).__name__}: {exc}"
+    except SourceError as exc:
+        got.error = str(exc)
     return got
+
+
+async def _answer(response: httpx.Response, got: Fetched) -> None:
+    """Fill `got` from a final (non-redirect) answer, reading and inflating the body within
+    the size cap."""
+    got.status = response.status_code
+    got.url = str(response.url)
+    got.etag = response.headers.get("etag")
+    got.last_modified = response.headers.get("last-modified")
+    got.content_type = response.headers.get("content-type")
+    if response.status_code == 304:
+        got.not_modified = True
+        return
+    if response.status_code >= 400:
+        host = urlsplit(got.url).netloc
+        got.error = f"HTTP {response.status_code} from {host}"
+        if response.status_code in (429, 503):
+            got.retry_after = retry_after_seconds(response.headers.get("retry-after"))
+            if got.retry_after:
+                got.error += f"; it asks to wait {got.retry_after:.0f} s"
+        return
+    declared = int(response.headers.get("content-length") or 0)
+    if declared > MAX_BYTES:
+        got.error = f"the page is {declared:,} bytes, over the {MAX_BYTES:,}-byte limit"
+        return
+    inflater = Inflater(response.headers.get("content-encoding"), MAX_BYTES)
+    chunks = []
+    try:
+        async for chunk in response.aiter_raw():
+            chunks.append(inflater.feed(chunk))
+    except TooLarge:
+        got.error = f"the page is over the {MAX_BYTES:,}-byte limit; refused"
+        return
+    got.body = b"".join(chunks)

@@ -1,15 +1,20 @@
 """Read every source at once: its pages fetched and parsed, each source within its timeout.
 
 One failing or hanging source never stops or delays the others beyond its own time limit:
-each is its own task under `asyncio.wait_for`, and whatever happens becomes a `SourceRead`.
-At most two requests at once go to one host, each after a short random pause.
+each is its own task with a deadline, and whatever happens in it (a timeout, a bad page, any
+exception at all) becomes that source's `SourceRead` with a one-line error. A stop request
+(SIGTERM) cancels every fetch in flight at once. At most two requests at once go to one host,
+each after a short random pause.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import threading
 import time
+from asyncio import FIRST_COMPLETED
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +32,11 @@ from hunter.sources.kinds import source_kind
 from hunter.sources.spec import SourceConfig
 from hunter.store.base import SourceState
 
+log = logging.getLogger("hunter")
+
 PER_HOST = 2
 JITTER_SECONDS = 0.25
+STOP_CHECK_SECONDS = 0.1
 
 
 @dataclass
@@ -39,6 +47,7 @@ class SourceRead:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     unchanged: bool = False  # 304: the page is as it was
+    stopped: bool = False  # a stop request cut the read short: no verdict on the source
     waiting_until: datetime | None = None  # the site asked us to wait; not fetched
     status: int | None = None
     size: int = 0
@@ -118,10 +127,12 @@ async def read_all(
     timeout: float,
     now: datetime,
     conditional: bool = True,
+    stop: threading.Event | None = None,
 ) -> list[SourceRead]:
     """One SourceRead per source, in the sources' order. A source whose site asked us to wait
     (Retry-After) is not fetched until then."""
     limits: dict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(PER_HOST))
+    stopping = asyncio.create_task(_stopped(stop or threading.Event()))
 
     async def one(http: httpx.AsyncClient, source: SourceConfig) -> SourceRead:
         state = states.get(source.name)
@@ -129,17 +140,38 @@ async def read_all(
             return SourceRead(source, waiting_until=state.not_before)
         started = time.monotonic()
         host = urlsplit(source.url).netloc
-        try:
-            read = await asyncio.wait_for(
-                _read(http, source, state, limits[host], now, conditional), timeout
-            )
-        except TimeoutError:
-            read = SourceRead(source, error=f"no complete answer within {timeout:g} s")
+        task = asyncio.create_task(_read(http, source, state, limits[host], now, conditional))
+        await asyncio.wait({task, stopping}, timeout=timeout, return_when=FIRST_COMPLETED)
+        if not task.done():
+            task.cancel()
+            if stopping.done():
+                read = SourceRead(source, stopped=True, error="stopped before it was read")
+            else:
+                read = SourceRead(source, error=f"no complete answer within {timeout:g} s")
+        elif (problem := task.exception()) is not None:
+            log.debug("source %s: reading failed", source.name, exc_info=problem)
+            read = SourceRead(source, error=f"reading it failed: {_one_line(problem)}")
+        else:
+            read = task.result()
         read.seconds = time.monotonic() - started
         return read
 
-    async with client(timeout) as http:
-        return list(await asyncio.gather(*(one(http, s) for s in sources)))
+    try:
+        async with client(timeout) as http:
+            return list(await asyncio.gather(*(one(http, s) for s in sources)))
+    finally:
+        stopping.cancel()
+
+
+async def _stopped(stop: threading.Event) -> None:
+    """Returns once `stop` is set (by the signal handler, on another thread)."""
+    while not stop.is_set():
+        await asyncio.sleep(STOP_CHECK_SECONDS)
+
+
+def _one_line(problem: BaseException) -> str:
+    text = " ".join(str(problem).split())[:200]
+    return f"{type(problem).__name__}: {text}" if text else type(problem).__name__
 
 
 def read_sources(
@@ -148,8 +180,9 @@ def read_sources(
     timeout: float,
     now: datetime,
     conditional: bool = True,
+    stop: threading.Event | None = None,
 ) -> list[SourceRead]:
-    return asyncio.run(read_all(sources, states, timeout, now, conditional))
+    return asyncio.run(read_all(sources, states, timeout, now, conditional, stop))
 
 
 def wait_until(read: SourceRead, now: datetime) -> datetime | None:

@@ -285,3 +285,26 @@ def test_a_rate_limit_waits_then_delivers_once(setup: Setup) -> None:
     assert setup.run("run", "--once").returncode == 0
     assert [p.status for p in setup.line.pushes] == [429, 200]
     assert_once(setup.line, titles)
+
+
+def test_an_answer_that_is_not_lines_is_retried_and_delivered_once(setup: Setup) -> None:
+    titles = setup.prime_then_post(2)
+    setup.line.script.append("html")  # LINE took it; a proxy answered 200 with a web page
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert [p.status for p in setup.line.pushes] == [200, 409]  # same key: LINE drops it
+    assert_once(setup.line, titles)
+    assert setup.states() == dict.fromkeys(setup.states(), "sent")
+
+
+def test_a_trickling_answer_ends_at_the_push_deadline(setup: Setup) -> None:
+    titles = setup.prime_then_post(1)
+    setup.line.script.append("trickle")  # one byte every 2 s: no read ever times out
+    started = time.monotonic()
+    result = setup.run("run", "--once")
+    assert result.returncode == 0, result.stderr
+    # lease_seconds = 2 in these tests, so the deadline is its floor of 5 s, not minutes.
+    assert time.monotonic() - started < 20
+    assert "no complete answer within 5 s" in result.stderr
+    assert_once(setup.line, titles)

@@ -8,7 +8,9 @@ It answers what hunter calls (push, bot info, quota) the way LINE documents it:
 - a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.".
 Faults on demand, for the next pushes in order (`script`): an HTTP status, "drop" (accept the
 push, then close the connection without answering: a lost response), "hold" (accept, then
-never answer: the sender is killed mid-push) or "slow" (accept, answer after two seconds).
+never answer: the sender is killed mid-push), "slow" (accept, answer after two seconds),
+"html" (accept, then answer 200 with an HTML page, as a proxy in front of LINE might) or
+"trickle" (accept, then send a 200 answer one byte every two seconds).
 `reject` marks titles LINE answers 400 for; `on_accept` runs when a push is accepted, before
 the answer leaves (to cut the sender's database at exactly that moment).
 """
@@ -162,8 +164,8 @@ class LineStandIn:
             self.on_accept()
         if action == "slow":
             self.released.wait(2.0)
-        if action in ("drop", "hold"):
-            return -1 if action == "drop" else -2, {}, {}
+        if action in ("drop", "hold", "html", "trickle"):
+            return {"drop": -1, "hold": -2, "html": -3, "trickle": -4}[action], {}, {}
         return (
             200,
             {
@@ -203,6 +205,27 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                 return None
             if status == -2:  # accepted, sender must die before an answer comes
                 stand_in.released.wait()
+                self.close_connection = True
+                return None
+            if status == -3:  # accepted, answered by something that is not LINE
+                page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+                return None
+            if status == -4:  # accepted, the answer trickles in
+                answer = b'{"sentMessages": []}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                for byte in answer:
+                    if stand_in.released.wait(2.0):
+                        break
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
                 self.close_connection = True
                 return None
             return self.send_json(status, body, headers)
