@@ -50,11 +50,15 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
     with store:
         now = datetime.now(UTC)
+        last = {row.name: row.last_error for row in store.status(now).sources}
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
     for read in reads:
         failures += _report_source(config, read, say)
+        if last.get(read.name):  # what the running hunter met, which a fetch now may not show
+            failures += 1
+            say(f"  FAILED at the last poll: {last[read.name]}")
     say("all checks passed" if not failures else f"{failures} checks failed")
     return 0 if not failures else 1
 

@@ -29,15 +29,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # --config is accepted before and after the command. The command's copy has no default
+    # (SUPPRESS), so `hunter --config X status` keeps X instead of resetting it to None.
     common = _Parser(add_help=False)
     common.add_argument(
-        "--config", metavar="PATH", help="config file (default: $HUNTER_CONFIG, else ./hunter.toml)"
+        "--config",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="config file (default: $HUNTER_CONFIG, else ./hunter.toml)",
     )
     parser = _Parser(
         prog="hunter",
-        parents=[common],
         description="Job alerts to LINE: each new matching listing exactly once.",
     )
+    parser.add_argument("--config", metavar="PATH", help=argparse.SUPPRESS)
     parser.add_argument("--version", action="version", version=f"hunter {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -87,15 +92,19 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line, for log platforms (HUNTER_LOG_FORMAT=json)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return json.dumps(
-            {
-                "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
-                "level": record.levelname.lower(),
-                "logger": record.name,
-                "message": record.getMessage(),
-            },
-            ensure_ascii=False,
-        )
+        document = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_text:
+            document["traceback"] = record.exc_text
+        return json.dumps(document, ensure_ascii=False)
+
+
+def json_logs() -> bool:
+    return os.environ.get("HUNTER_LOG_FORMAT", "").lower() == "json"
 
 
 def setup_logging() -> None:
@@ -103,7 +112,7 @@ def setup_logging() -> None:
     HUNTER_LOG_FORMAT=json."""
     level = os.environ.get("HUNTER_LOG_LEVEL", "INFO").upper()
     handler = logging.StreamHandler(sys.stderr)
-    if os.environ.get("HUNTER_LOG_FORMAT", "").lower() == "json":
+    if json_logs():
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(
@@ -131,10 +140,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         command: Callable[..., int] = getattr(commands, args.command)
         return command(args, _load)
     except HunterError as exc:
-        print(f"hunter: {redact(str(exc))}", file=sys.stderr)
+        _last_words(f"hunter: {redact(str(exc))}")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        # A bug: the redacted traceback goes to the log, and one line says what to do.
+        log.exception("unexpected error")
+        _last_words(
+            f"hunter: unexpected error ({type(exc).__name__}); please report it with the log"
+        )
+        return 1
+
+
+def _last_words(line: str) -> None:
+    """The final line of a failed command: plain on stderr, or a JSON log record."""
+    if json_logs():
+        log.error("%s", line)
+    else:
+        print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

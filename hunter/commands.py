@@ -16,7 +16,7 @@ from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
 from hunter.poller import Poller
 from hunter.service import Hunter, utcnow, worker_name
-from hunter.store import Store, open_store
+from hunter.store import open_store
 
 log = logging.getLogger("hunter")
 
@@ -27,20 +27,19 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
-def _hunter(config: Config, env: Environment, store: Store) -> Hunter:
-    sender = open_sender(env, config.push_deadline_seconds)
-    if sender.name == "terminal":
-        _say("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to this terminal")
-    return Hunter(config, store, sender)
-
-
 def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     with open_store(env) as store:
-        hunter = _hunter(config, env, store)
-        _say(
-            f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
-            f"store {describe_store(env)}, alerts to {hunter.sender.name}"
+        sender = open_sender(env, config.push_deadline_seconds)
+        if sender.name == "terminal":
+            log.info("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
+        hunter = Hunter(config, store, sender)
+        log.info(
+            "hunter: %d sources, every %g min, store %s, alerts to %s",
+            len(config.sources),
+            config.interval_minutes,
+            describe_store(env),
+            sender.name,
         )
         if args.once:
             result = hunter.poll()
@@ -98,7 +97,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
     if args.days is not None and args.days < 0:
         raise ConfigError("--days must be 0 or more")
     days = config.prune_after_days if args.days is None else args.days
-    with open_store(env) as store:
+    with open_store(env, create=False) as store:
         deleted = store.prune(utcnow() - timedelta(days=days))
     _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
     return 0
@@ -107,7 +106,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
 def status(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     now = utcnow()
-    with open_store(env) as store:
+    with open_store(env, create=False) as store:
         result = store.status(now)
     result.quota = report.line_quota(open_sender(env))
     if args.json:
@@ -121,7 +120,7 @@ def retry(args: argparse.Namespace, load: Loader) -> int:
     if bool(args.job_ids) == bool(args.all):
         raise ConfigError("name the stuck rows (hunter retry JOB_ID ...) or pass --all")
     _config, env = load(args)
-    with open_store(env) as store:
+    with open_store(env, create=False) as store:
         moved = store.retry_stuck(None if args.all else args.job_ids)
     missing = sorted(set(args.job_ids) - set(moved))
     _say(f"{len(moved)} stuck rows back to pending; the next poll sends them")

@@ -7,6 +7,7 @@ Everything a user can get wrong in the file is checked here, once, with a one-li
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -116,7 +117,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
     timezone = _typed(raw, "timezone", str, where, "UTC")
     try:
         ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long to look up
         raise ConfigError(
             f'{where}: unknown timezone {timezone!r}; use an IANA name such as "Asia/Bangkok"'
         ) from None
@@ -145,10 +146,14 @@ def _backoff(raw: Mapping[str, Any], where: str) -> tuple[float, ...]:
     if (
         not isinstance(value, list)
         or len(value) != 5
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value)
+        or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= BACKOFF_MAXIMUM
+            for v in value
+        )
     ):
         raise ConfigError(
-            f"{where}: backoff_seconds must be 5 positive numbers, e.g. [1, 5, 30, 120, 300]"
+            f"{where}: backoff_seconds must be 5 numbers of seconds, each above 0 and at most "
+            f"{BACKOFF_MAXIMUM:g}, e.g. [1, 5, 30, 120, 300]"
         )
     return tuple(float(v) for v in value)
 
@@ -170,6 +175,24 @@ def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: An
     return value
 
 
+# The largest value anyone means, per numeric key: a bigger one is a typo that would otherwise
+# overflow a date or a timer much later, in the middle of a run.
+MAXIMUM = {
+    "interval_minutes": 7 * 24 * 60.0,  # a week
+    "prune_after_days": 3650,
+    "max_alerts_per_poll": 1000,
+    "lease_seconds": 6 * 3600.0,  # well inside LINE's 24 h retry-key window
+    "fetch_timeout_seconds": 600.0,
+    "broken_after": 1000,
+    "flood_threshold": 1_000_000,
+    "min_budget": 10**12,
+    "pages": 100,
+}
+BACKOFF_MAXIMUM = 24 * 3600.0
+NAME_MAX = 64
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token (RFC 9110)
+
+
 def _number(
     raw: Mapping[str, Any],
     key: str,
@@ -183,9 +206,31 @@ def _number(
         raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
     if whole and int(value) != value:
         raise ConfigError(f"{where}: {key} must be a whole number, got {value!r}")
-    if value < minimum:
-        raise ConfigError(f"{where}: {key} must be at least {minimum}, got {value!r}")
+    if value < minimum or value > MAXIMUM[key]:
+        raise ConfigError(
+            f"{where}: {key} must be from {minimum:g} to {MAXIMUM[key]:g}, got {value!r}"
+        )
     return float(value)
+
+
+def _headers(raw: Mapping[str, Any], where: str) -> dict[str, str]:
+    """Request headers a source sends: HTTP tokens as names, printable ASCII as values."""
+    headers = raw.get("headers", {})
+    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
+        raise ConfigError(
+            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
+        )
+    for name, value in headers.items():
+        if not _HEADER_NAME.match(name):
+            raise ConfigError(
+                f"{where}: header name {name!r} is not valid in HTTP; use letters, digits and '-'"
+            )
+        if not (value.isascii() and value.isprintable()):
+            raise ConfigError(
+                f"{where}: header {name} must be printable ASCII; percent-encode other "
+                "characters, as the site expects them"
+            )
+    return dict(headers)
 
 
 def _words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -230,10 +275,13 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(
             f'{where}: missing name; add name = "board" (unique, part of every job id)'
         )
-    if ":" in name or name != name.strip() or name == "hunter":
+    if ":" in name or name != name.strip() or name == "hunter" or not name.isprintable():
         raise ConfigError(
-            f"{where}: name {name!r} may not contain ':' or surrounding spaces, nor be 'hunter'"
+            f"{where}: name {name!r} may not contain ':', control characters or surrounding "
+            "spaces, nor be 'hunter'"
         )
+    if len(name) > NAME_MAX:
+        raise ConfigError(f"{where}: name is {len(name)} characters; keep it to {NAME_MAX}")
     where = f"{where} ({name})"
     kind_name = raw.get("kind", "html")
     if not isinstance(kind_name, str) or kind_name not in MODULES:
@@ -256,18 +304,14 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(
             f"{where}: pages = {pages} needs {{page}} in the url, where the number goes"
         )
-    headers = raw.get("headers", {})
-    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
-        raise ConfigError(
-            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
-        )
+    headers = _headers(raw, where)
     flood = raw.get("flood_threshold")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
     return SourceConfig(
         name=name,
         kind=kind.name,
         url=url,
-        headers=dict(headers),
+        headers=headers,
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
         flood_threshold=None

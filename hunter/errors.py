@@ -4,7 +4,8 @@
     ├── ConfigError             bad hunter.toml, environment or command line   -> exit 2
     └── RunError                the run itself failed                          -> exit 1
         ├── StoreError          the database cannot be reached or refused a statement
-        │   └── SchemaError     the database holds an older or newer schema than this hunter
+        │   ├── SchemaError     the database holds an older or newer schema than this hunter
+        │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
         └── LineError           LINE could not be reached for a check (bot info, quota)
 
@@ -37,6 +38,10 @@ class StoreError(RunError):
 
 class SchemaError(StoreError):
     """The database's hunter schema is not the one this hunter expects."""
+
+
+class StoreGone(StoreError):
+    """The SQLite file hunter opened is no longer the one at its path: stop, do not go on."""
 
 
 class SourceError(RunError):

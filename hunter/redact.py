@@ -39,12 +39,16 @@ class RedactingFilter(logging.Filter):
     """A logging filter that renders each record once and redacts the result."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if record.exc_info:
-            # A traceback could quote a secret; keep the last line only, redacted.
-            message = f"{message}: {record.exc_info[1]}"
-            record.exc_info = None
-            record.exc_text = None
-        record.msg = redact(message)
+        record.msg = redact(record.getMessage())
         record.args = None
+        if record.exc_info:
+            # The traceback is kept (it is what a bug report needs), redacted: a frame's line
+            # or the exception's text could quote a secret.
+            record.exc_text = redact(_TRACEBACK.formatException(record.exc_info))
+            record.exc_info = None
+        elif record.exc_text:
+            record.exc_text = redact(record.exc_text)
         return True
+
+
+_TRACEBACK = logging.Formatter()

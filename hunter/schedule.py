@@ -6,13 +6,15 @@ still runs. The daily prune needs no job of its own: every poll prunes when the 
 recorded in the database is over 24 h old, so a process restarted more often than daily still
 prunes.
 
-On SIGTERM (Render and Railway send it on every deploy) no new push starts; a push in flight
-finishes or, if the platform kills us first, stays `sending` for the lease to recover.
+On SIGTERM (Render and Railway send it on every deploy, and kill 30 s later) fetches in flight
+are cancelled and no new push starts; a push in flight finishes or, if it has not within
+STOP_GRACE_SECONDS, stays `sending` for the lease to recover. The process exits 0 either way.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from datetime import datetime, timedelta
@@ -22,7 +24,7 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from hunter.errors import HunterError
+from hunter.errors import HunterError, StoreGone
 from hunter.healthz import Health, serve
 from hunter.service import Hunter
 
@@ -38,6 +40,7 @@ def run_forever(hunter: Hunter, port: int | None = None) -> None:
     interval = config.interval_minutes * 60
     scheduler = BlockingScheduler(timezone=tz)
     busy = threading.Lock()
+    gone: list[StoreGone] = []
     health = Health(stale_after=timedelta(seconds=2 * interval))
     server = serve(health, port) if port else None
 
@@ -49,6 +52,10 @@ def run_forever(hunter: Hunter, port: int | None = None) -> None:
                 hunter.poll()
                 if server is not None:  # the outbox counts cost a round trip: only for /healthz
                     health.polled(datetime.now(tz), hunter.store.outbox_counts())
+            except StoreGone as exc:  # polling on would forget what was sent: stop
+                gone.append(exc)
+                hunter.stop.set()
+                scheduler.shutdown(wait=False)
             except HunterError as exc:
                 log.error("poll failed: %s", exc)
             except Exception:  # a bug must not kill the scheduler: log it and poll again later
@@ -75,13 +82,21 @@ def run_forever(hunter: Hunter, port: int | None = None) -> None:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     scheduler.start()
-    if busy.acquire(timeout=STOP_GRACE_SECONDS):
-        busy.release()
-    else:
+    # The stop request cancels fetches at once and starts no new push; what is still running
+    # (a push up to its deadline) gets the grace, then the process exits regardless: the
+    # platform's kill would come a few seconds later and be no cleaner.
+    finished = busy.acquire(timeout=STOP_GRACE_SECONDS)
+    if server is not None:
+        server.shutdown()
+    if not finished:
         log.warning(
             "the poll in flight did not finish in time; its rows stay `sending` and "
             "are resent with the same retry key after the lease"
         )
-    if server is not None:
-        server.shutdown()
+        log.info("stopped")
+        logging.shutdown()
+        os._exit(0)  # the poll's thread still holds the store: leave it to the OS
+    busy.release()
+    if gone:
+        raise gone[0]
     log.info("stopped")

@@ -6,13 +6,15 @@ import os
 from collections.abc import Mapping
 
 from hunter.environment import Environment
-from hunter.errors import ConfigError
+from hunter.errors import ConfigError, SchemaError, StoreError
 from hunter.store.base import Claimed, SourceNote, StatusReport, Store
 
 
-def open_store(env: Environment, migrate: bool = True) -> Store:
+def open_store(env: Environment, create: bool = True) -> Store:
     """The store the environment names: DATABASE_URL (PostgreSQL, applies its own migrations),
-    else SUPABASE_URL (over HTTPS; checks the schema `hunter schema` set up), else SQLite."""
+    else SUPABASE_URL (over HTTPS; checks the schema `hunter schema` set up), else SQLite.
+    With `create` False (commands that only look or fix a row), nothing is created or
+    upgraded: the database must already hold this hunter's schema."""
     store: Store
     if env.database_url:
         from hunter.store.postgres import PostgresStore
@@ -26,14 +28,33 @@ def open_store(env: Environment, migrate: bool = True) -> Store:
         refuse_ephemeral_sqlite(os.environ)
         from hunter.store.sqlite import SQLiteStore
 
-        store = SQLiteStore(env.sqlite_path)
-    if migrate:
-        try:
+        store = SQLiteStore(env.sqlite_path, create=create)
+    try:
+        if create:
             store.migrate()
-        except BaseException:
-            store.close()
-            raise
+        else:
+            require_schema(store)
+    except BaseException:
+        store.close()
+        raise
     return store
+
+
+def require_schema(store: Store) -> None:
+    """Stop unless the database holds exactly this hunter's schema."""
+    from hunter.store import queries
+
+    current, latest = store.schema_version(), queries.latest_version(store.dialect)
+    if current == 0:
+        raise StoreError(
+            "hunter's tables are not in this database yet; `hunter run` or `hunter prime` "
+            "creates them"
+        )
+    if current != latest:
+        raise SchemaError(
+            f"the database holds hunter schema {current}, this hunter uses {latest}; "
+            + ("`hunter run` upgrades it" if current < latest else "upgrade hunter")
+        )
 
 
 __all__ = ["Claimed", "SourceNote", "StatusReport", "Store", "open_store"]

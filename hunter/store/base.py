@@ -240,6 +240,13 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    @abstractmethod
+    def schema_version(self) -> int:
+        """The hunter schema version the database holds (0: none)."""
+
+    def check(self) -> None:
+        """Raise StoreGone when the database is no longer the one opened (SQLite only)."""
+
     def __enter__(self) -> Store:
         return self
 

@@ -71,7 +71,7 @@ class PostgresStore(FunctionStore):
             for version, _name, sql in queries.migrations(self.dialect):
                 with db.transaction():
                     db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-                    current = self.schema_version(db)
+                    current = self._version(db)
                     if current > latest:
                         raise SchemaError(
                             f"the database holds hunter schema {current}, newer than this "
@@ -90,8 +90,15 @@ class PostgresStore(FunctionStore):
                 f"PostgreSQL: creating hunter's tables failed: {_reason(exc)}"
             ) from exc
 
+    def schema_version(self) -> int:
+        db = self._db if self._db is not None and not self._db.closed else self._connect()
+        try:
+            return self._version(db)
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
+
     @staticmethod
-    def schema_version(db: psycopg.Connection[Any]) -> int:
+    def _version(db: psycopg.Connection[Any]) -> int:
         with db.cursor(row_factory=psycopg.rows.dict_row) as cursor:
             cursor.execute("SELECT to_regclass('hunter_meta') IS NOT NULL AS present")
             found = cursor.fetchone()

@@ -7,6 +7,7 @@ transaction, so two processes on one file still split the work and never send a 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from hunter.errors import SchemaError, StoreError
+from hunter.errors import SchemaError, StoreError, StoreGone
 from hunter.listing import Listing
 from hunter.states import RowStatus
 from hunter.store import queries
@@ -34,8 +35,13 @@ def ts(value: datetime | None) -> str | None:
 class SQLiteStore(Store):
     dialect = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
+        if not create and not os.path.exists(self.path):
+            raise StoreError(
+                f"there is no hunter database at {self.path} yet (HUNTER_DB); `hunter run` or "
+                "`hunter prime` creates it"
+            )
         try:
             self._db = sqlite3.connect(
                 self.path, timeout=30, isolation_level=None, check_same_thread=False
@@ -43,13 +49,33 @@ class SQLiteStore(Store):
             self._db.row_factory = _named
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=30000")
-        except sqlite3.Error as exc:
+            self._file = _identity(self.path)
+        except (sqlite3.Error, OSError) as exc:
             raise StoreError(
                 f"cannot open the SQLite file {self.path}: {exc}; check HUNTER_DB"
             ) from exc
 
     def close(self) -> None:
         self._db.close()
+
+    def check(self) -> None:
+        """The file hunter opened is still the one at its path. Deleted or replaced (a
+        cleanup, a restore, a second checkout), hunter would write to a file nobody sees and,
+        restarted, forget what it sent: better to stop and say so."""
+        try:
+            same = _identity(self.path) == self._file
+        except OSError:
+            same = False
+        if not same:
+            raise StoreGone(
+                f"the SQLite file {self.path} was deleted or replaced while hunter ran; "
+                "stopping so that no listing is alerted twice or missed: put the file back "
+                "(or accept a fresh start) and start hunter again"
+            )
+
+    def schema_version(self) -> int:
+        with self._tx() as db:
+            return _schema_version(db)
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -226,6 +252,12 @@ class SQLiteStore(Store):
 def _named(cursor: sqlite3.Cursor, values: tuple[object, ...]) -> dict[str, object]:
     """sqlite3's row factory: every row read by column name, as the other adapters do."""
     return {column[0]: value for column, value in zip(cursor.description, values, strict=True)}
+
+
+def _identity(path: str) -> tuple[int, int]:
+    """Which file is at `path`: its device and inode."""
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
 
 
 def _schema_version(db: sqlite3.Connection) -> int:

@@ -76,10 +76,13 @@ class SupabaseStore(FunctionStore):
                 "and that the project is not paused"
             ) from exc
 
+    def schema_version(self) -> int:
+        return integer({"version": self._call("hunter_schema_version", False) or 0}, "version")
+
     def migrate(self) -> None:
         """Check the schema: the Data API cannot create it."""
         latest = queries.latest_version("postgres")
-        current = integer({"version": self._call("hunter_schema_version", False) or 0}, "version")
+        current = self.schema_version()
         if current < latest:
             raise SchemaError(
                 f"the hunter schema in Supabase is version {current}, this hunter "

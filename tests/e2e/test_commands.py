@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from hunter.config import load_config
 from tests.support.board import Board, html_source
-from tests.support.cli import ROOT, base_env, run_hunter, write_config
+from tests.support.cli import ROOT, base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 
 COMMANDS = ["run", "prime", "prune", "status", "retry", "check", "demo"]
@@ -94,3 +95,31 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
     unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)
     assert unknown.returncode == 2 and "no source named 'nope'" in unknown.stderr
+
+
+def test_looking_never_creates_a_database(tmp_path: Path) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    for command in (["status"], ["retry", "--all"], ["prune"]):
+        result = run_hunter(tmp_path, *command, env=base_env(tmp_path))
+        assert result.returncode == 1, result.stderr
+        assert "no hunter database at" in result.stderr and "hunter run" in result.stderr
+        assert not (tmp_path / "hunter.db").exists()
+
+
+def test_a_sqlite_file_replaced_under_a_running_hunter_stops_it(
+    tmp_path: Path, board: Board
+) -> None:
+    url = board.serve_jobs("/jobs", [("1", "python seed")])
+    write_config(tmp_path, [html_source("b", url)], interval_minutes=0.05)  # every 3 s
+    process = start_hunter(tmp_path, "run", env=base_env(tmp_path))
+    deadline = time.monotonic() + 30
+    while not board.hits.get("/jobs") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # the first poll has recorded
+    database = tmp_path / "hunter.db"
+    database.unlink()
+    database.write_bytes(b"")  # a fresh file at the same path: another inode
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 1, err
+    assert "was deleted or replaced while hunter ran" in err
+    assert "Traceback" not in err

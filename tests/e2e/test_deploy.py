@@ -138,6 +138,20 @@ def test_json_logs_for_log_platforms(tmp_path: Path, board: Board, line: LineSta
     env = base_env(tmp_path, HUNTER_LOG_FORMAT="json", **line.env())
     result = run_hunter(tmp_path, "run", "--once", env=env)
     records = [json.loads(line) for line in result.stderr.splitlines()]
+    assert result.stdout == ""  # the start-up line is a log record too
+    assert records[0]["message"].startswith("hunter: 1 sources, every 30 min")
     assert any(r["message"].startswith("poll: 1 sources") for r in records)
     assert {r["level"] for r in records} <= {"info", "warning", "error"}
     assert TOKEN not in result.stderr
+
+
+def test_json_logs_hold_every_line_of_a_failed_start_too(tmp_path: Path) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    url = "postgresql://hunter:s3cret-pw@127.0.0.1:1/hunter?connect_timeout=2"
+    env = base_env(tmp_path, HUNTER_LOG_FORMAT="json", DATABASE_URL=url)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    records = [json.loads(line) for line in result.stderr.splitlines()]
+    assert records[-1]["level"] == "error"
+    assert records[-1]["message"].startswith("hunter: cannot reach PostgreSQL")
+    assert "s3cret-pw" not in result.stderr

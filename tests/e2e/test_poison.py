@@ -135,6 +135,9 @@ def test_a_database_that_refuses_one_sources_rows_fails_that_source_only(
     assert sources["board"]["last_error"] is None
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert "other: last poll" in text and "recording its listings failed" in text
+    check = run_hunter(tmp_path, "check", env=env)
+    assert check.returncode == 1
+    assert "FAILED at the last poll: recording its listings failed" in check.stdout
 
 
 def test_a_redirect_to_another_site_does_not_carry_the_sources_headers(

@@ -4,6 +4,7 @@ windows-874, some answer 50 MB or nothing at all, some renumber everything overn
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.board import Board, html_source, jobs_html
-from tests.support.cli import base_env, hunter_command, run_hunter, write_config
+from tests.support.cli import base_env, hunter_command, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 
 SEED = [("1", "python seed one"), ("2", "python seed two")]
@@ -195,3 +196,20 @@ def test_check_warns_about_what_a_selector_gets_wrong(tmp_path: Path, board: Boa
     assert "links were relative" in out
     assert "1 items skipped for lack of a title or an id" in out
     assert "(utf-8), 1 page," in out
+
+
+def test_sigterm_during_a_slow_fetch_exits_at_once(tmp_path: Path, board: Board) -> None:
+    slow = board.serve_jobs("/slow", SEED, hang=120)  # answers long after any deploy
+    write_config(tmp_path, [html_source("slow", slow)], fetch_timeout_seconds=60)
+    process = start_hunter(tmp_path, "run", env=base_env(tmp_path))
+    deadline = time.monotonic() + 30
+    while not board.hits.get("/slow") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.hits.get("/slow"), "hunter never fetched"
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=40)
+    assert process.returncode == 0, err
+    assert time.monotonic() - stopped < 25  # Render and Railway kill at 30 s
+    assert "Traceback" not in err and "closed database" not in err
+    assert "stopped" in err
