@@ -8,7 +8,6 @@ traceback, never a secret.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -18,7 +17,8 @@ from hunter import __version__
 from hunter.config import Config, config_path, load_config
 from hunter.environment import Environment, read_environment
 from hunter.errors import ConfigError, HunterError
-from hunter.redact import RedactingFilter, redact
+from hunter.logs import json_logs, setup_logging
+from hunter.redact import redact
 
 log = logging.getLogger("hunter")
 
@@ -86,44 +86,6 @@ def build_parser() -> argparse.ArgumentParser:
         "a temporary database, alerts in this terminal",
     )
     return parser
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per line, for log platforms (HUNTER_LOG_FORMAT=json)."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        document = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        if record.exc_text:
-            document["traceback"] = record.exc_text
-        return json.dumps(document, ensure_ascii=False)
-
-
-def json_logs() -> bool:
-    return os.environ.get("HUNTER_LOG_FORMAT", "").lower() == "json"
-
-
-def setup_logging() -> None:
-    """Logs to stderr, secrets redacted; level from HUNTER_LOG_LEVEL, JSON lines with
-    HUNTER_LOG_FORMAT=json."""
-    level = os.environ.get("HUNTER_LOG_LEVEL", "INFO").upper()
-    handler = logging.StreamHandler(sys.stderr)
-    if json_logs():
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(
-            logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S%z")
-        )
-    handler.addFilter(RedactingFilter())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(getattr(logging, level, logging.INFO))
-    for noisy in ("httpx", "httpcore", "apscheduler", "urllib3"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def _load(args: argparse.Namespace) -> tuple[Config, Environment]:

@@ -14,6 +14,7 @@ from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
+from hunter.logs import json_logs
 from hunter.poller import Poller
 from hunter.service import Hunter, utcnow, worker_name
 from hunter.store import open_store
@@ -32,15 +33,17 @@ def run(args: argparse.Namespace, load: Loader) -> int:
     with open_store(env) as store:
         sender = open_sender(env, config.push_deadline_seconds)
         if sender.name == "terminal":
-            log.info("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
+            log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         hunter = Hunter(config, store, sender)
-        log.info(
-            "hunter: %d sources, every %g min, store %s, alerts to %s",
-            len(config.sources),
-            config.interval_minutes,
-            describe_store(env),
-            sender.name,
+        started = (
+            f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
+            f"store {describe_store(env)}, alerts to {sender.name}"
         )
+        # A person reads it on stdout; a log platform gets it as a record like every line.
+        if json_logs():
+            log.info("%s", started)
+        else:
+            _say(started)
         if args.once:
             result = hunter.poll()
             if result.all_sources_failed:

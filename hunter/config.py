@@ -180,7 +180,7 @@ def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: An
 MAXIMUM = {
     "interval_minutes": 7 * 24 * 60.0,  # a week
     "prune_after_days": 3650,
-    "max_alerts_per_poll": 1000,
+    "max_alerts_per_poll": 100_000,
     "lease_seconds": 6 * 3600.0,  # well inside LINE's 24 h retry-key window
     "fetch_timeout_seconds": 600.0,
     "broken_after": 1000,

@@ -67,7 +67,6 @@ class Poller:
 
     def poll(self) -> list[SourcePoll]:
         """Read this replica's sources and record what they show."""
-        self.store.check()  # a SQLite file replaced under us: stop before recording anything
         states = self.store.source_states()
         now = self.clock()
         sources = self._my_sources(now)

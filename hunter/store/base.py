@@ -244,11 +244,6 @@ class Store(ABC):
     def schema_version(self) -> int:
         """The hunter schema version the database holds (0: none)."""
 
-    def check(self) -> None:
-        """Raise StoreGone when the database is no longer the one opened. A server database
-        stays the same database across reconnects; only a file can be swapped."""
-        return None
-
     def __enter__(self) -> Store:
         return self
 

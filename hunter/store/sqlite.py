@@ -59,9 +59,10 @@ class SQLiteStore(Store):
         self._db.close()
 
     def check(self) -> None:
-        """The file hunter opened is still the one at its path. Deleted or replaced (a
-        cleanup, a restore, a second checkout), hunter would write to a file nobody sees and,
-        restarted, forget what it sent: better to stop and say so."""
+        """The file hunter opened is still the one at its path (checked before every read
+        and write: one stat). Deleted or replaced (a cleanup, a restore, a second checkout),
+        hunter would write to a file nobody sees and, restarted, forget what it sent: better
+        to stop and say so."""
         try:
             same = _identity(self.path) == self._file
         except OSError:
@@ -79,6 +80,7 @@ class SQLiteStore(Store):
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.check()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -91,6 +93,7 @@ class SQLiteStore(Store):
             raise StoreError(f"SQLite ({self.path}): {exc}") from exc
 
     def _rows(self, name: str, **params: Any) -> list[Row]:
+        self.check()
         try:
             return list(self._db.execute(Q[name], params).fetchall())
         except sqlite3.Error as exc:

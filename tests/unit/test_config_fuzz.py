@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from hunter.cli import main
+from hunter.store.sqlite import SQLiteStore
 from tests.support.cli import ROOT, toml_value
 
 EXAMPLE = tomllib.loads((ROOT / "hunter.example.toml").read_text(encoding="utf-8"))
@@ -108,6 +109,8 @@ def test_any_mutation_of_the_example_ends_in_exit_0_or_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("HUNTER_DB", str(tmp_path / "hunter.db"))
+    with SQLiteStore(tmp_path / "hunter.db") as store:  # prune looks, it never creates
+        store.migrate()
     for name in ("DATABASE_URL", "SUPABASE_URL", "RENDER", "RAILWAY_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
     config = tmp_path / "hunter.toml"

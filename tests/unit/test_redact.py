@@ -6,7 +6,7 @@ import io
 import json
 import logging
 
-from hunter.cli import JsonFormatter
+from hunter.logs import JsonFormatter
 from hunter.redact import RedactingFilter, register
 
 SECRET = "line-token-never-in-a-log-9f8e7d"
