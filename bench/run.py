@@ -374,6 +374,21 @@ def big_table(results: Results, line: LineStandIn, rows: int) -> None:
     )
 
 
+def next_to_urlwatch(results: Results) -> None:
+    """A quiet `run --once` of 50 sources beside urlwatch on the same pages (bench/peer.py)."""
+    from bench.peer import SOURCES, compare
+
+    measured = compare()
+    ours, theirs = measured["hunter"], measured["urlwatch"]
+    results.add(
+        f"quiet `run --once` of {SOURCES} unchanged sources, next to urlwatch 2.29",
+        f"hunter {ours[0] * 1000:.0f} ms, {ours[1]:.0f} MB; urlwatch {theirs[0] * 1000:.0f} ms, "
+        f"{theirs[1]:.0f} MB ({ours[0] / theirs[0]:.2f} x its time)",
+        "<= 1.00 x urlwatch",
+        ok(ours[0] <= theirs[0]),
+    )
+
+
 def write(results: Results, command: str, path: Path) -> None:
     pg = postgres.server_url()
     import psycopg
@@ -418,6 +433,7 @@ def main() -> None:
         lambda: run_process(results, line, database_url),
         lambda: many_polls(results, line, database_url, 100 if quick else 1000),
         lambda: big_table(results, line, 100_000 if quick else 1_000_000),
+        lambda: next_to_urlwatch(results),
     ]
     try:
         for step in steps:

@@ -16,6 +16,10 @@ from tests.support.line_standin import LineStandIn
 from tests.support.postgrest import SECRET_KEY, PostgREST, ensure_roles
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    postgres.stop_server()
+
+
 @pytest.fixture
 def line() -> Iterator[LineStandIn]:
     stand_in = LineStandIn()

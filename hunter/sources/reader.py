@@ -4,7 +4,7 @@ One failing or hanging source never stops or delays the others beyond its own ti
 each is its own task with a deadline, and whatever happens in it (a timeout, a bad page, any
 exception at all) becomes that source's `SourceRead` with a one-line error. A stop request
 (SIGTERM) cancels every fetch in flight at once. At most two requests at once go to one host,
-each after a short random pause.
+and all but the first after a short random pause (HostGate).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ async def _read(
     http: httpx.AsyncClient,
     source: SourceConfig,
     state: SourceState | None,
-    limit: asyncio.Semaphore,
+    limit: HostGate,
     now: datetime,
     conditional: bool,
 ) -> SourceRead:
@@ -82,7 +82,6 @@ async def _read(
         if conditional and page == 1 and state and state.validated_url == url:
             validators = Validators(url, state.etag, state.last_modified)
         async with limit:
-            await asyncio.sleep(random.uniform(0, JITTER_SECONDS))
             got = await fetch(http, url, dict(source.headers), validators)
         if page > 1 and got.error:  # past the last page, many sites answer 404
             read.warnings.append(f"page {page}: {got.error}; stopped paging there")
@@ -131,7 +130,7 @@ async def read_all(
 ) -> list[SourceRead]:
     """One SourceRead per source, in the sources' order. A source whose site asked us to wait
     (Retry-After) is not fetched until then."""
-    limits: dict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(PER_HOST))
+    limits: dict[str, HostGate] = defaultdict(HostGate)
     stopping = asyncio.create_task(_stopped(stop or threading.Event()))
 
     async def one(http: httpx.AsyncClient, source: SourceConfig) -> SourceRead:
@@ -161,6 +160,29 @@ async def read_all(
             return list(await asyncio.gather(*(one(http, s) for s in sources)))
     finally:
         stopping.cancel()
+
+
+class HostGate:
+    """Politeness towards one host: at most PER_HOST requests at once, and every request
+    after the host's first in this poll waits a short random pause, so that many sources on
+    one site never arrive as a burst. Sources on different sites wait for nothing."""
+
+    def __init__(self) -> None:
+        self._slots = asyncio.Semaphore(PER_HOST)
+        self._started = 0
+
+    async def __aenter__(self) -> None:
+        await self._slots.acquire()
+        self._started += 1
+        if self._started > 1:
+            try:
+                await asyncio.sleep(random.uniform(0, JITTER_SECONDS))
+            except BaseException:  # cancelled while waiting: the slot is not taken
+                self._slots.release()
+                raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._slots.release()
 
 
 async def _stopped(stop: threading.Event) -> None:

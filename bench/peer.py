@@ -1,0 +1,122 @@
+"""A quiet poll next to urlwatch, the best-known peer: both read the same 50 unchanged pages
+on 127.0.0.1, once, as a cron job would run them, with bytecode compiled ahead.
+
+    uv run python bench/peer.py     # installs urlwatch 2.29 into a temporary venv first
+
+bench/run.py includes this row in RESULTS.md. Each tool runs a warm-up, then RUNS times;
+the table shows the median wall time and the median peak memory (ru_maxrss of the process).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.board import Board, html_source, jobs_html  # noqa: E402
+from tests.support.cli import base_env, write_config  # noqa: E402
+
+URLWATCH = "urlwatch==2.29"
+SOURCES = 50
+RUNS = 7
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(seconds, peak MB) of one run of `command`, measured for that process alone."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{command[0]} failed: {status}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def medians(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    timed(command, cwd, env)  # warm-up: first fetch, caches, .pyc of anything not compiled
+    runs = [timed(command, cwd, env) for _ in range(RUNS)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def install_urlwatch(folder: Path) -> Path:
+    venv.create(folder, with_pip=True)
+    python = folder / "bin" / "python"
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", URLWATCH],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    return folder / "bin" / "urlwatch"
+
+
+def compile_ahead(*folders: Path) -> None:
+    for folder in folders:
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", "-j", "0", str(folder)],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # third-party test files that do not compile: skipped
+        )
+
+
+def quiet_poll(boards: list[Board], folder: Path) -> dict[str, tuple[float, float]]:
+    """Fifty sites (one board each: hunter sends at most two requests at once to one site,
+    whereas urlwatch has no such limit), each page unchanged since the warm-up."""
+    urls = []
+    for n, board in enumerate(boards):
+        jobs = [(f"{n}-{k}", f"python job {k} of board {n}") for k in range(20)]
+        urls.append(board.serve("/jobs", jobs_html(jobs), etag=f'"v{n}"'))
+
+    hunter_dir = folder / "hunter"
+    hunter_dir.mkdir()
+    write_config(hunter_dir, [html_source(f"b{n}", u) for n, u in enumerate(urls)])
+    env = base_env(hunter_dir)
+    hunter = [str(ROOT / ".venv" / "bin" / "hunter"), "run", "--once"]
+
+    watch_dir = folder / "urlwatch"
+    watch_dir.mkdir()
+    (watch_dir / "urls.yaml").write_text("\n---\n".join(f"url: {u}" for u in urls) + "\n")
+    urlwatch = install_urlwatch(folder / "uw")
+    watch = [
+        str(urlwatch),
+        "--urls", str(watch_dir / "urls.yaml"),
+        "--config", str(watch_dir / "urlwatch.yaml"),
+        "--hooks", str(watch_dir / "hooks.py"),
+        "--cache", str(watch_dir / "cache.db"),
+    ]  # fmt: skip
+    watch_env = {"PATH": os.environ.get("PATH", ""), "HOME": str(watch_dir)}
+    compile_ahead(ROOT / "hunter", ROOT / ".venv", folder / "uw")
+    return {
+        "hunter": medians(hunter, hunter_dir, env),
+        "urlwatch": medians(watch, watch_dir, watch_env),
+    }
+
+
+def compare() -> dict[str, tuple[float, float]]:
+    """(median seconds, median peak MB) of a quiet run of each tool."""
+    boards = [Board() for _ in range(SOURCES)]
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            return quiet_poll(boards, Path(folder))
+    finally:
+        for board in boards:
+            board.close()
+
+
+def main() -> None:
+    for tool, (seconds, memory) in compare().items():
+        print(f"{tool}: {seconds * 1000:.0f} ms, {memory:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
