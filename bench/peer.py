@@ -3,12 +3,13 @@ on 127.0.0.1, once, as a cron job would run them, with bytecode compiled ahead.
 
     uv run python bench/peer.py     # installs urlwatch 2.29 into a temporary venv first
 
-bench/run.py includes this row in RESULTS.md. Each tool runs a warm-up, then RUNS times;
-the table shows the median wall time and the median peak memory (ru_maxrss of the process).
+bench/run.py includes this row in RESULTS.md. Each tool runs a warm-up, then RUNS times,
+interleaved; the row shows the median wall time and the median peak memory (ru_maxrss).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ from tests.support.cli import base_env, write_config  # noqa: E402
 
 URLWATCH = "urlwatch==2.29"
 SOURCES = 50
-RUNS = 7
+RUNS = 11
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -42,10 +43,22 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, fl
     return seconds, usage.ru_maxrss / 1024
 
 
-def medians(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    timed(command, cwd, env)  # warm-up: first fetch, caches, .pyc of anything not compiled
-    runs = [timed(command, cwd, env) for _ in range(RUNS)]
-    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+Command = tuple[list[str], Path, dict[str, str]]
+
+
+def medians(commands: dict[str, Command]) -> dict[str, tuple[float, float]]:
+    """Each tool's median (seconds, peak MB), the runs interleaved so that a busy moment of
+    the machine falls on both alike."""
+    runs: dict[str, list[tuple[float, float]]] = {tool: [] for tool in commands}
+    for command in commands.values():
+        timed(*command)  # warm-up: first fetch, caches, .pyc of anything not compiled
+    for _ in range(RUNS):
+        for tool, command in commands.items():
+            runs[tool].append(timed(*command))
+    return {
+        tool: (statistics.median(r[0] for r in done), statistics.median(r[1] for r in done))
+        for tool, done in runs.items()
+    }
 
 
 def install_urlwatch(folder: Path) -> Path:
@@ -96,10 +109,7 @@ def quiet_poll(boards: list[Board], folder: Path) -> dict[str, tuple[float, floa
     ]  # fmt: skip
     watch_env = {"PATH": os.environ.get("PATH", ""), "HOME": str(watch_dir)}
     compile_ahead(ROOT / "hunter", ROOT / ".venv", folder / "uw")
-    return {
-        "hunter": medians(hunter, hunter_dir, env),
-        "urlwatch": medians(watch, watch_dir, watch_env),
-    }
+    return medians({"hunter": (hunter, hunter_dir, env), "urlwatch": (watch, watch_dir, watch_env)})
 
 
 def compare() -> dict[str, tuple[float, float]]:
@@ -114,7 +124,11 @@ def compare() -> dict[str, tuple[float, float]]:
 
 
 def main() -> None:
-    for tool, (seconds, memory) in compare().items():
+    measured = compare()
+    if "--json" in sys.argv:  # for bench/run.py, which runs this in a process of its own
+        print(json.dumps(measured))
+        return
+    for tool, (seconds, memory) in measured.items():
         print(f"{tool}: {seconds * 1000:.0f} ms, {memory:.0f} MB")
 
 

@@ -13,6 +13,7 @@ never fails on a number.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
@@ -375,10 +376,17 @@ def big_table(results: Results, line: LineStandIn, rows: int) -> None:
 
 
 def next_to_urlwatch(results: Results) -> None:
-    """A quiet `run --once` of 50 sources beside urlwatch on the same pages (bench/peer.py)."""
-    from bench.peer import SOURCES, compare
+    """A quiet `run --once` of 50 sources beside urlwatch on the same pages (bench/peer.py),
+    in a process of its own: nothing of this long-lived process's state can touch it."""
+    from bench.peer import SOURCES
 
-    measured = compare()
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "peer.py"), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    measured = json.loads(out.strip().splitlines()[-1])
     ours, theirs = measured["hunter"], measured["urlwatch"]
     results.add(
         f"quiet `run --once` of {SOURCES} unchanged sources, next to urlwatch 2.29",

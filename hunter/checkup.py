@@ -2,7 +2,8 @@
 
 Config and environment (already validated by loading them), the database, LINE's bot info,
 and every source fetched and parsed, with the first three listings and how the filters judge
-them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anything failed.
+them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anything failed,
+2 when the config names something a site does not have (a Fastwork category, say).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import HunterError
 from hunter.filters import judge
+from hunter.line.render import details, money
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
 
@@ -60,6 +62,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             failures += 1
             say(f"  FAILED at the last poll: {last[read.name]}")
     say("all checks passed" if not failures else f"{failures} checks failed")
+    if any(read.misconfigured for read in reads):
+        return 2  # the config names what the site does not have: fix the config
     return 0 if not failures else 1
 
 
@@ -84,7 +88,9 @@ def _report_source(config: Config, read: SourceRead, say: Callable[[str], None])
         return 1
     source = config.source(read.name)
     for listing in read.listings[:3]:
-        budget = "" if listing.budget is None else f", budget {listing.budget:,}"
-        say(f"  - {listing.job_id}: {listing.title[:80]}{budget}")
+        more = details(listing)
+        say(f"  - {listing.job_id}: {listing.title[:80]}, {money(listing)}")
+        if more:
+            say(f"    {more}")
         say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
     return 0

@@ -305,6 +305,11 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f"{where}: pages = {pages} needs {{page}} in the url, where the number goes"
         )
     headers = _headers(raw, where)
+    currency = raw.get("currency", "THB")
+    if not isinstance(currency, str) or not re.fullmatch(r"[A-Z]{3}", currency):
+        raise ConfigError(
+            f'{where}: currency must be an ISO 4217 code such as "THB" or "USD", got {currency!r}'
+        )
     flood = raw.get("flood_threshold")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
     return SourceConfig(
@@ -312,6 +317,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         kind=kind.name,
         url=url,
         headers=headers,
+        currency=currency,
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
         flood_threshold=None

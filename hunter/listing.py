@@ -11,15 +11,22 @@ class Listing:
     """One job on one source.
 
     ``job_id`` is ``"<source>:<native id>"``: the same listing has the same id on every poll and
-    on every machine, which is what makes "never twice" possible.
+    on every machine, which is what makes "never twice" possible. The fields after `summary`
+    are what a freelancer decides by, where the source says them: all optional.
     """
 
     job_id: str
     source: str
     title: str
     url: str
-    budget: int | None = None
+    budget: int | None = None  # None: not stated; the lower end of a range
     summary: str = ""
+    budget_max: int | None = None  # the upper end of a range
+    currency: str = "THB"  # ISO 4217, the source's own
+    category: str = ""
+    engagement: str = ""  # freelance, contract, part-time, full-time (as the source says)
+    offers: int | None = None  # offers freelancers made so far: the competition
+    deadline: str = ""  # ISO 8601: when the post closes
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
@@ -29,11 +36,23 @@ class Listing:
 
     @classmethod
     def from_payload(cls, job_id: str, data: dict[str, Any]) -> Listing:
+        """From a stored payload, including one written before a field existed."""
+
+        def number(key: str) -> int | None:
+            value = data.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
         return cls(
             job_id=job_id,
             source=str(data.get("source", job_id.split(":", 1)[0])),
             title=str(data.get("title", "")),
             url=str(data.get("url", "")),
-            budget=data.get("budget"),
+            budget=number("budget"),
             summary=str(data.get("summary", "")),
+            budget_max=number("budget_max"),
+            currency=str(data.get("currency") or "THB"),
+            category=str(data.get("category") or ""),
+            engagement=str(data.get("engagement") or ""),
+            offers=number("offers"),
+            deadline=str(data.get("deadline") or ""),
         )

@@ -24,6 +24,7 @@ URI_MAX = 1000
 TITLE_MAX = 160
 SUMMARY_MAX = 240
 SOURCE_MAX = 40
+DETAIL_MAX = 120
 
 
 def utf16_len(text: str) -> int:
@@ -63,8 +64,42 @@ def safe_uri(url: str) -> str | None:
     return None
 
 
-def money(budget: int | None) -> str | None:
-    return None if budget is None else f"฿{budget:,}"
+SYMBOLS = {"THB": "฿", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "SGD": "S$"}
+NOT_STATED = "งบไม่ระบุ · budget not stated"
+# Fastwork's engagement types in the words a Thai freelancer reads on the site.
+ENGAGEMENTS = {
+    "freelance": "ฟรีแลนซ์",
+    "contract": "สัญญาจ้าง",
+    "part-time": "พาร์ทไทม์",
+    "full-time": "งานประจำ",
+}
+
+
+def money(listing: Listing) -> str:
+    """The budget in the source's currency: "฿5,000", a range as "฿5,000" EN DASH "10,000",
+    "$50,000" EN DASH "80,000", or "not stated" (Thai and English) when the client did not
+    say."""
+    if listing.budget is None:
+        return NOT_STATED
+    symbol = SYMBOLS.get(listing.currency, f"{listing.currency} ")
+    amount = f"{symbol}{listing.budget:,}"
+    if listing.budget_max is not None:
+        amount += f"\u2013{listing.budget_max:,}"  # an en dash, as ranges are printed
+    return amount
+
+
+def details(listing: Listing) -> str:
+    """Category, engagement, offers so far and the deadline, where the source says them."""
+    parts = []
+    if listing.category:
+        parts.append(listing.category)
+    if listing.engagement:
+        parts.append(ENGAGEMENTS.get(listing.engagement.lower(), listing.engagement))
+    if listing.offers is not None:
+        parts.append(f"เสนอแล้ว {listing.offers} คน ({listing.offers} offers)")
+    if listing.deadline:
+        parts.append(f"ปิดรับ {listing.deadline[:10]}")
+    return " · ".join(parts)
 
 
 def bubble(listing: Listing) -> dict[str, Any]:
@@ -77,8 +112,25 @@ def bubble(listing: Listing) -> dict[str, Any]:
             "maxLines": 3,
         },
     ]
-    if (amount := money(listing.budget)) is not None:
-        body.append({"type": "text", "text": amount, "size": "sm", "color": "#1DB446"})
+    body.append(
+        {
+            "type": "text",
+            "text": cut(money(listing), DETAIL_MAX),
+            "size": "sm",
+            "color": "#1DB446" if listing.budget is not None else "#999999",
+        }
+    )
+    if line := details(listing):
+        body.append(
+            {
+                "type": "text",
+                "text": cut(line, DETAIL_MAX),
+                "size": "xs",
+                "color": "#555555",
+                "wrap": True,
+                "maxLines": 2,
+            }
+        )
     if listing.summary:
         body.append(
             {

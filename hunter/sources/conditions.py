@@ -2,7 +2,9 @@
 
     status == "open"        equal (a JSON literal: "text", 12, true, null)
     budget >= 5000          numbers compare as numbers
-    expired_at > now        times (ISO 8601) compare with the moment of the poll
+    expired_at > now        times compare with the moment of the poll (ISO 8601, RFC 2822,
+                            epoch seconds or milliseconds); an item whose time cannot be
+                            read raises UnreadableTime: the reader skips it and says so
     id exists               the field is there and not null
 
 An item without the field fails every condition but `!=`.
@@ -15,6 +17,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from hunter.errors import ConfigError
@@ -45,26 +48,58 @@ def holds(
         return found is not missing and found is not None
     if found is missing or found is None:
         return condition.op == "!="
-    left, right = _comparable(found, now if condition.value is NOW else condition.value)
+    left, right = _comparable(
+        found, now if condition.value is NOW else condition.value, condition.path
+    )
     try:
         return _OPS[condition.op](left, right)
     except TypeError:
         return False
 
 
-def _time(value: Any) -> datetime | None:
-    if isinstance(value, str):
+class UnreadableTime(ValueError):
+    """An item's field should be a time and is none hunter can read."""
+
+    def __init__(self, path: str, value: object) -> None:
+        super().__init__(f"{path} = {str(value)[:40]!r} is not a time hunter can read")
+
+
+# Epoch numbers above this are milliseconds (1e11 seconds is the year 5138).
+_EPOCH_MS_FROM = 10**11
+
+
+def read_time(value: object) -> datetime | None:
+    """A time as APIs and feeds write them: ISO 8601, RFC 2822, epoch seconds or epoch
+    milliseconds (as a number or as digits). None when it is none of these."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?\s*", value):
+        value = float(value)
+    if isinstance(value, int | float):
+        seconds = value / 1000 if abs(value) >= _EPOCH_MS_FROM else value
         try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
+            return datetime.fromtimestamp(seconds, UTC)
+        except (OverflowError, OSError, ValueError):
             return None
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    return None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            parsed = parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
+def _comparable(left: Any, right: Any, path: str) -> tuple[Any, Any]:
     if isinstance(right, datetime):
-        return _time(left), right
+        when = read_time(left)
+        if when is None:
+            raise UnreadableTime(path, left)
+        return when, right
     if isinstance(right, int | float) and isinstance(left, str):
         try:
             return float(left), right

@@ -4,18 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.listing import Listing
 
-# Query parameters that say who sent the click, not which listing it is.
-_TRACKING = re.compile(
-    r"^(utm_.*|ref|ref_src|referrer|source|fbclid|gclid|dclid|msclkid|yclid|igshid|mc_cid|mc_eid|"
-    r"_hsenc|_hsmi|si|spm|trk|trackingid)$",
-    re.IGNORECASE,
-)
+# Query parameters known to say who sent the click, never which listing it is: analytics
+# (utm_*, _ga, _gl), ad click ids (Google, Microsoft, Meta, TikTok, X, Yandex, LinkedIn),
+# mail campaigns (Mailchimp, HubSpot, Marketo, Vero). Anything else may be the listing itself
+# (`?source=42`, `?ref=7`, `?id=3`) and stays in the id.
+TRACKING_PARAMETERS = frozenset(
+    {
+        "_ga", "_gl", "dclid", "fbclid", "gbraid", "gclid", "gclsrc", "igshid", "li_fat_id",
+        "mc_cid", "mc_eid", "mkt_tok", "msclkid", "ttclid", "twclid", "vero_conv", "vero_id",
+        "wbraid", "yclid", "_hsenc", "_hsmi", "oly_anon_id", "oly_enc_id", "rb_clickid",
+        "s_cid", "ref_src",
+    }
+)  # fmt: skip
+
+
+def is_tracking(name: str) -> bool:
+    name = name.lower()
+    return name.startswith("utm_") or name in TRACKING_PARAMETERS
+
+
 _SPACES = re.compile(r"\s+")
 # What no store keeps: NUL (PostgreSQL refuses it; SQLite cuts text at it), other control
 # characters, and lone surrogates (not encodable as UTF-8). Tabs and newlines become spaces.
@@ -75,15 +89,40 @@ def bounded_id(native: str) -> str:
 
 
 def absolute_url(href: str, base_url: str) -> str:
-    return urljoin(base_url, href.strip()) if href else ""
+    """`href` made absolute against the page; "" unless it is an http(s) link (a `javascript:`
+    or `mailto:` link is no page of a job)."""
+    if not href or not href.strip():
+        return ""
+    try:
+        url = urljoin(base_url, storable(href).strip())
+    except ValueError:  # a malformed link, such as an unclosed IPv6 bracket
+        return ""
+    return url if urlsplit(url).scheme.lower() in ("http", "https") else ""
+
+
+def plain_text(value: str) -> str:
+    """Text as a person reads it from a value that may hold HTML: tags removed (scripts and
+    styles with their content), entities unescaped, whitespace folded."""
+    if "<" not in value and "&" not in value:
+        return clean_text(value)
+    if "<" not in value:
+        return clean_text(html.unescape(value))
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(f"<body>{value}</body>")
+    for node in tree.css("script, style, template"):
+        node.decompose()
+    body = tree.body
+    return clean_text(body.text(separator=" ") if body is not None else "")
 
 
 def canonical_url(url: str) -> str:
-    """The link without tracking parameters or fragment: a stable id when the page has none."""
+    """The link without tracking parameters or fragment, its other parameters sorted: the same
+    listing gives the same id whatever order a page writes them in."""
     parts = urlsplit(url.strip())
-    query = [
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
-    ]
+    query = sorted(
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not is_tracking(k)
+    )
     return urlunsplit(
         (
             parts.scheme.lower(),
@@ -95,23 +134,49 @@ def canonical_url(url: str) -> str:
     )
 
 
+MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
+_RANGE = re.compile(r"\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*", re.IGNORECASE)  # hyphen, en and em dash
+
+
 def parse_budget(value: object) -> int | None:
-    """ "฿12,000" -> 12000, "5,000 - 10,000 บาท" -> 5000 (a range counts as its lower bound),
-    "1.5k" -> 1500, 800 -> 800; None when there is no amount."""
+    """ "฿12,000" -> 12000, "5,000 - 10,000 บาท" -> 5000 (a range's lower end), "1.5k" ->
+    1500, 800 -> 800. None when no amount is stated: no number, 0 or "0" (how Fastwork says
+    "not stated"), or a number beyond any real budget."""
+    return parse_budget_range(value)[0]
+
+
+def parse_budget_range(value: object) -> tuple[int | None, int | None]:
+    """(low, high) of a budget as written: "5,000 - 10,000" -> (5000, 10000), "฿800" ->
+    (800, None)."""
     if value is None or isinstance(value, bool):
-        return None
+        return None, None
     if isinstance(value, int | float):
-        return int(value) if value >= 0 else None
-    match = _NUMBER.search(str(value))
-    if not match:
-        return None
+        return _amount(float(value)), None
+    text = str(value)
+    found = [m for m in _NUMBER.finditer(text) if m.group(1).strip()]
+    if not found:
+        return None, None
+    low = _amount_of(found[0])
+    high = None
+    if len(found) > 1 and _RANGE.fullmatch(text[found[0].end() : found[1].start()]):
+        high = _amount_of(found[1])
+    return low, high if high and low and high > low else None
+
+
+def _amount_of(match: re.Match[str]) -> int | None:
     digits = re.sub(r"[,\s]", "", match.group(1))
     try:
         amount = float(digits)
     except ValueError:
         return None
-    unit = (match.group(2) or "").lower()
-    return int(amount * _MULTIPLIERS.get(unit, 1))
+    return _amount(amount * _MULTIPLIERS.get((match.group(2) or "").lower(), 1))
+
+
+def _amount(amount: float) -> int | None:
+    """A whole amount, or None when it is not a budget anyone states (0, negative, absurd)."""
+    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity
+        return None
+    return int(amount)
 
 
 def _cp1252_specials() -> dict[str, int]:
@@ -142,6 +207,18 @@ def fix_mojibake(text: str) -> str:
     return _MOJIBAKE.sub(repair, text)
 
 
+@dataclass(frozen=True)
+class Details:
+    """What a freelancer decides by, where a source says it (all optional)."""
+
+    budget_max: object = None
+    currency: str = "THB"
+    category: str = ""
+    engagement: str = ""
+    offers: object = None
+    deadline: str = ""
+
+
 def make_listing(
     source: str,
     native_id: str,
@@ -149,18 +226,32 @@ def make_listing(
     url: str,
     budget: object,
     summary: str,
+    details: Details | None = None,
 ) -> Listing | None:
     """A Listing, or None when the item has no title or no way to identify it."""
     title = clean_text(fix_mojibake(title))
     url = clean_text(url)
+    if url and urlsplit(url).scheme.lower() not in ("http", "https"):
+        url = ""  # no button, and no identity from it
     native = bounded_id(clean_text(native_id) or (canonical_url(url) if url else ""))
     if not title or not native:
         return None
+    more = details or Details()
+    low, high = parse_budget_range(budget)
+    if more.budget_max is not None:
+        high = parse_budget(more.budget_max)
+    offers = parse_budget(more.offers) if more.offers not in (0, "0") else 0
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
         title=title,
         url=url,
-        budget=parse_budget(budget),
+        budget=low,
         summary=clean_text(fix_mojibake(summary)),
+        budget_max=high if low is not None and high is not None and high > low else None,
+        currency=more.currency,
+        category=clean_text(more.category)[:80],
+        engagement=clean_text(more.engagement)[:40],
+        offers=offers,
+        deadline=clean_text(more.deadline)[:40],
     )

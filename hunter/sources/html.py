@@ -15,7 +15,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 from hunter.errors import ConfigError
-from hunter.sources.extract import ParseResult, absolute_url, make_listing
+from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
 from hunter.sources.spec import SourceConfig
 
@@ -97,6 +97,7 @@ def parse_html(
                 link,
                 _value(item, source.budget) or None,
                 _value(item, source.summary),
+                Details(currency=source.currency),
             )
         )
     if relative:

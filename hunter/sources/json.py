@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hunter.errors import SourceError
-from hunter.sources.conditions import all_hold, parse_conditions
-from hunter.sources.extract import ParseResult, make_listing
+from hunter.sources.conditions import UnreadableTime, all_hold, parse_conditions
+from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
 from hunter.sources.spec import SourceConfig
 
 _FIELDS = ("items", "id", "title", "link", "budget", "summary")
+# Optional paths to what a freelancer decides by; the Fastwork preset sets them all.
+_DETAILS = ("budget_max", "category", "engagement", "offers", "deadline")
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _MISSING = object()
@@ -55,17 +57,17 @@ def _field(item: Any, spec: str) -> str:
     return _text(lookup(item, spec))
 
 
-def _summary(value: str) -> str:
-    if "<" in value and ">" in value:
-        from selectolax.lexbor import LexborHTMLParser
-
-        return LexborHTMLParser(value).text(separator=" ", strip=True)
-    return value
+def _value(item: Any, path: str) -> object:
+    """The raw value at `path` (a number stays a number); None when absent."""
+    if not path:
+        return None
+    found = lookup(item, path)
+    return None if found is _MISSING else found
 
 
 def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The json keys of a source's table: paths, templates and `where` conditions."""
-    fields: dict[str, Any] = strings(raw, _FIELDS, where)
+    fields: dict[str, Any] = strings(raw, _FIELDS + _DETAILS, where)
     require_title(fields, where)
     require_identity(fields, where)
     fields["where"] = parse_conditions(raw.get("where"), where)
@@ -86,26 +88,42 @@ def parse_json(
             "check the path with `hunter check`"
         )
     result = ParseResult()
+    unreadable = ""
     for item in items:
         if not isinstance(item, dict):
             result.skipped += 1
             continue
-        if source.where and not all_hold(
-            source.where, item, now or datetime.now(UTC), lookup, _MISSING
-        ):
-            continue  # not a listing by the source's own rules (closed, expired, a notice)
-        budget = lookup(item, source.budget) if source.budget else None
+        try:
+            if source.where and not all_hold(
+                source.where, item, now or datetime.now(UTC), lookup, _MISSING
+            ):
+                continue  # not a listing by the source's own rules (closed, expired, a notice)
+        except UnreadableTime as exc:  # skipped, so it counts against the source's health
+            result.skipped += 1
+            unreadable = unreadable or str(exc)
+            continue
+        details = Details(
+            budget_max=_value(item, source.budget_max),
+            currency=source.currency,
+            category=plain_text(_field(item, source.category)),
+            engagement=_field(item, source.engagement),
+            offers=_value(item, source.offers),
+            deadline=_field(item, source.deadline),
+        )
         result.add(
             make_listing(
                 source.name,
                 _field(item, source.id),
-                _field(item, source.title),
-                _field(item, source.link),
-                None if budget is _MISSING else budget,
-                _summary(_field(item, source.summary)),
+                plain_text(_field(item, source.title)),
+                absolute_url(_field(item, source.link), base_url),
+                _value(item, source.budget),
+                plain_text(_field(item, source.summary)),
+                details,
             )
         )
+    if unreadable:
+        result.warnings.append(f"items skipped: {unreadable} (the first of them)")
     return result
 
 
-KIND = SourceKind("json", frozenset({*_FIELDS, "where"}), check, parse_json)
+KIND = SourceKind("json", frozenset({*_FIELDS, *_DETAILS, "where"}), check, parse_json)

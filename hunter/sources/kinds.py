@@ -8,7 +8,7 @@ JSON sources never loads the HTML parser.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -24,6 +24,7 @@ MODULES = {
     "html": "hunter.sources.html",
     "json": "hunter.sources.json",
     "rss": "hunter.sources.rss",
+    "fastwork": "hunter.sources.fastwork",
 }
 
 # Keys every kind accepts: where the source is and how hunter treats what it finds.
@@ -40,6 +41,7 @@ COMMON_KEYS = frozenset(
         "exclude",
         "min_budget",
         "ignore_within",
+        "currency",
     }
 )
 
@@ -47,14 +49,23 @@ COMMON_KEYS = frozenset(
 Check = Callable[[Mapping[str, Any], str], dict[str, Any]]
 # (source, page text, the page's URL, the moment of the poll) -> what the page yields
 Parse = Callable[[SourceConfig, str, str, datetime], "ParseResult"]
+# GET a URL for a source (politely, within its limits) -> (the page's final URL, its text);
+# raises SourceError when the site does not answer 2xx.
+Get = Callable[[str], Awaitable[tuple[str, str]]]
+# (source, get, when the source last read well, the moment of the poll) -> what it yields.
+Read = Callable[[SourceConfig, Get, datetime | None, datetime], Awaitable["ParseResult"]]
 
 
 @dataclass(frozen=True)
 class SourceKind:
+    """A kind of source. Most read the pages at their url (1..pages) and parse each one; a
+    kind whose site needs more (look up ids first, several queries) brings its own `read`."""
+
     name: str
     keys: frozenset[str]  # accepted beyond COMMON_KEYS
     check: Check
     parse: Parse
+    read: Read | None = None
 
     @property
     def accepted(self) -> list[str]:

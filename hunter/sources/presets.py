@@ -13,19 +13,26 @@ from typing import Any
 from hunter.errors import ConfigError
 
 PRESETS: dict[str, dict[str, Any]] = {
-    # Fastwork's public job board (Thai freelance jobs): a JSON API with fields
-    # data[].{id (UUID), title, description, budget, inserted_at, status, expired_at, tag.name}
-    # and paging in meta.{total_pages, total_count}. Only open jobs that have not expired are
-    # listings worth an alert.
+    # Fastwork's job board (Thai freelance jobs), through its JSON API: the fastwork kind adds
+    # the newest-first paging and `categories = [...]` (see sources/fastwork.py). Fields as
+    # measured on 2026-08-24 (shared/sources/README.md): a person's page is
+    # /jobs?job_id=<id> (/jobs/<id> is a 404); `budget` and `budget_2` are a range's ends,
+    # "0" meaning not stated. Only open posts that have not expired are worth an alert.
     "fastwork": {
-        "kind": "json",
+        "kind": "fastwork",
         "url": "https://jobboard-api.fastwork.co/api/jobs",
         "items": "data",
         "id": "id",
         "title": "title",
-        "link": "https://jobboard.fastwork.co/jobs/{id}",
+        "link": "https://jobboard.fastwork.co/jobs?job_id={id}",
         "budget": "budget",
+        "budget_max": "budget_2",
+        "currency": "THB",
         "summary": "description",
+        "category": "tag.name",
+        "engagement": "type",
+        "offers": "freelance_offers_count",
+        "deadline": "deadline_at",
         "where": ['status == "open"', "expired_at > now"],
     },
     # RemoteOK's public API: a list whose first element is a legal notice (no id), then jobs.
@@ -38,6 +45,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "title": "position",
         "link": "url",
         "budget": "salary_min",
+        "budget_max": "salary_max",  # US dollars a year; 0 means not stated
+        "currency": "USD",
         "summary": "description",
         "where": ["id exists"],
     },

@@ -23,12 +23,12 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from hunter.errors import SourceError
+from hunter.errors import ConfigError, SourceError
 from hunter.listing import Listing
 from hunter.sources import encoding
 from hunter.sources.extract import ParseResult
 from hunter.sources.fetch import Fetched, Validators, client, fetch
-from hunter.sources.kinds import source_kind
+from hunter.sources.kinds import Read, source_kind
 from hunter.sources.spec import SourceConfig
 from hunter.store.base import SourceState
 
@@ -48,6 +48,7 @@ class SourceRead:
     error: str | None = None
     unchanged: bool = False  # 304: the page is as it was
     stopped: bool = False  # a stop request cut the read short: no verdict on the source
+    misconfigured: bool = False  # the config names something the site does not have
     waiting_until: datetime | None = None  # the site asked us to wait; not fetched
     status: int | None = None
     size: int = 0
@@ -76,6 +77,9 @@ async def _read(
     conditional: bool,
 ) -> SourceRead:
     read = SourceRead(source)
+    kind = source_kind(source.kind)
+    if kind.read is not None:
+        return await _read_by_kind(http, source, state, limit, now, kind.read, read)
     for page in range(1, source.pages + 1):
         url = source.page_url(page)
         validators = None
@@ -101,6 +105,38 @@ async def _read(
             read.validators = Validators(url, got.etag, got.last_modified)
         if len(read.listings) == found:  # an empty page: the end
             break
+    return read
+
+
+async def _read_by_kind(
+    http: httpx.AsyncClient,
+    source: SourceConfig,
+    state: SourceState | None,
+    limit: HostGate,
+    now: datetime,
+    reader: Read,
+    read: SourceRead,
+) -> SourceRead:
+    """A source whose kind plans its own requests (several queries, a lookup first)."""
+
+    async def get(url: str) -> tuple[str, str]:
+        async with limit:
+            got = await fetch(http, url, dict(source.headers), None)
+        read.status = read.status or got.status
+        read.retry_after = read.retry_after or got.retry_after
+        if got.error:
+            raise SourceError(got.error)
+        text, read.encoding = encoding.decode(got.body, got.content_type)
+        read.size += len(got.body)
+        read.pages += 1
+        return got.url, text
+
+    try:
+        parsed = await reader(source, get, state.last_good_at if state else None, now)
+    except SourceError as exc:
+        read.error = str(exc)
+        return read
+    read.listings, read.skipped, read.warnings = parsed.listings, parsed.skipped, parsed.warnings
     return read
 
 
@@ -147,7 +183,9 @@ async def read_all(
                 read = SourceRead(source, stopped=True, error="stopped before it was read")
             else:
                 read = SourceRead(source, error=f"no complete answer within {timeout:g} s")
-        elif (problem := task.exception()) is not None:
+        elif isinstance(problem := task.exception(), ConfigError):  # e.g. an unknown category
+            read = SourceRead(source, error=str(problem), misconfigured=True)
+        elif problem is not None:
             log.debug("source %s: reading failed", source.name, exc_info=problem)
             read = SourceRead(source, error=f"reading it failed: {_one_line(problem)}")
         else:

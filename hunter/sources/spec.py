@@ -56,6 +56,14 @@ class SourceConfig:
     pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
+    currency: str = "THB"  # ISO 4217: what the source's budgets are in
+    # json: paths to what a freelancer decides by (all optional)
+    budget_max: str = ""
+    category: str = ""
+    engagement: str = ""
+    offers: str = ""
+    deadline: str = ""
+    categories: tuple[str, ...] = ()  # fastwork: category names, resolved to tag ids per read
 
     def page_url(self, page: int) -> str:
         return self.url.replace("{page}", str(page))

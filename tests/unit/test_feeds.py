@@ -113,7 +113,7 @@ CASES: list[tuple[str, dict[str, Any], str, list[tuple[str, str, str]], int]] = 
             (
                 "fastwork:6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
                 "ทำบอทไลน์ตอบลูกค้า",
-                "https://jobboard.fastwork.co/jobs/6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
+                "https://jobboard.fastwork.co/jobs?job_id=6f1c2a8e-3b7d-4c1e-9a51-2d0c8e4b7f10",
             ),
         ],
         0,
@@ -173,7 +173,11 @@ def test_feed_summaries_are_text() -> None:
         (['status != "closed"'], {}, True),
         (["expired_at > now"], {"expired_at": "2026-12-01T00:00:00Z"}, True),
         (["expired_at > now"], {"expired_at": "2026-11-01T00:00:00+07:00"}, False),
-        (["expired_at > now"], {"expired_at": "not a date"}, False),
+        (["expired_at > now"], {"expired_at": "Tue, 01 Dec 2026 00:00:00 +0000"}, True),
+        (["expired_at > now"], {"expired_at": "Sun, 01 Nov 2026 00:00:00 GMT"}, False),
+        (["expired_at > now"], {"expired_at": 1796083200}, True),  # epoch s: 2026-12-01
+        (["expired_at > now"], {"expired_at": 1796083200000}, True),  # epoch ms
+        (["expired_at > now"], {"expired_at": "1793491200"}, False),  # digits: 2026-11-01
         (["budget >= 5000"], {"budget": 5000}, True),
         (["budget >= 5000"], {"budget": "4999"}, False),
         (["id exists"], {"id": 1}, True),
@@ -208,7 +212,7 @@ def test_presets_need_one_line_and_can_be_overridden() -> None:
         }
     )
     fastwork, remote, wwr = config.sources
-    assert (fastwork.name, fastwork.kind, fastwork.items) == ("fastwork", "json", "data")
+    assert (fastwork.name, fastwork.kind, fastwork.items) == ("fastwork", "fastwork", "data")
     assert len(fastwork.where) == 2
     assert (remote.name, remote.filter.include) == ("remote-python", ("python",))
     assert wwr.kind == "rss" and wwr.url.endswith("remote-programming-jobs.rss")
@@ -258,3 +262,36 @@ def test_encodings(body: bytes, content_type: str | None, expected: str) -> None
 )
 def test_retry_after(value: str | None, seconds: float | None) -> None:
     assert retry_after_seconds(value, NOW) == seconds
+
+
+def test_a_time_that_cannot_be_read_is_skipped_and_said_never_silently_dropped() -> None:
+    source = parse_config(
+        {
+            "sources": [
+                {
+                    "name": "api",
+                    "kind": "json",
+                    "url": "https://api.test/jobs",
+                    "items": "jobs",
+                    "id": "id",
+                    "title": "t",
+                    "where": ["expired_at > now"],
+                }
+            ]
+        }
+    ).sources[0]
+    page = json.dumps(
+        {
+            "jobs": [
+                {"id": 1, "t": "python one", "expired_at": "next tuesday"},
+                {"id": 2, "t": "python two", "expired_at": "2027-01-01"},
+            ]
+        }
+    )
+    result = parse(source, page, source.url, NOW)
+    assert [x.title for x in result.listings] == ["python two"]
+    assert result.skipped == 1  # counts against the source's health (more skipped than read)
+    assert result.warnings == [
+        "items skipped: expired_at = 'next tuesday' is not a time hunter can read (the first "
+        "of them)"
+    ]

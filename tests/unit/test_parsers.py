@@ -248,10 +248,23 @@ def test_budgets(text: object, amount: int | None) -> None:
     assert parse_budget(text) == amount
 
 
-def test_tracking_parameters_are_not_identity() -> None:
-    assert canonical_url("HTTPS://Board.test/j?id=1&utm_campaign=x&ref=tw#frag") == (
-        "https://board.test/j?id=1"
-    )
+@pytest.mark.parametrize(
+    ("link", "identity"),
+    [
+        ("HTTPS://Board.test/j?id=1&utm_campaign=x#frag", "https://board.test/j?id=1"),
+        ("https://b.test/j?id=1&fbclid=a&gclid=b&mc_cid=c&mc_eid=d", "https://b.test/j?id=1"),
+        ("https://b.test/j?source=42", "https://b.test/j?source=42"),  # may be the listing
+        ("https://b.test/j?ref=7&si=2&trk=3", "https://b.test/j?ref=7&si=2&trk=3"),
+        ("https://b.test/j?b=2&a=1", "https://b.test/j?a=1&b=2"),  # order is not identity
+        ("https://b.test/j?a=1&b=2&UTM_Source=x", "https://b.test/j?a=1&b=2"),
+    ],
+)
+def test_only_tracking_parameters_leave_the_identity(link: str, identity: str) -> None:
+    assert canonical_url(link) == identity
+
+
+def test_two_listings_that_differ_in_a_parameter_stay_two() -> None:
+    assert canonical_url("https://b.test/j?source=42") != canonical_url("https://b.test/j?source=43")
 
 
 def test_mojibake_repair_leaves_clean_text_alone() -> None:
