@@ -15,7 +15,8 @@ from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import HunterError
 from hunter.filters import judge
-from hunter.line.render import details, money
+from hunter.line.render import details
+from hunter.listing import Listing
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
 
@@ -89,8 +90,15 @@ def _report_source(config: Config, read: SourceRead, say: Callable[[str], None])
     source = config.source(read.name)
     for listing in read.listings[:3]:
         more = details(listing)
-        say(f"  - {listing.job_id}: {listing.title[:80]}, {money(listing)}")
+        say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
         say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
     return 0
+
+
+def _budget(listing: Listing) -> str:
+    if listing.budget is None:
+        return "not stated"
+    high = "" if listing.budget_max is None else f" to {listing.budget_max:,}"
+    return f"{listing.budget:,}{high} {listing.currency}"

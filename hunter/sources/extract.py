@@ -135,7 +135,11 @@ def canonical_url(url: str) -> str:
 
 
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
-_RANGE = re.compile(r"\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*", re.IGNORECASE)  # hyphen, en and em dash
+_UNIT = r"(?:[฿$€£¥]|thb|usd|baht|บาท)?"
+# Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
+_RANGE = re.compile(
+    rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE
+)
 
 
 def parse_budget(value: object) -> int | None:
@@ -151,8 +155,12 @@ def parse_budget_range(value: object) -> tuple[int | None, int | None]:
     if value is None or isinstance(value, bool):
         return None, None
     if isinstance(value, int | float):
-        return _amount(float(value)), None
+        return _amount(value), None
     text = str(value)
+    try:  # a plain number, written as JSON or Python would ("1e400", "12.5")
+        return _amount(float(text.replace(",", ""))), None
+    except ValueError:
+        pass
     found = [m for m in _NUMBER.finditer(text) if m.group(1).strip()]
     if not found:
         return None, None
@@ -174,7 +182,7 @@ def _amount_of(match: re.Match[str]) -> int | None:
 
 def _amount(amount: float) -> int | None:
     """A whole amount, or None when it is not a budget anyone states (0, negative, absurd)."""
-    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity
+    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity; exact for huge ints
         return None
     return int(amount)
 

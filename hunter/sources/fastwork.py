@@ -91,7 +91,7 @@ async def read(
         unknown = [name for name in source.categories if name not in known]
         if unknown:
             raise ConfigError(
-                f"{source.name}: no Fastwork category named {', '.join(map(repr, unknown))}; "
+                f"no Fastwork category named {', '.join(map(repr, unknown))}; "
                 f"the categories are: {', '.join(sorted(known))}"
             )
         tag_ids = [known[name] for name in source.categories]

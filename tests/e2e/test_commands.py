@@ -32,7 +32,7 @@ def test_main_help_lists_every_command(tmp_path: Path) -> None:
 def test_the_example_config_is_valid() -> None:
     config = load_config(ROOT / "hunter.example.toml")
     assert [s.name for s in config.sources] == ["fastwork", "remoteok", "weworkremotely"]
-    assert [s.kind for s in config.sources] == ["json", "json", "rss"]
+    assert [s.kind for s in config.sources] == ["fastwork", "json", "rss"]
     assert config.timezone == "Asia/Bangkok"
 
 

@@ -7,6 +7,7 @@ written for the case they test; feeds and the Fastwork-shaped sample are in test
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,11 @@ from typing import Any
 import pytest
 
 from hunter.config import parse_config
-from hunter.sources.extract import canonical_url, fix_mojibake, parse_budget
+from hunter.filters import judge
+from hunter.line.render import money
+from hunter.sources.extract import canonical_url, fix_mojibake, parse_budget, parse_budget_range
 from hunter.sources.reader import parse
+from hunter.sources.spec import FilterConfig
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
@@ -242,10 +246,59 @@ def test_html_without_ids_uses_the_clean_link() -> None:
         ("ตามตกลง", None),
         (None, None),
         (True, None),
+        ("0", None),  # Fastwork's "not stated"
+        (0, None),  # RemoteOK's "not stated"
+        ("", None),
+        ("1e400", None),  # beyond any real budget: not stated, never an OverflowError
+        ("9" * 400, None),
+        (10**400, None),
+        (float("inf"), None),
+        (float("nan"), None),
     ],
 )
 def test_budgets(text: object, amount: int | None) -> None:
     assert parse_budget(text) == amount
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("5,000 - 10,000 บาท", 5000, 10000),
+        ("฿12,000 – ฿18,000", 12000, 18000),
+        ("3 ถึง 5 หมื่น", 3, 50000),
+        ("$500", 500, None),
+        ("Job 2 of 5: 3,000 baht", 2, None),  # two numbers that are no range
+    ],
+)
+def test_budget_ranges(text: str, low: int, high: int | None) -> None:
+    assert parse_budget_range(text) == (low, high)
+
+
+def test_remoteok_salaries_are_us_dollars_and_zero_is_not_stated() -> None:
+    source = parse_config({"sources": [REMOTEOK]}).sources[0]
+    page = json.dumps(
+        [
+            {"legal": "API terms"},
+            {
+                "id": "1",
+                "position": "Python Dev",
+                "url": "https://remoteok.com/remote-jobs/1",
+                "salary_min": 60000,
+                "salary_max": 90000,
+            },
+            {
+                "id": "2",
+                "position": "Go Dev",
+                "url": "https://remoteok.com/remote-jobs/2",
+                "salary_min": 0,
+                "salary_max": 0,
+            },
+        ]
+    )
+    paid, unstated = parse(source, page, source.url, NOW).listings
+    assert money(paid) == "$60,000\u201390,000"
+    assert money(unstated) == "งบไม่ระบุ · budget not stated"
+    assert judge(unstated, FilterConfig(min_budget=5000)).matched  # never hidden by min_budget
 
 
 @pytest.mark.parametrize(
@@ -264,7 +317,9 @@ def test_only_tracking_parameters_leave_the_identity(link: str, identity: str) -
 
 
 def test_two_listings_that_differ_in_a_parameter_stay_two() -> None:
-    assert canonical_url("https://b.test/j?source=42") != canonical_url("https://b.test/j?source=43")
+    assert canonical_url("https://b.test/j?source=42") != canonical_url(
+        "https://b.test/j?source=43"
+    )
 
 
 def test_mojibake_repair_leaves_clean_text_alone() -> None:
