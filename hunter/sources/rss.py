@@ -1,43 +1,25 @@
-"""RSS 2.0 and Atom feeds -> Listings: id from guid/id, else the link; title, link, summary."""
+"""RSS and Atom feeds -> Listings, through feedparser.
+
+Real feeds are often not well-formed XML (an undefined `&nbsp;`, a bare `&`, control
+characters, whitespace before `<?xml`), RSS 1.0 puts its items beside the channel, Atom titles
+may be HTML or XHTML and links relative to `xml:base`. feedparser reads all of these and has a
+corpus of such feeds in its own test suite; hunter's part is only the mapping below: the id
+from the guid or Atom id (else the link), the title and summary as plain text, the link of
+rel="alternate" (never an enclosure or a licence), made absolute.
+"""
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+import feedparser
+
 from hunter.errors import SourceError
-from hunter.sources.extract import ParseResult, absolute_url, make_listing
+from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
 from hunter.sources.kinds import SourceKind
 from hunter.sources.spec import SourceConfig
-
-
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def _child_text(node: ET.Element, *names: str) -> str:
-    for child in node:
-        if _local(child.tag) in names and (child.text or "").strip():
-            return (child.text or "").strip()
-    return ""
-
-
-def _atom_link(entry: ET.Element) -> str:
-    links = [c for c in entry if _local(c.tag) == "link"]
-    for link in links:
-        if link.get("rel", "alternate") == "alternate" and link.get("href"):
-            return link.get("href", "")
-    return links[0].get("href", "") if links else ""
-
-
-def _text_of_html(value: str) -> str:
-    if "<" in value and ">" in value:
-        from selectolax.lexbor import LexborHTMLParser
-
-        return LexborHTMLParser(value).text(separator=" ", strip=True)
-    return value
 
 
 def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -45,47 +27,48 @@ def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {}
 
 
+def _link(entry: Any, base_url: str) -> str:
+    """The entry's own page: the first rel="alternate" link (feedparser gives a link without
+    rel that name), resolved against xml:base and the feed's URL."""
+    for link in entry.get("links") or []:
+        if link.get("rel", "alternate") == "alternate" and link.get("href"):
+            return absolute_url(str(link["href"]), base_url)
+    guid = entry.get("id") or ""
+    if entry.get("guidislink") and guid:  # an RSS permalink guid stands in for <link>
+        return absolute_url(str(guid), base_url)
+    return ""
+
+
 def parse_rss(
     source: SourceConfig, text: str, base_url: str, now: datetime | None = None
 ) -> ParseResult:
-    try:
-        # expat (Python >= 3.11) limits entity expansion, so a "billion laughs" feed fails here.
-        # Text, not bytes: it is decoded already, whatever its <?xml encoding=...?> says.
-        root = ET.fromstring(text.lstrip("\ufeff"))
-    except ET.ParseError as exc:
-        raise SourceError(f"{source.name}: not a valid RSS or Atom feed ({exc})") from exc
+    feed = feedparser.parse(
+        text.lstrip(), response_headers={"content-location": base_url or source.url}
+    )
+    if not feed.entries and not feed.get("version"):
+        problem = feed.get("bozo_exception")
+        reason = f" ({type(problem).__name__}: {problem})" if problem else ""
+        raise SourceError(f"{source.name}: not an RSS or Atom feed{reason}")
     result = ParseResult()
-    if _local(root.tag) == "feed":  # Atom
-        for entry in (c for c in root if _local(c.tag) == "entry"):
-            link = absolute_url(_atom_link(entry), base_url)
-            result.add(
-                make_listing(
-                    source.name,
-                    _child_text(entry, "id"),
-                    _child_text(entry, "title"),
-                    link,
-                    None,
-                    _text_of_html(_child_text(entry, "summary", "content")),
-                )
-            )
-        return result
-    channel = next((c for c in root if _local(c.tag) == "channel"), root)
-    items = [c for c in channel if _local(c.tag) == "item"]
-    if _local(root.tag) not in ("rss", "RDF") and not items:
-        raise SourceError(f"{source.name}: neither RSS nor Atom (root element <{root.tag}>)")
-    for item in items:
-        link = absolute_url(_child_text(item, "link"), base_url)
+    for entry in feed.entries:
+        link = _link(entry, base_url or source.url)
         result.add(
             make_listing(
                 source.name,
-                _child_text(item, "guid"),
-                _child_text(item, "title"),
+                str(entry.get("id") or ""),
+                plain_text(str(entry.get("title") or "")),
                 link,
                 None,
-                _text_of_html(_child_text(item, "description", "encoded")),
+                plain_text(str(entry.get("summary") or "")),
+                Details(currency=source.currency, category=_category(entry)),
             )
         )
     return result
+
+
+def _category(entry: Any) -> str:
+    tags = entry.get("tags") or []
+    return plain_text(str(tags[0].get("term") or "")) if tags else ""
 
 
 KIND = SourceKind("rss", frozenset(), check, parse_rss)
