@@ -49,7 +49,7 @@ class SQLiteStore(Store):
             self._db.row_factory = _named
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=30000")
-            self._file = _identity(self.path)
+            self._file = SameFile(self.path)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(
                 f"cannot open the SQLite file {self.path}: {exc}; check HUNTER_DB"
@@ -59,20 +59,8 @@ class SQLiteStore(Store):
         self._db.close()
 
     def check(self) -> None:
-        """The file hunter opened is still the one at its path (checked before every read
-        and write: one stat). Deleted or replaced (a cleanup, a restore, a second checkout),
-        hunter would write to a file nobody sees and, restarted, forget what it sent: better
-        to stop and say so."""
-        try:
-            same = _identity(self.path) == self._file
-        except OSError:
-            same = False
-        if not same:
-            raise StoreGone(
-                f"the SQLite file {self.path} was deleted or replaced while hunter ran; "
-                "stopping so that no listing is alerted twice or missed: put the file back "
-                "(or accept a fresh start) and start hunter again"
-            )
+        """Raise StoreGone unless the file opened is still the one at its path."""
+        self._file.check()
 
     def schema_version(self) -> int:
         with self._tx() as db:
@@ -103,20 +91,9 @@ class SQLiteStore(Store):
         """Apply each migration this file lacks, one transaction each, in order. BEGIN
         IMMEDIATE takes SQLite's write lock first, so two processes starting together
         migrate one after the other, and the second finds nothing left to do."""
-        latest = queries.latest_version(self.dialect)
         for version, _name, sql in queries.migrations(self.dialect):
             with self._tx() as db:
-                current = _schema_version(db)
-                if current > latest:
-                    raise SchemaError(
-                        f"{self.path} holds hunter schema {current}, newer than this hunter "
-                        f"({latest}); upgrade hunter"
-                    )
-                if version <= current:
-                    continue
-                for statement in _statements(sql):
-                    db.execute(statement)
-                db.execute(Q["set_schema_version"], {"version": str(version)})
+                _migrate(db, self.path, version, sql)
 
     def record(
         self,
@@ -257,10 +234,46 @@ def _named(cursor: sqlite3.Cursor, values: tuple[object, ...]) -> dict[str, obje
     return {column[0]: value for column, value in zip(cursor.description, values, strict=True)}
 
 
-def _identity(path: str) -> tuple[int, int]:
-    """Which file is at `path`: its device and inode."""
-    status = os.stat(path)
-    return status.st_dev, status.st_ino
+class SameFile:
+    """Whether the file at a path is still the one opened (one stat, before every read and
+    write). Deleted or replaced under a running hunter (a cleanup, a restore, a second
+    checkout), hunter would write to a file nobody sees and, restarted, forget what it sent:
+    better to stop and say so."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._identity = self._at_path()
+
+    def _at_path(self) -> tuple[int, int]:
+        status = os.stat(self.path)
+        return status.st_dev, status.st_ino
+
+    def check(self) -> None:
+        try:
+            same = self._at_path() == self._identity
+        except OSError:
+            same = False
+        if not same:
+            raise StoreGone(
+                f"the SQLite file {self.path} was deleted or replaced while hunter ran; "
+                "stopping so that no listing is alerted twice or missed: put the file back "
+                "(or accept a fresh start) and start hunter again"
+            )
+
+
+def _migrate(db: sqlite3.Connection, path: str, version: int, sql: str) -> None:
+    """Apply migration `version` unless the file has it (inside its transaction)."""
+    current, latest = _schema_version(db), queries.latest_version("sqlite")
+    if current > latest:
+        raise SchemaError(
+            f"{path} holds hunter schema {current}, newer than this hunter ({latest}); "
+            "upgrade hunter"
+        )
+    if version <= current:
+        return
+    for statement in _statements(sql):
+        db.execute(statement)
+    db.execute(Q["set_schema_version"], {"version": str(version)})
 
 
 def _schema_version(db: sqlite3.Connection) -> int:

@@ -71,11 +71,16 @@ def second_pg_url() -> Any:
     postgres.drop_database(name)
 
 
-def test_postgres_from_the_first_release(pg_url: str, second_pg_url: str) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as db:
+def postgres_of_the_first_release(url: str) -> None:
+    """A database as the first release left it: its schema, and listings it recorded."""
+    with psycopg.connect(url, autocommit=True) as db:
         db.execute((FIRST_RELEASE / "postgres.sql").read_text(encoding="utf-8").encode())
-    with PostgresStore(pg_url) as old:  # the functions of the first release do the writing
+    with PostgresStore(url) as old:  # no migrate: the first release's functions do the writing
         record_as_the_first_release(old)
+
+
+def test_postgres_from_the_first_release(pg_url: str, second_pg_url: str) -> None:
+    postgres_of_the_first_release(pg_url)
     with PostgresStore(pg_url) as upgraded:
         upgraded.migrate()
         still_known(upgraded)
@@ -86,10 +91,7 @@ def test_postgres_from_the_first_release(pg_url: str, second_pg_url: str) -> Non
 
 def test_supabase_sql_upgrades_the_first_release_too(pg_url: str, second_pg_url: str) -> None:
     """What a Supabase user does after an upgrade: run `hunter schema` again."""
-    with psycopg.connect(pg_url, autocommit=True) as db:
-        db.execute((FIRST_RELEASE / "postgres.sql").read_text(encoding="utf-8").encode())
-    with PostgresStore(pg_url) as old:
-        record_as_the_first_release(old)
+    postgres_of_the_first_release(pg_url)
     for url in (pg_url, second_pg_url):
         with psycopg.connect(url, autocommit=True) as db:
             db.execute(schema_sql().encode())
