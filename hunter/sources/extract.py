@@ -7,6 +7,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.listing import Listing
@@ -91,13 +92,18 @@ def bounded_id(native: str) -> str:
 def absolute_url(href: str, base_url: str) -> str:
     """`href` made absolute against the page; "" unless it is an http(s) link (a `javascript:`
     or `mailto:` link is no page of a job)."""
-    if not href or not href.strip():
+    href = storable(href).strip()
+    if not href:
         return ""
     try:
-        url = urljoin(base_url, storable(href).strip())
+        url = urljoin(base_url, href)
     except ValueError:  # a malformed link, such as an unclosed IPv6 bracket
         return ""
-    return url if urlsplit(url).scheme.lower() in ("http", "https") else ""
+    return url if is_web_link(url) else ""
+
+
+def is_web_link(url: str) -> bool:
+    return url[:8].lower().startswith(("http://", "https://"))
 
 
 def plain_text(value: str) -> str:
@@ -135,6 +141,7 @@ def canonical_url(url: str) -> str:
 
 
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
+_PLAIN_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
 _UNIT = r"(?:[฿$€£¥]|thb|usd|baht|บาท)?"
 # Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
 _RANGE = re.compile(
@@ -157,11 +164,9 @@ def parse_budget_range(value: object) -> tuple[int | None, int | None]:
     if isinstance(value, int | float):
         return _amount(value), None
     text = str(value)
-    try:  # a plain number, written as JSON or Python would ("1e400", "12.5")
-        return _amount(float(text.replace(",", ""))), None
-    except ValueError:
-        pass
-    found = [m for m in _NUMBER.finditer(text) if m.group(1).strip()]
+    if _PLAIN_NUMBER.fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
+        return _amount(float(text)), None
+    found = list(islice((m for m in _NUMBER.finditer(text) if m.group(1).strip()), 2))
     if not found:
         return None, None
     low = _amount_of(found[0])
@@ -239,7 +244,7 @@ def make_listing(
     """A Listing, or None when the item has no title or no way to identify it."""
     title = clean_text(fix_mojibake(title))
     url = clean_text(url)
-    if url and urlsplit(url).scheme.lower() not in ("http", "https"):
+    if url and not is_web_link(url):
         url = ""  # no button, and no identity from it
     native = bounded_id(clean_text(native_id) or (canonical_url(url) if url else ""))
     if not title or not native:

@@ -106,6 +106,26 @@ def test_a_document_that_breaks_the_parser_fails_its_source_only(
     assert "Traceback" not in result.stderr
     assert "source api: reading it failed: RecursionError" in result.stderr
     assert line.delivered == ["python job from the healthy board"]
+    warnings = [x for x in result.stderr.splitlines() if " WARNING " in x or " ERROR " in x]
+    assert len(warnings) == 1, warnings  # one line says it all
+
+
+def test_a_budget_beyond_any_budget_is_not_stated_and_stops_nothing(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    env = base_env(tmp_path, **line.env())
+    healthy = board.serve_jobs("/jobs", SEED)
+    feed = board.serve_json("/api", {"jobs": [{"id": "seed", "t": "python seed"}]})
+    api = {**json_source("api", feed), "budget": "b"}
+    write_config(tmp_path, [html_source("board", healthy), api], filter={"min_budget": 5000})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    page = '{"jobs": [{"id": "big", "t": "python huge", "b": 1e400}, {"id": "seed", "t": "x"}]}'
+    board.serve("/api", page, "application/json")  # 1e400: an OverflowError waiting to happen
+    board.serve_jobs("/jobs", NEW)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(line.delivered) == ["python huge", "python job from the healthy board"]
 
 
 def test_a_database_that_refuses_one_sources_rows_fails_that_source_only(
