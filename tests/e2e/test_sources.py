@@ -198,8 +198,8 @@ def test_check_warns_about_what_a_selector_gets_wrong(tmp_path: Path, board: Boa
     assert "(utf-8), 1 page," in out
 
 
-def test_sigterm_during_a_slow_fetch_exits_at_once(tmp_path: Path, board: Board) -> None:
-    slow = board.serve_jobs("/slow", SEED, hang=120)  # answers long after any deploy
+def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: Board) -> None:
+    slow = board.serve_jobs("/slow", SEED, trickle=2.0)  # a byte every 2 s: never a timeout
     write_config(tmp_path, [html_source("slow", slow)], fetch_timeout_seconds=60)
     process = start_hunter(tmp_path, "run", env=base_env(tmp_path))
     deadline = time.monotonic() + 30

@@ -1,6 +1,6 @@
 """A job board on 127.0.0.1 whose pages tests rewrite between polls, and which can misbehave
 the way real sites do: validators and 304s (honest or not), Retry-After, a body with no length,
-an answer that never comes."""
+an answer that never comes or trickles in a byte at a time."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class Page:
     lie_304: str | None = None  # answers every conditional request 304 with this ETag
     chunked: bool = False  # no Content-Length: the body streams until the connection closes
     hang: float = 0.0  # seconds to wait before answering
+    trickle: float = 0.0  # seconds between the bytes of the body: no read ever times out
 
 
 class Board:
@@ -56,6 +57,17 @@ class Board:
                     self.send_header("ETag", page.etag)
                 for name, value in page.headers.items():
                     self.send_header(name, value)
+                if page.trickle:
+                    self.send_header("Content-Length", str(len(page.body)))
+                    self.end_headers()
+                    try:
+                        for byte in page.body:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            time.sleep(page.trickle)
+                    except OSError:
+                        pass  # the client gave up on it: that is the point
+                    return
                 if page.chunked:
                     self.send_header("Connection", "close")
                     self.end_headers()
