@@ -53,7 +53,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
     with store:
         now = datetime.now(UTC)
-        last = {row.name: row.last_error for row in store.status(now).sources}
+        last = {row.name: row.last_error for row in store.sources()}
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )

@@ -90,16 +90,15 @@ def bounded_id(native: str) -> str:
 
 
 def absolute_url(href: str, base_url: str) -> str:
-    """`href` made absolute against the page; "" unless it is an http(s) link (a `javascript:`
-    or `mailto:` link is no page of a job)."""
+    """`href` made absolute against the page ("" for none, or one that cannot be read);
+    make_listing keeps it only when it is http(s)."""
     href = storable(href).strip()
     if not href:
         return ""
     try:
-        url = urljoin(base_url, href)
+        return urljoin(base_url, href)
     except ValueError:  # a malformed link, such as an unclosed IPv6 bracket
         return ""
-    return url if is_web_link(url) else ""
 
 
 def is_web_link(url: str) -> bool:
@@ -232,6 +231,18 @@ class Details:
     deadline: str = ""
 
 
+MAX_COUNT = 1_000_000  # more offers than this on one post is no count anyone reports
+
+
+def _count(value: object) -> int | None:
+    """A count as an API writes it (3, "3"); None when it is none."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    return None
+
+
 def make_listing(
     source: str,
     native_id: str,
@@ -245,7 +256,7 @@ def make_listing(
     title = clean_text(fix_mojibake(title))
     url = clean_text(url)
     if url and not is_web_link(url):
-        url = ""  # no button, and no identity from it
+        url = ""  # a javascript: or mailto: link is no page of a job: no button, no identity
     native = bounded_id(clean_text(native_id) or (canonical_url(url) if url else ""))
     if not title or not native:
         return None
@@ -253,7 +264,6 @@ def make_listing(
     low, high = parse_budget_range(budget)
     if more.budget_max is not None:
         high = parse_budget(more.budget_max)
-    offers = parse_budget(more.offers) if more.offers not in (0, "0") else 0
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
@@ -265,6 +275,6 @@ def make_listing(
         currency=more.currency,
         category=clean_text(more.category)[:80],
         engagement=clean_text(more.engagement)[:40],
-        offers=offers,
+        offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],
     )

@@ -46,15 +46,23 @@ def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
             f'{where}: categories must be a list of Fastwork category names, e.g. ["เว็บไซต์"]'
         )
     fields["categories"] = tuple(c.strip() for c in categories)
+    url = raw.get("url")
+    if fields["categories"] and isinstance(url, str) and not _is_jobs_endpoint(url):
+        raise ConfigError(
+            f"{where}: with categories, url must be Fastwork's jobs endpoint (ending in /jobs), "
+            f"where the categories are found beside it; got {url}"
+        )
     return fields
+
+
+def _is_jobs_endpoint(url: str) -> bool:
+    return urlsplit(url).path.rstrip("/").rpartition("/")[2] == "jobs"
 
 
 def tags_url(jobs_url: str) -> str:
     """The tags endpoint beside the jobs endpoint: the last path segment `jobs` -> `tags`."""
     parts = urlsplit(jobs_url)
-    head, _, last = parts.path.rstrip("/").rpartition("/")
-    if last != "jobs":
-        raise ConfigError(f"the Fastwork url must end in /jobs to find its categories: {jobs_url}")
+    head = parts.path.rstrip("/").rpartition("/")[0]  # check() made sure the last is "jobs"
     return urlunsplit((parts.scheme, parts.netloc, f"{head}/tags", "", ""))
 
 
@@ -99,21 +107,24 @@ async def read(
     for tag_id in tag_ids:
         for page in range(1, MAX_PAGES + 1):
             url, text = await get(query_url(source.url, page, tag_id))
-            parsed = json_kind.parse_json(source, text, url, now)
+            document = json_kind.load(source, text)
+            parsed = json_kind.parse_document(source, document, url, now)
             seen = {x.job_id for x in result.listings}
             result.listings += [x for x in parsed.listings if x.job_id not in seen]
             result.skipped += parsed.skipped
             result.warnings += parsed.warnings
-            if not _all_newer(text, last_good_at):
+            if not _all_newer(document, last_good_at):
                 break
     return result
 
 
-def _all_newer(text: str, since: datetime | None) -> bool:
+def _all_newer(document: Any, since: datetime | None) -> bool:
     """A full page whose every post is newer than the last good read: more may be behind."""
-    if since is None:  # priming, or never read: the first page is the baseline
+    if since is None or not isinstance(document, dict):  # priming: the first page is the base
         return False
-    posts = json.loads(text).get("data") or []
+    posts = document.get("data")
+    if not isinstance(posts, list):
+        return False
     if len(posts) < PAGE_SIZE:
         return False
     times = [read_time(p.get("inserted_at")) for p in posts if isinstance(p, dict)]

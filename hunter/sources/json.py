@@ -77,10 +77,20 @@ def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
 def parse_json(
     source: SourceConfig, text: str, base_url: str = "", now: datetime | None = None
 ) -> ParseResult:
+    return parse_document(source, load(source, text), base_url, now)
+
+
+def load(source: SourceConfig, text: str) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except ValueError as exc:
         raise SourceError(f"{source.name}: the response is not JSON ({exc})") from exc
+
+
+def parse_document(
+    source: SourceConfig, data: Any, base_url: str = "", now: datetime | None = None
+) -> ParseResult:
+    """The listings of an already loaded JSON document."""
     items = lookup(data, source.items)
     if not isinstance(items, list):
         raise SourceError(

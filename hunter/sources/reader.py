@@ -126,10 +126,8 @@ async def _read_by_kind(
         read.retry_after = read.retry_after or got.retry_after
         if got.error:
             raise SourceError(got.error)
-        text, read.encoding = encoding.decode(got.body, got.content_type)
-        read.size += len(got.body)
         read.pages += 1
-        return got.url, text
+        return got.url, _decode(read, got)
 
     try:
         parsed = await reader(source, get, state.last_good_at if state else None, now)
@@ -140,9 +138,15 @@ async def _read_by_kind(
     return read
 
 
-def _parse_into(read: SourceRead, source: SourceConfig, got: Fetched, now: datetime) -> bool:
+def _decode(read: SourceRead, got: Fetched) -> str:
+    """The page as text; the read counts its bytes and notes the encoding."""
     text, read.encoding = encoding.decode(got.body, got.content_type)
     read.size += len(got.body)
+    return text
+
+
+def _parse_into(read: SourceRead, source: SourceConfig, got: Fetched, now: datetime) -> bool:
+    text = _decode(read, got)
     try:
         parsed = parse(source, text, got.url, now)
     except SourceError as exc:

@@ -356,6 +356,10 @@ class Store(ABC):
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
 
+    def sources(self) -> list[SourceRow]:
+        """Every source's row: its last poll, count, error and health."""
+        return [SourceRow.from_row(row) for row in self._rows("sources")]
+
     def source_states(self) -> dict[str, SourceState]:
         states = (SourceState.from_row(row) for row in self._rows("sources"))
         return {state.name: state for state in states}
@@ -376,7 +380,7 @@ class Store(ABC):
             outbox=self.outbox_counts(),
             sent_last_24h=sent or 0,
             rows=[OutboxRow.from_row(r) for r in self._rows("outbox_rows", limit=limit)],
-            sources=[SourceRow.from_row(r) for r in self._rows("sources")],
+            sources=self.sources(),
             last_prune_at=utc(meta.get("last_prune_at")),
             meta=meta,
         )

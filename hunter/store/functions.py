@@ -16,7 +16,7 @@ from typing import Any
 
 from hunter.listing import Listing
 from hunter.store.base import Claimed, Failure, SourceNote, Store, claimed, jobs_document
-from hunter.store.rows import Row, integer, text
+from hunter.store.rows import Row, integer, text, whole_number
 
 # Read-only queries of the port, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -52,10 +52,6 @@ def _named(rows: object, column: str) -> list[Row]:
     if not isinstance(rows, list):
         raise TypeError(f"expected rows, got {type(rows).__name__}")
     return [row if isinstance(row, dict) else {column: row} for row in rows]
-
-
-def _count(value: object) -> int:
-    return integer({"value": value}, "value")
 
 
 class FunctionStore(Store):
@@ -105,10 +101,10 @@ class FunctionStore(Store):
         self._call("hunter_save_batch", False, key=key, body=body, now=now)
 
     def mark_sent(self, key: str, now: datetime) -> int:
-        return _count(self._call("hunter_mark_sent", False, key=key, now=now))
+        return whole_number(self._call("hunter_mark_sent", False, key=key, now=now))
 
     def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
-        return _count(
+        return whole_number(
             self._call(
                 "hunter_mark_failed",
                 False,
@@ -126,7 +122,7 @@ class FunctionStore(Store):
         self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
     ) -> int:
         document = Document([{"key": k, "ids": list(ids)} for k, ids in groups])
-        return _count(
+        return whole_number(
             self._call("hunter_split", False, key=key, worker=worker, groups=document, now=now)
         )
 
@@ -154,7 +150,7 @@ class FunctionStore(Store):
         return bool(self._call("hunter_claim_prune", False, now=now, every=every))
 
     def prune_batch(self, before: datetime, limit: int) -> int:
-        return _count(self._call("hunter_prune", False, before=before, limit=limit))
+        return whole_number(self._call("hunter_prune", False, before=before, limit=limit))
 
     def enqueue(self, notice: Listing, now: datetime) -> bool:
         return bool(

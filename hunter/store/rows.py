@@ -30,9 +30,13 @@ def optional_text(row: Row, column: str) -> str | None:
 
 
 def integer(row: Row, column: str) -> int:
-    value = row[column]
+    return whole_number(row[column], f"column {column}")
+
+
+def whole_number(value: object, what: str = "the answer") -> int:
+    """A count or number as a transport carries it (int, bigint as text, float)."""
     if isinstance(value, bool) or not isinstance(value, int | str | float):
-        raise ValueError(f"column {column} holds {value!r}, not a number")
+        raise ValueError(f"{what} holds {value!r}, not a number")
     return int(value)
 
 

@@ -22,7 +22,7 @@ from supabase.lib.client_options import SyncClientOptions
 from hunter.errors import SchemaError, StoreError
 from hunter.store import queries
 from hunter.store.functions import Document, FunctionStore
-from hunter.store.rows import integer
+from hunter.store.rows import whole_number
 
 TIMEOUT_SECONDS = 20
 SCHEMA_FIX = (
@@ -77,7 +77,7 @@ class SupabaseStore(FunctionStore):
             ) from exc
 
     def schema_version(self) -> int:
-        return integer({"version": self._call("hunter_schema_version", False) or 0}, "version")
+        return whole_number(self._call("hunter_schema_version", False) or 0, "schema version")
 
     def migrate(self) -> None:
         """Check the schema: the Data API cannot create it."""

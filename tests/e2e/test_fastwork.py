@@ -122,3 +122,24 @@ def test_an_unknown_category_is_a_config_error_naming_the_ones_that_exist(
     run = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
     assert "source fastwork: no Fastwork category named 'เว็บ'" in run.stderr
     assert fastwork.requests == []  # never "the whole board" instead
+
+
+def test_a_changed_category_list_fails_the_source_never_scans_the_board(
+    tmp_path: Path, fastwork: FastworkStandIn
+) -> None:
+    fastwork.tags_answer = {"categories": ["เว็บไซต์"]}  # not the shape measured in 2026
+    write_config(tmp_path, [source(fastwork)])
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "Fastwork's category list is not what hunter knows" in result.stderr
+    assert fastwork.requests == []
+
+
+def test_categories_need_the_jobs_endpoint(tmp_path: Path) -> None:
+    write_config(
+        tmp_path,
+        [{"preset": "fastwork", "url": "https://x.test/api/job-list", "categories": ["เว็บไซต์"]}],
+    )
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert result.returncode == 2
+    assert "url must be Fastwork's jobs endpoint (ending in /jobs)" in result.stderr

@@ -35,6 +35,7 @@ class FastworkStandIn:
     tags: dict[str, str] = field(default_factory=dict)  # name -> uuid
     posts: list[dict[str, Any]] = field(default_factory=list)
     fail_next: int = 0  # the next requests answer 500
+    tags_answer: Any = None  # when set, /api/tags answers this instead (a changed API)
     requests: list[dict[str, str]] = field(default_factory=list)  # query of each jobs request
 
     def __post_init__(self) -> None:
@@ -85,6 +86,8 @@ class FastworkStandIn:
         if self.fail_next > 0:
             self.fail_next -= 1
             return 500, {"message": "Internal Server Error"}
+        if path.endswith("/api/tags") and self.tags_answer is not None:
+            return 200, self.tags_answer
         if path.endswith("/api/tags"):
             data = [{"id": i, "name": n, "sort": k} for k, (n, i) in enumerate(self.tags.items())]
             return 200, {"data": data}
