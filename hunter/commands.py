@@ -112,6 +112,9 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     with open_store(env, create=False) as store:
         result = store.status(now)
     result.quota = report.line_quota(open_sender(env))
+    result.pace = report.pace(
+        config, result.quota, result.pace_state, now, result.outbox["pending"]
+    )
     if args.json:
         _say(report.as_json(result))
     else:

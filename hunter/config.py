@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hunter.errors import ConfigError
+from hunter.pace import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
 from hunter.sources.spec import FilterConfig, SourceConfig
@@ -36,7 +37,14 @@ class Config:
     broken_after: int = 3  # bad polls in a row before the "stopped working" alert
     flood_threshold: int = 30  # more new listings than this at once: one notice instead
     share_sources: bool = False  # several replicas split the sources through leases
+    monthly_messages: int | None = None  # a ceiling below LINE's plan (or for an unlimited one)
+    reserve_messages: int = DEFAULT_RESERVE  # kept for hunter's own notices
+    quiet_hours: QuietHours | None = None  # nothing is pushed in this daily window
     path: Path | None = None
+
+    @property
+    def calendar(self) -> Calendar:
+        return Calendar(self.timezone, self.quiet_hours)
 
     @property
     def push_deadline_seconds(self) -> float:
@@ -66,6 +74,9 @@ _TOP_KEYS = {
     "broken_after",
     "flood_threshold",
     "share_sources",
+    "monthly_messages",
+    "reserve_messages",
+    "quiet_hours",
     "filter",
     "sources",
 }
@@ -135,9 +146,26 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         broken_after=int(_number(raw, "broken_after", where, 3, minimum=1, whole=True)),
         flood_threshold=int(_number(raw, "flood_threshold", where, 30, minimum=0, whole=True)),
         share_sources=_typed(raw, "share_sources", bool, where, False),
+        monthly_messages=None
+        if raw.get("monthly_messages") is None
+        else int(_number(raw, "monthly_messages", where, 0, minimum=1, whole=True)),
+        reserve_messages=int(
+            _number(raw, "reserve_messages", where, DEFAULT_RESERVE, minimum=0, whole=True)
+        ),
+        quiet_hours=_quiet_hours(raw, where),
         path=path,
     )
     return config
+
+
+def _quiet_hours(raw: Mapping[str, Any], where: str) -> QuietHours | None:
+    value = _typed(raw, "quiet_hours", str, where, "")
+    if not value:
+        return None
+    try:
+        return QuietHours.parse(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: quiet_hours: {exc}") from None
 
 
 def _backoff(raw: Mapping[str, Any], where: str) -> tuple[float, ...]:
@@ -185,6 +213,8 @@ MAXIMUM = {
     "fetch_timeout_seconds": 600.0,
     "broken_after": 1000,
     "flood_threshold": 1_000_000,
+    "monthly_messages": 10**9,
+    "reserve_messages": 1000,
     "min_budget": 10**12,
     "pages": 100,
 }

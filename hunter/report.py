@@ -7,8 +7,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from hunter.config import Config
 from hunter.errors import LineError
 from hunter.line import Sender
+from hunter.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.states import RowStatus
 from hunter.store.base import StatusReport
 
@@ -37,6 +39,51 @@ def line_quota(sender: Sender) -> dict[str, Any] | None:
     if quota is None:
         return None
     return {"limit": quota[0], "used": quota[1]}
+
+
+def pace(
+    config: Config,
+    quota: dict[str, Any] | None,
+    state: PaceState | None,
+    now: datetime,
+    waiting: int,
+) -> dict[str, Any]:
+    """The pace of pushes for `hunter status`: the plan, what is spent, the pace, when the
+    next push may go and how many listings wait for it."""
+    line = None if quota is None or "error" in quota else (quota["limit"], quota["used"])
+    plan = Plan.of(line, config.monthly_messages, config.reserve_messages)
+    pacer = Pacer(config.calendar, timedelta(minutes=config.interval_minutes))
+    current = pacer.pace(plan, state, now, notice=False)
+    paced = plan.limit is not None
+    next_at = pacer.next_push(state, current, now) if paced and state is not None else now
+    if config.calendar.is_quiet(next_at):
+        next_at = config.calendar.quiet_until(next_at)
+    return {
+        "plan": plan.limit,
+        "used": plan.used,
+        "reserve": plan.reserve,
+        "pushes_this_month": state.pushes if state and state.month == current.month else 0,
+        "push_every_seconds": round(current.interval) if paced else None,
+        "next_push_at": next_at.isoformat(),
+        "waiting": waiting,
+        "quiet_hours": None if config.quiet_hours is None else str(config.quiet_hours),
+    }
+
+
+def _pace_lines(pace: dict[str, Any], at: Any) -> list[str]:
+    quiet = f"; quiet hours {pace['quiet_hours']}" if pace["quiet_hours"] else ""
+    if pace["plan"] is None:
+        return [
+            "Pace: none, every listing goes in the poll that finds it (LINE reports no monthly "
+            f"limit; set monthly_messages to pace){quiet}"
+        ]
+    every = describe_interval(pace["push_every_seconds"])
+    return [
+        f"Pace: {pace['plan']:,} messages this month, {pace['used']:,} used, "
+        f"{pace['reserve']} kept for hunter's notices; a push every {every}{quiet}",
+        f"  next push may go {at(datetime.fromisoformat(pace['next_push_at']))}; "
+        f"{pace['waiting']} listings wait for it",
+    ]
 
 
 def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: float) -> str:
@@ -88,6 +135,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
         else:
             limit = "unlimited" if quota["limit"] is None else f"{quota['limit']:,}"
             lines.append(f"LINE quota: {quota['used']:,} of {limit} messages used this month")
+    if report.pace is not None:
+        lines += _pace_lines(report.pace, at)
     lines.append(f"Last prune: {at(report.last_prune_at)}")
     return "\n".join(lines)
 
@@ -103,5 +152,6 @@ def as_json(report: StatusReport) -> str:
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],
         "last_prune_at": value(report.last_prune_at),
         "line_quota": report.quota,
+        "pace": report.pace,
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

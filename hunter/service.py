@@ -64,6 +64,11 @@ class PollReport:
         ]
         if self.delivery.failed:
             parts.append(f"{self.delivery.failed} waiting after a failed push")
+        if self.delivery.held and self.delivery.next_push_at:
+            parts.append(
+                f"{self.delivery.held} held by {self.delivery.held_by} until "
+                f"{self.delivery.next_push_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            )
         if unchanged:
             parts.append(f"{unchanged} unchanged (304)")
         if waiting:
@@ -87,6 +92,7 @@ class Hunter:
         clock: Callable[[], datetime] = utcnow,
         worker: str | None = None,
         stop: threading.Event | None = None,
+        pacing: bool = True,
     ) -> None:
         self.config = config
         self.store = store
@@ -94,7 +100,9 @@ class Hunter:
         self.worker = worker or worker_name()
         self.stop = stop or threading.Event()
         self.poller = Poller(config, store, clock, self.worker, self.stop)
-        self.deliverer = Deliverer(config, store, sender, clock, self.worker, self.stop)
+        self.deliverer = Deliverer(
+            config, store, sender, clock, self.worker, self.stop, pacing=pacing
+        )
 
     @property
     def sender(self) -> Sender:

@@ -143,9 +143,7 @@ MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison
 _PLAIN_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
 _UNIT = r"(?:[฿$€£¥]|thb|usd|baht|บาท)?"
 # Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
-_RANGE = re.compile(
-    rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE
-)
+_RANGE = re.compile(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
 
 
 def parse_budget(value: object) -> int | None:

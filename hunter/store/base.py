@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.listing import Listing
+from hunter.pace import Pace, PaceState
 from hunter.policy import Decision
 from hunter.states import OUTBOX, ErrorKind, RowStatus
 from hunter.store.rows import (
@@ -24,6 +25,7 @@ from hunter.store.rows import (
     optional_integer,
     optional_moment,
     optional_text,
+    real,
     text,
     utc,
 )
@@ -216,6 +218,17 @@ class StatusReport:
     last_prune_at: datetime | None
     meta: dict[str, str] = field(default_factory=dict)
     quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
+    pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
+    pace_state: PaceState | None = None
+
+
+def pace_state(row: Row, granted: bool = False) -> PaceState:
+    return PaceState(
+        month=text(row, "month"),
+        tat=real(row, "tat"),
+        pushes=integer(row, "pushes"),
+        granted=granted,
+    )
 
 
 def jobs_document(listings: Iterable[Listing], matched: set[str]) -> list[dict[str, Any]]:
@@ -328,6 +341,11 @@ class Store(ABC):
         """Queue a notice of hunter's own for delivery; False when its id was queued before."""
 
     @abstractmethod
+    def claim_push(self, pace: Pace, now: datetime) -> PaceState:
+        """Spend one push of the month's allowance if `pace` allows it (the database decides,
+        one caller at a time); the pace row after the claim, `granted` saying whether it did."""
+
+    @abstractmethod
     def _rows(self, name: str, **params: Any) -> list[Row]:
         """Rows of the named read-only query, by column name. A query of one value answers
         one row whose column is named `value`."""
@@ -356,6 +374,11 @@ class Store(ABC):
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
 
+    def pace_state(self) -> PaceState | None:
+        """The pace row, or None before the first paced push."""
+        rows = self._rows("pace")
+        return pace_state(rows[0]) if rows else None
+
     def sources(self) -> list[SourceRow]:
         """Every source's row: its last poll, count, error and health."""
         return [SourceRow.from_row(row) for row in self._rows("sources")]
@@ -383,6 +406,7 @@ class Store(ABC):
             sources=self.sources(),
             last_prune_at=utc(meta.get("last_prune_at")),
             meta=meta,
+            pace_state=self.pace_state(),
         )
 
     def _param_time(self, value: datetime) -> object:

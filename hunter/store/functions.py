@@ -15,8 +15,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.listing import Listing
-from hunter.store.base import Claimed, Failure, SourceNote, Store, claimed, jobs_document
-from hunter.store.rows import Row, integer, text, whole_number
+from hunter.pace import Pace, PaceState
+from hunter.store.base import (
+    Claimed,
+    Failure,
+    SourceNote,
+    Store,
+    claimed,
+    jobs_document,
+    pace_state,
+)
+from hunter.store.rows import Row, flag, integer, text, whole_number
 
 # Read-only queries of the port, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -29,6 +38,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "sources": ("hunter_sources_rows", ()),
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_job_states", ()),
+    "pace": ("hunter_pace_row", ()),
 }
 SCALARS = {"hunter_next_due", "hunter_count_pending", "hunter_batch_body", "hunter_sent_since"}
 
@@ -162,6 +172,19 @@ class FunctionStore(Store):
                 now=now,
             )
         )
+
+    def claim_push(self, pace: Pace, now: datetime) -> PaceState:
+        (row,) = self._table(
+            "hunter_claim_push",
+            month=pace.month,
+            now=pace.now,
+            interval=pace.interval,
+            tolerance=pace.tolerance,
+            cap=pace.cap,
+            notice=pace.notice,
+            at=now,
+        )
+        return pace_state(row, flag(row, "granted"))
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         ids = None if job_ids is None else list(job_ids)

@@ -40,6 +40,14 @@ def whole_number(value: object, what: str = "the answer") -> int:
     return int(value)
 
 
+def real(row: Row, column: str) -> float:
+    """A double precision column (PostgREST may carry it as text, e.g. "Infinity")."""
+    value = row[column]
+    if isinstance(value, bool) or not isinstance(value, int | str | float):
+        raise ValueError(f"column {column} holds {value!r}, not a number")
+    return float(value)
+
+
 def optional_integer(row: Row, column: str) -> int | None:
     return None if row[column] is None else integer(row, column)
 

@@ -17,9 +17,18 @@ from typing import Any
 
 from hunter.errors import SchemaError, StoreError, StoreGone
 from hunter.listing import Listing
+from hunter.pace import Pace, PaceState
 from hunter.states import RowStatus
 from hunter.store import queries
-from hunter.store.base import Claimed, Failure, SourceNote, Store, claimed, jobs_document
+from hunter.store.base import (
+    Claimed,
+    Failure,
+    SourceNote,
+    Store,
+    claimed,
+    jobs_document,
+    pace_state,
+)
 from hunter.store.rows import Row, flag, integer, optional_moment, text
 
 Q = queries.load("sqlite")
@@ -213,6 +222,21 @@ class SQLiteStore(Store):
     def enqueue(self, notice: Listing, now: datetime) -> bool:
         with self._tx() as db:
             return _insert_notice(db, notice.job_id, notice.payload(), ts(now))
+
+    def claim_push(self, pace: Pace, now: datetime) -> PaceState:
+        params = {
+            "month": pace.month,
+            "now_active": pace.now,
+            "interval": pace.interval,
+            "tolerance": pace.tolerance,
+            "cap": pace.cap,
+            "notice": int(pace.notice),
+            "at": ts(now),
+        }
+        with self._tx() as db:
+            db.execute(Q["start_pace"], params)
+            taken = db.execute(Q["take_push"], params).fetchone()
+            return pace_state(taken or db.execute(Q["pace"]).fetchone(), taken is not None)
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         with self._tx() as db:

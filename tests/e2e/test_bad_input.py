@@ -73,6 +73,16 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\nitem = "li"\n',
             ("unknown key 'item' for kind 'rss'", "accept", "headers", "url"),
         ),
+        (
+            'quiet_hours = "11pm-7am"\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ("quiet_hours", '"HH:MM-HH:MM"', '"23:00-07:00"'),
+        ),
+        (
+            'monthly_messages = 0\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ("monthly_messages must be from 1",),
+        ),
     ],
     ids=[
         "malformed",
@@ -85,6 +95,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "no-sources",
         "json-key-on-html",
         "html-key-on-rss",
+        "quiet-hours-form",
+        "monthly-messages-zero",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

@@ -238,19 +238,49 @@ def test_beyond_the_cap_listings_wait_and_the_alert_says_so(setup: Setup) -> Non
 
 
 def test_quota_warning_once_a_month(setup: Setup) -> None:
-    setup.line.quota_limit = 2
+    # Pacing keeps hunter's own pushes inside the plan, so the warning now means someone else
+    # spends the channel's messages: here 189 of 200 are gone before hunter's first push.
+    setup.line.quota_limit = 200
+    setup.line.others_used = 189
     setup.prime_then_post(1)
-    assert setup.run("run", "--once").returncode == 0  # 1 of 2 used: no warning
+    warned = setup.run("run", "--once")  # the last message of the pace's budget, then a notice
+    assert len(setup.line.delivered) == 1
+    assert "190 of this month's 200 LINE messages are used" in warned.stderr
     setup.board.serve_jobs("/jobs", [("k1", "python extra one"), ("k2", "python extra two")])
-    warned = setup.run("run", "--once")  # 2 of 2: the warning is queued in the outbox
-    assert "2 of this month's 2 LINE messages are used" in warned.stderr
-    for extra in ("k3", "k4"):  # it goes out with the next push, and never again this month
-        setup.board.serve_jobs("/jobs", [(extra, f"python extra {extra}")])
-        assert setup.run("run", "--once").returncode == 0
-    warnings = [t for t in setup.line.delivered if "LINE messages are used" in t]
-    assert warnings == ["📈 2 of this month's 2 LINE messages are used"]
+    assert setup.run("run", "--once").returncode == 0  # the notice spends the reserve ...
+    assert sorted(setup.line.delivered[1:]) == [  # ... and carries what waits with it
+        "python extra one",
+        "python extra two",
+        "📈 190 of this month's 200 LINE messages are used",
+    ]
+    setup.board.serve_jobs("/jobs", [("k3", "python extra three")])
+    held = setup.run("run", "--once")  # only the reserve is left: listings wait for next month
+    assert held.returncode == 0 and len(setup.line.delivered) == 4
+    assert "1 held by the pace" in held.stderr
     text = setup.run("status").stdout
-    assert "LINE quota:" in text and "messages used this month" in text
+    assert "LINE quota: 191 of 200 messages used this month" in text
+
+
+def test_status_shows_the_pace(setup: Setup) -> None:
+    setup.line.quota_limit = 200
+    setup.line.others_used = 5
+    setup.prime_then_post(2)
+    assert setup.run("run", "--once").returncode == 0
+    text = setup.run("status").stdout
+    assert (
+        "Pace: 200 messages this month, 6 used, 10 kept for hunter's notices; a push every ~"
+        in (text)
+    )
+    assert "next push may go" in text and "0 listings wait for it" in text
+    pace = setup.status()["pace"]
+    assert {k: pace[k] for k in ("plan", "used", "reserve", "pushes_this_month", "waiting")} == {
+        "plan": 200,
+        "used": 6,
+        "reserve": 10,
+        "pushes_this_month": 1,
+        "waiting": 0,
+    }
+    assert pace["push_every_seconds"] > 0 and pace["next_push_at"]
 
 
 def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:

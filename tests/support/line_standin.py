@@ -5,7 +5,12 @@ It answers what hunter calls (push, bot info, quota) the way LINE documents it:
   against the limits DESIGN.md lists; a violation is recorded in `violations` and answered
   400, as LINE would;
 - X-Line-Retry-Key: a key already accepted is answered 409 with x-line-accepted-request-id;
-- a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.".
+- a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.";
+- the quota is counted as LINE's page "how to count messages" says: one message per accepted
+  push to one recipient, whatever it holds; the count starts again each month. The month is
+  taken in Japan's time (LINE's home; an assumption, LINE does not document the zone), on
+  `clock`, which a test may replace with a fake one. `quota_limit` None answers the quota API's
+  `{"type": "none"}` (no limit), as LINE does for plans without one.
 Faults on demand, for the next pushes in order (`script`): an HTTP status, "drop" (accept the
 push, then close the connection without answering: a lost response), "hold" (accept, then
 never answer: the sender is killed mid-push), "slow" (accept, answer after two seconds),
@@ -22,8 +27,11 @@ import re
 import threading
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
@@ -31,6 +39,7 @@ from tests.support.local_server import LocalServer, QuietHandler
 
 TOKEN = "test-channel-token-DO-NOT-LEAK-7f3a9c"
 TO = "U" + "4af4980629" * 3 + "ab"  # a user ID: U and 32 hex digits
+LINE_MONTH_ZONE = ZoneInfo("Asia/Tokyo")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -47,11 +56,16 @@ def titles_of(body: dict[str, Any]) -> list[str]:
     return out
 
 
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
 @dataclass
 class Push:
     key: str | None
     body: dict[str, Any]
     status: int
+    at: datetime = field(default_factory=utcnow)
 
     @property
     def titles(self) -> list[str]:
@@ -66,8 +80,11 @@ class LineStandIn:
     violations: list[str] = field(default_factory=list)
     script: deque[Any] = field(default_factory=deque)
     reject: set[str] = field(default_factory=set)  # a title containing one of these -> 400
-    quota_exhausted: bool = False
-    quota_limit: int = 200
+    quota_exhausted: bool = False  # answer 429 whatever the count says
+    quota_limit: int | None = None  # the month's messages; None: no limit
+    others_used: int = 0  # messages sent this month by something else on the channel
+    clock: Callable[[], datetime] = utcnow
+    month_zone: ZoneInfo = LINE_MONTH_ZONE
     accepted: dict[str, str] = field(default_factory=dict)  # retry key -> request id
     on_accept: Any = None
     released: threading.Event = field(default_factory=threading.Event)
@@ -89,8 +106,16 @@ class LineStandIn:
 
     @property
     def used(self) -> int:
-        """Messages counted against the month: one per accepted push to one recipient."""
-        return sum(1 for p in self.pushes if p.status == 200)
+        """Messages counted against this month: one per accepted push to one recipient."""
+        month = self._month(self.clock())
+        mine = sum(1 for p in self.pushes if p.status == 200 and self._month(p.at) == month)
+        return self.others_used + mine
+
+    def _month(self, at: datetime) -> str:
+        return f"{at.astimezone(self.month_zone):%Y-%m}"
+
+    def _push(self, key: str | None, body: dict[str, Any], status: int) -> None:
+        self.pushes.append(Push(key, body, status, self.clock()))
 
     def env(self) -> dict[str, str]:
         return {
@@ -124,18 +149,20 @@ class LineStandIn:
             return self._invalid(problems, body, key)
         with self.lock:
             if key in self.accepted:
-                self.pushes.append(Push(key, body, 409))
+                self._push(key, body, 409)
                 return (
                     409,
                     {"message": "The retry key is already accepted"},
                     {"x-line-accepted-request-id": self.accepted[key]},
                 )
-            if self.quota_exhausted:
-                self.pushes.append(Push(key, body, 429))
+            if self.quota_exhausted or (
+                self.quota_limit is not None and self.used >= self.quota_limit
+            ):
+                self._push(key, body, 429)
                 return 429, {"message": "You have reached your monthly limit."}, {}
             action = self.script.popleft() if self.script else None
             if isinstance(action, int):
-                self.pushes.append(Push(key, body, action))
+                self._push(key, body, action)
                 return (
                     action,
                     {
@@ -147,7 +174,7 @@ class LineStandIn:
                 )
             bad = [t for t in titles_of(body) if any(marker in t for marker in self.reject)]
             if bad:
-                self.pushes.append(Push(key, body, 400))
+                self._push(key, body, 400)
                 return (
                     400,
                     {
@@ -159,7 +186,7 @@ class LineStandIn:
                     {},
                 )
             self.accepted[key] = str(uuid.uuid4())
-            self.pushes.append(Push(key, body, 200))
+            self._push(key, body, 200)
         if self.on_accept:
             self.on_accept()
         if action == "slow":
@@ -181,7 +208,7 @@ class LineStandIn:
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
         with self.lock:
             self.violations.extend(problems)
-            self.pushes.append(Push(key, body if isinstance(body, dict) else {}, 400))
+            self._push(key, body if isinstance(body, dict) else {}, 400)
         return (
             400,
             {
@@ -246,6 +273,8 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                     {},
                 )
             if self.path == "/v2/bot/message/quota":
+                if stand_in.quota_limit is None:
+                    return self.send_json(200, {"type": "none"}, {})
                 return self.send_json(200, {"type": "limited", "value": stand_in.quota_limit}, {})
             if self.path == "/v2/bot/message/quota/consumption":
                 return self.send_json(200, {"totalUsage": stand_in.used}, {})

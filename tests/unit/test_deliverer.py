@@ -10,7 +10,6 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,42 +18,11 @@ from hunter.deliverer import Deliverer
 from hunter.listing import Listing
 from hunter.policy import MONTHLY_LIMIT_MESSAGE, Kind, PushResult
 from hunter.store.sqlite import SQLiteStore
+from tests.support.scripted import Clock, ScriptedSender
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 SOURCE = {"name": "a", "url": "https://x.test/", "item": "li", "title": "a", "id": "@id"}
 CONFIG = parse_config({"sources": [SOURCE], "lease_seconds": 60})
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-class ScriptedSender:
-    """Answers each push from a script (then 200), or by a rule over the pushed titles."""
-
-    name = "scripted"
-
-    def __init__(self) -> None:
-        self.script: list[PushResult] = []
-        self.reject_title: str | None = None  # a 400 for any push that holds this title
-        self.pushes: list[tuple[str, list[dict[str, Any]]]] = []
-        self.quota_answer: tuple[int | None, int] | None = None
-
-    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
-        self.pushes.append((retry_key, messages))
-        if self.reject_title and self.reject_title in str(messages):
-            return PushResult(Kind.REJECTED, 400, "May not be empty")
-        return self.script.pop(0) if self.script else PushResult(Kind.SENT, 200)
-
-    def quota(self) -> tuple[int | None, int] | None:
-        return self.quota_answer
 
 
 @pytest.fixture
@@ -67,7 +35,7 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(T0)
 
 
 @pytest.fixture
@@ -203,13 +171,16 @@ def test_the_cap_holds_back_the_rest_and_says_so(
     assert messages[-1]["text"].startswith("3 more new listings wait")
 
 
-def test_the_quota_warning_is_queued_once_at_80_percent(
+def test_when_others_spent_the_month_the_warning_goes_out_from_the_reserve(
     store: SQLiteStore, sender: ScriptedSender, clock: Clock
 ) -> None:
-    waiting(store, "one")
-    sender.quota_answer = (200, 161)
-    deliverer(store, sender, clock).deliver(48)
+    ids = waiting(store, "one")
+    sender.quota_answer = (200, 190)  # someone else used the channel: only the reserve is left
+    first = deliverer(store, sender, clock).deliver(48)
+    assert (first.sent, first.held) == (0, 1)  # the listing waits: the pace has nothing left
     notices = [k for k in store.job_states() if k.startswith("hunter:quota")]
     assert len(notices) == 1
-    deliverer(store, sender, clock).deliver(48)  # the notice itself goes out; no second one
+    second = deliverer(store, sender, clock).deliver(48)  # the notice spends the reserve
+    assert (second.sent, second.pushes) == (2, 1)  # and carries the waiting listing with it
+    assert states(store) == dict.fromkeys([*ids, *notices], "sent")
     assert [k for k in store.job_states() if k.startswith("hunter:quota")] == notices

@@ -185,3 +185,22 @@ SELECT key, value FROM hunter_meta;
 
 -- name: job_states
 SELECT job_id, status FROM hunter_seen_jobs ORDER BY job_id;
+
+-- name: start_pace
+-- The pace row, reset when a new month begins (see hunter/pace.py).
+INSERT INTO hunter_pace (id, month, tat, pushes, updated_at)
+VALUES (1, :month, :now_active, 0, :at)
+ON CONFLICT (id) DO UPDATE SET
+    tat = CASE WHEN month <> excluded.month THEN excluded.tat ELSE tat END,
+    pushes = CASE WHEN month <> excluded.month THEN 0 ELSE pushes END,
+    month = excluded.month;
+
+-- name: take_push
+UPDATE hunter_pace
+SET pushes = pushes + 1, updated_at = :at,
+    tat = CASE WHEN :notice THEN tat ELSE max(tat, :now_active) + :interval END
+WHERE id = 1 AND pushes < :cap AND (:notice OR tat - :tolerance <= :now_active)
+RETURNING month, tat, pushes;
+
+-- name: pace
+SELECT month, tat, pushes FROM hunter_pace WHERE id = 1;

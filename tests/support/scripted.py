@@ -1,0 +1,40 @@
+"""A fake clock and a scripted LINE sender, for the deliverer's fast tests (no HTTP)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from hunter.policy import Kind, PushResult
+
+
+class Clock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+class ScriptedSender:
+    """Answers each push from a script (then 200), or by a rule over the pushed titles."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.script: list[PushResult] = []
+        self.reject_title: str | None = None  # a 400 for any push that holds this title
+        self.pushes: list[tuple[str, list[dict[str, Any]]]] = []
+        self.quota_answer: tuple[int | None, int] | None = None
+
+    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+        self.pushes.append((retry_key, messages))
+        if self.reject_title and self.reject_title in str(messages):
+            return PushResult(Kind.REJECTED, 400, "May not be empty")
+        return self.script.pop(0) if self.script else PushResult(Kind.SENT, 200)
+
+    def quota(self) -> tuple[int | None, int] | None:
+        return self.quota_answer

@@ -1,0 +1,196 @@
+"""Pacing through the real deliverer and SQLite store, on a fake clock: what a user sees over
+days and months. The two-replica case on PostgreSQL is in tests/contract/test_pace_store.py;
+the month as a whole is bench/month.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from hunter.config import parse_config
+from hunter.deliverer import Deliverer, Delivery
+from hunter.listing import Listing
+from hunter.store.sqlite import SQLiteStore
+from tests.support.scripted import Clock, ScriptedSender
+
+BANGKOK = ZoneInfo("Asia/Bangkok")
+SOURCE = {"name": "a", "url": "https://x.test/", "item": "li", "title": "a", "id": "@id"}
+
+
+def at(day: int, hour: int, minute: int = 0, month: int = 11) -> datetime:
+    return datetime(2026, month, day, hour, minute, tzinfo=BANGKOK)
+
+
+def config(**settings: Any) -> Any:
+    return parse_config({"sources": [SOURCE], "timezone": "Asia/Bangkok", **settings})
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    opened = SQLiteStore(tmp_path / "hunter.db")
+    opened.migrate()
+    opened.record("a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), at(1, 0))
+    yield opened
+    opened.close()
+
+
+class Month:
+    """A deliverer (a fresh one per poll, as `run --once` from cron makes) over one store."""
+
+    def __init__(self, store: SQLiteStore, start: datetime, **settings: Any) -> None:
+        self.store = store
+        self.clock = Clock(start)
+        self.sender = ScriptedSender()
+        self.sender.quota_answer = (200, 0)
+        self.config = config(**settings)
+        self.count = 0
+
+    def post(self, n: int = 1) -> list[str]:
+        """`n` new matching listings appear and are recorded as the poller would."""
+        new = []
+        for _ in range(n):
+            self.count += 1
+            new.append(Listing(f"a:{self.count:04d}", "a", f"job {self.count}", "https://x.test/"))
+        self.store.record("a", new, {x.job_id for x in new}, self.clock())
+        return [x.title for x in new]
+
+    def deliver(self) -> Delivery:
+        deliverer = Deliverer(
+            self.config,
+            self.store,
+            self.sender,
+            self.clock,
+            "w",
+            threading.Event(),
+            sleep=self.clock.advance,
+        )
+        return deliverer.deliver(self.config.max_alerts_per_poll)
+
+    def titles(self) -> list[str]:
+        out = []
+        for _key, messages in self.sender.pushes:
+            for message in messages:
+                contents = message.get("contents", {})
+                cards = (
+                    contents.get("contents", [])
+                    if contents.get("type") == "carousel"
+                    else [contents]
+                )
+                out += [c["body"]["contents"][0]["text"] for c in cards if "body" in c]
+        return out
+
+    def notes(self) -> list[str]:
+        return [m["text"] for _k, ms in self.sender.pushes for m in ms if m["type"] == "text"]
+
+
+def test_few_listings_each_go_in_the_poll_that_found_them(store: SQLiteStore) -> None:
+    month = Month(store, at(1, 8))
+    for day in range(1, 31):  # 3 a day, at 09:00, 13:00 and 21:30, all month
+        for hour in (9, 13, 21.5):
+            month.clock.now = at(day, 0) + timedelta(hours=hour)
+            posted = month.post()
+            report = month.deliver()
+            assert report.sent == 1 and month.titles()[-1] == posted[0], (day, hour)
+    assert len(month.sender.pushes) == 90 and not month.notes()  # no pace note: nothing held
+
+
+def test_a_busy_stream_is_held_in_order_and_the_push_says_when_the_next_goes(
+    store: SQLiteStore,
+) -> None:
+    month = Month(store, at(10, 8))
+    posted: list[str] = []
+    held = []
+    while month.clock.now < at(10, 23):  # two new listings every poll, 08:00 to 23:00
+        posted += month.post(2)
+        report = month.deliver()
+        if report.held:
+            held.append(report.held)
+            assert report.next_push_at is not None and report.next_push_at > month.clock.now
+        month.clock.advance(1800)
+    pushes = len(month.sender.pushes)
+    # 190 messages over 21 days of 16 active hours: one push per ~1 h 46 min, plus a day of
+    # credit to start with; far fewer pushes than the 30 polls that found something.
+    assert 8 <= pushes <= 18, pushes
+    assert held, "the pace never held anything"
+    assert month.titles() == posted[: len(month.titles())]  # nothing lost, nothing re-ordered
+    assert any(note.startswith("Next alerts from ") for note in month.notes())
+
+
+def test_the_pace_survives_a_restart(store: SQLiteStore) -> None:
+    """Each poll is a new Deliverer (a new process): the credit spent stays spent."""
+    month = Month(store, at(12, 9))
+    for _ in range(30):
+        month.post()
+        month.deliver()
+        month.clock.advance(60)  # thirty polls within half an hour: a crash loop, say
+    first = len(month.sender.pushes)
+    assert first < 30  # the burst credit runs out; a restart does not refill it
+    month.clock.advance(6 * 3600)
+    month.post()
+    month.deliver()
+    assert len(month.sender.pushes) == first + 1  # and it comes back with the time that passed
+
+
+def test_a_new_months_allowance_is_used_from_its_first_hour(store: SQLiteStore) -> None:
+    month = Month(store, at(30, 23, 31), monthly_messages=30)
+    month.sender.quota_answer = None  # LINE cannot tell: the ceiling alone paces
+    for _ in range(40):  # the month's last poll spends what is left, then holds the rest
+        month.post()
+        month.deliver()
+        month.clock.advance(1)
+    assert len(month.sender.pushes) == 27  # 30 less the reserve of a tenth
+    waiting = store.count_pending()
+    assert waiting == 13
+    month.clock.now = at(1, 0, 5, month=12)  # five minutes into December
+    report = month.deliver()
+    assert report.sent == waiting and len(month.sender.pushes) == 28
+    state = store.pace_state()
+    assert state is not None and (state.month, state.pushes) == ("2026-12", 1)
+
+
+def test_nothing_is_pushed_in_quiet_hours_and_the_morning_push_carries_the_night(
+    store: SQLiteStore,
+) -> None:
+    month = Month(store, at(5, 22, 30), quiet_hours="23:00-07:00")
+    night = []
+    while month.clock.now < at(6, 7):
+        if month.clock.now >= at(5, 23):
+            night += month.post()
+            report = month.deliver()
+            assert report.sent == 0 and report.held_by == "quiet hours"
+            assert report.next_push_at == at(6, 7)
+        month.clock.advance(1800)
+    assert not month.sender.pushes
+    report = month.deliver()  # 07:00
+    assert report.sent == len(night) == 16 and len(month.sender.pushes) == 1
+    assert month.titles() == night
+
+
+def test_an_unlimited_plan_is_paced_by_monthly_messages_or_not_at_all(
+    store: SQLiteStore,
+) -> None:
+    unpaced = Month(store, at(3, 9))
+    unpaced.sender.quota_answer = (None, 0)  # LINE: no limit
+    for _ in range(40):
+        unpaced.post()
+        assert unpaced.deliver().sent == 1
+        unpaced.clock.advance(60)
+    assert store.pace_state() is None  # nothing to pace, nothing claimed
+
+    ceiling = Month(store, at(3, 12), monthly_messages=60)
+    ceiling.sender.quota_answer = (None, 0)
+    ceiling.count = 1000
+    for _ in range(40):
+        ceiling.post()
+        ceiling.deliver()
+        ceiling.clock.advance(60)
+    assert 1 <= len(ceiling.sender.pushes) < 40
+    state = store.pace_state()
+    assert state is not None and state.pushes == len(ceiling.sender.pushes)
