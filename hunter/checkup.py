@@ -50,6 +50,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO); alerts would be "
             "printed to the terminal"
         )
+    if env.line_token:
+        failures += _check_chat(env, say)
 
     with store:
         now = datetime.now(UTC)
@@ -66,6 +68,30 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     if any(read.misconfigured for read in reads):
         return 2  # the config names what the site does not have: fix the config
     return 0 if not failures else 1
+
+
+def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
+    """Whether the chat can answer: the webhook's secret, and the rich menu under the chat."""
+    from hunter.line import richmenu
+
+    if env.line_secret:
+        say("LINE webhook: LINE_CHANNEL_SECRET is set; `hunter run` with PORT answers the chat")
+    else:
+        say("LINE webhook: off; set LINE_CHANNEL_SECRET for งานใหม่, สถานะ and the card buttons")
+    try:
+        menu = richmenu.default_menu(env.line_token or "", env.line_api_url)
+    except HunterError as exc:
+        say(f"LINE rich menu: FAILED: {exc}")
+        return 1
+    if menu == richmenu.MENU_NAME:
+        say("LINE rich menu: hunter's, the default")
+    else:
+        say(
+            "LINE rich menu: "
+            + (f"the default is {menu!r}, not hunter's" if menu else "none")
+            + "; `hunter line setup` makes it"
+        )
+    return 0
 
 
 def _report_source(config: Config, read: SourceRead, say: Callable[[str], None]) -> int:

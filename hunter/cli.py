@@ -65,6 +65,25 @@ def build_parser() -> argparse.ArgumentParser:
         "status", parents=[common], help="sources, the outbox, stuck rows and why, the last prune"
     )
     status.add_argument("--json", action="store_true", help="machine-readable output")
+    status.add_argument(
+        "--applied", action="store_true", help="the listings you marked 'applied' on LINE"
+    )
+    unmute = sub.add_parser(
+        "unmute", parents=[common], help="send listings matching WORD again (muted on LINE)"
+    )
+    unmute.add_argument("word", metavar="WORD", help="the keyword, as the card's button muted it")
+    line = sub.add_parser(
+        "line", parents=[common], help="LINE set-up: `hunter line setup` (rich menu, webhook URL)"
+    )
+    line.add_argument(
+        "action",
+        choices=["setup"],
+        help="setup: create or update the rich menu (งานใหม่, สถานะ), set it as the default, "
+        "and print the webhook URL",
+    )
+    line.add_argument(
+        "--url", metavar="URL", help="hunter's public address (default: Render's or Railway's)"
+    )
     retry = sub.add_parser("retry", parents=[common], help="send stuck rows again")
     retry.add_argument("job_ids", nargs="*", metavar="JOB_ID")
     retry.add_argument("--all", action="store_true", help="every stuck row")

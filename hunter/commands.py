@@ -7,12 +7,14 @@ import argparse
 import logging
 import os
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import timedelta
 
 from hunter import report
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
+from hunter.healthz import Webhook
 from hunter.line import open_sender
 from hunter.logs import json_logs
 from hunter.poller import Poller
@@ -30,11 +32,18 @@ def _say(text: str) -> None:
 
 def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
-    with open_store(env) as store:
+    with open_store(env) as store, ExitStack() as resources:
         sender = open_sender(env, config.push_deadline_seconds)
         if sender.name == "terminal":
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
-        hunter = Hunter(config, store, sender)
+        port = None if args.once else _port()
+        webhook = _webhook(config, env, resources) if port and env.webhook_configured else None
+        if env.webhook_configured and not args.once and not port:
+            log.warning(
+                "LINE_CHANNEL_SECRET is set but PORT is not: LINE cannot reach the webhook; "
+                "run hunter as a web service (see the README)"
+            )
+        hunter = Hunter(config, store, sender, actions=webhook is not None)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
             f"store {describe_store(env)}, alerts to {sender.name}"
@@ -52,8 +61,22 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         _check_line(env)
         from hunter.schedule import run_forever
 
-        run_forever(hunter, _port())
+        run_forever(hunter, port, webhook)
     return 0
+
+
+def _webhook(config: Config, env: Environment, resources: ExitStack) -> Webhook:
+    """The chat behind POST /line/webhook: its own store connection (it answers while a poll
+    runs) and LINE's reply API."""
+    from hunter.chat import Chat, Inbox
+    from hunter.line.push import LineSender
+
+    store = resources.enter_context(open_store(env))
+    replier = LineSender(
+        env.line_token or "", env.line_to or "", env.line_api_url, config.push_deadline_seconds
+    )
+    chat = Chat(config, store, replier, env.line_to, utcnow, worker_name())
+    return Inbox(env.line_secret or "", chat).receive
 
 
 def _port() -> int | None:
@@ -110,7 +133,12 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     now = utcnow()
     with open_store(env, create=False) as store:
+        if args.applied:
+            marked = store.marks("applied")
+            _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
+            return 0
         result = store.status(now)
+        result.mutes = store.mutes(now)
     result.quota = report.line_quota(open_sender(env))
     result.pace = report.pace(
         config, result.quota, result.pace_state, now, result.outbox["pending"]
@@ -133,6 +161,50 @@ def retry(args: argparse.Namespace, load: Loader) -> int:
     if missing:
         raise RunError(f"not stuck (or unknown): {', '.join(missing)}; see `hunter status`")
     return 0
+
+
+def unmute(args: argparse.Namespace, load: Loader) -> int:
+    _config, env = load(args)
+    word = args.word.strip().casefold()
+    with open_store(env, create=False) as store:
+        lifted = store.unmute(word)
+        left = sorted(store.mutes(utcnow()))
+    if not lifted:
+        muted = ", ".join(left) or "none"
+        raise RunError(f"{word!r} is not muted; muted now: {muted}")
+    _say(f"{word!r} is no longer muted: listings matching it are sent again")
+    return 0
+
+
+def line(args: argparse.Namespace, load: Loader) -> int:
+    """`hunter line setup`: the rich menu, and the webhook URL to give LINE."""
+    from hunter.line import richmenu
+
+    _config, env = load(args)
+    if not env.line_token:
+        raise ConfigError("LINE_CHANNEL_ACCESS_TOKEN is not set; `hunter line setup` needs it")
+    menu_id, created = richmenu.setup(env.line_token, env.line_api_url)
+    _say(
+        f"rich menu {'created' if created else 'already there'} ({menu_id}), "
+        "set as the default: งานใหม่ · สถานะ"
+    )
+    base = args.url or os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    if base:
+        _say(f"webhook URL: {base.rstrip('/')}/line/webhook")
+    else:
+        _say("webhook URL: https://<your service's public address>/line/webhook")
+    _say(
+        "paste it into the LINE Developers console (Messaging API tab -> Webhook URL), turn on "
+        "'Use webhook', and set LINE_CHANNEL_SECRET (Basic settings tab) where hunter runs"
+    )
+    if not env.line_secret:
+        log.warning("LINE_CHANNEL_SECRET is not set here: hunter will not answer LINE's calls")
+    return 0
+
+
+def _railway_url() -> str | None:
+    domain = os.environ.get("RAILWAY_PUBLIC_DOMAIN")
+    return f"https://{domain}" if domain else None
 
 
 def schema(args: argparse.Namespace, load: Loader) -> int:

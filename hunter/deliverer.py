@@ -64,8 +64,10 @@ class Deliverer:
         stop: threading.Event,
         sleep: Callable[[float], object] | None = None,
         pacing: bool = True,
+        actions: bool = False,
     ) -> None:
         self.config = config
+        self.actions = actions  # buttons under each card: only when the webhook answers them
         self.calendar = config.calendar
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.
@@ -197,7 +199,9 @@ class Deliverer:
                 f"Next alerts from {self._local(next_push_at)}: paced to "
                 f"{self.plan().budget} LINE messages this month."
             )
-        messages = render.messages([c.listing for c in batch], "\n".join(lines) or None)
+        messages = render.messages(
+            [c.listing for c in batch], "\n".join(lines) or None, self.actions
+        )
         self.store.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 

@@ -26,6 +26,7 @@ class Environment:
     sqlite_path: str = "hunter.db"
     line_token: str | None = field(default=None, repr=False)
     line_to: str | None = None
+    line_secret: str | None = field(default=None, repr=False)  # signs LINE's webhook calls
     line_api_url: str = "https://api.line.me"
     supabase_url: str | None = None
     supabase_key: str | None = field(default=None, repr=False)
@@ -34,6 +35,11 @@ class Environment:
     def line_configured(self) -> bool:
         return bool(self.line_token and self.line_to)
 
+    @property
+    def webhook_configured(self) -> bool:
+        """LINE may call hunter: replies need the token, signatures the secret."""
+        return bool(self.line_token and self.line_secret)
+
 
 def read_environment(environ: Mapping[str, str]) -> Environment:
     """The environment hunter uses, validated; secrets are registered for redaction."""
@@ -41,7 +47,8 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
     token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
     supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
     supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
-    redact.register(token, database_url, _password_of(database_url), supabase_key)
+    secret = environ.get("LINE_CHANNEL_SECRET") or None
+    redact.register(token, database_url, _password_of(database_url), supabase_key, secret)
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
@@ -50,10 +57,13 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
             "unset it to use SQLite"
         )
     line_to = environ.get("LINE_TO") or None
-    if bool(token) != bool(line_to):
+    # A token without LINE_TO is allowed with the webhook's secret: the bot then tells whoever
+    # adds it their chat id, which is how a user finds the LINE_TO to set.
+    if (bool(token) != bool(line_to) and not (token and secret)) or (secret and not token):
         missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
         raise ConfigError(
             f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
+            + (" (and the token for the webhook)" if secret and not token else "")
         )
     if line_to and not (line_to[:1] in "UCR" and len(line_to) == 33):
         raise ConfigError(
@@ -68,6 +78,7 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         sqlite_path=environ.get("HUNTER_DB") or "hunter.db",
         line_token=token,
         line_to=line_to,
+        line_secret=secret,
         line_api_url=api_url,
         supabase_url=supabase_url,
         supabase_key=supabase_key,

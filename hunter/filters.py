@@ -9,7 +9,7 @@ Rules learnt from people running such bots:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,9 +52,12 @@ def hits(keyword: str, text: str, ignore_within: Mapping[str, Iterable[str]] | N
 class Verdict:
     matched: bool
     reason: str  # why, in words: shown by `hunter check`
+    keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
 
 
-def judge(listing: Listing, rules: FilterConfig) -> Verdict:
+def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Verdict:
+    """Whether the user wants `listing`. `muted`: case-folded include keywords the user muted
+    on LINE; a listing that only they match is not wanted (for now)."""
     text = f"{listing.title}\n{listing.summary}".casefold()
     ignore = {k.casefold(): v for k, v in rules.ignore_within.items()}
     for word in rules.exclude:
@@ -64,9 +67,12 @@ def judge(listing: Listing, rules: FilterConfig) -> Verdict:
         return Verdict(False, f"budget {listing.budget} is under {rules.min_budget}")
     if not rules.include:
         return Verdict(True, "no include keywords: everything matches")
-    for word in rules.include:
-        if hits(word.casefold(), text, ignore):
-            return Verdict(True, f"matches {word!r}")
+    found = [word for word in rules.include if hits(word.casefold(), text, ignore)]
+    live = tuple(word for word in found if word.casefold() not in muted)
+    if live:
+        return Verdict(True, f"matches {live[0]!r}", live)
+    if found:
+        return Verdict(False, f"matches only muted keywords: {', '.join(found)}")
     return Verdict(False, "no include keyword")
 
 

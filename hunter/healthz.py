@@ -1,4 +1,5 @@
-"""GET /healthz for platforms and uptime pingers, served when PORT is set.
+"""hunter's HTTP side, served when PORT is set: GET /healthz for platforms and uptime
+pingers, and POST /line/webhook for LINE when LINE_CHANNEL_SECRET is set (hunter/chat.py).
 
 200 while the last completed poll is recent (within two intervals), 503 once it is not, with
 the last poll time and the outbox counts as JSON either way. On Render's free web services an
@@ -10,9 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from hunter.line.webhook import MAX_BODY
 
 log = logging.getLogger("hunter")
 
@@ -39,15 +44,31 @@ class Health:
             }
 
 
-def serve(health: Health, port: int) -> ThreadingHTTPServer:
-    """Answer /healthz on all interfaces (platforms route to it) in a daemon thread."""
+WEBHOOK_PATH = "/line/webhook"
+Webhook = Callable[[bytes, str | None], int]  # (body, x-line-signature) -> HTTP status
+
+
+def serve(health: Health, port: int, webhook: Webhook | None = None) -> ThreadingHTTPServer:
+    """Answer /healthz (and the webhook) on all interfaces, in daemon threads."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            if self.path.split("?", 1)[0] not in ("/healthz", "/"):
+        def do_POST(self) -> None:
+            if webhook is None or self.path.split("?", 1)[0] != WEBHOOK_PATH:
                 self.send_error(404)
                 return
-            status, body = health.report(datetime.now(UTC))
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if not 0 <= length <= MAX_BODY:
+                log.warning("webhook request refused (400): a body of %s bytes", length)
+                self._answer(400, {"message": "not a LINE webhook"})
+                self.close_connection = True  # the unread body must not be parsed as a request
+                return
+            status = webhook(self.rfile.read(length), self.headers.get("x-line-signature"))
+            self._answer(status, {} if status == 200 else {"message": "bad request"})
+
+        def _answer(self, status: int, body: dict[str, Any]) -> None:
             data = json.dumps(body).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -55,11 +76,17 @@ def serve(health: Health, port: int) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
+        def do_GET(self) -> None:
+            if self.path.split("?", 1)[0] not in ("/healthz", "/"):
+                self.send_error(404)
+                return
+            self._answer(*health.report(datetime.now(UTC)))
+
         def log_message(self, *args: object) -> None:
             pass
 
     server = ThreadingHTTPServer(("0.0.0.0", port), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True, name="healthz").start()
-    log.info("serving /healthz on port %d", port)
+    log.info("serving /healthz%s on port %d", f" and {WEBHOOK_PATH}" if webhook else "", port)
     return server

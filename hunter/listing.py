@@ -27,11 +27,13 @@ class Listing:
     engagement: str = ""  # freelance, contract, part-time, full-time (as the source says)
     offers: int | None = None  # offers freelancers made so far: the competition
     deadline: str = ""  # ISO 8601: when the post closes
+    keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
         data = asdict(self)
         del data["job_id"]
+        data["keywords"] = list(self.keywords)
         return data
 
     @classmethod
@@ -55,4 +57,5 @@ class Listing:
             engagement=str(data.get("engagement") or ""),
             offers=number("offers"),
             deadline=str(data.get("deadline") or ""),
+            keywords=tuple(str(k) for k in data.get("keywords") or () if isinstance(k, str)),
         )

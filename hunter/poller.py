@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from hunter import notices, source_health
 from hunter.config import Config
 from hunter.errors import StoreError
-from hunter.filters import matches
+from hunter.filters import judge
 from hunter.source_health import Verdict
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import SourceConfig
@@ -101,6 +101,7 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
+        muted = set(self.store.mutes(now)) if not prime else set()
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
                 polls.append(SourcePoll(read, Verdict(None)))
@@ -112,7 +113,7 @@ class Poller:
                 if prime and health.verdict.good is not False:  # a person asked: empty counts
                     recorded = self.store.record(read.name, read.listings, set(), now, prime=True)
                 elif health.verdict.good:
-                    recorded = self._record(read, now)
+                    recorded = self._record(read, now, muted)
             except StoreError as exc:
                 # This source's listings could not be written; the others still are. It
                 # counts as a failed poll of this source, with the database's reason.
@@ -126,12 +127,18 @@ class Poller:
             log.warning("source %s: health notice queued for LINE", name)
         return polls
 
-    def _record(self, read: SourceRead, now: datetime) -> dict[str, int]:
+    def _record(self, read: SourceRead, now: datetime, muted: set[str]) -> dict[str, int]:
         source = read.source
-        matched = {x.job_id for x in read.listings if matches(x, source.filter)}
+        listings, matched = [], set()
+        for listing in read.listings:
+            verdict = judge(listing, source.filter, muted)
+            if verdict.matched:
+                matched.add(listing.job_id)
+                listing = replace(listing, keywords=verdict.keywords)
+            listings.append(listing)
         recorded = self.store.record(
             source.name,
-            read.listings,
+            listings,
             matched,
             now,
             flood=self.config.flood_limit(source),

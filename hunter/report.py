@@ -12,7 +12,7 @@ from hunter.errors import LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.states import RowStatus
-from hunter.store.base import StatusReport
+from hunter.store.base import Marked, StatusReport
 
 
 def _ago(then: datetime | None, now: datetime) -> str:
@@ -33,12 +33,13 @@ def _ago(then: datetime | None, now: datetime) -> str:
 def line_quota(sender: Sender) -> dict[str, Any] | None:
     """This month's LINE quota for `hunter status`; None without LINE."""
     try:
-        quota = sender.quota()
+        return line_quota_of(sender.quota())
     except LineError as exc:
         return {"error": str(exc)}
-    if quota is None:
-        return None
-    return {"limit": quota[0], "used": quota[1]}
+
+
+def line_quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None:
+    return None if quota is None else {"limit": quota[0], "used": quota[1]}
 
 
 def pace(
@@ -137,6 +138,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
             lines.append(f"LINE quota: {quota['used']:,} of {limit} messages used this month")
     if report.pace is not None:
         lines += _pace_lines(report.pace, at)
+    for word, until in sorted(report.mutes.items()):
+        lines.append(f"Muted on LINE: {word!r} until {at(until)}; `hunter unmute {word}` lifts it")
     lines.append(f"Last prune: {at(report.last_prune_at)}")
     return "\n".join(lines)
 
@@ -153,5 +156,32 @@ def as_json(report: StatusReport) -> str:
         "last_prune_at": value(report.last_prune_at),
         "line_quota": report.quota,
         "pace": report.pace,
+        "mutes": {word: until.isoformat() for word, until in sorted(report.mutes.items())},
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def applied_text(marked: list[Marked], now: datetime) -> str:
+    if not marked:
+        return "no listing marked 'applied' yet (the สมัครแล้ว button under a card)"
+    return "\n".join(
+        f"{m.marked_at:%Y-%m-%d} ({_ago(m.marked_at, now)}): {m.listing.title[:80]}\n  "
+        f"{m.listing.url or m.job_id}"
+        for m in marked
+    )
+
+
+def applied_json(marked: list[Marked]) -> str:
+    return json.dumps(
+        [
+            {
+                "job_id": m.job_id,
+                "title": m.listing.title,
+                "url": m.listing.url,
+                "marked_at": m.marked_at.isoformat(),
+            }
+            for m in marked
+        ],
+        ensure_ascii=False,
+        indent=2,
+    )

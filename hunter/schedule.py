@@ -25,7 +25,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.errors import HunterError, StoreGone
-from hunter.healthz import Health, serve
+from hunter.healthz import Health, Webhook, serve
 from hunter.service import Hunter
 
 log = logging.getLogger("hunter")
@@ -33,8 +33,8 @@ log = logging.getLogger("hunter")
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
-def run_forever(hunter: Hunter, port: int | None = None) -> None:
-    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz there."""
+def run_forever(hunter: Hunter, port: int | None = None, webhook: Webhook | None = None) -> None:
+    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and `webhook`) there."""
     config = hunter.config
     tz = ZoneInfo(config.timezone)
     interval = config.interval_minutes * 60
@@ -42,7 +42,7 @@ def run_forever(hunter: Hunter, port: int | None = None) -> None:
     busy = threading.Lock()
     gone: list[StoreGone] = []
     health = Health(stale_after=timedelta(seconds=2 * interval))
-    server = serve(health, port) if port else None
+    server = serve(health, port, webhook) if port else None
 
     def poll() -> None:
         with busy:

@@ -93,6 +93,7 @@ class Hunter:
         worker: str | None = None,
         stop: threading.Event | None = None,
         pacing: bool = True,
+        actions: bool = False,
     ) -> None:
         self.config = config
         self.store = store
@@ -101,7 +102,7 @@ class Hunter:
         self.stop = stop or threading.Event()
         self.poller = Poller(config, store, clock, self.worker, self.stop)
         self.deliverer = Deliverer(
-            config, store, sender, clock, self.worker, self.stop, pacing=pacing
+            config, store, sender, clock, self.worker, self.stop, pacing=pacing, actions=actions
         )
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -58,11 +59,33 @@ class LineSender:
         apply to each read, so a LINE that trickles its answer would hold a push for minutes.
         At the deadline the push counts as unanswered (transient): it is resent with the same
         retry key, and LINE answers 409 if the first one did arrive."""
+
+        def send() -> None:
+            request = _sdk().PushMessageRequest.from_dict({"to": self._to, "messages": messages})
+            self._api.push_message_with_http_info(
+                request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
+            )
+
+        return self._within_deadline(send)
+
+    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult:
+        """Answer a user's message or postback: free (LINE does not count replies), once per
+        reply token, within the same deadline as a push."""
+
+        def send() -> None:
+            request = _sdk().ReplyMessageRequest.from_dict(
+                {"replyToken": reply_token, "messages": messages}
+            )
+            self._api.reply_message_with_http_info(request, _request_timeout=PUSH_TIMEOUT_SECONDS)
+
+        return self._within_deadline(send)
+
+    def _within_deadline(self, send: Callable[[], None]) -> PushResult:
         outcome: list[PushResult] = []
         worker = threading.Thread(
-            target=lambda: outcome.append(self._push(messages, retry_key)),
-            name="line-push",
-            daemon=True,  # an abandoned push never keeps the process alive at exit
+            target=lambda: outcome.append(self._answer(send)),
+            name="line-send",
+            daemon=True,  # an abandoned request never keeps the process alive at exit
         )
         worker.start()
         worker.join(self._deadline)
@@ -70,13 +93,10 @@ class LineSender:
             return outcome[0]
         return PushResult(Kind.TRANSIENT, None, f"no complete answer within {self._deadline:g} s")
 
-    def _push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+    def _answer(self, send: Callable[[], None]) -> PushResult:
         sdk = _sdk()
         try:
-            request = sdk.PushMessageRequest.from_dict({"to": self._to, "messages": messages})
-            self._api.push_message_with_http_info(
-                request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
-            )
+            send()
         except sdk.ApiException as exc:
             return result_from_answer(exc.status, exc.body, exc.headers)
         except (urllib3.exceptions.HTTPError, OSError) as exc:

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from hunter.listing import Listing
+from hunter.notices import SOURCE as NOTICE_SOURCE
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -25,6 +26,10 @@ TITLE_MAX = 160
 SUMMARY_MAX = 240
 SOURCE_MAX = 40
 DETAIL_MAX = 120
+POSTBACK_DATA_MAX = 300
+# Postback data: "<verb> <argument>", read back by hunter/chat.py.
+DISMISS, MUTE, APPLIED = "dismiss", "mute", "applied"
+DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
 
 
 def utf16_len(text: str) -> int:
@@ -102,7 +107,7 @@ def details(listing: Listing) -> str:
     return " · ".join(parts)
 
 
-def bubble(listing: Listing) -> dict[str, Any]:
+def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
     body: list[dict[str, Any]] = [
         {
             "type": "text",
@@ -155,21 +160,41 @@ def bubble(listing: Listing) -> dict[str, Any]:
         "size": "kilo",
         "body": {"type": "box", "layout": "vertical", "spacing": "sm", "contents": body},
     }
+    footer: list[dict[str, Any]] = []
     uri = safe_uri(listing.url)
     if uri:
-        container["footer"] = {
-            "type": "box",
-            "layout": "vertical",
-            "contents": [
-                {
-                    "type": "button",
-                    "style": "primary",
-                    "height": "sm",
-                    "action": {"type": "uri", "label": "Open", "uri": uri},
-                }
-            ],
-        }
+        footer.append(
+            {
+                "type": "button",
+                "style": "primary",
+                "height": "sm",
+                "action": {"type": "uri", "label": "Open", "uri": uri},
+            }
+        )
+    if actions and listing.source != NOTICE_SOURCE and (buttons := action_buttons(listing)):
+        footer.append({"type": "box", "layout": "horizontal", "contents": buttons})
+    if footer:
+        container["footer"] = {"type": "box", "layout": "vertical", "contents": footer}
     return container
+
+
+def action_buttons(listing: Listing) -> list[dict[str, Any]]:
+    """The card's answers for the chat (postbacks, handled by hunter's webhook): not
+    interested, mute the keyword that matched, applied. A datum LINE would refuse is left out."""
+    wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
+    if listing.keywords:
+        wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))
+    wanted.append((APPLIED_LABEL, f"{APPLIED} {listing.job_id}"))
+    return [
+        {
+            "type": "button",
+            "style": "link",
+            "height": "sm",
+            "action": {"type": "postback", "label": label, "data": data},
+        }
+        for label, data in wanted
+        if utf16_len(data) <= POSTBACK_DATA_MAX
+    ]
 
 
 def alt_text(listings: list[Listing]) -> str:
@@ -179,7 +204,9 @@ def alt_text(listings: list[Listing]) -> str:
     return cut(f"{head}: {titles}", ALT_TEXT_MAX)
 
 
-def messages(listings: list[Listing], note: str | None = None) -> list[dict[str, Any]]:
+def messages(
+    listings: list[Listing], note: str | None = None, actions: bool = False
+) -> list[dict[str, Any]]:
     """Flex messages of at most 12 bubbles each, in the listings' order, then the note."""
     if not 0 <= len(listings) <= MAX_PER_PUSH or not (listings or note):
         raise ValueError(f"one push holds 1 to {MAX_PER_PUSH} listings, not {len(listings)}")
@@ -187,9 +214,9 @@ def messages(listings: list[Listing], note: str | None = None) -> list[dict[str,
     for start in range(0, len(listings), MAX_BUBBLES):
         chunk = listings[start : start + MAX_BUBBLES]
         contents: dict[str, Any] = (
-            bubble(chunk[0])
+            bubble(chunk[0], actions)
             if len(chunk) == 1
-            else {"type": "carousel", "contents": [bubble(item) for item in chunk]}
+            else {"type": "carousel", "contents": [bubble(item, actions) for item in chunk]}
         )
         out.append({"type": "flex", "altText": alt_text(chunk), "contents": contents})
     if note:

@@ -209,6 +209,26 @@ class SourceRow:
         )
 
 
+@dataclass(frozen=True)
+class Marked:
+    """A listing the user marked on LINE (`hunter status --applied`)."""
+
+    job_id: str
+    mark: str
+    listing: Listing
+    marked_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> Marked:
+        job_id = text(row, "job_id")
+        return cls(
+            job_id=job_id,
+            mark=text(row, "mark"),
+            listing=Listing.from_payload(job_id, document(row, "listing")),
+            marked_at=moment(row, "marked_at"),
+        )
+
+
 @dataclass
 class StatusReport:
     outbox: dict[str, int]
@@ -220,6 +240,7 @@ class StatusReport:
     quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
     pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
     pace_state: PaceState | None = None
+    mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:
@@ -345,6 +366,24 @@ class Store(ABC):
         """Spend one push of the month's allowance if `pace` allows it (the database decides,
         one caller at a time); the pace row after the claim, `granted` saying whether it did."""
 
+    # -- the chat (hunter/chat.py) -------------------------------------------------------------
+    @abstractmethod
+    def claim_event(self, event_id: str, now: datetime) -> bool:
+        """True for exactly one caller per LINE webhook event id (redelivered or not)."""
+
+    @abstractmethod
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        """Listings matching only muted include keywords are recorded as ignored until then."""
+
+    @abstractmethod
+    def unmute(self, word: str) -> bool:
+        """Lift a mute; False when the word was not muted."""
+
+    @abstractmethod
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
+        its title, or None when the id is unknown."""
+
     @abstractmethod
     def _rows(self, name: str, **params: Any) -> list[Row]:
         """Rows of the named read-only query, by column name. A query of one value answers
@@ -373,6 +412,21 @@ class Store(ABC):
 
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
+
+    def mutes(self, now: datetime) -> dict[str, datetime]:
+        """Muted keywords (case-folded) and when each mute ends."""
+        rows = self._rows("mutes", now=self._param_time(now))
+        return {text(r, "word"): moment(r, "until") for r in rows}
+
+    def marks(self, mark: str) -> list[Marked]:
+        return [Marked.from_row(r) for r in self._rows("marks", mark=mark)]
+
+    def recent_sent(self, limit: int) -> list[Listing]:
+        """The listings sent last, newest first."""
+        return [
+            Listing.from_payload(text(r, "job_id"), document(r, "listing"))
+            for r in self._rows("recent_sent", limit=limit)
+        ]
 
     def pace_state(self) -> PaceState | None:
         """The pace row, or None before the first paced push."""

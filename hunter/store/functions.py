@@ -39,6 +39,9 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_job_states", ()),
     "pace": ("hunter_pace_row", ()),
+    "mutes": ("hunter_mutes_rows", ("now",)),
+    "marks": ("hunter_marks_rows", ("mark",)),
+    "recent_sent": ("hunter_recent_sent", ("limit",)),
 }
 SCALARS = {"hunter_next_due", "hunter_count_pending", "hunter_batch_body", "hunter_sent_since"}
 
@@ -185,6 +188,19 @@ class FunctionStore(Store):
             at=now,
         )
         return pace_state(row, flag(row, "granted"))
+
+    def claim_event(self, event_id: str, now: datetime) -> bool:
+        return bool(self._call("hunter_claim_event", False, event_id=event_id, now=now))
+
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        self._call("hunter_mute", False, word=word, until=until, now=now)
+
+    def unmute(self, word: str) -> bool:
+        return whole_number(self._call("hunter_unmute", False, word=word)) > 0
+
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        title = self._call("hunter_mark", False, job_id=job_id, mark=mark, now=now)
+        return None if title is None else str(title)
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         ids = None if job_ids is None else list(job_ids)

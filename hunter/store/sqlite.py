@@ -32,6 +32,7 @@ from hunter.store.base import (
 from hunter.store.rows import Row, flag, integer, optional_moment, text
 
 Q = queries.load("sqlite")
+EVENT_MEMORY = timedelta(days=7)  # as the PostgreSQL function forgets webhook events
 
 
 def ts(value: datetime | None) -> str | None:
@@ -237,6 +238,33 @@ class SQLiteStore(Store):
             db.execute(Q["start_pace"], params)
             taken = db.execute(Q["take_push"], params).fetchone()
             return pace_state(taken or db.execute(Q["pace"]).fetchone(), taken is not None)
+
+    def claim_event(self, event_id: str, now: datetime) -> bool:
+        with self._tx() as db:
+            db.execute(Q["forget_events"], {"before": ts(now - EVENT_MEMORY)})
+            return bool(
+                db.execute(Q["claim_event"], {"event_id": event_id, "now": ts(now)}).rowcount
+            )
+
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        with self._tx() as db:
+            db.execute(Q["mute"], {"word": word, "until": ts(until), "now": ts(now)})
+
+    def unmute(self, word: str) -> bool:
+        with self._tx() as db:
+            return bool(db.execute(Q["unmute"], {"word": word}).rowcount)
+
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        with self._tx() as db:
+            row = db.execute(Q["job_listing"], {"job_id": job_id}).fetchone()
+            if row is None:
+                return None
+            if mark == "dismissed":
+                db.execute(Q["dismiss"], {"job_id": job_id})
+            listing = text(row, "listing")
+            params = {"job_id": job_id, "mark": mark, "listing": listing, "now": ts(now)}
+            db.execute(Q["mark"], params)
+            return str(json.loads(listing).get("title", ""))
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         with self._tx() as db:

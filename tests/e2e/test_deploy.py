@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import json
-import socket
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -18,6 +13,7 @@ from tests.support import postgres
 from tests.support.board import Board, html_source
 from tests.support.cli import ROOT, base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import TOKEN, LineStandIn
+from tests.support.local_server import free_port, wait_for
 from tests.support.tcp_proxy import Proxy
 
 SECRETS = {
@@ -26,6 +22,7 @@ SECRETS = {
     "DATABASE_URL",
     "SUPABASE_SERVICE_ROLE_KEY",
     "SUPABASE_KEY",
+    "LINE_CHANNEL_SECRET",
 }
 
 
@@ -45,6 +42,22 @@ def test_render_blueprint_is_a_worker_with_secrets_left_out() -> None:
     database = env["DATABASE_URL"]["fromDatabase"]
     assert database["property"] == "connectionString"
     assert database["name"] in {d["name"] for d in blueprint["databases"]}
+
+
+def test_the_web_blueprint_serves_the_webhook_and_the_health_check() -> None:
+    worker = yaml.safe_load((ROOT / "render.yaml").read_text())
+    web = yaml.safe_load((ROOT / "render.web.yaml").read_text())
+    (service,) = web["services"]
+    assert service["type"] == "web" and service["healthCheckPath"] == "/healthz"
+    assert service["plan"] != "free"  # a sleeping service misses LINE's calls
+    env = {e["key"]: e for e in service["envVars"]}
+    assert env["LINE_CHANNEL_SECRET"] == {"key": "LINE_CHANNEL_SECRET", "sync": False}
+    for key in SECRETS & env.keys():
+        assert "value" not in env[key], f"{key} is committed"
+    (base,) = worker["services"]
+    same = ("runtime", "buildCommand", "startCommand")
+    assert {k: service[k] for k in same} == {k: base[k] for k in same}
+    assert web["databases"] == worker["databases"]
 
 
 def test_railway_config_drains_and_restarts() -> None:
@@ -69,34 +82,6 @@ def test_no_database_on_a_platform_is_refused(tmp_path: Path, platform: dict[str
     assert result.stderr.count("\n") == 1 and "wiped on every deploy" in result.stderr
     allowed = base_env(tmp_path, HUNTER_ALLOW_EPHEMERAL_SQLITE="1", **platform)
     assert "wiped" not in run_hunter(tmp_path, "status", env=allowed).stderr
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def get(url: str) -> tuple[int, dict[str, Any]]:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-def wait_for(url: str, status: int, timeout: float) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    last: tuple[int, Any] = (0, None)
-    while time.monotonic() < deadline:
-        try:
-            last = get(url)
-            if last[0] == status:
-                return last[1]
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"no {status} from {url} within {timeout} s; last: {last}")
 
 
 def test_healthz_is_200_while_polls_are_recent_then_503(

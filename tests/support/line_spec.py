@@ -16,11 +16,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "contracts" / "line-messaging-api.yml"
+CONTRACTS = Path(__file__).resolve().parents[3] / "shared" / "contracts"
+SPEC = CONTRACTS / "line-messaging-api.yml"
+WEBHOOK_SPEC = CONTRACTS / "line-webhook.yml"  # the events LINE sends to a bot
 
 
-def spec_available() -> bool:
-    return SPEC.is_file()
+def spec_available(spec: Path = SPEC) -> bool:
+    return spec.is_file()
 
 
 def _name(ref: str) -> str:
@@ -28,10 +30,10 @@ def _name(ref: str) -> str:
 
 
 @cache
-def definitions() -> dict[str, Any]:
+def definitions(path: Path = SPEC) -> dict[str, Any]:
     import yaml
 
-    spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     schemas = copy.deepcopy(spec["components"]["schemas"])
     bases = {name: s["discriminator"] for name, s in schemas.items() if "discriminator" in s}
     parent_of = {
@@ -79,16 +81,16 @@ def definitions() -> dict[str, Any]:
 
 
 @cache
-def _validator(schema_name: str) -> Any:
+def _validator(schema_name: str, path: Path) -> Any:
     from jsonschema import Draft7Validator
 
-    root = {"$ref": f"#/definitions/{schema_name}", "definitions": definitions()}
+    root = {"$ref": f"#/definitions/{schema_name}", "definitions": definitions(path)}
     return Draft7Validator(root)
 
 
-def spec_errors(schema_name: str, body: Any) -> list[str]:
+def spec_errors(schema_name: str, body: Any, spec: Path = SPEC) -> list[str]:
     """Every way `body` breaks the spec's `schema_name`, as 'path: message' lines."""
     return [
         f"{'/'.join(str(p) for p in error.absolute_path) or '(body)'}: {error.message}"
-        for error in _validator(schema_name).iter_errors(body)
+        for error in _validator(schema_name, spec).iter_errors(body)
     ]

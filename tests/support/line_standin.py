@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from tests.support.line_chat import LineChat
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
 from tests.support.local_server import LocalServer, QuietHandler
@@ -92,6 +93,7 @@ class LineStandIn:
 
     def __post_init__(self) -> None:
         self.validate_spec = self.check_spec and spec_available()
+        self.chat = LineChat(check_spec=self.check_spec)  # replies and rich menus
         self._server = LocalServer(_handler(self))
         self.url = self._server.url
 
@@ -221,10 +223,27 @@ class LineStandIn:
 
 def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
     class Handler(QuietHandler):
+        def _chat(self, method: str, raw: bytes = b"") -> bool:
+            """Serve a chat-side path (replies, rich menus); False when it is not one."""
+            if self.headers.get("Authorization") != f"Bearer {stand_in.token}":
+                self.send_json(401, {"message": "Authentication failed."}, {})
+                return True
+            answer = stand_in.chat.answer(method, self.path, self.headers, raw)
+            if answer is None:
+                return False
+            self.send_json(answer[0], answer[1], {})
+            return True
+
+        def do_DELETE(self) -> None:
+            if not self._chat("DELETE"):
+                self.send_json(404, {"message": "Not found"}, {})
+
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             if self.path != "/v2/bot/message/push":
-                return self.send_json(404, {"message": "Not found"}, {})
+                if not self._chat("POST", raw):
+                    self.send_json(404, {"message": "Not found"}, {})
+                return None
             status, body, headers = stand_in.answer_push(self.headers, raw)
             if status == -1:  # accepted, answer lost
                 self.close_connection = True
@@ -278,6 +297,8 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                 return self.send_json(200, {"type": "limited", "value": stand_in.quota_limit}, {})
             if self.path == "/v2/bot/message/quota/consumption":
                 return self.send_json(200, {"totalUsage": stand_in.used}, {})
-            return self.send_json(404, {"message": "Not found"}, {})
+            if not self._chat("GET"):
+                self.send_json(404, {"message": "Not found"}, {})
+            return None
 
     return Handler

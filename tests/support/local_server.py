@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
+import time
+import urllib.error
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -37,3 +41,31 @@ class LocalServer:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get(url: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def wait_for(url: str, status: int, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    last: tuple[int, Any] = (0, None)
+    while time.monotonic() < deadline:
+        try:
+            last = get(url)
+            if last[0] == status:
+                return last[1]
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"no {status} from {url} within {timeout} s; last: {last}")

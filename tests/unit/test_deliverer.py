@@ -7,9 +7,7 @@ stand-in; these pin down what the deliverer itself does with each answer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -23,14 +21,6 @@ from tests.support.scripted import Clock, ScriptedSender
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 SOURCE = {"name": "a", "url": "https://x.test/", "item": "li", "title": "a", "id": "@id"}
 CONFIG = parse_config({"sources": [SOURCE], "lease_seconds": 60})
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    opened = SQLiteStore(tmp_path / "hunter.db")
-    opened.migrate()
-    yield opened
-    opened.close()
 
 
 @pytest.fixture

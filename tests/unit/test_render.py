@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -87,3 +88,30 @@ def test_safe_uri(url: str, expected: str | None) -> None:
 def test_alt_text_names_the_jobs() -> None:
     text = alt_text(HOSTILE[:2])
     assert text.startswith("2 new jobs: ") and utf16_len(text) <= 400
+
+
+def test_cards_with_buttons_still_fit_when_ids_and_keywords_are_long() -> None:
+    """With the webhook on, every card carries three postback buttons whose data hold a job id
+    or a keyword: twelve worst-case cards must still fit a carousel's 50 KB."""
+    long_id = "s" * 64 + ":" + "ก" * 150 + "-" + "f" * 64  # the longest id hunter makes
+    worst = replace(HOSTILE[0], job_id=long_id, keywords=("ไลน์" * 60,))
+    out = messages([worst] * MAX_PER_PUSH, note="more wait", actions=True)
+    request = body([worst])
+    request["messages"] = out
+    assert limit_errors(request, len(json.dumps(request).encode())) == []
+    if spec_available():
+        assert spec_errors("PushMessageRequest", request) == []
+    labels = [
+        b["action"]["label"]
+        for b in out[0]["contents"]["contents"][0]["footer"]["contents"][1]["contents"]
+    ]
+    assert labels == ["ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]
+    for card in out[0]["contents"]["contents"]:
+        for button in card["footer"]["contents"][1]["contents"]:
+            assert utf16_len(button["action"]["data"]) <= 300
+
+
+def test_notices_carry_no_buttons() -> None:
+    notice = Listing("hunter:quota:2026-11", "hunter", "📈 190 of 200 used", "")
+    [message] = messages([notice], actions=True)
+    assert "footer" not in message["contents"]

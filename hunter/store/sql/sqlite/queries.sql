@@ -204,3 +204,42 @@ RETURNING month, tat, pushes;
 
 -- name: pace
 SELECT month, tat, pushes FROM hunter_pace WHERE id = 1;
+
+-- name: forget_events
+DELETE FROM hunter_events WHERE received_at < :before;
+
+-- name: claim_event
+INSERT INTO hunter_events (event_id, received_at) VALUES (:event_id, :now)
+ON CONFLICT (event_id) DO NOTHING;
+
+-- name: mute
+INSERT INTO hunter_mutes (word, until, muted_at) VALUES (:word, :until, :now)
+ON CONFLICT (word) DO UPDATE SET until = excluded.until, muted_at = excluded.muted_at;
+
+-- name: unmute
+DELETE FROM hunter_mutes WHERE word = :word;
+
+-- name: mutes
+SELECT word, until FROM hunter_mutes WHERE until > :now ORDER BY word;
+
+-- name: job_listing
+SELECT listing FROM hunter_seen_jobs WHERE job_id = :job_id;
+
+-- name: dismiss
+UPDATE hunter_seen_jobs
+SET status = 'ignored', retry_key = NULL, claimed_by = NULL, next_attempt_at = NULL,
+    error_kind = NULL, last_error = NULL
+WHERE job_id = :job_id AND status IN ('pending', 'retry', 'stuck');
+
+-- name: mark
+INSERT INTO hunter_marks (job_id, mark, listing, marked_at)
+VALUES (:job_id, :mark, :listing, :now)
+ON CONFLICT (job_id) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at;
+
+-- name: marks
+SELECT job_id, mark, listing, marked_at FROM hunter_marks WHERE mark = :mark
+ORDER BY marked_at DESC, job_id;
+
+-- name: recent_sent
+SELECT job_id, listing, sent_at FROM hunter_seen_jobs
+WHERE status = 'sent' AND source <> 'hunter' ORDER BY sent_at DESC, job_id LIMIT :limit;
