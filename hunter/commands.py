@@ -69,8 +69,10 @@ def _webhook(config: Config, env: Environment, resources: ExitStack) -> Webhook:
     """The chat behind POST /line/webhook: its own store connection (it answers while a poll
     runs) and LINE's reply API."""
     from hunter.chat import Chat, Inbox
+    from hunter.line import webhook
     from hunter.line.push import LineSender
 
+    webhook.warm_up()  # LINE's first call must not wait 1-3 s for the SDK to import
     store = resources.enter_context(open_store(env))
     replier = LineSender(
         env.line_token or "", env.line_to or "", env.line_api_url, config.push_deadline_seconds

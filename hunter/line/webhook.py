@@ -41,6 +41,11 @@ def _sdk() -> Any:  # the SDK ships no type information
     return webhook, models
 
 
+def warm_up() -> None:
+    """Import the SDK's webhook models now, before LINE's first call has to wait for it."""
+    _sdk()
+
+
 def parse(body: bytes, signature: str | None, secret: str) -> list[ChatEvent]:
     """The events of one webhook request; BadRequest when it is not LINE's, signed."""
     if not signature:
