@@ -1,15 +1,17 @@
 """The pace row as every store keeps it: the same claims answer the same on SQLite, PostgreSQL
-and Supabase, and replicas racing on one PostgreSQL never spend more than the pace allows."""
+and Supabase, and processes racing on one PostgreSQL never spend more than the pace allows."""
 
 from __future__ import annotations
 
-import threading
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
-from pathlib import Path
 
 from hunter.pace import Pace
 from hunter.store.base import Store
-from tests.conftest import open_test_store
+from hunter.store.postgres import PostgresStore
+from tests.support.pace_claims import claim_many
 
 NOW = datetime(2026, 11, 12, 9, tzinfo=UTC)
 HOUR = 3600.0
@@ -51,29 +53,17 @@ def test_a_new_month_starts_afresh(store: Store) -> None:
     assert december.granted and (december.month, december.pushes) == ("2026-12", 1)
 
 
-def test_replicas_on_one_postgresql_never_exceed_the_pace_together(
-    tmp_path: Path, pg_url: str
-) -> None:
-    """Four workers, each with its own connection (as separate processes have), claim at the
-    same moment again and again: together they get exactly what one would."""
-    workers = 4
-    stores = [open_test_store("postgres", tmp_path, pg_url) for _ in range(workers)]
-    start = threading.Barrier(workers)
-    granted: list[int] = [0] * workers
-
-    def claim(n: int) -> None:
-        start.wait()
-        for _ in range(25):
-            if stores[n].claim_push(pace(50 * HOUR), NOW).granted:
-                granted[n] += 1
-
-    threads = [threading.Thread(target=claim, args=(n,)) for n in range(workers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    state = stores[0].pace_state()
-    for opened in stores:
-        opened.close()
+def test_processes_on_one_postgresql_never_exceed_the_pace_together(pg_url: str) -> None:
+    """Four processes, each with its own connection, claim at the same moment again and
+    again: together they get exactly what one would."""
+    with PostgresStore(pg_url) as store:
+        store.migrate()
+    start_at = time.time() + 3  # once every process is up and connected
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=4, mp_context=spawn) as pool:
+        claims = [pool.submit(claim_many, pg_url, pace(50 * HOUR), 25, start_at) for _ in range(4)]
+        granted = [claim.result(timeout=120) for claim in claims]
+    with PostgresStore(pg_url) as store:
+        state = store.pace_state()
     assert sum(granted) == 4  # 3 hours of credit plus the push due now
     assert state is not None and state.pushes == 4
