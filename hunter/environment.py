@@ -57,13 +57,17 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
             "unset it to use SQLite"
         )
     line_to = environ.get("LINE_TO") or None
+    if secret and not token:
+        raise ConfigError(
+            "LINE_CHANNEL_SECRET is set but LINE_CHANNEL_ACCESS_TOKEN is not; the chat's replies "
+            "need the token: set it too"
+        )
     # A token without LINE_TO is allowed with the webhook's secret: the bot then tells whoever
     # adds it their chat id, which is how a user finds the LINE_TO to set.
-    if (bool(token) != bool(line_to) and not (token and secret)) or (secret and not token):
+    if bool(token) != bool(line_to) and not secret:
         missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
         raise ConfigError(
             f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
-            + (" (and the token for the webhook)" if secret and not token else "")
         )
     if line_to and not (line_to[:1] in "UCR" and len(line_to) == 33):
         raise ConfigError(

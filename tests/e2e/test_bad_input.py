@@ -123,8 +123,12 @@ def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> No
         ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN}, ("LINE_TO is not set",)),
         ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "my friend"}, ("LINE_TO must be",)),
         ({"DATABASE_URL": f"mysql://u:{PASSWORD}@h/db"}, ("PostgreSQL URL",)),
+        (
+            {"LINE_CHANNEL_SECRET": PASSWORD},
+            ("LINE_CHANNEL_SECRET is set but LINE_CHANNEL_ACCESS_TOKEN is not", "set it"),
+        ),
     ],
-    ids=["no-line-to", "bad-line-to", "not-postgres"],
+    ids=["no-line-to", "bad-line-to", "not-postgres", "secret-without-token"],
 )
 def test_bad_environment_exits_2(
     tmp_path: Path, extra: dict[str, str], needles: tuple[str, ...]
