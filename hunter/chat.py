@@ -30,7 +30,7 @@ from hunter.line.webhook import BadRequest, ChatEvent, parse
 from hunter.policy import Kind, PushResult
 from hunter.states import RowStatus
 from hunter.store import Store
-from hunter.store.base import Failure
+from hunter.store.records import Failure
 
 log = logging.getLogger("hunter")
 

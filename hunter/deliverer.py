@@ -30,7 +30,7 @@ from hunter.pace import Pacer, Plan
 from hunter.policy import SPLIT, Decision
 from hunter.states import RowStatus
 from hunter.store import Claimed, Store
-from hunter.store.base import Failure
+from hunter.store.records import Failure
 
 log = logging.getLogger("hunter")
 

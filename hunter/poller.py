@@ -23,7 +23,7 @@ from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import SourceConfig
 from hunter.states import RowStatus
 from hunter.store import Store
-from hunter.store.base import SourceState
+from hunter.store.records import SourceState
 
 log = logging.getLogger("hunter")
 

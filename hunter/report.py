@@ -12,7 +12,7 @@ from hunter.errors import LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.states import RowStatus
-from hunter.store.base import Marked, StatusReport
+from hunter.store.records import Marked, StatusReport
 
 
 def _ago(then: datetime | None, now: datetime) -> str:

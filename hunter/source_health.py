@@ -16,7 +16,7 @@ from datetime import datetime
 from hunter import notices
 from hunter.config import Config
 from hunter.sources.reader import SourceRead, wait_until
-from hunter.store.base import SourceNote, SourceState
+from hunter.store.records import SourceNote, SourceState
 
 
 @dataclass(frozen=True)

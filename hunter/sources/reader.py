@@ -30,7 +30,7 @@ from hunter.sources.extract import ParseResult
 from hunter.sources.fetch import Fetched, Validators, client, fetch
 from hunter.sources.kinds import Read, source_kind
 from hunter.sources.spec import SourceConfig
-from hunter.store.base import SourceState
+from hunter.store.records import SourceState
 
 log = logging.getLogger("hunter")
 

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from hunter.environment import Environment
 from hunter.errors import ConfigError, SchemaError, StoreError
-from hunter.store.base import Claimed, SourceNote, StatusReport, Store
+from hunter.store.base import Store
+from hunter.store.records import Claimed, SourceNote, StatusReport
 
 
 def open_store(env: Environment, create: bool = True) -> Store:

@@ -16,15 +16,8 @@ from typing import Any
 
 from hunter.listing import Listing
 from hunter.pace import Pace, PaceState
-from hunter.store.base import (
-    Claimed,
-    Failure,
-    SourceNote,
-    Store,
-    claimed,
-    jobs_document,
-    pace_state,
-)
+from hunter.store.base import Store
+from hunter.store.records import Claimed, Failure, SourceNote, claimed, jobs_document, pace_state
 from hunter.store.rows import Row, flag, integer, text, whole_number
 
 # Read-only queries of the port, by name: (function, its parameters in the port's names)

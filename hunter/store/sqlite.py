@@ -20,15 +20,8 @@ from hunter.listing import Listing
 from hunter.pace import Pace, PaceState
 from hunter.states import RowStatus
 from hunter.store import queries
-from hunter.store.base import (
-    Claimed,
-    Failure,
-    SourceNote,
-    Store,
-    claimed,
-    jobs_document,
-    pace_state,
-)
+from hunter.store.base import Store
+from hunter.store.records import Claimed, Failure, SourceNote, claimed, jobs_document, pace_state
 from hunter.store.rows import Row, flag, integer, optional_moment, text
 
 Q = queries.load("sqlite")

@@ -10,7 +10,8 @@ import pytest
 
 from hunter.listing import Listing
 from hunter.states import ErrorKind, RowStatus
-from hunter.store.base import Failure, SourceNote, Store
+from hunter.store.base import Store
+from hunter.store.records import Failure, SourceNote
 from tests.conftest import open_test_store
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -1,0 +1,253 @@
+"""What the store's answers look like: the rows hunter reads back, typed, by column name, and
+the documents it hands the database. Plain data; the port that returns them is base.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from hunter.listing import Listing
+from hunter.pace import PaceState
+from hunter.policy import Decision
+from hunter.states import ErrorKind, RowStatus
+from hunter.store.rows import (
+    Row,
+    document,
+    integer,
+    moment,
+    optional_integer,
+    optional_moment,
+    optional_text,
+    real,
+    text,
+)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A row this worker owns for one push."""
+
+    job_id: str
+    listing: Listing
+    retry_key: str
+    retry_key_at: datetime
+    attempts: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> Claimed:
+        """From a claimed row as any adapter reads it."""
+        job_id = text(row, "job_id")
+        return cls(
+            job_id=job_id,
+            listing=Listing.from_payload(job_id, document(row, "listing")),
+            retry_key=text(row, "retry_key"),
+            retry_key_at=moment(row, "retry_key_at"),
+            attempts=integer(row, "attempts"),
+        )
+
+
+def claimed(rows: Iterable[Row]) -> list[Claimed]:
+    """Claimed rows in job id order, whatever order the database returned them in."""
+    return sorted((Claimed.from_row(row) for row in rows), key=lambda c: c.job_id)
+
+
+@dataclass(frozen=True)
+class SourceNote:
+    """What one poll of one source came to, for its row in hunter_sources."""
+
+    name: str
+    count: int | None  # listings parsed; None when nothing was parsed
+    error: str | None = None
+    good: bool | None = None  # health verdict: True good, False bad, None no verdict
+    etag: str | None = None
+    last_modified: str | None = None
+    validated_url: str | None = None
+    keep_validators: bool = False
+    not_before: datetime | None = None
+    broken_notice: Listing | None = None  # queued when this note makes the source broken
+    recovered_notice: Listing | None = None  # queued when this note ends a broken spell
+
+    def document(self) -> dict[str, Any]:
+        def notice(listing: Listing | None) -> dict[str, Any] | None:
+            if listing is None:
+                return None
+            return {"job_id": listing.job_id, "listing": listing.payload()}
+
+        return {
+            "name": self.name,
+            "count": self.count,
+            "error": self.error,
+            "good": self.good,
+            "etag": self.etag,
+            "last_modified": self.last_modified,
+            "validated_url": self.validated_url,
+            "keep_validators": self.keep_validators,
+            "not_before": self.not_before.isoformat() if self.not_before else None,
+            "broken_notice": notice(self.broken_notice),
+            "recovered_notice": notice(self.recovered_notice),
+        }
+
+
+@dataclass(frozen=True)
+class SourceState:
+    """What the store remembers of a source between polls (and restarts)."""
+
+    name: str
+    primed: bool = False
+    last_good_at: datetime | None = None
+    fail_streak: int = 0
+    broken_at: datetime | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    validated_url: str | None = None
+    not_before: datetime | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> SourceState:
+        return cls(
+            name=text(row, "name"),
+            primed=row["primed_at"] is not None,
+            last_good_at=optional_moment(row, "last_good_at"),
+            fail_streak=integer(row, "fail_streak"),
+            broken_at=optional_moment(row, "broken_at"),
+            etag=optional_text(row, "etag"),
+            last_modified=optional_text(row, "last_modified"),
+            validated_url=optional_text(row, "validated_url"),
+            not_before=optional_moment(row, "not_before"),
+        )
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed push's outcome as the store writes it on the batch's rows."""
+
+    status: RowStatus  # retry, stuck or pending
+    error_kind: ErrorKind | None
+    error: str | None
+    next_at: datetime | None  # the next attempt (a retry, or the probe of a parked batch)
+    count_attempt: bool
+
+    @classmethod
+    def of(cls, decision: Decision, now: datetime) -> Failure:
+        if decision.status not in (RowStatus.RETRY, RowStatus.STUCK, RowStatus.PENDING):
+            raise ValueError(f"{decision.status} is not the outcome of a failed push")
+        return cls(
+            status=RowStatus(decision.status),
+            error_kind=decision.error_kind,
+            error=decision.error,
+            next_at=now + timedelta(seconds=decision.delay) if decision.delay else None,
+            count_attempt=decision.count_attempt,
+        )
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    job_id: str
+    status: RowStatus
+    title: str
+    attempts: int
+    next_attempt_at: datetime | None
+    claimed_by: str | None
+    claimed_at: datetime | None
+    error_kind: ErrorKind | None
+    last_error: str | None
+    first_seen_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> OutboxRow:
+        kind = optional_text(row, "error_kind")
+        return cls(
+            job_id=text(row, "job_id"),
+            status=RowStatus(text(row, "status")),
+            title=str(document(row, "listing").get("title", "")),
+            attempts=integer(row, "attempts"),
+            next_attempt_at=optional_moment(row, "next_attempt_at"),
+            claimed_by=optional_text(row, "claimed_by"),
+            claimed_at=optional_moment(row, "claimed_at"),
+            error_kind=ErrorKind(kind) if kind else None,
+            last_error=optional_text(row, "last_error"),
+            first_seen_at=moment(row, "first_seen_at"),
+        )
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """A source's row in hunter_sources, as `hunter status` shows it."""
+
+    name: str
+    primed_at: datetime | None
+    last_poll_at: datetime | None
+    last_ok_at: datetime | None
+    last_count: int | None
+    last_error: str | None
+    last_good_at: datetime | None
+    fail_streak: int
+    broken_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> SourceRow:
+        return cls(
+            name=text(row, "name"),
+            primed_at=optional_moment(row, "primed_at"),
+            last_poll_at=optional_moment(row, "last_poll_at"),
+            last_ok_at=optional_moment(row, "last_ok_at"),
+            last_count=optional_integer(row, "last_count"),
+            last_error=optional_text(row, "last_error"),
+            last_good_at=optional_moment(row, "last_good_at"),
+            fail_streak=integer(row, "fail_streak"),
+            broken_at=optional_moment(row, "broken_at"),
+        )
+
+
+@dataclass(frozen=True)
+class Marked:
+    """A listing the user marked on LINE (`hunter status --applied`)."""
+
+    job_id: str
+    mark: str
+    listing: Listing
+    marked_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> Marked:
+        job_id = text(row, "job_id")
+        return cls(
+            job_id=job_id,
+            mark=text(row, "mark"),
+            listing=Listing.from_payload(job_id, document(row, "listing")),
+            marked_at=moment(row, "marked_at"),
+        )
+
+
+@dataclass
+class StatusReport:
+    outbox: dict[str, int]
+    sent_last_24h: int
+    rows: list[OutboxRow]
+    sources: list[SourceRow]
+    last_prune_at: datetime | None
+    meta: dict[str, str] = field(default_factory=dict)
+    quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
+    pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
+    pace_state: PaceState | None = None
+    mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
+
+
+def pace_state(row: Row, granted: bool = False) -> PaceState:
+    return PaceState(
+        month=text(row, "month"),
+        tat=real(row, "tat"),
+        pushes=integer(row, "pushes"),
+        granted=granted,
+    )
+
+
+def jobs_document(listings: Iterable[Listing], matched: set[str]) -> list[dict[str, Any]]:
+    """The listings as the record statement takes them, sorted by id (a fixed lock order)."""
+    unique = {listing.job_id: listing for listing in listings}
+    return [
+        {"job_id": job_id, "matched": job_id in matched, "listing": unique[job_id].payload()}
+        for job_id in sorted(unique)
+    ]
