@@ -23,12 +23,11 @@ from zoneinfo import ZoneInfo
 
 from hunter import report
 from hunter.config import Config
-from hunter.errors import LineError
+from hunter.errors import HunterError, LineError
 from hunter.line import render
 from hunter.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
 from hunter.line.webhook import BadRequest, ChatEvent, parse
 from hunter.policy import Kind, PushResult
-from hunter.states import RowStatus
 from hunter.store import Store
 from hunter.store.records import Failure
 
@@ -123,8 +122,7 @@ class Chat:
             self.store.mark_sent(key, self.clock())
             log.info("%d listings sent in a reply", len(batch))
         else:  # LINE did not take them (or may not have): they wait for the next push
-            back = Failure(RowStatus.PENDING, None, None, None, count_attempt=False)
-            self.store.mark_failed(key, self.worker, back)
+            self.store.mark_failed(key, self.worker, Failure.unsent())
 
     def _status(self) -> str:
         now = self.clock()
@@ -229,7 +227,9 @@ class Inbox:
             event = self._events.get()
             try:
                 self._chat.handle(event)
-            except Exception:  # one bad event must not end the chat
+            except HunterError as exc:  # the database is away: the user can simply ask again
+                log.error("could not answer a %s webhook event: %s", event.kind, exc)
+            except Exception:  # a bug: one bad event must not end the chat
                 log.exception("handling a %s webhook event failed", event.kind)
             finally:
                 self._events.task_done()

@@ -26,7 +26,7 @@ from hunter.config import Config
 from hunter.errors import LineError, StoreError
 from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
-from hunter.pace import Pacer, Plan
+from hunter.pace import Pacer, PaceState, Plan
 from hunter.policy import SPLIT, Decision
 from hunter.states import RowStatus
 from hunter.store import Claimed, Store
@@ -73,6 +73,7 @@ class Deliverer:
         # pacing=False is the first release's behaviour: a push whenever something waits.
         self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
         self._plan: Plan | None = None  # LINE's quota, read at most once per delivery
+        self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
         self.store = store
         self.sender = sender
         self.clock = clock
@@ -87,7 +88,7 @@ class Deliverer:
         report = Delivery()
         started = time.monotonic()
         lease = timedelta(seconds=self.config.lease_seconds)
-        self._plan = None
+        self._plan, self._pace = None, None
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
@@ -131,14 +132,14 @@ class Deliverer:
 
     def warn_quota(self, since: int = 0) -> None:
         """When only the reserve of the month's messages is left and hunter's pace is not why
-        (something else spends the channel's messages, or pacing is off), queue one notice for
-        the month: it goes out with the next push, through the outbox like every alert, paid
-        from the reserve. `since`: messages spent after LINE's count was read."""
+        (something else spends the channel's messages), queue one notice for the month: it
+        goes out with the next push, through the outbox like every alert, paid from the
+        reserve. `since`: messages spent after LINE's count was read."""
         plan = self.plan()
         used = plan.used + since
         if plan.limit is None or plan.budget is None or used < max(plan.budget, 1):
             return
-        state = self.store.pace_state() if self.pacer is not None else None
+        state = self._pace  # the claim that read the plan left it: no second read
         own = state.pushes if state and state.month == self.calendar.month(self.clock()) else 0
         if used <= own:
             return  # the pace spent the month as planned: nothing to warn about
@@ -157,7 +158,7 @@ class Deliverer:
         now = self.clock()
         notice = any(c.listing.source == notices.SOURCE for c in batch)
         pace = self.pacer.pace(plan, self.store.pace_state(), now, notice)
-        state = self.store.claim_push(pace, now)
+        state = self._pace = self.store.claim_push(pace, now)
         listings_pace = self.pacer.pace(plan, state, now, notice=False)
         next_at = self.pacer.next_push(state, listings_pace, now)
         if state.granted:
@@ -175,8 +176,7 @@ class Deliverer:
 
     def _release(self, batch: list[Claimed]) -> None:
         """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""
-        back = Failure(RowStatus.PENDING, None, None, None, count_attempt=False)
-        self.store.mark_failed(batch[0].retry_key, self.worker, back)
+        self.store.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
 
     def _stored_messages(self, batch: list[Claimed]) -> list[dict[str, Any]] | None:
         """The body this batch was first pushed with: a retry sends it again, identical."""

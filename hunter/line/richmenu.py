@@ -53,24 +53,19 @@ def definition() -> dict[str, Any]:
 def image() -> bytes:
     """The menu's picture: one coloured panel per command, its English label in white."""
     width = WIDTH // len(PANELS)
-    ink = [[False] * WIDTH for _ in range(HEIGHT)]
+    background = b"".join(bytes(colour) * width for _text, _label, colour in PANELS)
+    rows = [bytearray(background) for _ in range(HEIGHT)]  # RGB, 3 bytes a pixel
+    white = b"\xff\xff\xff" * _SCALE
     for n, (_text, label, _colour) in enumerate(PANELS):
         span = len(label) * 6 * _SCALE - _SCALE
         left, top = n * width + (width - span) // 2, (HEIGHT - 7 * _SCALE) // 2
         for i, letter in enumerate(label):
             for row, bits in enumerate(_GLYPHS[letter].split()):
-                for column, bit in enumerate(bits):
-                    if bit == "1":
-                        x0 = left + (i * 6 + column) * _SCALE
-                        for y in range(top + row * _SCALE, top + (row + 1) * _SCALE):
-                            ink[y][x0 : x0 + _SCALE] = [True] * _SCALE
-    rows = []
-    for y in range(HEIGHT):
-        line = bytearray(b"\x00")  # PNG filter type 0 for this row
-        for x in range(WIDTH):
-            line += bytes((255, 255, 255)) if ink[y][x] else bytes(PANELS[x // width][2])
-        rows.append(bytes(line))
-    return _png(WIDTH, HEIGHT, b"".join(rows))
+                for column in (c for c, bit in enumerate(bits) if bit == "1"):
+                    x = 3 * (left + (i * 6 + column) * _SCALE)
+                    for y in range(top + row * _SCALE, top + (row + 1) * _SCALE):
+                        rows[y][x : x + len(white)] = white
+    return _png(WIDTH, HEIGHT, b"".join(b"\x00" + bytes(row) for row in rows))  # filter 0
 
 
 def _png(width: int, height: int, raw: bytes) -> bytes:

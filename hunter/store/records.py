@@ -130,6 +130,12 @@ class Failure:
     count_attempt: bool
 
     @classmethod
+    def unsent(cls) -> Failure:
+        """A batch that never reached LINE (held by the pace, or a reply that failed) goes
+        back to `pending`, in its order, and gives up its key."""
+        return cls(RowStatus.PENDING, None, None, None, count_attempt=False)
+
+    @classmethod
     def of(cls, decision: Decision, now: datetime) -> Failure:
         if decision.status not in (RowStatus.RETRY, RowStatus.STUCK, RowStatus.PENDING):
             raise ValueError(f"{decision.status} is not the outcome of a failed push")

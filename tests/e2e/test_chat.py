@@ -300,3 +300,17 @@ def test_line_setup_twice_leaves_one_default_rich_menu(chat: Chat) -> None:
     checked = chat.run("check")
     assert "LINE rich menu: hunter's, the default" in checked.stdout
     assert "LINE webhook: LINE_CHANNEL_SECRET is set" in checked.stdout
+
+
+def test_line_setup_with_a_rejected_token_says_so_in_one_line(
+    tmp_path: Path, line: LineStandIn
+) -> None:
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    env = base_env(tmp_path, **{**line.env(), "LINE_CHANNEL_ACCESS_TOKEN": "not-the-token"})
+    result = run_hunter(tmp_path, "line", "setup", env=env)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "hunter: LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
+    ]
+    assert "not-the-token" not in result.stdout + result.stderr
+    assert line.chat.menus == {}

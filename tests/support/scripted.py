@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from hunter.errors import LineError
 from hunter.policy import Kind, PushResult
 
 
@@ -29,6 +30,7 @@ class ScriptedSender:
         self.reject_title: str | None = None  # a 400 for any push that holds this title
         self.pushes: list[tuple[str, list[dict[str, Any]]]] = []
         self.quota_answer: tuple[int | None, int] | None = None
+        self.quota_error: str | None = None  # LINE's quota API failing, in these words
 
     def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
         self.pushes.append((retry_key, messages))
@@ -37,4 +39,6 @@ class ScriptedSender:
         return self.script.pop(0) if self.script else PushResult(Kind.SENT, 200)
 
     def quota(self) -> tuple[int | None, int] | None:
+        if self.quota_error:
+            raise LineError(self.quota_error)
         return self.quota_answer

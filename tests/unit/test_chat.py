@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hunter.chat import Chat
+from hunter.chat import Chat, Inbox
 from hunter.config import parse_config
 from hunter.line.webhook import BadRequest, ChatEvent, parse
 from hunter.policy import Kind, PushResult
@@ -114,3 +115,25 @@ def test_the_webhook_parser_refuses_a_tampered_body() -> None:
         parse(tampered, signature(body), SECRET)
     with pytest.raises(BadRequest, match="signed but unreadable"):
         parse(b"[1, 2]", signature(b"[1, 2]"), SECRET)
+
+
+def test_a_database_gone_mid_chat_costs_one_log_line_not_the_chat(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """LINE already has its 200 (the answer does not wait for the work): the event is dropped
+    with one line saying why, and the worker goes on answering."""
+    store = SQLiteStore(tmp_path / "gone.db")
+    store.migrate()
+    config = parse_config({"sources": [{"name": "a", "url": "https://x.test/", "kind": "rss"}]})
+    replier = Replier()
+    inbox = Inbox(SECRET, Chat(config, store, replier, TO, Clock(T0), "w"))
+    (tmp_path / "gone.db").unlink()  # a cleanup took the file away under the running bot
+    body = payload(event("message", TO, "tok", text="new"))
+    assert inbox.receive(body, signature(body)) == 200
+    inbox.wait_idle()
+    [line] = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "could not answer a message webhook event" in line.getMessage()
+    assert "deleted or replaced" in line.getMessage() and line.exc_info is None
+    assert replier.replies == []
+    assert inbox.receive(b"{}", "bad") == 400  # and it is still there for the next request
+    store.close()

@@ -194,3 +194,23 @@ def test_an_unlimited_plan_is_paced_by_monthly_messages_or_not_at_all(
     assert 1 <= len(ceiling.sender.pushes) < 40
     state = store.pace_state()
     assert state is not None and state.pushes == len(ceiling.sender.pushes)
+
+
+def test_when_lines_quota_cannot_be_read_the_ceiling_paces_or_nothing_waits(
+    store: SQLiteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    month = Month(store, at(14, 9))
+    month.sender.quota_error = "LINE quota check failed: HTTP 500"
+    for _ in range(20):  # a burst no 200-message pace would let through
+        month.post()
+        assert month.deliver().sent == 1  # not knowing the plan never holds a listing back
+        month.clock.advance(60)
+    assert "could not read LINE's message quota: LINE quota check failed: HTTP 500" in caplog.text
+    capped = Month(store, at(14, 12), monthly_messages=60)
+    capped.sender.quota_error = "cannot reach LINE: timed out"
+    capped.count = 1000
+    for _ in range(20):
+        capped.post()
+        capped.deliver()
+        capped.clock.advance(60)
+    assert 1 <= len(capped.sender.pushes) < 20  # the configured ceiling still paces
