@@ -56,11 +56,12 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     with store:
         now = datetime.now(UTC)
         last = {row.name: row.last_error for row in store.sources()}
+        muted = set(store.mutes(now))  # judged as the next poll will judge them
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
     for read in reads:
-        failures += _report_source(config, read, say)
+        failures += _report_source(config, read, muted, say)
         if last.get(read.name):  # what the running hunter met, which a fetch now may not show
             failures += 1
             say(f"  FAILED at the last poll: {last[read.name]}")
@@ -94,7 +95,9 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
     return 0
 
 
-def _report_source(config: Config, read: SourceRead, say: Callable[[str], None]) -> int:
+def _report_source(
+    config: Config, read: SourceRead, muted: set[str], say: Callable[[str], None]
+) -> int:
     """What one source yields, as a user debugging selectors needs it; 1 if it failed."""
     head = f"source {read.name}: "
     if read.status is not None:
@@ -119,7 +122,7 @@ def _report_source(config: Config, read: SourceRead, say: Callable[[str], None])
         say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
-        say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter).reason}]")
+        say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter, muted).reason}]")
     return 0
 
 

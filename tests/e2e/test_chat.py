@@ -259,6 +259,7 @@ def test_mute_from_a_card_then_unmute(chat: Chat) -> None:
     chat.stop()
     assert "Muted on LINE: 'python'" in chat.run("status").stdout
     chat.post_listings(2, title="python muted {n}")
+    assert "[matches only muted keywords: python]" in chat.run("check").stdout
     assert chat.run("run", "--once").returncode == 0
     assert len(chat.line.pushes) == 1  # matched only "python": recorded as ignored
     unmuted = chat.run("unmute", "python")
