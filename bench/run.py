@@ -321,7 +321,9 @@ def big_table(results: Results, line: LineStandIn, rows: int) -> None:
             {"now": now, "rows": rows},
         )
         db.execute("ANALYZE hunter_seen_jobs")
-    store.claim_prune(now, timedelta(hours=24))  # the polls below must not prune: step 2 does
+    store.outbox.claim_prune(
+        now, timedelta(hours=24)
+    )  # the polls below must not prune: step 2 does
     board = Board()
     try:
         poll_url = board.serve_jobs("/jobs", [("seed", "seed")])
@@ -341,7 +343,7 @@ def big_table(results: Results, line: LineStandIn, rows: int) -> None:
     started = time.perf_counter()
     while True:
         batch_started = time.perf_counter()
-        deleted = store.prune_batch(before, 5_000)
+        deleted = store.outbox.prune_batch(before, 5_000)
         batches.append(time.perf_counter() - batch_started)
         total += deleted
         if deleted < 5_000:

@@ -55,8 +55,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
     with store:
         now = datetime.now(UTC)
-        last = {row.name: row.last_error for row in store.sources()}
-        muted = set(store.mutes(now))  # judged as the next poll will judge them
+        last = {row.name: row.last_error for row in store.sources.all()}
+        muted = set(store.chat.mutes(now))  # judged as the next poll will judge them
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )

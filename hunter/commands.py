@@ -9,17 +9,20 @@ import os
 from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from hunter import report
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
-from hunter.healthz import Webhook
 from hunter.line import open_sender
 from hunter.logs import json_logs
 from hunter.poller import Poller
 from hunter.service import Hunter, utcnow, worker_name
 from hunter.store import open_store
+
+if TYPE_CHECKING:
+    from hunter.chat import Inbox
 
 log = logging.getLogger("hunter")
 
@@ -37,13 +40,13 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         if sender.name == "terminal":
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
-        webhook = _webhook(config, env, resources) if port and env.webhook_configured else None
+        inbox = _inbox(config, env, resources) if port and env.webhook_configured else None
         if env.webhook_configured and not args.once and not port:
             log.warning(
                 "LINE_CHANNEL_SECRET is set but PORT is not: LINE cannot reach the webhook; "
                 "run hunter as a web service (see the README)"
             )
-        hunter = Hunter(config, store, sender, actions=webhook is not None)
+        hunter = Hunter(config, store, sender, actions=inbox is not None)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
             f"store {describe_store(env)}, alerts to {sender.name}"
@@ -61,11 +64,11 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         _check_line(env)
         from hunter.schedule import run_forever
 
-        run_forever(hunter, port, webhook)
+        run_forever(hunter, port, inbox)
     return 0
 
 
-def _webhook(config: Config, env: Environment, resources: ExitStack) -> Webhook:
+def _inbox(config: Config, env: Environment, resources: ExitStack) -> Inbox:
     """The chat behind POST /line/webhook: its own store connection (it answers while a poll
     runs) and LINE's reply API."""
     from hunter.chat import Chat, Inbox
@@ -77,8 +80,9 @@ def _webhook(config: Config, env: Environment, resources: ExitStack) -> Webhook:
     replier = LineSender(
         env.line_token or "", env.line_to or "", env.line_api_url, config.push_deadline_seconds
     )
-    chat = Chat(config, store, replier, env.line_to, utcnow, worker_name())
-    return Inbox(env.line_secret or "", chat).receive
+    worker = worker_name()
+    chat = Chat(config, store, replier, env.line_to, utcnow, worker)
+    return Inbox(env.line_secret or "", chat, worker, utcnow)
 
 
 def _port() -> int | None:
@@ -126,7 +130,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
         raise ConfigError("--days must be 0 or more")
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
-        deleted = store.prune(utcnow() - timedelta(days=days))
+        deleted = store.outbox.prune(utcnow() - timedelta(days=days))
     _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
     return 0
 
@@ -136,11 +140,11 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     now = utcnow()
     with open_store(env, create=False) as store:
         if args.applied:
-            marked = store.marks("applied")
+            marked = store.chat.marks("applied")
             _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
             return 0
         result = store.status(now)
-        result.mutes = store.mutes(now)
+        result.mutes = store.chat.mutes(now)
     result.quota = report.line_quota(open_sender(env))
     result.pace = report.pace(
         config, result.quota, result.pace_state, now, result.outbox["pending"]
@@ -157,7 +161,7 @@ def retry(args: argparse.Namespace, load: Loader) -> int:
         raise ConfigError("name the stuck rows (hunter retry JOB_ID ...) or pass --all")
     _config, env = load(args)
     with open_store(env, create=False) as store:
-        moved = store.retry_stuck(None if args.all else args.job_ids)
+        moved = store.outbox.retry_stuck(None if args.all else args.job_ids)
     missing = sorted(set(args.job_ids) - set(moved))
     _say(f"{len(moved)} stuck rows back to pending; the next poll sends them")
     if missing:
@@ -169,8 +173,8 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
     _config, env = load(args)
     word = args.word.strip().casefold()
     with open_store(env, create=False) as store:
-        lifted = store.unmute(word)
-        left = sorted(store.mutes(utcnow()))
+        lifted = store.chat.unmute(word)
+        left = sorted(store.chat.mutes(utcnow()))
     if not lifted:
         muted = ", ".join(left) or "none"
         raise RunError(f"{word!r} is not muted; muted now: {muted}")

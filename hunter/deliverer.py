@@ -1,11 +1,11 @@
 """The deliverer: empties the outbox into LINE, batch by batch, exactly once.
 
-For each batch it claims rows in the store (the database decides who owns them), asks the pace
-whether a new push may go (pace.py: the month's messages spread over the month; nothing during
-quiet hours), renders the batch and writes the body down before the first push, pushes with
-the batch's retry key, asks the pure policy what LINE's answer means, and writes that outcome.
-A batch the pace holds goes back to `pending`, in order, for the next allowed push. It owns
-nothing else: what is in the outbox, and why, is the poller's business.
+For each batch it claims rows in the store (the database decides who owns them), asks the
+allowance whether a new push may go (allowance.py: the month's messages spread over the
+month; nothing during quiet hours), renders the batch and writes the body down before the
+first push, pushes with the batch's retry key, asks the pure policy what LINE's answer means,
+and writes that outcome. A batch the pace holds goes back to `pending`, in order, for the next
+allowed push. It owns nothing else: what is in the outbox, and why, is the poller's business.
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from hunter import notices, policy
+from hunter import policy
+from hunter.allowance import Allowance, local_time
 from hunter.config import Config
-from hunter.errors import LineError, StoreError
+from hunter.errors import StoreError
 from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
-from hunter.pace import Pacer, PaceState, Plan
 from hunter.policy import SPLIT, Decision
 from hunter.states import RowStatus
 from hunter.store import Claimed, Store
@@ -69,11 +68,7 @@ class Deliverer:
         self.config = config
         self.actions = actions  # buttons under each card: only when the webhook answers them
         self.calendar = config.calendar
-        self.poll_every = timedelta(minutes=config.interval_minutes)
-        # pacing=False is the first release's behaviour: a push whenever something waits.
-        self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
-        self._plan: Plan | None = None  # LINE's quota, read at most once per delivery
-        self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
+        self.allowance = Allowance(config, store, sender, clock, pacing)
         self.store = store
         self.sender = sender
         self.clock = clock
@@ -88,23 +83,26 @@ class Deliverer:
         report = Delivery()
         started = time.monotonic()
         lease = timedelta(seconds=self.config.lease_seconds)
-        self._plan, self._pace = None, None
+        self.allowance.begin()
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
-            batch = self.store.claim_due(self.worker, now, now - lease) if room > 0 else []
+            batch = self.store.outbox.claim_due(self.worker, now, now - lease) if room > 0 else []
             messages = self._stored_messages(batch) if batch else None
             if not batch and room > 0:
                 if self.calendar.is_quiet(now):
                     report.next_push_at = self.calendar.quiet_until(now)
-                    report.held, report.held_by = self.store.count_pending(), "quiet hours"
+                    report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
                     break
-                batch = self.store.claim_new(
+                batch = self.store.outbox.claim_new(
                     self.worker, str(uuid.uuid4()), min(room, MAX_PER_PUSH), now
                 )
-                if batch and not self._pace_allows(batch, report):
+                verdict = self.allowance.claim(batch) if batch else None
+                if verdict is not None and verdict.next_push_at is not None:
+                    report.next_push_at = verdict.next_push_at
+                if verdict is not None and not verdict.granted:
                     self._release(batch)
-                    report.held = self.store.count_pending()
+                    report.held = self.store.outbox.count_pending()
                     break
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
@@ -114,73 +112,17 @@ class Deliverer:
                 messages = self._new_messages(batch, room, most, report.next_push_at)
             if not self._push(batch, messages, report):
                 break
-        if self._plan is not None:
-            self.warn_quota(report.accepted)
+        if self.allowance.plan_read:
+            self.allowance.warn_quota(report.accepted)
         return report
-
-    def plan(self) -> Plan:
-        """The month's messages: LINE's quota (read once per delivery) under the config's
-        `monthly_messages` ceiling. Without an answer from LINE only the ceiling counts."""
-        if self._plan is None:
-            try:
-                line = self.sender.quota()
-            except LineError as exc:
-                log.warning("could not read LINE's message quota: %s", exc)
-                line = None
-            self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)
-        return self._plan
-
-    def warn_quota(self, since: int = 0) -> None:
-        """When only the reserve of the month's messages is left and hunter's pace is not why
-        (something else spends the channel's messages), queue one notice for the month: it
-        goes out with the next push, through the outbox like every alert, paid from the
-        reserve. `since`: messages spent after LINE's count was read."""
-        plan = self.plan()
-        used = plan.used + since
-        if plan.limit is None or plan.budget is None or used < max(plan.budget, 1):
-            return
-        state = self._pace  # the claim that read the plan left it: no second read
-        own = state.pushes if state and state.month == self.calendar.month(self.clock()) else 0
-        if used <= own:
-            return  # the pace spent the month as planned: nothing to warn about
-        notice = notices.quota(used, plan.limit, self.clock(), self.config.timezone)
-        if self.store.enqueue(notice, self.clock()):
-            log.warning("%s: a notice goes out with the next push", notice.title)
-
-    def _pace_allows(self, batch: list[Claimed], report: Delivery) -> bool:
-        """Claim one push of the month's allowance for this new batch (the store decides, so
-        replicas share one pace). A batch holding a notice of hunter's own spends the reserve."""
-        if self.pacer is None:
-            return True
-        plan = self.plan()
-        if plan.limit is None:
-            return True  # unlimited and no ceiling configured: nothing to pace
-        now = self.clock()
-        notice = any(c.listing.source == notices.SOURCE for c in batch)
-        pace = self.pacer.pace(plan, self.store.pace_state(), now, notice)
-        state = self._pace = self.store.claim_push(pace, now)
-        listings_pace = self.pacer.pace(plan, state, now, notice=False)
-        next_at = self.pacer.next_push(state, listings_pace, now)
-        if state.granted:
-            if next_at > now + self.poll_every:  # the next poll's finds will wait: say so
-                report.next_push_at = next_at
-            return True
-        report.next_push_at = next_at
-        log.info(
-            "the pace holds new listings until %s (%d of %s messages spent this month)",
-            self._local(next_at),
-            state.pushes,
-            plan.budget,
-        )
-        return False
 
     def _release(self, batch: list[Claimed]) -> None:
         """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""
-        self.store.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
+        self.store.outbox.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
 
     def _stored_messages(self, batch: list[Claimed]) -> list[dict[str, Any]] | None:
         """The body this batch was first pushed with: a retry sends it again, identical."""
-        body = self.store.batch_body(batch[0].retry_key)
+        body = self.store.outbox.batch_body(batch[0].retry_key)
         return json.loads(body) if body else None
 
     def _new_messages(
@@ -189,7 +131,7 @@ class Deliverer:
         """Render a batch and write its body down before its first push. Its last line says
         what waits beyond it, and when the pace lets the next push go if that is not soon."""
         lines = []
-        if len(batch) >= room and (waiting := self.store.count_pending()):
+        if len(batch) >= room and (waiting := self.store.outbox.count_pending()):
             lines.append(
                 f"{waiting} more new listings wait for the next poll "
                 f"(max_alerts_per_poll = {most})."
@@ -197,25 +139,20 @@ class Deliverer:
         if next_push_at is not None:
             lines.append(
                 f"Next alerts from {self._local(next_push_at)}: paced to "
-                f"{self.plan().budget} LINE messages this month."
+                f"{self.allowance.plan().budget} LINE messages this month."
             )
         messages = render.messages(
             [c.listing for c in batch], "\n".join(lines) or None, self.actions
         )
-        self.store.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
+        self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 
     def _local(self, moment: datetime) -> str:
-        """ "14:30" today, "08:00 on 01 Dec" another day, in the user's timezone."""
-        tz = ZoneInfo(self.config.timezone)
-        local = moment.astimezone(tz)
-        if local.date() == self.clock().astimezone(tz).date():
-            return f"{local:%H:%M}"
-        return f"{local:%H:%M} on {local:%d %b}"
+        return local_time(moment, self.config.timezone, self.clock())
 
     def _wait_for_retry(self, started: float) -> bool:
         """Sleep until the next retry when it is due soon; False when there is none."""
-        due = self.store.next_due()
+        due = self.store.outbox.next_due()
         if due is None or time.monotonic() - started > DELIVERY_BUDGET_SECONDS:
             return False
         wait = (due - self.clock()).total_seconds()
@@ -237,7 +174,7 @@ class Deliverer:
         report.pushes += 1
         decision = policy.decide(result, batch[0].attempts, len(batch), self.config.backoff_seconds)
         if decision.status is RowStatus.SENT:
-            requeued = self._finish(lambda: self.store.mark_sent(key, self.clock()))
+            requeued = self._finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)
             report.accepted += 1
             if requeued:
@@ -247,7 +184,7 @@ class Deliverer:
             ids = [c.job_id for c in batch]
             half = len(ids) // 2
             groups = [(str(uuid.uuid4()), ids[:half]), (str(uuid.uuid4()), ids[half:])]
-            self._finish(lambda: self.store.split(key, self.worker, groups, self.clock()))
+            self._finish(lambda: self.store.outbox.split(key, self.worker, groups, self.clock()))
             log.warning(
                 "LINE rejected a batch of %d (%s); splitting it to find the listing",
                 len(batch),
@@ -266,7 +203,7 @@ class Deliverer:
 
     def _fail(self, key: str, decision: Decision) -> None:
         failure = Failure.of(decision, self.clock())
-        self._finish(lambda: self.store.mark_failed(key, self.worker, failure))
+        self._finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
 
     def _finish(self, write: Callable[[], int]) -> int:
         """Write a push's outcome, retrying through a short database outage. If it stays down,

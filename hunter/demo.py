@@ -128,7 +128,7 @@ def run_demo(say: Callable[[str], None]) -> int:
             report = hunter.poll()
             say(f"   -> {report.delivery.sent} sent\n")
 
-            states = store.job_states()
+            states = store.outbox.job_states()
             say("The store now holds:")
             for job_id, state in states.items():
                 say(f"   {job_id:<16} {state}")

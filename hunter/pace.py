@@ -160,7 +160,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class Pace:
-    """One claim of the allowance, as the store applies it (see `Store.claim_push`)."""
+    """One claim of the allowance, as the store applies it (see `PaceStore.claim`)."""
 
     month: str
     now: float  # active seconds since the month began

@@ -44,6 +44,9 @@ class PushResult:
     status: int | None = None  # HTTP status, None when no answer arrived
     detail: str = ""  # LINE's own words, or what went wrong on the way
     retry_after: float | None = None
+    # No answer, yet the request may have reached LINE (a timeout or a reset after it left).
+    # A push is resent under its retry key, which LINE dedupes; a reply has no such key.
+    maybe_delivered: bool = False
 
     @property
     def summary(self) -> str:
@@ -145,6 +148,18 @@ def key_expired() -> Decision:
     """A batch whose retry key LINE no longer remembers: resending could deliver it twice,
     so it waits for a person."""
     return Decision(RowStatus.STUCK, ErrorKind.UNKNOWN, error=DELIVERY_UNKNOWN)
+
+
+def reply_unanswered(result: PushResult) -> Decision:
+    """A reply that may have reached LINE but was never answered. Replies carry no retry key,
+    so sending its listings again could show them twice: they wait for a person."""
+    return Decision(
+        RowStatus.STUCK,
+        ErrorKind.UNKNOWN,
+        error="delivery unknown: LINE never answered the reply that carried it "
+        f"({result.summary}), so it may or may not have arrived; `hunter retry JOB_ID` sends "
+        "it again",
+    )
 
 
 def auth_sentence(result: PushResult) -> str:

@@ -67,7 +67,7 @@ class Poller:
 
     def poll(self) -> list[SourcePoll]:
         """Read this replica's sources and record what they show."""
-        states = self.store.source_states()
+        states = self.store.sources.states()
         now = self.clock()
         sources = self._my_sources(now)
         timeout = self.config.fetch_timeout_seconds
@@ -76,7 +76,7 @@ class Poller:
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen; nothing will be sent for it."""
-        states = self.store.source_states()
+        states = self.store.sources.states()
         now = self.clock()
         timeout = self.config.fetch_timeout_seconds
         reads = read_sources(sources, states, timeout, now, conditional=False, stop=self.stop)
@@ -89,7 +89,7 @@ class Poller:
         if not self.config.share_sources:
             return sources
         until = now + timedelta(minutes=LEASE_SHARE * self.config.interval_minutes)
-        mine = self.store.lease_sources([s.name for s in sources], self.worker, now, until)
+        mine = self.store.sources.lease([s.name for s in sources], self.worker, now, until)
         if len(mine) < len(sources):
             log.info(
                 "polling %d of %d sources; other replicas hold the rest", len(mine), len(sources)
@@ -101,7 +101,7 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
-        muted = set(self.store.mutes(now)) if not prime else set()
+        muted = set(self.store.chat.mutes(now)) if not prime else set()
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
                 polls.append(SourcePoll(read, Verdict(None)))
@@ -111,7 +111,9 @@ class Poller:
             recorded: dict[str, int] = {}
             try:
                 if prime and health.verdict.good is not False:  # a person asked: empty counts
-                    recorded = self.store.record(read.name, read.listings, set(), now, prime=True)
+                    recorded = self.store.outbox.record(
+                        read.name, read.listings, set(), now, prime=True
+                    )
                 elif health.verdict.good:
                     recorded = self._record(read, now, muted)
             except StoreError as exc:
@@ -123,7 +125,7 @@ class Poller:
                 log.warning("source %s: %s", read.name, health.verdict.reason)
             polls.append(SourcePoll(read, health.verdict, recorded))
             notes.append(health.note)
-        for name in self.store.note_sources(notes, now, self.config.broken_after):
+        for name in self.store.sources.note(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for LINE", name)
         return polls
 
@@ -136,7 +138,7 @@ class Poller:
                 matched.add(listing.job_id)
                 listing = replace(listing, keywords=verdict.keywords)
             listings.append(listing)
-        recorded = self.store.record(
+        recorded = self.store.outbox.record(
             source.name,
             listings,
             matched,

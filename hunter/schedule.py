@@ -7,8 +7,11 @@ recorded in the database is over 24 h old, so a process restarted more often tha
 prunes.
 
 On SIGTERM (Render and Railway send it on every deploy, and kill 30 s later) fetches in flight
-are cancelled and no new push starts; a push in flight finishes or, if it has not within
-STOP_GRACE_SECONDS, stays `sending` for the lease to recover. The process exits 0 either way.
+are cancelled and no new push starts; the HTTP side stops listening once the requests it is
+answering are answered; the chat finishes the replies in flight and leaves the events it has
+not started in the store for the next hunter; a push in flight finishes or, if it has not
+within STOP_GRACE_SECONDS, stays `sending` for the lease to recover. The process exits 0
+either way.
 """
 
 from __future__ import annotations
@@ -17,24 +20,31 @@ import logging
 import os
 import signal
 import threading
+import time
 from datetime import datetime, timedelta
 from types import FrameType
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.errors import HunterError, StoreGone
-from hunter.healthz import Health, Webhook, serve
 from hunter.service import Hunter
+from hunter.web.health import Health
+from hunter.web.server import HttpServer
+
+if TYPE_CHECKING:
+    from hunter.chat import Inbox
 
 log = logging.getLogger("hunter")
 
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
-def run_forever(hunter: Hunter, port: int | None = None, webhook: Webhook | None = None) -> None:
-    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and `webhook`) there."""
+def run_forever(hunter: Hunter, port: int | None = None, inbox: Inbox | None = None) -> None:
+    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and LINE's webhook into
+    `inbox`) there."""
     config = hunter.config
     tz = ZoneInfo(config.timezone)
     interval = config.interval_minutes * 60
@@ -42,7 +52,8 @@ def run_forever(hunter: Hunter, port: int | None = None, webhook: Webhook | None
     busy = threading.Lock()
     gone: list[StoreGone] = []
     health = Health(stale_after=timedelta(seconds=2 * interval))
-    server = serve(health, port, webhook) if port else None
+    webhook = inbox.receive if inbox is not None else None
+    server = HttpServer(health, port, webhook).start() if port else None
 
     def poll() -> None:
         with busy:
@@ -50,8 +61,7 @@ def run_forever(hunter: Hunter, port: int | None = None, webhook: Webhook | None
                 return
             try:
                 hunter.poll()
-                if server is not None:  # the outbox counts cost a round trip: only for /healthz
-                    health.polled(datetime.now(tz), hunter.store.outbox_counts())
+                health.polled(datetime.now(tz))
             except StoreGone as exc:  # polling on would forget what was sent: stop
                 gone.append(exc)
                 hunter.stop.set()
@@ -83,11 +93,14 @@ def run_forever(hunter: Hunter, port: int | None = None, webhook: Webhook | None
     signal.signal(signal.SIGINT, on_signal)
     scheduler.start()
     # The stop request cancels fetches at once and starts no new push; what is still running
-    # (a push up to its deadline) gets the grace, then the process exits regardless: the
-    # platform's kill would come a few seconds later and be no cleaner.
-    finished = busy.acquire(timeout=STOP_GRACE_SECONDS)
-    if server is not None:
-        server.shutdown()
+    # (a push or a reply up to its deadline) gets the grace, then the process exits
+    # regardless: the platform's kill would come a few seconds later and be no cleaner.
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    if server is not None:  # requests being answered finish; then no one is heard
+        server.close(grace=2.0)
+    if inbox is not None:  # replies in flight finish; queued events go back to the store
+        inbox.stop(deadline)
+    finished = busy.acquire(timeout=max(0.0, deadline - time.monotonic()))
     if not finished:
         log.warning(
             "the poll in flight did not finish in time; its rows stay `sending` and "

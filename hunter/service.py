@@ -114,7 +114,7 @@ class Hunter:
         sources = self.poller.poll()
         delivery = self.deliverer.deliver(self.config.max_alerts_per_poll)
         pruned = None
-        if not self.stop.is_set() and self.store.claim_prune(self.clock(), PRUNE_EVERY):
+        if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()
         report = PollReport(sources, delivery, pruned, time.monotonic() - started)
         log.info(report.line())
@@ -126,4 +126,4 @@ class Hunter:
 
     def prune(self, days: float | None = None) -> int:
         days = self.config.prune_after_days if days is None else days
-        return self.store.prune(self.clock() - timedelta(days=days))
+        return self.store.outbox.prune(self.clock() - timedelta(days=days))

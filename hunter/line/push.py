@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import urllib3
 
@@ -20,6 +20,19 @@ from hunter.policy import Kind, PushResult, classify
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
+# A reply must be over before the platform's kill after SIGTERM (schedule.STOP_GRACE_SECONDS),
+# so that hunter can record what became of it instead of leaving it in flight.
+REPLY_DEADLINE_SECONDS = 20.0
+CHECK_DEADLINE_SECONDS = 10.0  # bot info and the quota: a person is waiting for the answer
+# Failures before the request left: LINE cannot have received it.
+_NOT_SENT = (
+    urllib3.exceptions.NewConnectionError,
+    urllib3.exceptions.ConnectTimeoutError,
+    urllib3.exceptions.NameResolutionError,
+)
+
+
+T = TypeVar("T")
 
 
 @cache
@@ -38,9 +51,10 @@ class LineSender:
         to: str,
         api_url: str = "https://api.line.me",
         deadline: float = PUSH_DEADLINE_SECONDS,
+        check_deadline: float = CHECK_DEADLINE_SECONDS,
     ) -> None:
         self._token, self._to, self._url = token, to, api_url
-        self._deadline = deadline
+        self._deadline, self._check_deadline = deadline, check_deadline
         self._messaging: Any = None
 
     @property
@@ -63,35 +77,37 @@ class LineSender:
         def send() -> None:
             request = _sdk().PushMessageRequest.from_dict({"to": self._to, "messages": messages})
             self._api.push_message_with_http_info(
-                request, x_line_retry_key=retry_key, _request_timeout=PUSH_TIMEOUT_SECONDS
+                request,
+                x_line_retry_key=retry_key,
+                _request_timeout=PUSH_TIMEOUT_SECONDS,
+                _preload_content=False,  # a 200 is delivery, whatever its body says
             )
 
-        return self._within_deadline(send)
+        return self._delivery(send, self._deadline)
 
     def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult:
         """Answer a user's message or postback: free (LINE does not count replies), once per
-        reply token, within the same deadline as a push."""
+        reply token. `maybe_delivered` says when no answer came after the request left."""
 
         def send() -> None:
             request = _sdk().ReplyMessageRequest.from_dict(
                 {"replyToken": reply_token, "messages": messages}
             )
-            self._api.reply_message_with_http_info(request, _request_timeout=PUSH_TIMEOUT_SECONDS)
+            self._api.reply_message_with_http_info(
+                request, _request_timeout=PUSH_TIMEOUT_SECONDS, _preload_content=False
+            )
 
-        return self._within_deadline(send)
+        return self._delivery(send, min(self._deadline, REPLY_DEADLINE_SECONDS))
 
-    def _within_deadline(self, send: Callable[[], None]) -> PushResult:
-        outcome: list[PushResult] = []
-        worker = threading.Thread(
-            target=lambda: outcome.append(self._answer(send)),
-            name="line-send",
-            daemon=True,  # an abandoned request never keeps the process alive at exit
-        )
-        worker.start()
-        worker.join(self._deadline)
-        if outcome:
-            return outcome[0]
-        return PushResult(Kind.TRANSIENT, None, f"no complete answer within {self._deadline:g} s")
+    def _delivery(self, send: Callable[[], None], deadline: float) -> PushResult:
+        """One push or reply, over within `deadline` whatever LINE does (the SDK's import,
+        1-3 s on the first call, is not LINE's time)."""
+        _ = self._api
+        try:
+            return within(lambda: self._answer(send), deadline)
+        except Deadline:
+            reason = f"no complete answer within {deadline:g} s"
+            return PushResult(Kind.TRANSIENT, None, reason, maybe_delivered=True)
 
     def _answer(self, send: Callable[[], None]) -> PushResult:
         sdk = _sdk()
@@ -100,19 +116,18 @@ class LineSender:
         except sdk.ApiException as exc:
             return result_from_answer(exc.status, exc.body, exc.headers)
         except (urllib3.exceptions.HTTPError, OSError) as exc:
-            return PushResult(Kind.TRANSIENT, None, _network_reason(exc))
-        except Exception as exc:
-            # A 200 whose body is not LINE's JSON (a proxy's HTML page, a cut-off body): it
-            # may or may not have been delivered, so it is retried under the same key.
-            return PushResult(
-                Kind.TRANSIENT, None, f"LINE's answer could not be read ({type(exc).__name__})"
-            )
+            reason = getattr(exc, "reason", None) or exc
+            left = not isinstance(reason, _NOT_SENT)
+            return PushResult(Kind.TRANSIENT, None, _network_reason(exc), maybe_delivered=left)
         return PushResult(Kind.SENT, 200)
 
     def bot_info(self) -> dict[str, Any]:
         """The bot's name and basic ID: proves the token works."""
         try:
-            info = self._api.get_bot_info(_request_timeout=PUSH_TIMEOUT_SECONDS)
+            info = within(
+                lambda: self._api.get_bot_info(_request_timeout=PUSH_TIMEOUT_SECONDS),
+                self._check_deadline,
+            )
         except _sdk().ApiException as exc:
             result = result_from_answer(exc.status, exc.body, exc.headers)
             if result.status == 401:  # the configuration is wrong, not LINE
@@ -120,21 +135,58 @@ class LineSender:
                     "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
                 ) from None
             raise LineError(f"LINE bot info failed: {result.summary}") from None
+        except Deadline:
+            raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
         return {"name": info.display_name, "basic_id": info.basic_id}
 
     def quota(self) -> tuple[int | None, int]:
-        """(this month's limit or None when unlimited, messages used so far)."""
+        """(this month's limit or None when unlimited, messages used so far), within
+        the check deadline for both reads together: "สถานะ" waits for it."""
+
+        def read() -> tuple[Any, Any]:
+            timeout = PUSH_TIMEOUT_SECONDS
+            quota = self._api.get_message_quota(_request_timeout=timeout)
+            return quota, self._api.get_message_quota_consumption(_request_timeout=timeout)
+
         try:
-            quota = self._api.get_message_quota(_request_timeout=PUSH_TIMEOUT_SECONDS)
-            used = self._api.get_message_quota_consumption(_request_timeout=PUSH_TIMEOUT_SECONDS)
+            quota, used = within(read, self._check_deadline)
         except _sdk().ApiException as exc:
             raise LineError(f"LINE quota check failed: HTTP {exc.status}") from None
+        except Deadline:
+            raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
         limit = quota.value if quota.type == "limited" else None
         return limit, int(used.total_usage)
+
+
+class Deadline(Exception):
+    """A call to LINE was still going at its deadline."""
+
+
+def within(call: Callable[[], T], deadline: float) -> T:
+    """`call()`'s result or exception, or Deadline once `deadline` seconds pass: urllib3's
+    timeouts apply to each read, so a LINE that trickles its answer would hold a call for
+    minutes. The abandoned call's thread is a daemon and never keeps the process alive."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="line-call", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if not outcome:
+        raise Deadline(f"no answer within {deadline:g} s")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value  # type: ignore[no-any-return]
 
 
 def result_from_answer(status: int | None, body: Any, headers: Any) -> PushResult:

@@ -27,7 +27,7 @@ SUMMARY_MAX = 240
 SOURCE_MAX = 40
 DETAIL_MAX = 120
 POSTBACK_DATA_MAX = 300
-# Postback data: "<verb> <argument>", read back by hunter/chat.py.
+# Postback data: "<verb> <argument>", read back by hunter/chat/answers.py.
 DISMISS, MUTE, APPLIED = "dismiss", "mute", "applied"
 DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
 

@@ -1,19 +1,24 @@
-"""LINE's webhook requests -> `ChatEvent`s, after line-bot-sdk has checked their signature.
+"""LINE's webhook requests -> `ChatEvent`s, once line-bot-sdk has checked their signature.
 
 LINE signs every request body with the channel secret (HMAC-SHA256, base64, in
-`x-line-signature`). Anything unsigned, wrongly signed or unreadable is refused with
+`x-line-signature`). Anything unsigned, wrongly signed or not LINE's JSON is refused with
 `BadRequest` before a single byte of it is believed; the server answers 400 and changes
-nothing. The events are flattened into what hunter/chat.py needs, so that nothing past this
-module touches the SDK's models.
+nothing. In a signed body each event is read on its own: one that the SDK cannot read (a
+kind newer than the SDK, a field missing) is skipped, and the events beside it still count.
+The events are flattened into what hunter/chat/ needs, so that nothing past this module
+touches the SDK's models.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-MAX_BODY = 1024 * 1024  # LINE's webhook bodies are a few KB; the server reads no more
+log = logging.getLogger("hunter")
 
 
 class BadRequest(Exception):
@@ -31,6 +36,13 @@ class ChatEvent:
     text: str = ""  # a text message's text
     data: str = ""  # a postback's data
     redelivery: bool = False
+    at: datetime | None = None  # when it happened, by LINE's clock (`timestamp`)
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # as sent
+
+    @property
+    def in_group(self) -> bool:
+        """A group (C...) or a multi-person chat (R...): many people read every answer."""
+        return (self.chat_id or "")[:1] in ("C", "R")
 
 
 @cache
@@ -55,17 +67,36 @@ def parse(body: bytes, signature: str | None, secret: str) -> list[ChatEvent]:
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8") from None
     webhook, _models = _sdk()
-    parser = webhook.WebhookParser(secret)
+    if not webhook.SignatureValidator(secret).validate(text, signature):
+        raise BadRequest("the signature does not match the channel secret")
     try:
-        events = parser.parse(text, signature)
-    except webhook.InvalidSignatureError:
-        raise BadRequest("the signature does not match the channel secret") from None
-    except Exception as exc:  # signed, yet not the JSON LINE sends
+        document = json.loads(text)
+        events = document["events"]
+        if not isinstance(events, list):
+            raise TypeError("events is not a list")
+    except (ValueError, KeyError, TypeError) as exc:  # signed, yet not the JSON LINE sends
         raise BadRequest(f"signed but unreadable ({type(exc).__name__})") from None
-    return [flatten(event) for event in events]
+    read = [from_payload(event) for event in events]
+    return [event for event in read if event is not None]
 
 
-def flatten(event: Any) -> ChatEvent:
+def from_payload(payload: object) -> ChatEvent | None:
+    """One event as LINE sent it (or as the store kept it); None when it cannot be read."""
+    _webhook, models = _sdk()
+    if not isinstance(payload, dict):
+        return None
+    try:
+        event = models.Event.from_dict(payload)
+    except Exception as exc:  # a kind newer than the SDK, or a field it insists on is missing
+        kind, event_id = payload.get("type"), payload.get("webhookEventId")
+        if isinstance(kind, str) and isinstance(event_id, str) and event_id:
+            return ChatEvent(event_id, kind, None, None, raw=payload)  # kept, never answered
+        log.info("a webhook event was skipped: the SDK cannot read it (%s)", type(exc).__name__)
+        return None
+    return flatten(event, payload)
+
+
+def flatten(event: Any, payload: dict[str, Any] | None = None) -> ChatEvent:
     """A ChatEvent from one of the SDK's event models (or its UnknownEvent)."""
     _webhook, models = _sdk()
     source = getattr(event, "source", None)
@@ -90,6 +121,10 @@ def flatten(event: Any) -> ChatEvent:
     else:
         kind = str(getattr(event, "type", None) or "unknown")
     context = getattr(event, "delivery_context", None)
+    timestamp = getattr(event, "timestamp", None)
+    at = None
+    if isinstance(timestamp, int) and 0 <= timestamp < 10**14:
+        at = datetime.fromtimestamp(timestamp / 1000, UTC)
     return ChatEvent(
         event_id=str(getattr(event, "webhook_event_id", "") or ""),
         kind=kind,
@@ -98,4 +133,6 @@ def flatten(event: Any) -> ChatEvent:
         text=text,
         data=data,
         redelivery=bool(getattr(context, "is_redelivery", False)),
+        at=at,
+        raw=payload or {},
     )

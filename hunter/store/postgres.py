@@ -1,7 +1,7 @@
 """The PostgreSQL adapter (psycopg 3): Render, Railway, Neon, Supabase's pooler, local.
 
 Each operation is one call of a function from the schema (sql/postgres/, chosen in
-functions.py), in autocommit: the database decides every claim. No prepared statements, so
+functions/), in autocommit: the database decides every claim. No prepared statements, so
 Supabase's pooler in transaction mode (port 6543) works too.
 """
 
@@ -24,6 +24,7 @@ _MIGRATION_LOCK = 0x68756E74  # "hunt": one migrator at a time when instances st
 
 class PostgresStore(FunctionStore):
     def __init__(self, url: str, connect_timeout: int = 10) -> None:
+        super().__init__()
         self._url = url
         self._timeout = connect_timeout
         self._db: psycopg.Connection[Any] | None = None

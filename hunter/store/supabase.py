@@ -44,6 +44,7 @@ def _json(value: Any) -> Any:
 
 class SupabaseStore(FunctionStore):
     def __init__(self, url: str, key: str) -> None:
+        super().__init__()
         self._host = urlsplit(url).netloc
         self._http = httpx.Client(timeout=TIMEOUT_SECONDS)
         options = SyncClientOptions(

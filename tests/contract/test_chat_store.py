@@ -1,9 +1,11 @@
-"""What the chat keeps, the same on SQLite, PostgreSQL and Supabase: each webhook event once,
-mutes with an end, marks that outlive the seen row, and the listings sent last."""
+"""What the chat keeps, the same on SQLite, PostgreSQL and Supabase: each webhook event once
+and until it is answered, "private" once in a while per chat, mutes with an end, marks that
+outlive the seen row, and the listings sent last."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from hunter.listing import Listing
 from hunter.store.base import Store
@@ -11,34 +13,72 @@ from hunter.store.base import Store
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 
 
-def test_each_event_is_claimed_once_and_forgotten_after_a_week(store: Store) -> None:
-    assert store.claim_event("E1", T0) is True
-    assert store.claim_event("E1", T0 + timedelta(seconds=5)) is False
-    assert store.claim_event("E2", T0 + timedelta(days=8)) is True  # E1 is forgotten now
-    assert store.claim_event("E1", T0 + timedelta(days=8)) is True
+def kept(*ids: str, chat: str = "U1") -> list[tuple[str, str | None, dict[str, Any]]]:
+    return [(i, chat, {"webhookEventId": i, "type": "message", "text": "งานใหม่ 😀"}) for i in ids]
+
+
+def test_each_event_is_accepted_once_and_forgotten_after_a_week(store: Store) -> None:
+    assert store.chat.accept(kept("E1", "E2"), "w1", T0) == {"E1", "E2"}
+    assert store.chat.accept(kept("E1", "E3"), "w2", T0 + timedelta(seconds=5)) == {"E3"}
+    assert store.chat.accept(kept("E1"), "w2", T0 + timedelta(days=8)) == {"E1"}  # forgotten
+
+
+def test_an_event_is_answered_by_the_worker_that_holds_it(store: Store) -> None:
+    store.chat.accept(kept("E1"), "w1", T0)
+    assert store.chat.hold("E1", "w2", T0) is False  # w1 accepted it: w1 answers it
+    assert store.chat.hold("E1", "w1", T0) is True
+    store.chat.handled("E1", T0)
+    assert store.chat.hold("E1", "w1", T0) is False  # answered: never again
+    assert (
+        store.chat.take_stranded("w2", T0 + timedelta(hours=1), T0 + timedelta(hours=1), 10) == []
+    )
+
+
+def test_what_a_stopped_or_dead_worker_left_is_taken_over_once(store: Store) -> None:
+    store.chat.accept(kept("E1", "E2", "E3"), "w1", T0)
+    store.chat.release(["E2"], "w1")  # w1 stopped before answering E2
+    store.chat.release(["E3"], "w9")  # only the holder lets go
+    soon = T0 + timedelta(seconds=10)
+    [payload] = store.chat.take_stranded("w2", soon, soon - timedelta(minutes=2), 10)
+    assert payload == kept("E2")[0][2]  # as LINE sent it, Thai and emoji intact
+    assert store.chat.hold("E2", "w2", soon) and not store.chat.hold("E2", "w1", soon)
+    store.chat.handled("E2", soon)
+    later = T0 + timedelta(minutes=3)  # w1 died holding E1 and E3: its hold ran out
+    taken = store.chat.take_stranded("w3", later, later - timedelta(minutes=2), 10)
+    assert [p["webhookEventId"] for p in taken] == ["E1", "E3"]
+    assert store.chat.take_stranded("w4", later, later - timedelta(minutes=2), 10) == []
+
+
+def test_a_chat_is_told_private_once_in_a_long_while(store: Store) -> None:
+    week = timedelta(days=7)
+    assert store.chat.note_private("C1", T0, T0 - week) is True
+    assert store.chat.note_private("C1", T0 + timedelta(hours=1), T0 - week) is False
+    assert store.chat.note_private("C2", T0, T0 - week) is True  # each chat on its own
+    eight_days = T0 + timedelta(days=8)
+    assert store.chat.note_private("C1", eight_days, eight_days - week) is True
 
 
 def test_mutes_end_and_can_be_lifted(store: Store) -> None:
-    store.mute("python", T0 + timedelta(days=30), T0)
-    store.mute("django", T0 + timedelta(days=1), T0)
-    assert set(store.mutes(T0)) == {"django", "python"}
-    assert set(store.mutes(T0 + timedelta(days=2))) == {"python"}
-    assert store.unmute("python") is True and store.unmute("python") is False
-    assert store.mutes(T0) == {"django": T0 + timedelta(days=1)}
+    store.chat.mute("python", T0 + timedelta(days=30), T0)
+    store.chat.mute("django", T0 + timedelta(days=1), T0)
+    assert set(store.chat.mutes(T0)) == {"django", "python"}
+    assert set(store.chat.mutes(T0 + timedelta(days=2))) == {"python"}
+    assert store.chat.unmute("python") is True and store.chat.unmute("python") is False
+    assert store.chat.mutes(T0) == {"django": T0 + timedelta(days=1)}
 
 
 def test_marks_and_the_last_sent(store: Store) -> None:
     seed = Listing("a:seed", "a", "seed", "https://x.test/")
-    store.record("a", [seed], set(), T0)
+    store.outbox.record("a", [seed], set(), T0)
     jobs = [Listing(f"a:{n}", "a", f"job {n}", f"https://x.test/{n}") for n in range(3)]
-    store.record("a", jobs, {j.job_id for j in jobs}, T0)
-    assert store.mark("a:0", "dismissed", T0) == "job 0"
-    assert store.mark("a:1", "applied", T0) == "job 1"
-    assert store.mark("a:nope", "applied", T0) is None
-    states = store.job_states()
+    store.outbox.record("a", jobs, {j.job_id for j in jobs}, T0)
+    assert store.chat.mark("a:0", "dismissed", T0) == "job 0"
+    assert store.chat.mark("a:1", "applied", T0) == "job 1"
+    assert store.chat.mark("a:nope", "applied", T0) is None
+    states = store.outbox.job_states()
     assert (states["a:0"], states["a:1"], states["a:2"]) == ("ignored", "pending", "pending")
-    [applied] = store.marks("applied")
+    [applied] = store.chat.marks("applied")
     assert (applied.job_id, applied.listing.url) == ("a:1", "https://x.test/1")
-    batch = store.claim_new("w", "k1", 10, T0)
-    store.mark_sent("k1", T0 + timedelta(minutes=1))
-    assert [x.title for x in store.recent_sent(10)] == sorted(c.listing.title for c in batch)
+    batch = store.outbox.claim_new("w", "k1", 10, T0)
+    store.outbox.mark_sent("k1", T0 + timedelta(minutes=1))
+    assert [x.title for x in store.outbox.recent_sent(10)] == sorted(c.listing.title for c in batch)

@@ -1,14 +1,19 @@
-"""A database made by the first release (commit 79ebbda) upgrades to exactly what a fresh
-install creates, and keeps every listing it knew: nothing is alerted again after an upgrade.
+"""A database made by each release (commits 79ebbda and a1cc299) upgrades to exactly what a
+fresh install creates, and keeps every listing it knew: nothing is alerted again after an
+upgrade, and the chat's mutes, marks and answered events survive it.
 
-tests/fixtures/schema_79ebbda/ holds that release's schema files as they were shipped
-(`git show 79ebbda:hunter/store/sql/<dialect>/001_init.sql`); they never change.
+tests/fixtures/schema_79ebbda/ holds the first release's schema files as they were shipped
+(`git show 79ebbda:hunter/store/sql/<dialect>/001_init.sql`); they never change. The second
+release's database is made from migrations 001-003 as this checkout has them, after checking
+that they are, byte for byte, the files that release shipped (their SHA-256 below): a
+migration is never edited, a change is always a new numbered file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +21,12 @@ import psycopg
 import pytest
 
 from hunter.listing import Listing
+from hunter.pace import Pace
 from hunter.store import queries, schema_sql
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
-from hunter.store.sqlite import SQLiteStore, _statements
+from hunter.store.sqlite import SQLiteStore
+from hunter.store.sqlite.database import _statements
 from tests.support import postgres
 
 FIRST_RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "schema_79ebbda"
@@ -29,13 +36,13 @@ SEEN = [Listing(f"a:{n}", "a", f"python job {n}", f"https://x.test/{n}") for n i
 
 def record_as_the_first_release(store: Store) -> None:
     """Prime source a, then see a:3 as a new match (pending), as a running hunter would."""
-    store.record("a", SEEN[:2], set(), T0)
-    store.record("a", SEEN, {"a:3"}, T0)
+    store.outbox.record("a", SEEN[:2], set(), T0)
+    store.outbox.record("a", SEEN, {"a:3"}, T0)
 
 
 def still_known(store: Store) -> None:
-    assert store.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "pending"}
-    assert store.record("a", SEEN, {x.job_id for x in SEEN}, T0) == {}  # nothing new
+    assert store.outbox.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "pending"}
+    assert store.outbox.record("a", SEEN, {x.job_id for x in SEEN}, T0) == {}  # nothing new
     assert queries.latest_version(store.dialect) == store.schema_version()
 
 
@@ -130,6 +137,94 @@ def test_sqlite_from_the_first_release(tmp_path: Path) -> None:
     with SQLiteStore(old_path) as upgraded:
         upgraded.migrate()
         still_known(upgraded)
+    with SQLiteStore(fresh_path) as fresh:
+        fresh.migrate()
+    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+
+
+# `git show a1cc299:hunter/store/sql/<dialect>/<file> | sha256sum`
+SECOND_RELEASE = {
+    "postgres": {
+        "001_init.sql": "5804c854b235e1f6f5d610e72cba4bbe526d8bfbc165f665f5ad113b9e403e98",
+        "002_pace.sql": "af27102dfa2d917ed2cb7d2ff166e624f98810d2b6ea7b3f5abf95122ea29818",
+        "003_chat.sql": "21c3d4189bfb54806a73667ca1ca9b218733006ff1dba1d85395a5671b4faed7",
+    },
+    "sqlite": {
+        "001_init.sql": "e27baee7208151fb2cdc87e198f5d6d4985911c26eddeda81093457617b2b775",
+        "002_pace.sql": "8c50cd642998e183647c4ec17f25d93d4d5012187766f140e8e2e5f5e5ada4c5",
+        "003_chat.sql": "386782824d4a5508460103fe67e93842cec227a713866287fd7d121585af2929",
+    },
+}
+PACE = Pace(month="2026-11", now=100.0, interval=10.0, tolerance=50.0, cap=5, notice=False)
+
+
+def second_release_sql(dialect: str) -> list[str]:
+    """Migrations 001-003, as commit a1cc299 shipped them (checked)."""
+    shipped = SECOND_RELEASE[dialect]
+    found = {name: sql for _version, name, sql in queries.migrations(dialect) if name in shipped}
+    for name, digest in shipped.items():
+        assert hashlib.sha256(found[name].encode()).hexdigest() == digest, (
+            f"{dialect}/{name} was edited after it shipped: add a new numbered migration instead"
+        )
+    return [found[name] for name in sorted(shipped)]
+
+
+def use_as_the_second_release(store: Store, remember_event: str) -> None:
+    """What a1cc299 writes: listings, a push of the pace, a mute, a mark, an answered event."""
+    record_as_the_first_release(store)
+    store.pace.claim(PACE, T0)
+    store.chat.mute("django", T0 + timedelta(days=30), T0)
+    store.chat.mark("a:1", "applied", T0)
+    if isinstance(store, PostgresStore):
+        store._execute(remember_event)
+    else:
+        assert isinstance(store, SQLiteStore)
+        with store.tx() as db:
+            db.execute(remember_event)
+
+
+def still_known_after_the_second(store: Store) -> None:
+    still_known(store)
+    state = store.pace.state()
+    assert state is not None and state.pushes == 1
+    assert set(store.chat.mutes(T0)) == {"django"}
+    assert [m.job_id for m in store.chat.marks("applied")] == ["a:1"]
+    later = T0 + timedelta(minutes=5)
+    # The event a1cc299 answered is neither answered again nor accepted as new.
+    assert store.chat.take_stranded("w", later, later, 10) == []
+    assert store.chat.accept([("E-old", "U1", {"webhookEventId": "E-old"})], "w", T0) == set()
+
+
+def test_postgres_from_the_second_release(pg_url: str, second_pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        for sql in second_release_sql("postgres"):
+            db.execute(sql.encode())
+    with PostgresStore(pg_url) as old:  # no migrate: the second release's schema as it is
+        use_as_the_second_release(old, "SELECT hunter_claim_event('E-old', now())")
+    with PostgresStore(pg_url) as upgraded:
+        upgraded.migrate()
+        still_known_after_the_second(upgraded)
+    with PostgresStore(second_pg_url) as fresh:
+        fresh.migrate()
+    assert pg_shape(pg_url) == pg_shape(second_pg_url)
+
+
+def test_sqlite_from_the_second_release(tmp_path: Path) -> None:
+    old_path, fresh_path = tmp_path / "old.db", tmp_path / "fresh.db"
+    with sqlite3.connect(old_path) as db:
+        for sql in second_release_sql("sqlite"):
+            for statement in _statements(sql):
+                db.execute(statement)
+        db.execute("INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '3')")
+    with SQLiteStore(old_path) as old:
+        use_as_the_second_release(
+            old,
+            "INSERT INTO hunter_events (event_id, received_at) "
+            "VALUES ('E-old', '2026-11-01T09:00:00.000000Z')",
+        )
+    with SQLiteStore(old_path) as upgraded:
+        upgraded.migrate()
+        still_known_after_the_second(upgraded)
     with SQLiteStore(fresh_path) as fresh:
         fresh.migrate()
     assert sqlite_shape(old_path) == sqlite_shape(fresh_path)

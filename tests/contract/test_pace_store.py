@@ -23,33 +23,33 @@ def pace(now: float, month: str = "2026-11", cap: int = 190, notice: bool = Fals
 
 
 def test_claims_follow_the_pace(store: Store) -> None:
-    assert store.pace_state() is None
-    granted = [store.claim_push(pace(100 * HOUR), NOW).granted for _ in range(6)]
+    assert store.pace.state() is None
+    granted = [store.pace.claim(pace(100 * HOUR), NOW).granted for _ in range(6)]
     assert granted == [True, True, True, True, False, False]  # the credit, then the wait
-    state = store.pace_state()
+    state = store.pace.state()
     assert state is not None and (state.month, state.pushes) == ("2026-11", 4)
     assert state.tat == 104 * HOUR
-    assert not store.claim_push(pace(100.5 * HOUR), NOW).granted
-    assert store.claim_push(pace(101 * HOUR), NOW).granted  # an hour on, one more
+    assert not store.pace.claim(pace(100.5 * HOUR), NOW).granted
+    assert store.pace.claim(pace(101 * HOUR), NOW).granted  # an hour on, one more
 
 
 def test_a_notice_spends_the_reserve_without_moving_the_pace(store: Store) -> None:
     for _ in range(4):
-        store.claim_push(pace(10 * HOUR), NOW)
-    assert not store.claim_push(pace(10 * HOUR), NOW).granted
-    notice = store.claim_push(pace(10 * HOUR, notice=True, cap=200), NOW)
+        store.pace.claim(pace(10 * HOUR), NOW)
+    assert not store.pace.claim(pace(10 * HOUR), NOW).granted
+    notice = store.pace.claim(pace(10 * HOUR, notice=True, cap=200), NOW)
     assert notice.granted and notice.pushes == 5 and notice.tat == 14 * HOUR
 
 
 def test_the_cap_holds_whatever_the_credit(store: Store) -> None:
-    granted = [store.claim_push(pace(HOUR * n, cap=3), NOW).granted for n in range(10)]
+    granted = [store.pace.claim(pace(HOUR * n, cap=3), NOW).granted for n in range(10)]
     assert granted.count(True) == 3
 
 
 def test_a_new_month_starts_afresh(store: Store) -> None:
     for _ in range(4):
-        store.claim_push(pace(700 * HOUR), NOW)
-    december = store.claim_push(pace(0.1 * HOUR, month="2026-12"), NOW)
+        store.pace.claim(pace(700 * HOUR), NOW)
+    december = store.pace.claim(pace(0.1 * HOUR, month="2026-12"), NOW)
     assert december.granted and (december.month, december.pushes) == ("2026-12", 1)
 
 
@@ -64,6 +64,6 @@ def test_processes_on_one_postgresql_never_exceed_the_pace_together(pg_url: str)
         claims = [pool.submit(claim_many, pg_url, pace(50 * HOUR), 25, start_at) for _ in range(4)]
         granted = [claim.result(timeout=120) for claim in claims]
     with PostgresStore(pg_url) as store:
-        state = store.pace_state()
+        state = store.pace.state()
     assert sum(granted) == 4  # 3 hours of credit plus the push due now
     assert state is not None and state.pushes == 4

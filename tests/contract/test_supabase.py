@@ -19,7 +19,17 @@ from tests.support.cli import base_env, run_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.postgrest import PUBLISHABLE_KEY, SECRET_KEY, PostgREST, legacy_key
 
-TABLES = ["hunter_meta", "hunter_seen_jobs", "hunter_batches", "hunter_sources"]
+TABLES = [
+    "hunter_meta",
+    "hunter_seen_jobs",
+    "hunter_batches",
+    "hunter_sources",
+    "hunter_pace",
+    "hunter_events",
+    "hunter_mutes",
+    "hunter_marks",
+    "hunter_chat_notes",
+]
 
 
 @pytest.fixture
@@ -90,7 +100,7 @@ def test_through_the_api_a_publishable_key_gets_nothing(supabase: PostgREST) -> 
 
     with pytest.raises(SchemaError, match="not in this Supabase project"):
         SupabaseStore(supabase.url, PUBLISHABLE_KEY).migrate()
-    assert SupabaseStore(supabase.url, legacy_key("service_role")).count_pending() == 0
+    assert SupabaseStore(supabase.url, legacy_key("service_role")).outbox.count_pending() == 0
 
 
 def supabase_env(folder: Path, url: str, key: str, **extra: str) -> dict[str, str]:
@@ -205,7 +215,7 @@ def test_no_prepared_statements_for_supabases_transaction_pooler(pg_url: str) ->
     with PostgresStore(pg_url) as store:
         store.migrate()
         for _ in range(10):  # psycopg would prepare from the 5th execution by default
-            store.count_pending()
+            store.outbox.count_pending()
         # pg_prepared_statements is per session: ask on hunter's own connection.
         prepared = store._execute("SELECT count(*) AS n FROM pg_prepared_statements")
         assert prepared == [{"n": 0}]

@@ -91,11 +91,10 @@ class Chat:
         wait_for(f"{replica.url}/healthz", 200, 60)
         return replica
 
-    def wait_pending(self, replica: Replica, count: int) -> None:
+    def wait_pending(self, count: int) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            body = wait_for(f"{replica.url}/healthz", 200, 30)
-            if body["outbox"].get("pending") == count:
+            if list(self.states().values()).count("pending") == count:
                 return
             time.sleep(0.3)
         raise AssertionError(f"{count} listings never waited")
@@ -147,7 +146,7 @@ def chat(tmp_path: Path, board: Board, line: LineStandIn, pg_url: str) -> Iterat
 def test_new_replies_with_what_waits_for_free_and_no_push_repeats_it(chat: Chat) -> None:
     titles = chat.post_listings(30)
     replica = chat.start()
-    chat.wait_pending(replica, 30)
+    chat.wait_pending(30)
     chat.message(replica, "งานใหม่")
     [reply] = chat.replies(1)
     assert reply.status == 200 and not chat.line.chat.violations
@@ -162,10 +161,40 @@ def test_new_replies_with_what_waits_for_free_and_no_push_repeats_it(chat: Chat)
     assert chat.line.pushes == []
 
 
+def test_sigterm_while_a_reply_is_in_flight_finishes_it_and_loses_no_event(chat: Chat) -> None:
+    """LINE is slow to answer the reply carrying 20 listings, and hunter gets SIGTERM meanwhile:
+    the reply finishes and is written down (no push repeats it after the lease), and the events
+    LINE got a 200 for but hunter had not started are answered by the next hunter."""
+    titles = chat.post_listings(20)
+    replica = chat.start()
+    chat.wait_pending(20)
+    chat.line.chat.reply_script.append(("slow", 3.0))
+    chat.message(replica, "งานใหม่")
+    later = [chat.line.chat.issue_token() for _ in range(3)]
+    body = payload(*(event("message", TO, token, text="status") for token in later))
+    assert post(replica.url, body).status_code == 200
+    time.sleep(0.5)
+    replica.process.terminate()  # the platform's SIGTERM, the reply still in flight
+    _out, log = replica.process.communicate(timeout=40)
+    assert replica.process.returncode == 0, log
+    chat.replicas = []
+    assert set(chat.states().values()) == {"sent"}
+    [first] = chat.line.chat.accepted
+    assert sorted(titles_of(first.body)) == sorted(titles)
+    chat.start()  # the next deploy answers the three left waiting
+    replies = chat.replies(4)
+    assert sorted(r.token for r in replies[1:]) == sorted(later)
+    chat.stop()
+    chat.configure(lease_seconds=2)  # a lease long gone: nothing is `sending`, nothing repeats
+    time.sleep(2.5)
+    assert chat.run("run", "--once").returncode == 0
+    assert chat.line.pushes == []
+
+
 def test_a_redelivered_event_and_two_replicas_answer_once(chat: Chat) -> None:
     titles = chat.post_listings(3)
     first, second = chat.start(), chat.start()
-    chat.wait_pending(first, 3)
+    chat.wait_pending(3)
     token = chat.line.chat.issue_token()
     once = event("message", TO, token, text="new", event_id="01HUNTERREDELIVERY0000001")
     again = {**once, "deliveryContext": {"isRedelivery": True}}
@@ -182,7 +211,7 @@ def test_a_redelivered_event_and_two_replicas_answer_once(chat: Chat) -> None:
 def test_unsigned_requests_are_refused_and_change_nothing(chat: Chat) -> None:
     chat.post_listings(2)
     replica = chat.start()
-    chat.wait_pending(replica, 2)
+    chat.wait_pending(2)
     signed = payload(event("message", TO, chat.line.chat.issue_token(), text="new"))
     refused = {
         "bad signature": post(replica.url, signed, sign="bm90IHRoZSBzaWduYXR1cmU="),
@@ -197,7 +226,10 @@ def test_unsigned_requests_are_refused_and_change_nothing(chat: Chat) -> None:
     assert chat.line.chat.replies == [] and chat.events() == 0
     assert set(chat.states().values()) == {"pending"}
     chat.stop()
-    assert replica.log.count("webhook request refused (400)") == 4
+    # Refusals are logged at a bounded rate (issue 21): the server's and the signature
+    # check's first ones are written, the others counted into the next line.
+    refusals = [line for line in replica.log.splitlines() if "refused (400)" in line]
+    assert 1 <= len(refusals) <= 2, refusals
     assert "Traceback" not in replica.log and SECRET not in replica.log
 
 
@@ -212,7 +244,7 @@ def test_lines_verify_request_without_events_gets_200(chat: Chat) -> None:
 def test_a_stranger_gets_one_private_reply_and_no_listing(chat: Chat) -> None:
     chat.post_listings(2)
     replica = chat.start()
-    chat.wait_pending(replica, 2)
+    chat.wait_pending(2)
     chat.message(replica, "งานใหม่", chat=STRANGER)
     [reply] = chat.replies(1)
     assert reply.status == 200 and "private" in reply.texts[0]
@@ -233,7 +265,7 @@ def test_a_follow_is_answered_with_the_chats_own_id(chat: Chat) -> None:
 def test_status_and_help_are_answered(chat: Chat) -> None:
     chat.post_listings(2)
     replica = chat.start()
-    chat.wait_pending(replica, 2)
+    chat.wait_pending(2)
     chat.message(replica, "สถานะ")
     chat.message(replica, "what?")
     status, help_ = chat.replies(2)
@@ -273,7 +305,7 @@ def test_mute_from_a_card_then_unmute(chat: Chat) -> None:
 def test_dismiss_and_applied_buttons(chat: Chat) -> None:
     chat.post_listings(2)
     replica = chat.start()
-    chat.wait_pending(replica, 2)
+    chat.wait_pending(2)
     for verb, job in (("dismiss", "board:j1"), ("applied", "board:j2")):
         token = chat.line.chat.issue_token()
         tapped = event("postback", TO, token, data=f"{verb} {job}")

@@ -1,4 +1,4 @@
-"""Count a store's calls: on PostgreSQL and Supabase each port call is one round trip."""
+"""Count a store's calls: on PostgreSQL and Supabase each call of a room is one round trip."""
 
 from __future__ import annotations
 
@@ -7,16 +7,20 @@ from typing import Any
 
 from hunter.store.base import Store
 
+ROOMS = ("outbox", "sources", "pace", "chat")
 
-class CountingStore:
-    """Delegates to a real store and counts each call of the port."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.calls: Counter[str] = Counter()
+class _Counted:
+    """Delegates to a store or one of its rooms, counting each call by its method's name."""
+
+    def __init__(self, target: Any, calls: Counter[str]) -> None:
+        self._target = target
+        self.calls = calls
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._store, name)
+        attribute = getattr(self._target, name)
+        if name in ROOMS:
+            return _Counted(attribute, self.calls)
         if not callable(attribute):
             return attribute
 
@@ -25,3 +29,8 @@ class CountingStore:
             return attribute(*args, **kwargs)
 
         return counted
+
+
+class CountingStore(_Counted):
+    def __init__(self, store: Store) -> None:
+        super().__init__(store, Counter())

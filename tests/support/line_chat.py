@@ -7,6 +7,10 @@
 - Rich menus: create (RichMenuRequest), list, get, delete, upload the image (a PNG or JPEG of
   the menu's exact size, at most 1 MB: LINE's "rich menu image requirements"), set and get the
   default. Setting a default needs the image first, as LINE answers 400 otherwise.
+Faults on demand for the next replies in order (`reply_script`): an HTTP status (the reply is
+not taken), ("slow", seconds) (taken, answered that much later), "drop" (taken, the connection
+closed without an answer) or "html" (taken, answered 200 with a proxy's HTML page). A reply
+that is taken counts as delivered whatever its answer: LINE shows it.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ class LineChat:
     menus: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> RichMenuResponse
     images: dict[str, bytes] = field(default_factory=dict)
     default_menu: str | None = None
+    reply_script: list[Any] = field(default_factory=list)
     _tokens: dict[str, bool] = field(default_factory=dict)  # issued token -> used
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -98,9 +103,18 @@ class LineChat:
             if token not in self._tokens or self._tokens[token]:
                 self.replies.append(Reply(str(token), body, 400))
                 return 400, {"message": "Invalid reply token"}
+            fault = self.reply_script.pop(0) if self.reply_script else None
+            if isinstance(fault, int):
+                self.replies.append(Reply(token, body, fault))
+                return fault, {"message": "An error occurred in the backend server"}
             self._tokens[token] = True
             self.replies.append(Reply(token, body, 200))
-        return 200, {"sentMessages": [{"id": str(n)} for n in range(len(body["messages"]))]}
+        answer = {"sentMessages": [{"id": str(n)} for n in range(len(body["messages"]))]}
+        if isinstance(fault, tuple) and fault[0] == "slow":
+            return -5, {"after": fault[1], "body": answer}
+        if fault in ("drop", "html"):
+            return {"drop": -1, "html": -3}[fault], {}
+        return 200, answer
 
     def _create(self, raw: bytes) -> Answer:
         body = json.loads(raw)

@@ -15,7 +15,8 @@ Faults on demand, for the next pushes in order (`script`): an HTTP status, "drop
 push, then close the connection without answering: a lost response), "hold" (accept, then
 never answer: the sender is killed mid-push), "slow" (accept, answer after two seconds),
 "html" (accept, then answer 200 with an HTML page, as a proxy in front of LINE might) or
-"trickle" (accept, then send a 200 answer one byte every two seconds).
+"trickle" (accept, then send a 200 answer one byte every two seconds). Replies have faults of
+their own (tests/support/line_chat.py), and `quota_trickles` makes the quota API trickle.
 `reject` marks titles LINE answers 400 for; `on_accept` runs when a push is accepted, before
 the answer leaves (to cut the sender's database at exactly that moment).
 """
@@ -84,6 +85,7 @@ class LineStandIn:
     quota_exhausted: bool = False  # answer 429 whatever the count says
     quota_limit: int | None = None  # the month's messages; None: no limit
     others_used: int = 0  # messages sent this month by something else on the channel
+    quota_trickles: bool = False  # the quota API's answer comes a byte every two seconds
     clock: Callable[[], datetime] = utcnow
     month_zone: ZoneInfo = LINE_MONTH_ZONE
     accepted: dict[str, str] = field(default_factory=dict)  # retry key -> request id
@@ -231,8 +233,45 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
             answer = stand_in.chat.answer(method, self.path, self.headers, raw)
             if answer is None:
                 return False
-            self.send_json(answer[0], answer[1], {})
+            if answer[0] == -5:  # accepted, answered after the given seconds
+                stand_in.released.wait(answer[1]["after"])
+                answer = (200, answer[1]["body"])
+            if answer[0] < 0:
+                self._fault(answer[0])
+            else:
+                self.send_json(answer[0], answer[1], {})
             return True
+
+        def _fault(self, status: int) -> None:
+            """What an accepted request gets instead of LINE's answer (see the docstring)."""
+            if status == -1:  # accepted, answer lost
+                self.close_connection = True
+                self.connection.shutdown(2)
+            elif status == -2:  # accepted, sender must die before an answer comes
+                stand_in.released.wait()
+                self.close_connection = True
+            elif status == -3:  # accepted, answered by something that is not LINE
+                page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+            elif status == -4:  # accepted, the answer trickles in
+                self._trickle(b'{"sentMessages": []}')
+
+        def _trickle(self, answer: bytes) -> None:
+            """A 200 whose body comes a byte every two seconds."""
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            for byte in answer:
+                if stand_in.released.wait(2.0):
+                    break
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            self.close_connection = True
 
         def do_DELETE(self) -> None:
             if not self._chat("DELETE"):
@@ -245,35 +284,8 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                     self.send_json(404, {"message": "Not found"}, {})
                 return None
             status, body, headers = stand_in.answer_push(self.headers, raw)
-            if status == -1:  # accepted, answer lost
-                self.close_connection = True
-                self.connection.shutdown(2)
-                return None
-            if status == -2:  # accepted, sender must die before an answer comes
-                stand_in.released.wait()
-                self.close_connection = True
-                return None
-            if status == -3:  # accepted, answered by something that is not LINE
-                page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
-                return None
-            if status == -4:  # accepted, the answer trickles in
-                answer = b'{"sentMessages": []}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                for byte in answer:
-                    if stand_in.released.wait(2.0):
-                        break
-                    self.wfile.write(bytes([byte]))
-                    self.wfile.flush()
-                self.close_connection = True
-                return None
+            if status < 0:
+                return self._fault(status)
             return self.send_json(status, body, headers)
 
         def do_GET(self) -> None:
@@ -292,6 +304,8 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                     {},
                 )
             if self.path == "/v2/bot/message/quota":
+                if stand_in.quota_trickles:
+                    return self._trickle(json.dumps({"type": "none"}).encode())
                 if stand_in.quota_limit is None:
                     return self.send_json(200, {"type": "none"}, {})
                 return self.send_json(200, {"type": "limited", "value": stand_in.quota_limit}, {})

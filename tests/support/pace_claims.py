@@ -16,5 +16,5 @@ def claim_many(database_url: str, pace: Pace, tries: int, start_at: float) -> in
         store.schema_version()  # connected before the start, so that all begin together
         time.sleep(max(0.0, start_at - time.time()))
         for _ in range(tries):
-            granted += store.claim_push(pace, datetime.now(UTC)).granted
+            granted += store.pace.claim(pace, datetime.now(UTC)).granted
     return granted

@@ -41,14 +41,14 @@ def deliverer(
 
 def waiting(store: SQLiteStore, *titles: str) -> list[str]:
     """Prime source "a", then show these listings as new and matching: rows in `pending`."""
-    store.record("a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), T0)
+    store.outbox.record("a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), T0)
     new = [Listing(f"a:{n}", "a", t, f"https://x.test/{n}") for n, t in enumerate(titles)]
-    store.record("a", new, {x.job_id for x in new}, T0)
+    store.outbox.record("a", new, {x.job_id for x in new}, T0)
     return [x.job_id for x in new]
 
 
 def states(store: SQLiteStore) -> dict[str, str]:
-    return {k: v for k, v in store.job_states().items() if k != "a:seed"}
+    return {k: v for k, v in store.outbox.job_states().items() if k != "a:seed"}
 
 
 def error_of(store: SQLiteStore, job_id: str) -> str:
@@ -113,7 +113,7 @@ def test_the_monthly_limit_burns_no_attempt_and_stops_delivery(
     report = deliverer(store, sender, clock).deliver(48)
     assert report.sent == 0 and "monthly message limit" in (report.stopped or "")
     assert states(store) == dict.fromkeys(ids, "pending")
-    again = store.claim_new("w", "next", 10, clock())
+    again = store.outbox.claim_new("w", "next", 10, clock())
     assert [c.attempts for c in again] == [0, 0]  # nothing burned, a fresh key
 
 
@@ -132,7 +132,7 @@ def test_a_batch_past_lines_retry_window_is_not_resent(
     store: SQLiteStore, sender: ScriptedSender, clock: Clock
 ) -> None:
     ids = waiting(store, "one")
-    store.claim_new("dead worker", "old-key", 10, T0)  # claimed, then the worker died
+    store.outbox.claim_new("dead worker", "old-key", 10, T0)  # claimed, then the worker died
     clock.advance(25 * 3600)
     report = deliverer(store, sender, clock).deliver(48)
     assert sender.pushes == [] and report.sent == 0
@@ -144,8 +144,8 @@ def test_a_lapsed_lease_is_resent_with_the_stored_key(
     store: SQLiteStore, sender: ScriptedSender, clock: Clock
 ) -> None:
     waiting(store, "one")
-    store.claim_new("dead worker", "kept-key", 10, T0)
-    store.save_batch("kept-key", '[{"type": "text", "text": "as first sent"}]', T0)
+    store.outbox.claim_new("dead worker", "kept-key", 10, T0)
+    store.outbox.save_batch("kept-key", '[{"type": "text", "text": "as first sent"}]', T0)
     clock.advance(61)  # past lease_seconds
     assert deliverer(store, sender, clock).deliver(48).sent == 1
     assert sender.pushes == [("kept-key", [{"type": "text", "text": "as first sent"}])]
@@ -168,9 +168,9 @@ def test_when_others_spent_the_month_the_warning_goes_out_from_the_reserve(
     sender.quota_answer = (200, 190)  # someone else used the channel: only the reserve is left
     first = deliverer(store, sender, clock).deliver(48)
     assert (first.sent, first.held) == (0, 1)  # the listing waits: the pace has nothing left
-    notices = [k for k in store.job_states() if k.startswith("hunter:quota")]
+    notices = [k for k in store.outbox.job_states() if k.startswith("hunter:quota")]
     assert len(notices) == 1
     second = deliverer(store, sender, clock).deliver(48)  # the notice spends the reserve
     assert (second.sent, second.pushes) == (2, 1)  # and carries the waiting listing with it
     assert states(store) == dict.fromkeys([*ids, *notices], "sent")
-    assert [k for k in store.job_states() if k.startswith("hunter:quota")] == notices
+    assert [k for k in store.outbox.job_states() if k.startswith("hunter:quota")] == notices

@@ -36,7 +36,9 @@ def config(**settings: Any) -> Any:
 def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     opened = SQLiteStore(tmp_path / "hunter.db")
     opened.migrate()
-    opened.record("a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), at(1, 0))
+    opened.outbox.record(
+        "a", [Listing("a:seed", "a", "seed", "https://x.test/seed")], set(), at(1, 0)
+    )
     yield opened
     opened.close()
 
@@ -58,7 +60,7 @@ class Month:
         for _ in range(n):
             self.count += 1
             new.append(Listing(f"a:{self.count:04d}", "a", f"job {self.count}", "https://x.test/"))
-        self.store.record("a", new, {x.job_id for x in new}, self.clock())
+        self.store.outbox.record("a", new, {x.job_id for x in new}, self.clock())
         return [x.title for x in new]
 
     def deliver(self) -> Delivery:
@@ -146,12 +148,12 @@ def test_a_new_months_allowance_is_used_from_its_first_hour(store: SQLiteStore) 
         month.deliver()
         month.clock.advance(1)
     assert len(month.sender.pushes) == 27  # 30 less the reserve of a tenth
-    waiting = store.count_pending()
+    waiting = store.outbox.count_pending()
     assert waiting == 13
     month.clock.now = at(1, 0, 5, month=12)  # five minutes into December
     report = month.deliver()
     assert report.sent == waiting and len(month.sender.pushes) == 28
-    state = store.pace_state()
+    state = store.pace.state()
     assert state is not None and (state.month, state.pushes) == ("2026-12", 1)
 
 
@@ -182,7 +184,7 @@ def test_an_unlimited_plan_is_paced_by_monthly_messages_or_not_at_all(
         unpaced.post()
         assert unpaced.deliver().sent == 1
         unpaced.clock.advance(60)
-    assert store.pace_state() is None  # nothing to pace, nothing claimed
+    assert store.pace.state() is None  # nothing to pace, nothing claimed
 
     ceiling = Month(store, at(3, 12), monthly_messages=60)
     ceiling.sender.quota_answer = (None, 0)
@@ -192,7 +194,7 @@ def test_an_unlimited_plan_is_paced_by_monthly_messages_or_not_at_all(
         ceiling.deliver()
         ceiling.clock.advance(60)
     assert 1 <= len(ceiling.sender.pushes) < 40
-    state = store.pace_state()
+    state = store.pace.state()
     assert state is not None and state.pushes == len(ceiling.sender.pushes)
 
 

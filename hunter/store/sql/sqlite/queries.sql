@@ -208,10 +208,6 @@ SELECT month, tat, pushes FROM hunter_pace WHERE id = 1;
 -- name: forget_events
 DELETE FROM hunter_events WHERE received_at < :before;
 
--- name: claim_event
-INSERT INTO hunter_events (event_id, received_at) VALUES (:event_id, :now)
-ON CONFLICT (event_id) DO NOTHING;
-
 -- name: mute
 INSERT INTO hunter_mutes (word, until, muted_at) VALUES (:word, :until, :now)
 ON CONFLICT (word) DO UPDATE SET until = excluded.until, muted_at = excluded.muted_at;
@@ -243,3 +239,35 @@ ORDER BY marked_at DESC, job_id;
 -- name: recent_sent
 SELECT job_id, listing, sent_at FROM hunter_seen_jobs
 WHERE status = 'sent' AND source <> 'hunter' ORDER BY sent_at DESC, job_id LIMIT :limit;
+
+-- name: accept_event
+INSERT INTO hunter_events (event_id, received_at, chat_id, payload, held_by, held_at)
+VALUES (:event_id, :now, :chat_id, :payload, :worker, :now)
+ON CONFLICT (event_id) DO NOTHING;
+
+-- name: hold_event
+UPDATE hunter_events SET held_at = :now
+WHERE event_id = :event_id AND held_by = :worker AND handled_at IS NULL;
+
+-- name: event_handled
+UPDATE hunter_events SET handled_at = :now, payload = NULL WHERE event_id = :event_id;
+
+-- name: take_stranded
+UPDATE hunter_events SET held_by = :worker, held_at = :now
+WHERE event_id IN (
+    SELECT event_id FROM hunter_events
+    WHERE handled_at IS NULL AND payload IS NOT NULL
+      AND (held_by IS NULL OR held_at < :held_before)
+    ORDER BY received_at, event_id LIMIT :limit
+)
+RETURNING event_id, payload, received_at;
+
+-- name: release_events
+UPDATE hunter_events SET held_by = NULL
+WHERE event_id IN (SELECT value FROM json_each(:ids)) AND held_by = :worker
+  AND handled_at IS NULL;
+
+-- name: note_private
+INSERT INTO hunter_chat_notes (chat_id, private_at) VALUES (:chat_id, :now)
+ON CONFLICT (chat_id) DO UPDATE SET private_at = excluded.private_at
+WHERE hunter_chat_notes.private_at < :before;

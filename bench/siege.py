@@ -1,0 +1,165 @@
+"""hunter's webhook under a stranger's attack, next to an earlier hunter's, in one run.
+
+    uv run python bench/siege.py                  # this checkout and the first webhook (a1cc299)
+    uv run python bench/siege.py --write          # and puts the table into bench/RESULTS.md
+    uv run python bench/siege.py --seconds 10     # a shorter attack, for a quick look
+
+Each hunter runs as `hunter run` with PORT and LINE_CHANNEL_SECRET (SQLite, one local board,
+the LINE stand-in), first left idle (its resident memory with the webhook on), then attacked
+from this process on 127.0.0.1 (tests/support/siege.py): 500 connections trickling their
+headers a byte every 5 s and 200 holding the last byte of a 1 MB body for the whole attack,
+16 clients posting 1 MB unsigned bodies for half of it, while a signed request and a /healthz
+go every half second. The earlier hunter runs from a temporary `git worktree` of its commit
+with the same interpreter and packages. A benchmark, not a test: it reports and never fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.board import Board, html_source  # noqa: E402
+from tests.support.cli import base_env, write_config  # noqa: E402
+from tests.support.line_standin import LineStandIn  # noqa: E402
+from tests.support.local_server import free_port, wait_for  # noqa: E402
+from tests.support.siege import Attack, besiege, raise_open_file_limit  # noqa: E402
+from tests.support.webhook import SECRET  # noqa: E402
+
+SECTION = "## The webhook under attack"
+BEFORE = "a1cc299"  # the release that first served the webhook (http.server, a thread each)
+IDLE_SECONDS = 20
+
+
+def measure(code: Path, attack: Attack, board: Board, line: LineStandIn) -> dict[str, object]:
+    """Start the hunter in `code`, let it idle, attack it, stop it; what was seen."""
+    url = board.serve_jobs("/jobs", [("seed", "seed listing")])
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        write_config(Path(folder), [html_source("board", url)], interval_minutes=30)
+        env = base_env(
+            Path(folder),
+            PORT=str(port),
+            LINE_CHANNEL_SECRET=SECRET,
+            PYTHONPATH=str(code),
+            HUNTER_LOG_LEVEL="ERROR",  # the old server logs each refusal: keep the pipe quiet
+            **line.env(),
+        )
+        process = subprocess.Popen(
+            [sys.executable, "-m", "hunter", "run"],
+            cwd=folder,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
+            time.sleep(IDLE_SECONDS)
+            idle = _rss_mb(process.pid)
+            report = besiege("127.0.0.1", port, process.pid, SECRET, attack)
+            time.sleep(2)
+            after = _rss_mb(process.pid)
+        finally:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return {"idle_rss_mb": idle, "rss_mb_after": after, **report.summary()}
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def table(before: dict[str, object], after: dict[str, object], attack: Attack) -> list[str]:
+    def row(what: str, key: str, unit: str = "") -> str:
+        return f"| {what} | {before.get(key)}{unit} | {after.get(key)}{unit} |"
+
+    return [
+        f"| what | {BEFORE} (http.server) | this hunter |",
+        "|---|---|---|",
+        row("resident memory at idle, webhook on", "idle_rss_mb", " MB"),
+        row("signed requests answered 200", "signed_200"),
+        row("signed requests sent", "signed"),
+        row("slowest signed request", "signed_max_s", " s"),
+        row("median signed request", "signed_median_s", " s"),
+        row("/healthz answered", "healthz_answered"),
+        row("slowest /healthz", "healthz_max_s", " s"),
+        row(f"slowloris connections (of {attack.slowloris}) dropped", "slow_dropped"),
+        row("... the last of them dropped after", "slow_dropped_max_s", " s"),
+        row("... still open at the end", "slow_still_open"),
+        row(f"held 1 MB bodies (of {attack.held_bodies}) still open at the end", "held_still_open"),
+        row("answers to the unsigned 1 MB posts (status: count)", "unsigned_answers"),
+        row("threads, at most", "threads_max"),
+        row("resident memory, at most", "rss_mb_max", " MB"),
+        row("resident memory after the attack", "rss_mb_after", " MB"),
+        row("open files, at most", "open_files_max"),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="put the table in RESULTS.md")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long the attack lasts")
+    parser.add_argument("--before", default=BEFORE, help="the earlier commit to compare with")
+    args = parser.parse_args()
+    raise_open_file_limit()
+    attack = Attack(seconds=args.seconds, posting_seconds=args.seconds / 2)
+    board, line = Board(), LineStandIn(check_spec=False)
+    with tempfile.TemporaryDirectory() as scratch:
+        old = Path(scratch) / "before"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(old), args.before],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        try:
+            before = measure(old, attack, board, line)
+            print("before:", json.dumps(before), flush=True)
+            after = measure(ROOT, attack, board, line)
+            print("after:", json.dumps(after), flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT)
+    board.close()
+    line.close()
+    lines = table(before, after, attack)
+    print("\n".join(lines))
+    if args.write:
+        write_results(lines, args.seconds)
+    return 0
+
+
+def write_results(lines: list[str], seconds: float) -> None:
+    """Replace this section of RESULTS.md (or add it), leaving the others as they are."""
+    results = ROOT / "bench" / "RESULTS.md"
+    text = results.read_text(encoding="utf-8")
+    head, _, rest = text.partition(SECTION)
+    following = rest[rest.find("\n## ") :] if "\n## " in rest else ""
+    section = [
+        SECTION,
+        "",
+        f"`uv run python bench/siege.py --write`, {time.strftime('%Y-%m-%d', time.gmtime())}:",
+        f"a {seconds:g} s attack from 127.0.0.1 (tests/support/siege.py) on `hunter run` with",
+        "PORT and LINE_CHANNEL_SECRET, after it idled 20 s. LINE needs every signed request",
+        "answered 200 within 2 s.",
+        "",
+        *lines,
+        "",
+    ]
+    results.write_text(head.rstrip() + "\n\n" + "\n".join(section) + following, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

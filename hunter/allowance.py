@@ -1,0 +1,118 @@
+"""The month's LINE messages as one delivery spends them: may a new batch be pushed now, and
+is a warning due because something else spends the channel's messages.
+
+pace.py decides (pure); this reads LINE's quota once per delivery, claims each push of the
+allowance in the store (so that replicas and `run --once` share one pace), and queues the
+quota notice through the outbox. The deliverer asks; it keeps no count of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from hunter import notices
+from hunter.config import Config
+from hunter.errors import LineError
+from hunter.line import Sender
+from hunter.pace import Pacer, PaceState, Plan
+from hunter.store import Claimed, Store
+
+log = logging.getLogger("hunter")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    granted: bool
+    next_push_at: datetime | None = None  # when a new batch may go, if it is not soon
+
+
+class Allowance:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        sender: Sender,
+        clock: Callable[[], datetime],
+        pacing: bool = True,
+    ) -> None:
+        self.config, self.store, self.sender, self.clock = config, store, sender, clock
+        self.calendar = config.calendar
+        self.poll_every = timedelta(minutes=config.interval_minutes)
+        # pacing=False is the first release's behaviour: a push whenever something waits.
+        self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
+        self._plan: Plan | None = None  # LINE's quota, read at most once per delivery
+        self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
+
+    def begin(self) -> None:
+        """A new delivery: LINE's quota is read again when it is needed."""
+        self._plan, self._pace = None, None
+
+    @property
+    def plan_read(self) -> bool:
+        return self._plan is not None
+
+    def plan(self) -> Plan:
+        """The month's messages: LINE's quota (read once per delivery) under the config's
+        `monthly_messages` ceiling. Without an answer from LINE only the ceiling counts."""
+        if self._plan is None:
+            try:
+                line = self.sender.quota()
+            except LineError as exc:
+                log.warning("could not read LINE's message quota: %s", exc)
+                line = None
+            self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)
+        return self._plan
+
+    def claim(self, batch: list[Claimed]) -> Verdict:
+        """Claim one push of the month's allowance for this new batch (the store decides, so
+        replicas share one pace). A batch holding a notice of hunter's own spends the reserve."""
+        if self.pacer is None:
+            return Verdict(True)
+        plan = self.plan()
+        if plan.limit is None:
+            return Verdict(True)  # unlimited and no ceiling configured: nothing to pace
+        now = self.clock()
+        notice = any(c.listing.source == notices.SOURCE for c in batch)
+        pace = self.pacer.pace(plan, self.store.pace.state(), now, notice)
+        state = self._pace = self.store.pace.claim(pace, now)
+        listings_pace = self.pacer.pace(plan, state, now, notice=False)
+        next_at = self.pacer.next_push(state, listings_pace, now)
+        if state.granted:  # the next poll's finds will wait: say when
+            return Verdict(True, next_at if next_at > now + self.poll_every else None)
+        log.info(
+            "the pace holds new listings until %s (%d of %s messages spent this month)",
+            local_time(next_at, self.config.timezone, now),
+            state.pushes,
+            plan.budget,
+        )
+        return Verdict(False, next_at)
+
+    def warn_quota(self, since: int = 0) -> None:
+        """When only the reserve of the month's messages is left and hunter's pace is not why
+        (something else spends the channel's messages), queue one notice for the month: it
+        goes out with the next push, through the outbox like every alert, paid from the
+        reserve. `since`: messages spent after LINE's count was read."""
+        plan = self.plan()
+        used = plan.used + since
+        if plan.limit is None or plan.budget is None or used < max(plan.budget, 1):
+            return
+        state = self._pace  # the claim that read the plan left it: no second read
+        own = state.pushes if state and state.month == self.calendar.month(self.clock()) else 0
+        if used <= own:
+            return  # the pace spent the month as planned: nothing to warn about
+        notice = notices.quota(used, plan.limit, self.clock(), self.config.timezone)
+        if self.store.outbox.enqueue(notice, self.clock()):
+            log.warning("%s: a notice goes out with the next push", notice.title)
+
+
+def local_time(moment: datetime, timezone: str, now: datetime) -> str:
+    """ "14:30" today, "08:00 on 01 Dec" another day, in the user's timezone."""
+    tz = ZoneInfo(timezone)
+    local = moment.astimezone(tz)
+    if local.date() == now.astimezone(tz).date():
+        return f"{local:%H:%M}"
+    return f"{local:%H:%M} on {local:%d %b}"

@@ -1,0 +1,189 @@
+"""What hunter answers to a message, a button or a new friend (inbox.py brings each event
+here once).
+
+Only the chat in LINE_TO may command; anyone else is told "this bot is private" once in a
+long while (PRIVATE_AGAIN), and nothing about any listing. In a group or a multi-person chat
+people talk to each other: only the command words and the card buttons are answered there.
+
+"งานใหม่" ("new") takes what waits in the outbox exactly as a push does (claim, reply, then
+mark sent), so a listing reaches LINE once whether a reply or a push carries it. A reply LINE
+answered with an error puts its listings back to waiting; one that LINE may have taken but
+never answered leaves them stuck as "delivery unknown" (`hunter retry` sends them again),
+since a reply has no retry key and pushing them again could show them twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+from hunter import report
+from hunter.chat import texts
+from hunter.config import Config
+from hunter.errors import LineError
+from hunter.line import render
+from hunter.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
+from hunter.line.webhook import ChatEvent
+from hunter.policy import Kind, PushResult, reply_unanswered
+from hunter.store import Store
+from hunter.store.records import Failure
+
+log = logging.getLogger("hunter")
+
+MUTE_FOR = timedelta(days=30)
+PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
+# LINE's reply token works once, within about a minute of the event (DESIGN.md); an event
+# handled later (taken over after a restart) still acts, but no longer answers.
+REPLY_WINDOW = timedelta(seconds=50)
+
+
+class Replier(Protocol):
+    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult: ...
+
+    def quota(self) -> tuple[int | None, int] | None: ...
+
+
+class Chat:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        replier: Replier,
+        owner: str | None,
+        clock: Callable[[], datetime],
+        worker: str,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.replier = replier
+        self.owner = owner
+        self.clock = clock
+        self.worker = worker
+
+    def handle(self, event: ChatEvent) -> None:
+        """Answer one event (the inbox brings each one once)."""
+        now = self.clock()
+        owner = event.chat_id is not None and event.chat_id == self.owner
+        command = texts.command(event.text) if event.kind == "message" else None
+        if event.kind in ("follow", "join"):
+            if not owner:
+                self._told_private(event, now)
+            self._text(event, texts.welcome(event.chat_id, owner))
+        elif event.kind == "postback" and owner:
+            self._button(event, now)  # acts even when it is too late to answer
+        elif event.kind == "message" and event.in_group and command is None:
+            return  # in a group people talk to each other: only commands are for hunter
+        elif event.kind == "message" and owner:
+            self._command(event, command)
+        elif event.kind in ("message", "postback") and self._told_private(event, now):
+            self._text(event, texts.PRIVATE_TEXT)
+
+    def _can_reply(self, event: ChatEvent, now: datetime) -> bool:
+        if not event.reply_token:
+            return False  # unfollow, leave and the like: nothing to answer
+        return event.at is None or now - event.at <= REPLY_WINDOW
+
+    def _told_private(self, event: ChatEvent, now: datetime) -> bool:
+        """Whether a stranger's chat is to be told "private" now (once in a long while)."""
+        if not event.chat_id or not self._can_reply(event, now):
+            return False
+        return self.store.chat.note_private(event.chat_id, now, now - PRIVATE_AGAIN)
+
+    # -- what the owner asks ------------------------------------------------------------------
+    def _command(self, event: ChatEvent, command: str | None) -> None:
+        if command in texts.NEW:
+            self._new(event)
+        elif command in texts.STATUS:
+            self._text(event, self._status())
+        else:
+            self._text(event, texts.HELP_TEXT)
+
+    def _new(self, event: ChatEvent) -> None:
+        now = self.clock()
+        key = str(uuid.uuid4())
+        batch = self.store.outbox.claim_new(self.worker, key, MAX_PER_PUSH, now)
+        if not batch:
+            recent = self.store.outbox.recent_sent(MAX_BUBBLES)
+            if not recent:
+                self._text(event, texts.NOTHING_NEW)
+                return
+            self._reply(event, render.messages(recent, texts.ONLY_SENT, actions=True))
+            return
+        waiting = self.store.outbox.count_pending()
+        more = texts.more_waiting(waiting) if waiting else None
+        result = self._reply(event, render.messages([c.listing for c in batch], more, True))
+        if result.kind is Kind.SENT:
+            self.store.outbox.mark_sent(key, self.clock())
+            log.info("%d listings sent in a reply", len(batch))
+        elif result.maybe_delivered:  # LINE may show them: never push them on a guess
+            failure = Failure.of(reply_unanswered(result), self.clock())
+            self.store.outbox.mark_failed(key, self.worker, failure)
+        else:  # LINE answered that it did not take them: they wait for the next push
+            self.store.outbox.mark_failed(key, self.worker, Failure.unsent())
+
+    def _status(self) -> str:
+        now = self.clock()
+        tz = ZoneInfo(self.config.timezone)
+        lines = []
+        for source in self.store.sources.all():
+            state = "❌ " + (source.last_error or "")[:80] if source.last_error else "✅"
+            if source.broken_at:
+                state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
+            lines.append(f"{source.name}: {state}")
+        outbox = self.store.outbox.counts()
+        try:
+            quota = report.line_quota_of(self.replier.quota())
+        except LineError as exc:  # LINE could not tell; the rest of the status still helps
+            quota = {"error": str(exc)}
+        pace = report.pace(self.config, quota, self.store.pace.state(), now, outbox["pending"])
+        lines.append(f"รอส่ง {outbox['pending']} · waiting {outbox['pending']}")
+        if outbox["stuck"]:
+            lines.append(f"ติดค้าง {outbox['stuck']} · stuck {outbox['stuck']}: hunter status")
+        if pace["plan"] is not None:
+            next_at = datetime.fromisoformat(pace["next_push_at"]).astimezone(tz)
+            lines.append(f"LINE {pace['used']}/{pace['plan']} · next push {next_at:%d %b %H:%M}")
+        mutes = self.store.chat.mutes(now)
+        if mutes:
+            lines.append("ปิดคำ · muted: " + ", ".join(sorted(mutes)))
+        return "\n".join(lines) or "no sources polled yet"
+
+    # -- the buttons under a card -------------------------------------------------------------
+    def _button(self, event: ChatEvent, now: datetime) -> None:
+        verb, _, argument = event.data.partition(" ")
+        if verb == MUTE and argument:
+            word = argument.casefold()
+            until = now + MUTE_FOR
+            self.store.chat.mute(word, until, now)
+            local = until.astimezone(ZoneInfo(self.config.timezone))
+            self._text(
+                event,
+                f"ปิดคำ “{argument}” ถึง {local:%d %b} · muted “{argument}” for 30 days "
+                f"(hunter unmute {argument} to undo)",
+            )
+        elif verb in (DISMISS, APPLIED) and argument:
+            mark = "dismissed" if verb == DISMISS else "applied"
+            title = self.store.chat.mark(argument, mark, now)
+            if title is None:
+                self._text(event, "ไม่พบงานนี้แล้ว · That listing is no longer known.")
+            elif mark == "dismissed":
+                self._text(event, f"ไม่สนใจ: {title[:80]} · it will not come back")
+            else:
+                self._text(event, f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied")
+        else:
+            self._text(event, texts.HELP_TEXT)
+
+    # -- replies ------------------------------------------------------------------------------
+    def _text(self, event: ChatEvent, text: str) -> PushResult:
+        return self._reply(event, [render.text_message(text)])
+
+    def _reply(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
+        if not self._can_reply(event, self.clock()):
+            return PushResult(Kind.PERMANENT, None, "the reply token is past its minute")
+        result = self.replier.reply(event.reply_token or "", messages)
+        if result.kind is not Kind.SENT:
+            log.warning("reply to a %s event failed: %s", event.kind, result.summary)
+        return result

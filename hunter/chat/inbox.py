@@ -1,0 +1,229 @@
+"""Where POST /line/webhook hands LINE's requests, and where their events wait to be answered.
+
+`receive` runs while LINE waits (it wants a 200 within 2 s): it checks the signature (400
+otherwise), ignores events LINE dated outside the event memory (replayed ones: older than 7
+days, or far ahead of this clock), keeps the new ones in the store (500 when it cannot, so
+that LINE may send them again) and queues them: a few milliseconds.
+
+Workers then answer them chat by chat, in turn (`FairQueue`), the configured chat first: a
+stranger's group sending 200 messages waits behind nobody but itself, many strangers' chats
+wait behind the owner's, and each chat's events are answered one at a time, in order. What
+does not fit a chat's queue stays in the store. A sweeper takes over what a stopped or dead
+worker left there. `stop` starts no new event, lets the replies in flight finish within the
+platform's grace, and lets go of the rest in the store for the next hunter.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from hunter.chat.answers import Chat
+from hunter.errors import HunterError
+from hunter.line.webhook import BadRequest, ChatEvent, from_payload, parse
+from hunter.store import Store
+from hunter.web.limits import Throttled
+
+log = logging.getLogger("hunter")
+
+EVENT_MEMORY = timedelta(days=7)  # as long as the store remembers an event id
+AHEAD = timedelta(hours=1)  # an event dated further ahead than this is not LINE's
+HOLD = timedelta(minutes=2)  # a worker's hold on an event it took (a reply is over in 20 s)
+SWEEP_EVERY = 60.0  # seconds between two looks for events a stopped worker left
+WORKERS = 3  # events answered at once (each waits on LINE's reply API)
+CHAT_BACKLOG = 50  # events one chat may have queued in memory; the rest wait in the store
+
+
+class FairQueue:
+    """Events by chat; `get` hands out the next chat in turn that nobody is answering, the
+    configured chats (`first`) before the others."""
+
+    def __init__(self, backlog: int = CHAT_BACKLOG, first: frozenset[str] = frozenset()) -> None:
+        self._backlog = backlog
+        self._first = first
+        self._chats: dict[str, deque[ChatEvent]] = {}
+        self._turns: deque[str] = deque()  # chats with events waiting and nobody on them
+        self._first_turns: deque[str] = deque()  # the same, of the configured chats
+        self._busy: set[str] = set()
+        self._changed = threading.Condition()
+        self._closed = False
+
+    def put(self, event: ChatEvent) -> bool:
+        """Queue `event`; False when its chat's queue is full or the queue is closed."""
+        chat = event.chat_id or ""
+        with self._changed:
+            waiting = self._chats.setdefault(chat, deque())
+            if self._closed or len(waiting) >= self._backlog:
+                return False
+            waiting.append(event)
+            if len(waiting) == 1 and chat not in self._busy:
+                self._take_turn(chat)
+            return True
+
+    def _take_turn(self, chat: str) -> None:
+        (self._first_turns if chat in self._first else self._turns).append(chat)
+        self._changed.notify()
+
+    def get(self) -> tuple[str, ChatEvent] | None:
+        """The next event to answer, its chat now busy until `done`; None once closed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._first_turns or self._turns or self._closed)
+            if self._closed:
+                return None
+            chat = (self._first_turns or self._turns).popleft()
+            self._busy.add(chat)
+            return chat, self._chats[chat].popleft()
+
+    def done(self, chat: str) -> None:
+        with self._changed:
+            self._busy.discard(chat)
+            if self._chats.get(chat):
+                self._take_turn(chat)
+            else:
+                self._chats.pop(chat, None)
+            self._changed.notify_all()
+
+    def close(self) -> list[ChatEvent]:
+        """Hand out nothing more; the events never started."""
+        with self._changed:
+            self._closed = True
+            left = [event for waiting in self._chats.values() for event in waiting]
+            self._chats.clear()
+            self._turns.clear()
+            self._first_turns.clear()
+            self._changed.notify_all()
+            return left
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._chats and not self._busy, timeout)
+
+
+class Inbox:
+    def __init__(
+        self,
+        secret: str,
+        chat: Chat,
+        worker: str,
+        clock: Callable[[], datetime],
+        workers: int = WORKERS,
+    ) -> None:
+        self._secret, self._chat, self._worker, self._clock = secret, chat, worker, clock
+        self._store: Store = chat.store
+        configured = frozenset({chat.owner} if chat.owner else ())
+        self._queue = FairQueue(first=configured)
+        self._mine: set[str] = set()  # event ids queued or being answered here
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._refused = Throttled(log)
+        self._workers = [
+            threading.Thread(target=self._work, name=f"line-chat-{n}", daemon=True)
+            for n in range(workers)
+        ]
+        for thread in self._workers:
+            thread.start()
+        threading.Thread(target=self._sweep_often, name="line-chat-sweep", daemon=True).start()
+
+    def receive(self, body: bytes, signature: str | None) -> int:
+        """The HTTP status for this request: 400 unless LINE signed it, 500 when its events
+        could not be kept, else 200 once they are kept and queued."""
+        try:
+            events = parse(body, signature, self._secret)
+        except BadRequest as exc:
+            self._refused.warning(f"webhook request refused (400): {exc}")
+            return 400
+        now = self._clock()
+        timely = [event for event in events if self._timely(event, now)]
+        if not timely:
+            return 200
+        rows = [(event.event_id, event.chat_id, event.raw) for event in timely]
+        try:
+            new = self._store.chat.accept(rows, self._worker, now)
+        except HunterError as exc:
+            log.error("could not keep %d webhook events (answered 500): %s", len(rows), exc)
+            return 500
+        for event in timely:
+            if event.event_id in new:
+                self._enqueue(event)
+            else:
+                log.info("webhook event %s already handled", event.event_id)
+        return 200
+
+    def _timely(self, event: ChatEvent, now: datetime) -> bool:
+        if not event.event_id:
+            return False
+        if event.at is not None and not now - EVENT_MEMORY <= event.at <= now + AHEAD:
+            self._refused.warning(f"a webhook event dated {event.at:%Y-%m-%d %H:%M} was ignored")
+            return False
+        return True
+
+    def _enqueue(self, event: ChatEvent) -> None:
+        with self._lock:
+            if event.event_id in self._mine:
+                return
+            self._mine.add(event.event_id)
+        if not self._queue.put(event):  # it stays in the store, for the sweeper to bring
+            with self._lock:
+                self._mine.discard(event.event_id)
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            chat, event = item
+            try:
+                self._answer(event)
+            finally:
+                with self._lock:
+                    self._mine.discard(event.event_id)
+                self._queue.done(chat)
+
+    def _answer(self, event: ChatEvent) -> None:
+        try:
+            if not self._store.chat.hold(event.event_id, self._worker, self._clock()):
+                return  # another worker took it over meanwhile
+            self._chat.handle(event)
+            self._store.chat.handled(event.event_id, self._clock())
+        except HunterError as exc:  # the database is away: it is taken up again later
+            log.error("could not answer a %s webhook event: %s", event.kind, exc)
+        except Exception:  # a bug: one bad event must not end the chat
+            log.exception("handling a %s webhook event failed", event.kind)
+
+    def _sweep_often(self) -> None:
+        self.sweep()
+        while not self._stopping.wait(SWEEP_EVERY):
+            self.sweep()
+
+    def sweep(self) -> int:
+        """Take over the events stopped or dead workers left; how many were queued."""
+        now = self._clock()
+        try:
+            kept = self._store.chat.take_stranded(self._worker, now, now - HOLD, CHAT_BACKLOG)
+        except HunterError as exc:
+            log.error("could not look for webhook events left unanswered: %s", exc)
+            return 0
+        events = [event for event in map(from_payload, kept) if event is not None]
+        for event in events:
+            self._enqueue(event)
+        return len(events)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until every queued event is answered (tests, and a clean stop)."""
+        return self._queue.wait_idle(timeout)
+
+    def stop(self, deadline: float) -> None:
+        """Start no new event; let the ones being answered finish until `deadline` (a
+        time.monotonic() value); leave the rest in the store for the next worker."""
+        self._stopping.set()
+        left = [event.event_id for event in self._queue.close()]
+        if left:
+            try:
+                self._store.chat.release(left, self._worker)
+            except HunterError as exc:  # they are taken over once the hold runs out
+                log.error("could not hand back %d webhook events: %s", len(left), exc)
+        for thread in self._workers:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        if any(thread.is_alive() for thread in self._workers):
+            log.warning("a reply to LINE was still in flight at the stop; its event stays held")

@@ -1,0 +1,83 @@
+"""What the LINE chat keeps (hunter/chat/): webhook events until handled, mutes and marks.
+
+An event is kept before LINE gets its 200 (LINE does not send it again after that), held by
+the worker that took it, and marked handled once answered. A worker that stops lets go of
+what it did not start; one that dies holds its events until the hold runs out. Either way
+another worker takes them over (`take_stranded`), so an accepted event is never lost, and an
+event id is accepted once, whichever replica LINE reaches and however often it redelivers.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from hunter.store.records import Marked
+from hunter.store.room import Room
+from hunter.store.rows import Row, moment, text
+
+EventRow = tuple[str, str | None, dict[str, Any]]  # (webhookEventId, chat id, the event's JSON)
+
+
+class ChatStore(Room, ABC):
+    @abstractmethod
+    def accept(self, events: Sequence[EventRow], worker: str, now: datetime) -> set[str]:
+        """Keep these events, held by `worker`; the ids that were new (the others were
+        accepted before, here or by another replica, within the last 7 days)."""
+
+    @abstractmethod
+    def hold(self, event_id: str, worker: str, now: datetime) -> bool:
+        """True while the event is still `worker`'s and not handled (renews the hold)."""
+
+    @abstractmethod
+    def handled(self, event_id: str, now: datetime) -> None:
+        """The event is answered: it is never taken again."""
+
+    @abstractmethod
+    def take_stranded(
+        self, worker: str, now: datetime, held_before: datetime, limit: int
+    ) -> list[dict[str, Any]]:
+        """Up to `limit` unhandled events nobody holds, or held since before `held_before`,
+        now held by `worker`, oldest first: their JSON as LINE sent it."""
+
+    @abstractmethod
+    def release(self, event_ids: Sequence[str], worker: str) -> None:
+        """`worker` lets go of these events (it stops before handling them)."""
+
+    @abstractmethod
+    def note_private(self, chat_id: str, now: datetime, told_before: datetime) -> bool:
+        """True when `chat_id` should be told "this bot is private" now: it never was, or
+        only before `told_before`. Exactly one caller gets True."""
+
+    @abstractmethod
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        """Listings matching only muted include keywords are recorded as ignored until then."""
+
+    @abstractmethod
+    def unmute(self, word: str) -> bool:
+        """Lift a mute; False when the word was not muted."""
+
+    @abstractmethod
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
+        its title, or None when the id is unknown."""
+
+    def mutes(self, now: datetime) -> dict[str, datetime]:
+        """Muted keywords (case-folded) and when each mute ends."""
+        rows = self._rows("mutes", now=self._time(now))
+        return {text(r, "word"): moment(r, "until") for r in rows}
+
+    def marks(self, mark: str) -> list[Marked]:
+        return [Marked.from_row(r) for r in self._rows("marks", mark=mark)]
+
+
+def event_payload(row: Row) -> dict[str, Any]:
+    """The kept JSON of a taken event (text on SQLite, a document elsewhere)."""
+    value = row["payload"]
+    document = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(document, dict):
+        raise TypeError(f"a kept webhook event is {type(document).__name__}, not an object")
+    return document

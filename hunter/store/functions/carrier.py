@@ -1,0 +1,85 @@
+"""The store port over hunter's PostgreSQL functions, whatever carries the calls.
+
+PostgreSQL (psycopg) and Supabase (PostgREST rpc) run the same functions from sql/postgres/;
+the rooms here (outbox.py, sources.py, pace.py, chat.py) are the one place that says which
+function each operation calls, with what. An adapter supplies only `_call`: run one function
+with named arguments, one round trip, and answer its rows as dicts (set-returning functions)
+or its value (scalar ones).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from hunter.store.base import Store
+from hunter.store.rows import Row
+
+# Read-only queries of the rooms, by name: (function, its parameters in the port's names)
+READS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "next_due": ("hunter_next_due", ()),
+    "count_pending": ("hunter_count_pending", ()),
+    "batch_body": ("hunter_batch_body", ("key",)),
+    "outbox_counts": ("hunter_outbox_counts", ()),
+    "sent_since": ("hunter_sent_since", ("since",)),
+    "outbox_rows": ("hunter_outbox_rows", ("limit",)),
+    "sources": ("hunter_sources_rows", ()),
+    "meta": ("hunter_meta_rows", ()),
+    "job_states": ("hunter_job_states", ()),
+    "pace": ("hunter_pace_row", ()),
+    "mutes": ("hunter_mutes_rows", ("now",)),
+    "marks": ("hunter_marks_rows", ("mark",)),
+    "recent_sent": ("hunter_recent_sent", ("limit",)),
+}
+SCALARS = {"hunter_next_due", "hunter_count_pending", "hunter_batch_body", "hunter_sent_since"}
+
+
+@dataclass(frozen=True)
+class Document:
+    """An argument that travels as JSON (jsonb), however the adapter sends it."""
+
+    value: Any
+
+
+def _named(rows: object, column: str) -> list[Row]:
+    """A TABLE function's rows as mappings. PostgREST has answered a one-column TABLE function
+    both as objects and as bare values; a bare value is named after the function's column."""
+    if not isinstance(rows, list):
+        raise TypeError(f"expected rows, got {type(rows).__name__}")
+    return [row if isinstance(row, dict) else {column: row} for row in rows]
+
+
+class FunctionStore(Store):
+    dialect = "postgres"  # the schema and its functions are the PostgreSQL ones
+
+    def __init__(self) -> None:
+        from hunter.store.functions.chat import FunctionChat
+        from hunter.store.functions.outbox import FunctionOutbox
+        from hunter.store.functions.pace import FunctionPace
+        from hunter.store.functions.sources import FunctionSources
+
+        self.outbox = FunctionOutbox(self)
+        self.sources = FunctionSources(self)
+        self.pace = FunctionPace(self)
+        self.chat = FunctionChat(self)
+
+    @abstractmethod
+    def _call(self, function: str, rows: bool, **params: Any) -> object:
+        """Run `function` with `p_<name>` arguments; its rows as a list of column -> value
+        mappings when `rows`, else its value."""
+
+    def value(self, function: str, **params: Any) -> object:
+        """The value of a scalar function."""
+        return self._call(function, False, **params)
+
+    def table(self, function: str, column: str = "", **params: Any) -> list[Row]:
+        """Rows of a TABLE (or SETOF) function; `column` names a one-column table's column."""
+        return _named(self._call(function, True, **params), column)
+
+    def rows(self, name: str, **params: Any) -> list[Row]:
+        function, names = READS[name]
+        arguments = {n: params[n] for n in names}
+        if function in SCALARS:
+            return [{"value": self._call(function, False, **arguments)}]
+        return self.table(function, **arguments)

@@ -1,0 +1,62 @@
+"""What the chat keeps, over hunter's PostgreSQL functions (see hunter/store/chat.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from hunter.store.chat import ChatStore, EventRow, event_payload
+from hunter.store.functions.carrier import Document, FunctionStore
+from hunter.store.rows import moment, text, whole_number
+
+
+class FunctionChat(ChatStore):
+    def __init__(self, database: FunctionStore) -> None:
+        super().__init__(database)
+        self._database = database
+
+    def accept(self, events: Sequence[EventRow], worker: str, now: datetime) -> set[str]:
+        document = Document(
+            [{"event_id": e, "chat_id": chat, "payload": payload} for e, chat, payload in events]
+        )
+        rows = self._database.table(
+            "hunter_accept_events", "event_id", events=document, worker=worker, now=now
+        )
+        return {text(row, "event_id") for row in rows}
+
+    def hold(self, event_id: str, worker: str, now: datetime) -> bool:
+        return bool(
+            self._database.value("hunter_hold_event", event_id=event_id, worker=worker, now=now)
+        )
+
+    def handled(self, event_id: str, now: datetime) -> None:
+        self._database.value("hunter_event_handled", event_id=event_id, now=now)
+
+    def take_stranded(
+        self, worker: str, now: datetime, held_before: datetime, limit: int
+    ) -> list[dict[str, Any]]:
+        rows = self._database.table(
+            "hunter_take_stranded", worker=worker, now=now, held_before=held_before, limit=limit
+        )
+        rows.sort(key=lambda row: (moment(row, "received_at"), text(row, "event_id")))
+        return [event_payload(row) for row in rows]
+
+    def release(self, event_ids: Sequence[str], worker: str) -> None:
+        self._database.value("hunter_release_events", event_ids=list(event_ids), worker=worker)
+
+    def note_private(self, chat_id: str, now: datetime, told_before: datetime) -> bool:
+        told = self._database.value(
+            "hunter_note_private", chat_id=chat_id, now=now, before=told_before
+        )
+        return bool(told)
+
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        self._database.value("hunter_mute", word=word, until=until, now=now)
+
+    def unmute(self, word: str) -> bool:
+        return whole_number(self._database.value("hunter_unmute", word=word)) > 0
+
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        title = self._database.value("hunter_mark", job_id=job_id, mark=mark, now=now)
+        return None if title is None else str(title)

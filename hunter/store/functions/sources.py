@@ -1,0 +1,33 @@
+"""The sources' rows over hunter's PostgreSQL functions (see hunter/store/sources.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from hunter.store.functions.carrier import Document, FunctionStore
+from hunter.store.records import SourceNote
+from hunter.store.rows import text
+from hunter.store.sources import SourceStore
+
+
+class FunctionSources(SourceStore):
+    def __init__(self, database: FunctionStore) -> None:
+        super().__init__(database)
+        self._database = database
+
+    def note(self, notes: Sequence[SourceNote], now: datetime, broken_after: int) -> list[str]:
+        result = self._database.table(
+            "hunter_note_sources",
+            "source",
+            notes=Document([n.document() for n in notes]),
+            now=now,
+            broken_after=broken_after,
+        )
+        return [text(row, "source") for row in result]
+
+    def lease(self, names: Sequence[str], worker: str, now: datetime, until: datetime) -> set[str]:
+        result = self._database.table(
+            "hunter_lease_sources", "source", names=list(names), worker=worker, now=now, until=until
+        )
+        return {text(row, "source") for row in result}

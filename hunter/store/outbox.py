@@ -1,0 +1,131 @@
+"""The outbox: every listing seen, what waits to be sent, what is in flight, what was sent.
+
+The rows of hunter_seen_jobs and their batches (DESIGN.md, "States of a row"). Claims are
+decided by the database: a row is `sending` for exactly one worker under one retry key.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from hunter.listing import Listing
+from hunter.states import OUTBOX
+from hunter.store.records import Claimed, Failure, OutboxRow
+from hunter.store.room import Room
+from hunter.store.rows import (
+    document,
+    integer,
+    optional_integer,
+    optional_moment,
+    optional_text,
+    text,
+)
+
+PRUNE_BATCH = 5_000
+
+
+class OutboxStore(Room, ABC):
+    @abstractmethod
+    def record(
+        self,
+        source: str,
+        listings: Sequence[Listing],
+        matched: set[str],
+        now: datetime,
+        prime: bool = False,
+        flood: int = 0,
+        flood_notice: Listing | None = None,
+    ) -> dict[str, int]:
+        """Insert new listings, refresh known ones; returns new rows per status.
+
+        New rows are `primed` when the source was never primed (or `prime` is set), else
+        `pending` (matched) or `ignored`. A source is primed once it showed any listing.
+        Flood guard: when a primed source shows more than `flood` (> 0) new listings, they
+        are all recorded `primed`, `flood_notice` is queued with "%s" in its title replaced
+        by their number, and the result holds {"flood": that number}."""
+
+    @abstractmethod
+    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
+        """Up to `limit` pending rows, now `sending` by `worker` under retry key `key`."""
+
+    @abstractmethod
+    def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
+        """One existing batch, whole, keeping its key: a due retry, a due probe of a parked
+        batch, or a batch whose lease expired before `lease_before`. Empty when none."""
+
+    @abstractmethod
+    def save_batch(self, key: str, body: str, now: datetime) -> None:
+        """Keep the request body of batch `key` (before its first push; first write wins)."""
+
+    @abstractmethod
+    def mark_sent(self, key: str, now: datetime) -> int:
+        """LINE accepted `key`: its rows are sent; parked batches are re-queued (returned)."""
+
+    @abstractmethod
+    def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
+        """The rows of `key` still owned by `worker` take the failure's status (retry, stuck,
+        pending: a batch sent back to pending gives up its key, since LINE never took it)."""
+
+    @abstractmethod
+    def split(
+        self, key: str, worker: str, groups: Sequence[tuple[str, Sequence[str]]], now: datetime
+    ) -> int:
+        """Move the rows of `key` into new batches (new key, ids), due now."""
+
+    @abstractmethod
+    def enqueue(self, notice: Listing, now: datetime) -> bool:
+        """Queue a notice of hunter's own for delivery; False when its id was queued before."""
+
+    @abstractmethod
+    def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
+        """Stuck rows (all, or these) back to pending; returns the ids moved."""
+
+    @abstractmethod
+    def claim_prune(self, now: datetime, every: timedelta) -> bool:
+        """True for exactly one caller when the last prune is older than `every`."""
+
+    @abstractmethod
+    def prune_batch(self, before: datetime, limit: int) -> int: ...
+
+    def prune(self, before: datetime) -> int:
+        """Delete done rows not seen since `before`, in short batches (no long lock)."""
+        total = 0
+        while True:
+            deleted = self.prune_batch(before, PRUNE_BATCH)
+            total += deleted
+            if deleted < PRUNE_BATCH:
+                return total
+
+    def batch_body(self, key: str) -> str | None:
+        return optional_text(self._one("batch_body", key=key), "value")
+
+    def count_pending(self) -> int:
+        return integer(self._one("count_pending"), "value")
+
+    def next_due(self) -> datetime | None:
+        return optional_moment(self._one("next_due"), "value")
+
+    def job_states(self) -> dict[str, str]:
+        return {text(r, "job_id"): text(r, "status") for r in self._rows("job_states")}
+
+    def counts(self) -> dict[str, int]:
+        """How many rows are in each state of the outbox (pending, sending, retry, stuck)."""
+        outbox: dict[str, int] = dict.fromkeys(OUTBOX, 0)
+        outbox.update({text(r, "status"): integer(r, "n") for r in self._rows("outbox_counts")})
+        return outbox
+
+    def rows(self, limit: int) -> list[OutboxRow]:
+        """The rows still in the outbox, in the order status shows them."""
+        return [OutboxRow.from_row(r) for r in self._rows("outbox_rows", limit=limit)]
+
+    def sent_since(self, since: datetime) -> int:
+        return optional_integer(self._one("sent_since", since=self._time(since)), "value") or 0
+
+    def recent_sent(self, limit: int) -> list[Listing]:
+        """The listings sent last, newest first."""
+        return [
+            Listing.from_payload(text(r, "job_id"), document(r, "listing"))
+            for r in self._rows("recent_sent", limit=limit)
+        ]

@@ -1,0 +1,5 @@
+"""The SQLite adapter (database.py) and its rooms."""
+
+from hunter.store.sqlite.database import SQLiteStore, ts
+
+__all__ = ["SQLiteStore", "ts"]

@@ -1,0 +1,78 @@
+"""What the chat keeps, on SQLite (see hunter/store/chat.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from hunter.store.chat import ChatStore, EventRow, event_payload
+from hunter.store.rows import text
+from hunter.store.sqlite.database import Q, SQLiteStore, ts
+
+EVENT_MEMORY = timedelta(days=7)  # as the PostgreSQL function forgets webhook events
+
+
+class SQLiteChat(ChatStore):
+    def __init__(self, database: SQLiteStore) -> None:
+        super().__init__(database)
+        self._database = database
+
+    def accept(self, events: Sequence[EventRow], worker: str, now: datetime) -> set[str]:
+        new = set()
+        with self._database.tx() as db:
+            db.execute(Q["forget_events"], {"before": ts(now - EVENT_MEMORY)})
+            for event_id, chat_id, payload in events:
+                params = {"event_id": event_id, "chat_id": chat_id, "worker": worker}
+                params |= {"payload": json.dumps(payload, ensure_ascii=False), "now": ts(now)}
+                if db.execute(Q["accept_event"], params).rowcount:
+                    new.add(event_id)
+        return new
+
+    def hold(self, event_id: str, worker: str, now: datetime) -> bool:
+        params = {"event_id": event_id, "worker": worker, "now": ts(now)}
+        with self._database.tx() as db:
+            return bool(db.execute(Q["hold_event"], params).rowcount)
+
+    def handled(self, event_id: str, now: datetime) -> None:
+        with self._database.tx() as db:
+            db.execute(Q["event_handled"], {"event_id": event_id, "now": ts(now)})
+
+    def take_stranded(
+        self, worker: str, now: datetime, held_before: datetime, limit: int
+    ) -> list[dict[str, Any]]:
+        params = {"worker": worker, "now": ts(now), "held_before": ts(held_before)}
+        with self._database.tx() as db:
+            rows = db.execute(Q["take_stranded"], {**params, "limit": limit}).fetchall()
+        rows.sort(key=lambda row: (text(row, "received_at"), text(row, "event_id")))
+        return [event_payload(row) for row in rows]
+
+    def release(self, event_ids: Sequence[str], worker: str) -> None:
+        with self._database.tx() as db:
+            db.execute(Q["release_events"], {"ids": json.dumps(list(event_ids)), "worker": worker})
+
+    def note_private(self, chat_id: str, now: datetime, told_before: datetime) -> bool:
+        params = {"chat_id": chat_id, "now": ts(now), "before": ts(told_before)}
+        with self._database.tx() as db:
+            return bool(db.execute(Q["note_private"], params).rowcount)
+
+    def mute(self, word: str, until: datetime, now: datetime) -> None:
+        with self._database.tx() as db:
+            db.execute(Q["mute"], {"word": word, "until": ts(until), "now": ts(now)})
+
+    def unmute(self, word: str) -> bool:
+        with self._database.tx() as db:
+            return bool(db.execute(Q["unmute"], {"word": word}).rowcount)
+
+    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+        with self._database.tx() as db:
+            row = db.execute(Q["job_listing"], {"job_id": job_id}).fetchone()
+            if row is None:
+                return None
+            if mark == "dismissed":
+                db.execute(Q["dismiss"], {"job_id": job_id})
+            listing = text(row, "listing")
+            params = {"job_id": job_id, "mark": mark, "listing": listing, "now": ts(now)}
+            db.execute(Q["mark"], params)
+            return str(json.loads(listing).get("title", ""))

@@ -1,0 +1,58 @@
+"""The sources' rows on SQLite (see hunter/store/sources.py for what each operation means)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from hunter.store.records import SourceNote
+from hunter.store.rows import integer, optional_moment
+from hunter.store.sources import SourceStore
+from hunter.store.sqlite.database import Q, SQLiteStore, ts
+from hunter.store.sqlite.outbox import insert_notice
+
+
+class SQLiteSources(SourceStore):
+    def __init__(self, database: SQLiteStore) -> None:
+        super().__init__(database)
+        self._database = database
+
+    def note(self, notes: Sequence[SourceNote], now: datetime, broken_after: int) -> list[str]:
+        with self._database.tx() as db:
+            return [
+                note.name
+                for note in sorted(notes, key=lambda n: n.name)
+                if _note(db, note, ts(now), broken_after)
+            ]
+
+    def lease(self, names: Sequence[str], worker: str, now: datetime, until: datetime) -> set[str]:
+        leased = set()
+        with self._database.tx() as db:
+            for name in sorted(names):
+                db.execute(Q["note_source"], {"name": name})
+                params = {"name": name, "worker": worker, "now": ts(now), "until": ts(until)}
+                if db.execute(Q["lease_source"], params).fetchall():
+                    leased.add(name)
+        return leased
+
+
+def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:
+    """Write one source's note; True when it queued a broken or recovered notice."""
+    document = note.document()
+    document["not_before"] = ts(note.not_before)
+    del document["broken_notice"], document["recovered_notice"]
+    db.execute(Q["note_source"], {"name": note.name})
+    row = db.execute(Q["update_source"], {**document, "now": at}).fetchone()
+    streak, broken_at = integer(row, "fail_streak"), optional_moment(row, "broken_at")
+    notice = None
+    if note.good is False and streak >= broken_after and broken_at is None:
+        db.execute(Q["set_broken"], {"name": note.name, "broken_at": at})
+        notice = note.broken_notice
+    elif note.good and broken_at is not None:
+        db.execute(Q["set_broken"], {"name": note.name, "broken_at": None})
+        notice = note.recovered_notice
+    if notice is None:
+        return False
+    insert_notice(db, notice.job_id, notice.payload(), at)
+    return True

@@ -1,0 +1,121 @@
+"""What each request to hunter's HTTP side gets: /healthz, LINE's webhook, or a refusal.
+
+The server (server.py) holds the connections and calls `Routes.answer` once a request's head
+is in; a `Refusal` is answered with its status and the connection closed. A webhook request's
+body is read only when its signature header is there, within its size, time and budget
+limits, and the webhook itself (signature check, then the store) runs on a small thread pool,
+never on the loop that holds the connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import Executor
+from datetime import UTC, datetime
+
+import h11
+
+from hunter.web.health import Health
+from hunter.web.limits import BodyBudget, Limits
+
+WEBHOOK_PATH = "/line/webhook"
+HEALTH_PATHS = ("/healthz", "/")
+Webhook = Callable[[bytes, str | None], int]  # (body, x-line-signature) -> HTTP status
+READ_CHUNK = 64 * 1024
+
+
+class Refusal(Exception):
+    """A request answered with an error status and then the connection closed."""
+
+    def __init__(self, status: int, reason: str, allow: str | None = None) -> None:
+        super().__init__(reason)
+        self.status, self.allow = status, allow
+
+
+class Routes:
+    def __init__(
+        self, health: Health, webhook: Webhook | None, limits: Limits, pool: Executor
+    ) -> None:
+        self.health, self.webhook, self.limits, self._pool = health, webhook, limits, pool
+        self._budget = BodyBudget(limits.body_budget)
+
+    async def answer(
+        self, h: h11.Connection, reader: asyncio.StreamReader, request: h11.Request
+    ) -> tuple[int, bytes]:
+        limits = self.limits
+        if len(request.target) > limits.max_target:
+            raise Refusal(414, f"a request target of {len(request.target)} bytes")
+        if len(request.headers) > limits.max_headers:
+            raise Refusal(431, f"{len(request.headers)} header lines")
+        # h11 bounds a head that arrives in pieces; one that arrives whole is measured here.
+        head = len(request.target) + sum(len(n) + len(v) + 4 for n, v in request.headers)
+        if head > limits.max_head:
+            raise Refusal(431, f"a request head of {head} bytes")
+        path = request.target.split(b"?", 1)[0].decode("ascii", "replace")
+        if path in HEALTH_PATHS:
+            if request.method not in (b"GET", b"HEAD"):
+                raise Refusal(405, f"{_method(request)} {path}", allow="GET, HEAD")
+            status, report = self.health.report(datetime.now(UTC))
+            return status, json.dumps(report).encode()
+        if path != WEBHOOK_PATH or self.webhook is None:
+            raise Refusal(404, "no such path")
+        if request.method != b"POST":
+            raise Refusal(405, f"{_method(request)} {path}", allow="POST")
+        headers = {name: value for name, value in request.headers}
+        signature = headers.get(b"x-line-signature", b"").decode("ascii", "replace")
+        if not signature:  # LINE signs every request: the body is not worth reading
+            raise Refusal(400, "no x-line-signature header")
+        body = await self._body(h, reader, headers.get(b"content-length"))
+        loop = asyncio.get_running_loop()
+        status = await loop.run_in_executor(self._pool, self.webhook, body, signature)
+        return status, b"{}" if status == 200 else b'{"message": "bad request"}'
+
+    async def _body(
+        self, h: h11.Connection, reader: asyncio.StreamReader, length: bytes | None
+    ) -> bytes:
+        """The request body (chunked or not), within the size, time and budget limits."""
+        limits = self.limits
+        declared = int(length) if length is not None else None  # h11 checked it is a number
+        if declared is not None and declared > limits.max_body:
+            raise Refusal(413, f"a body of {declared} bytes (at most {limits.max_body})")
+        reserved = limits.max_body if declared is None else declared
+        if reserved <= limits.small_body:
+            reserved = 0
+        elif not self._budget.take(reserved):
+            raise Refusal(503, "too many large bodies at once")
+        try:
+            parts: list[bytes] = []
+            size = 0
+            async with asyncio.timeout(limits.body_seconds):
+                while True:
+                    event = await next_event(h, reader)
+                    if isinstance(event, h11.Data):
+                        size += len(event.data)
+                        if size > limits.max_body:
+                            raise Refusal(413, f"a body over {limits.max_body} bytes")
+                        parts.append(bytes(event.data))
+                    elif isinstance(event, h11.EndOfMessage):
+                        return b"".join(parts)
+                    else:  # the client closed before the end of its body
+                        raise ConnectionResetError("the body was cut short")
+        except TimeoutError:
+            raise Refusal(408, "the request body was too slow") from None
+        except h11.RemoteProtocolError as exc:
+            raise Refusal(400, f"a malformed body ({exc})") from None
+        finally:
+            self._budget.give(reserved)
+
+
+async def next_event(h: h11.Connection, reader: asyncio.StreamReader) -> h11.Event | type:
+    """h11's next event, reading from the socket as it needs."""
+    while True:
+        event = h.next_event()
+        if event is not h11.NEED_DATA:
+            return event
+        h.receive_data(await reader.read(READ_CHUNK))
+
+
+def _method(request: h11.Request) -> str:
+    return request.method.decode("ascii", "replace")[:16]

@@ -1,0 +1,202 @@
+"""A small HTTP/1.1 server for the internet: /healthz, and LINE's webhook when it is on.
+
+Why not the standard library's `http.server`: it gives every connection a thread that waits on
+it for ever, reads whatever headers and body a client announces, and listens with a backlog
+of 5. Tried as an attacker would (issue 21), 500 idle connections kept 500 threads, 371 held
+1 MB bodies took 380 MB, and about 1,000 idle ones stopped hunter altogether. Here one thread
+runs an asyncio loop that holds every connection, h11 (already installed with httpx) reads
+HTTP/1.1 exactly (framing, chunked bodies, the size of the head), and every step has a limit
+(limits.py): the head and the body must arrive in time, are bounded in size, the body of a
+webhook request is read only once its signature header is there, and when the connections
+reach their cap the oldest idle one makes room, so a new request (LINE's) is always heard.
+
+Answers: GET and HEAD /healthz (and /); POST /line/webhook (404 when the chat is off);
+404 for other paths, 405 for other methods, 400 for what is not HTTP, 408 for a head too slow,
+413, 414 and 431 for what is too large, 503 when large bodies already use the budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import h11
+
+from hunter.web.health import Health
+from hunter.web.limits import Limits, Throttled
+from hunter.web.routes import READ_CHUNK, WEBHOOK_PATH, Refusal, Routes, Webhook, next_event
+
+log = logging.getLogger("hunter")
+
+
+@dataclass(eq=False)
+class _Connection:
+    writer: asyncio.StreamWriter
+    opened: float = field(default_factory=time.monotonic)
+    busy: bool = False  # a request is being answered: never the one dropped to make room
+
+
+class HttpServer:
+    """Serves on `port` from its own thread once `start` returns; `close` stops it."""
+
+    def __init__(
+        self,
+        health: Health,
+        port: int,
+        webhook: Webhook | None = None,
+        host: str = "0.0.0.0",
+        limits: Limits | None = None,
+    ) -> None:
+        self.health, self.webhook = health, webhook
+        self.host, self.port = host, port
+        self.limits = limits or Limits()
+        self._cap = self.limits.connections_allowed()
+        self._refused = Throttled(log)
+        self._connections: dict[_Connection, None] = {}  # in the order they opened
+        self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="webhook")
+        self._routes = Routes(health, webhook, self.limits, self._pool)
+        self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(_quiet)
+        self._server: asyncio.Server | None = None
+        self._thread = threading.Thread(target=self._loop.run_forever, name="http", daemon=True)
+
+    def start(self) -> HttpServer:
+        self._server = self._loop.run_until_complete(
+            asyncio.start_server(
+                self._accept, self.host, self.port, backlog=self.limits.backlog, limit=READ_CHUNK
+            )
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._thread.start()
+        served = f"/healthz and {WEBHOOK_PATH}" if self.webhook else "/healthz"
+        log.info("serving %s on port %d", served, self.port)
+        return self
+
+    def close(self, grace: float = 5.0) -> None:
+        """Stop listening, drop idle connections, let requests being answered finish (up to
+        `grace` seconds), then stop."""
+        if not self._thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._drain(grace), self._loop)
+        try:
+            future.result(grace + 1)
+        except Exception:  # the loop is stopped below whatever happened
+            log.debug("the HTTP server did not close cleanly", exc_info=True)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    async def _drain(self, grace: float) -> None:
+        if self._server is not None:
+            self._server.close()
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            for connection in list(self._connections):
+                if not connection.busy:
+                    connection.writer.transport.abort()
+            if not self._connections:
+                return
+            await asyncio.sleep(0.05)
+
+    # -- connections ------------------------------------------------------------------------
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._connections) >= self._cap and not self._make_room():
+            writer.transport.abort()
+            return
+        connection = _Connection(writer)
+        self._connections[connection] = None
+        try:
+            await self._serve(connection, reader)
+        except (ConnectionError, TimeoutError, OSError):
+            pass  # the client hung up or stalled: nothing to answer, nothing to log
+        except Exception:  # a bug: this connection ends, the server goes on
+            log.exception("the HTTP server failed on a request")
+        finally:
+            del self._connections[connection]
+            writer.transport.abort()
+
+    def _make_room(self) -> bool:
+        """Drop the oldest connection that is not being answered; False when all are."""
+        for connection in self._connections:
+            if not connection.busy:
+                connection.writer.transport.abort()
+                del self._connections[connection]
+                self._refused.warning(
+                    f"HTTP connections at their cap ({self._cap}): the oldest idle one dropped"
+                )
+                return True
+        return False
+
+    async def _serve(self, connection: _Connection, reader: asyncio.StreamReader) -> None:
+        """Answer the requests of one connection, one after the other (keep-alive)."""
+        limits = self.limits
+        h = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_head)
+        wait = limits.head_seconds
+        while True:
+            try:
+                async with asyncio.timeout(wait):
+                    event = await next_event(h, reader)
+            except TimeoutError:
+                if h.their_state is h11.IDLE and not h.trailing_data[0]:
+                    return  # an idle kept-alive connection: close it quietly
+                await self._refuse(connection, h, Refusal(408, "the request head was too slow"))
+                return
+            except h11.RemoteProtocolError as exc:
+                status = exc.error_status_hint if exc.error_status_hint >= 400 else 400
+                await self._refuse(connection, h, Refusal(status, f"not HTTP/1.1 ({exc})"))
+                return
+            if not isinstance(event, h11.Request):
+                return  # the client closed the connection
+            connection.busy = True
+            try:
+                status, body = await self._routes.answer(h, reader, event)
+            except Refusal as refusal:
+                await self._refuse(connection, h, refusal)
+                return
+            head_only = event.method == b"HEAD"
+            await self._send(connection, h, status, body, head_only)
+            connection.busy = False
+            if h.our_state is h11.MUST_CLOSE or h.their_state is not h11.DONE:
+                return
+            h.start_next_cycle()
+            wait = limits.idle_seconds
+
+    async def _refuse(self, connection: _Connection, h: h11.Connection, refusal: Refusal) -> None:
+        self._refused.warning(f"HTTP request refused ({refusal.status}): {refusal}")
+        if h.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+            body = json.dumps({"message": str(refusal)}).encode()
+            extra = [("allow", refusal.allow)] if refusal.allow else []
+            await self._send(connection, h, refusal.status, body, False, extra, close=True)
+
+    async def _send(
+        self,
+        connection: _Connection,
+        h: h11.Connection,
+        status: int,
+        body: bytes,
+        head_only: bool,
+        extra: list[tuple[str, str]] | None = None,
+        close: bool = False,
+    ) -> None:
+        headers = [("content-type", "application/json"), ("content-length", str(len(body)))]
+        headers += extra or []
+        if close:
+            headers.append(("connection", "close"))
+        data = h.send(h11.Response(status_code=status, headers=headers)) or b""
+        if body and not head_only:
+            data += h.send(h11.Data(data=body)) or b""
+        data += h.send(h11.EndOfMessage()) or b""
+        connection.writer.write(data)
+        async with asyncio.timeout(self.limits.write_seconds):
+            await connection.writer.drain()
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+    """asyncio's own complaints (a reset socket, a task cut off at shutdown): one debug line,
+    never a traceback on stderr outside the log's format and redaction."""
+    log.debug("HTTP server: %s", context.get("message"))

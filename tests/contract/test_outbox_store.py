@@ -1,0 +1,312 @@
+"""The outbox's contract: every adapter, against a real database, gives the same answers:
+priming, claims, retries, leases, parking, splits, bodies, notices, the prune, races."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from hunter.listing import Listing
+from hunter.store.base import Store
+from tests.conftest import open_test_store
+from tests.support.outbox_rows import T0, failure, jobs, pending
+
+
+def ids(listings: list[Listing]) -> set[str]:
+    return {x.job_id for x in listings}
+
+
+def test_first_listings_of_a_source_are_primed_silently(store: Store) -> None:
+    assert store.outbox.record("a", jobs("a", 1, 2, 3), {"a:1"}, T0) == {"primed": 3}
+    new = jobs("a", 4, 5)
+    assert store.outbox.record("a", jobs("a", 1, 2, 3) + new, {"a:4"}, T0) == {
+        "pending": 1,
+        "ignored": 1,
+    }
+    assert store.outbox.job_states() == {
+        "a:1": "primed",
+        "a:2": "primed",
+        "a:3": "primed",
+        "a:4": "pending",
+        "a:5": "ignored",
+    }
+
+
+def test_a_source_added_later_is_primed_on_its_own(store: Store) -> None:
+    store.outbox.record("a", jobs("a", 1), set(), T0)
+    assert store.outbox.record("b", jobs("b", 1, 2), {"b:1", "b:2"}, T0) == {"primed": 2}
+    assert store.outbox.record("a", jobs("a", 2), {"a:2"}, T0) == {"pending": 1}
+
+
+def test_an_empty_page_does_not_prime_a_source(store: Store) -> None:
+    store.outbox.record("a", [], set(), T0)
+    assert store.outbox.record("a", jobs("a", 1), {"a:1"}, T0) == {"primed": 1}
+
+
+def test_prime_on_demand_takes_pending_rows_out_of_the_outbox(store: Store) -> None:
+    store.outbox.record("a", jobs("a", 1), set(), T0)
+    store.outbox.record("a", jobs("a", 1, 2), {"a:2"}, T0)
+    assert store.outbox.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True) == {"primed": 1}
+    assert store.outbox.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "primed"}
+
+
+def test_claim_new_takes_each_pending_row_once(store: Store) -> None:
+    pending(store, 1, 2, 3)
+    first = store.outbox.claim_new("w1", "k1", 2, T0)
+    assert [c.job_id for c in first] == ["a:1", "a:2"]
+    assert {c.retry_key for c in first} == {"k1"}
+    assert first[0].listing.title == "job 1" and first[0].listing.budget == 100
+    assert [c.job_id for c in store.outbox.claim_new("w2", "k2", 10, T0)] == ["a:3"]
+    assert store.outbox.claim_new("w3", "k3", 10, T0) == []
+
+
+def test_sent_is_final(store: Store) -> None:
+    pending(store, 1)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.mark_sent("k", T0)
+    assert store.outbox.job_states()["a:1"] == "sent"
+    assert store.outbox.claim_new("w", "k2", 10, T0) == []
+    assert store.outbox.claim_due("w", T0 + timedelta(days=1), T0 + timedelta(days=1)) == []
+
+
+def test_a_retry_keeps_its_key_and_waits_for_its_time(store: Store) -> None:
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k", 10, T0)
+    assert (
+        store.outbox.mark_failed(
+            "k", "w", failure("retry", "transient", "HTTP 500", T0 + timedelta(seconds=5), True)
+        )
+        == 2
+    )
+    lease_before = T0 - timedelta(minutes=5)
+    assert store.outbox.claim_due("w", T0 + timedelta(seconds=4), lease_before) == []
+    again = store.outbox.claim_due("w2", T0 + timedelta(seconds=5), lease_before)
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [
+        ("a:1", "k", 1),
+        ("a:2", "k", 1),
+    ]
+
+
+def test_an_expired_lease_hands_the_batch_over_with_its_key(store: Store) -> None:
+    pending(store, 1)
+    store.outbox.claim_new("dead", "k", 10, T0)
+    assert store.outbox.claim_due("w2", T0 + timedelta(seconds=30), T0) == []  # lease still valid
+    taken = store.outbox.claim_due("w2", T0 + timedelta(minutes=3), T0 + timedelta(minutes=1))
+    assert [(c.job_id, c.retry_key) for c in taken] == [("a:1", "k")]
+    # The dead worker, back from the grave, no longer owns the batch.
+    assert (
+        store.outbox.mark_failed("k", "dead", failure("stuck", "permanent", "x", None, False)) == 0
+    )
+    store.outbox.mark_sent("k", T0)
+    assert store.outbox.job_states()["a:1"] == "sent"
+
+
+def test_parked_batches_are_requeued_by_the_next_success(store: Store) -> None:
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k1", 1, T0)
+    store.outbox.mark_failed(
+        "k1",
+        "w",
+        failure("stuck", "transient", "LINE failed 5 times", T0 + timedelta(minutes=5), True),
+    )
+    store.outbox.claim_new("w", "k2", 1, T0)
+    assert store.outbox.mark_sent("k2", T0) == 1
+    assert store.outbox.job_states()["a:1"] == "retry"
+    again = store.outbox.claim_due("w", T0, T0 - timedelta(minutes=2))
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [("a:1", "k1", 0)]
+
+
+def test_a_parked_batch_is_probed_when_its_time_comes(store: Store) -> None:
+    pending(store, 1)
+    store.outbox.claim_new("w", "k1", 1, T0)
+    store.outbox.mark_failed(
+        "k1", "w", failure("stuck", "transient", "down", T0 + timedelta(minutes=5), True)
+    )
+    assert store.outbox.claim_due("w", T0 + timedelta(minutes=4), T0) == []
+    assert [c.job_id for c in store.outbox.claim_due("w", T0 + timedelta(minutes=5), T0)] == ["a:1"]
+
+
+def test_permanent_failures_wait_for_a_person(store: Store) -> None:
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.mark_failed(
+        "k", "w", failure("stuck", "permanent", "LINE rejected the token", None, False)
+    )
+    later = T0 + timedelta(days=2)
+    assert (
+        store.outbox.claim_due("w", later, later) == []
+        and store.outbox.claim_new("w", "k2", 9, later) == []
+    )
+    assert store.outbox.retry_stuck(["a:2", "a:9"]) == ["a:2"]
+    assert store.outbox.retry_stuck(None) == ["a:1"]
+    assert [c.job_id for c in store.outbox.claim_new("w", "k3", 9, later)] == ["a:1", "a:2"]
+
+
+def test_quota_puts_rows_back_without_burning_attempts(store: Store) -> None:
+    pending(store, 1)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.mark_failed("k", "w", failure("pending", None, "monthly limit", None, False))
+    again = store.outbox.claim_new("w", "k2", 10, T0)
+    assert [(c.job_id, c.retry_key, c.attempts) for c in again] == [("a:1", "k2", 0)]
+
+
+def test_split_gives_each_half_a_new_key(store: Store) -> None:
+    pending(store, 1, 2, 3)
+    store.outbox.claim_new("w", "k", 10, T0)
+    assert store.outbox.split("k", "w", [("k-a", ["a:1"]), ("k-b", ["a:2", "a:3"])], T0) == 3
+    first = store.outbox.claim_due("w", T0, T0 - timedelta(minutes=2))
+    second = store.outbox.claim_due("w", T0, T0 - timedelta(minutes=2))
+    assert sorted([(c.job_id, c.retry_key) for c in first + second]) == [
+        ("a:1", "k-a"),
+        ("a:2", "k-b"),
+        ("a:3", "k-b"),
+    ]
+
+
+def test_prune_deletes_only_rows_done_with(store: Store) -> None:
+    pending(store, 1, 2, 3, 4)
+    store.outbox.claim_new("w", "k", 1, T0)
+    store.outbox.mark_sent("k", T0)  # a:1 sent
+    store.outbox.claim_new("w", "k2", 1, T0)  # a:2 sending
+    store.outbox.claim_new("w", "k3", 1, T0)
+    store.outbox.mark_failed(
+        "k3", "w", failure("stuck", "permanent", "bad", None, False)
+    )  # a:3 stuck
+    assert store.outbox.prune(T0 + timedelta(days=1)) == 2  # a:0 primed, a:1 sent
+    assert store.outbox.job_states() == {"a:2": "sending", "a:3": "stuck", "a:4": "pending"}
+
+
+def test_a_listing_seen_again_is_kept(store: Store) -> None:
+    store.outbox.record("a", jobs("a", 1, 2), set(), T0)
+    store.outbox.record("a", jobs("a", 2), set(), T0 + timedelta(days=40))
+    assert store.outbox.prune(T0 + timedelta(days=10)) == 1
+    assert store.outbox.job_states() == {"a:2": "primed"}
+
+
+def test_the_daily_prune_is_taken_once_a_day(store: Store) -> None:
+    day = timedelta(hours=24)
+    assert store.outbox.claim_prune(T0, day) is True
+    assert store.outbox.claim_prune(T0 + timedelta(hours=23), day) is False
+    assert store.outbox.claim_prune(T0 + day, day) is True
+
+
+def test_workers_at_once_split_the_work(
+    store_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = request.getfixturevalue("pg_url") if store_kind != "sqlite" else None
+    api = request.getfixturevalue("supabase") if store_kind == "supabase" else None
+    setup = open_test_store(store_kind, tmp_path, url, api)
+    pending(setup, *range(1, 61))
+    claimed: list[list[str]] = [[], [], []]
+    start = threading.Barrier(3)
+
+    def work(n: int) -> None:
+        own = open_test_store(store_kind, tmp_path, url, api)
+        start.wait()
+        while batch := own.outbox.claim_new(f"w{n}", f"k{n}-{len(claimed[n])}", 4, T0):
+            claimed[n] += [c.job_id for c in batch]
+        own.close()
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    everything = [job for part in claimed for job in part]
+    assert sorted(everything) == sorted(f"a:{n}" for n in range(1, 61))  # each exactly once
+    setup.close()
+
+
+def test_a_batch_body_is_kept_until_the_batch_is_sent(store: Store) -> None:
+    pending(store, 1)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.save_batch("k", '{"first": true}', T0)
+    store.outbox.save_batch("k", '{"second": true}', T0)  # the first write wins
+    assert store.outbox.batch_body("k") == '{"first": true}'
+    store.outbox.mark_sent("k", T0)
+    assert store.outbox.batch_body("k") is None
+
+
+def test_a_given_up_key_forgets_its_body(store: Store) -> None:
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.save_batch("k", "{}", T0)
+    assert store.outbox.count_pending() == 0
+    store.outbox.mark_failed("k", "w", failure("pending", None, "quota", None, False))
+    assert store.outbox.batch_body("k") is None and store.outbox.count_pending() == 2
+
+
+def test_a_notice_is_queued_once(store: Store) -> None:
+    notice = Listing("hunter:quota:2026-11", "hunter", "80% used", "", None, "")
+    assert store.outbox.enqueue(notice, T0) is True
+    assert store.outbox.enqueue(notice, T0) is False
+    assert [c.listing.title for c in store.outbox.claim_new("w", "k", 9, T0)] == ["80% used"]
+
+
+def test_a_split_batch_forgets_its_body(store: Store) -> None:
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k", 10, T0)
+    store.outbox.save_batch("k", "{}", T0)
+    store.outbox.split("k", "w", [("k-a", ["a:1"]), ("k-b", ["a:2"])], T0)
+    assert store.outbox.batch_body("k") is None
+
+
+def test_flood_guard_records_silently_and_queues_one_notice(store: Store) -> None:
+    flood_notice = Listing("hunter:flood:a:1", "hunter", "a showed %s new listings", "", None, "")
+    store.outbox.record("a", jobs("a", 1), set(), T0)
+    many = jobs("a", *range(1, 41))
+    result = store.outbox.record("a", many, ids(many), T0, flood=30, flood_notice=flood_notice)
+    assert result == {"primed": 39, "flood": 39}
+    states = store.outbox.job_states()
+    assert states.pop("hunter:flood:a:1") == "pending"
+    assert set(states.values()) == {"primed"}
+    claimed = store.outbox.claim_new("w", "k", 9, T0)
+    assert [c.listing.title for c in claimed] == ["a showed 39 new listings"]
+    few = jobs("a", 41, 42)
+    assert store.outbox.record("a", few, ids(few), T0, flood=30, flood_notice=flood_notice) == {
+        "pending": 2
+    }
+
+
+def test_instances_recording_claiming_and_sending_at_once_never_deadlock(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Four instances poll the same page over and over while it grows: each records it,
+    claims, and marks batches sent. PostgreSQL detects a deadlock within a second; none may
+    happen, and every listing is claimed once."""
+    url = request.getfixturevalue("pg_url")
+    setup = open_test_store("postgres", tmp_path, url)
+    setup.outbox.record("a", jobs("a", 0), set(), T0)  # primed
+    claimed: list[str] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def instance(n: int) -> None:
+        own = open_test_store("postgres", tmp_path, url)
+        start.wait()
+        try:
+            for step in range(1, 41):
+                page = jobs("a", *range(max(0, step - 10), step + 1))  # old and new listings
+                own.outbox.record("a", page, ids(page), T0 + timedelta(seconds=step))
+                batch = own.outbox.claim_new(f"w{n}", f"k{n}-{step}", 3, T0)
+                claimed.extend(c.job_id for c in batch)
+                if batch:
+                    own.outbox.mark_sent(batch[0].retry_key, T0)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=instance, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(claimed) == len(set(claimed))  # nothing claimed twice
+    leftover = [c.job_id for c in setup.outbox.claim_new("last", "k-last", 100, T0)]
+    assert sorted(claimed + leftover) == sorted(f"a:{n}" for n in range(1, 41))
+    setup.close()

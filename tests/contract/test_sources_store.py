@@ -1,0 +1,94 @@
+"""The sources' contract: every adapter, against a real database, keeps each source's health
+(broken once, recovered once), its validators and waits, and its lease to one replica."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hunter.listing import Listing
+from hunter.store.base import Store
+from hunter.store.records import SourceNote
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def notice(kind: str, n: int) -> Listing:
+    return Listing(f"hunter:{kind}:a:{n}", "hunter", f"{kind} {n}", "https://x.test", None, "")
+
+
+def bad(n: int) -> SourceNote:
+    return SourceNote("a", None, "HTTP 500", good=False, broken_notice=notice("broken", n))
+
+
+def good(n: int) -> SourceNote:
+    return SourceNote("a", 3, good=True, recovered_notice=notice("recovered", n))
+
+
+def test_a_broken_source_is_announced_once_and_its_recovery_once(store: Store) -> None:
+    assert store.sources.note([bad(1)], T0, 3) == []
+    assert store.sources.note([bad(2)], T0, 3) == []
+    assert store.sources.note([bad(3)], T0, 3) == ["a"]  # the third bad poll in a row
+    assert store.sources.note([bad(4)], T0, 3) == []  # not one alert per poll
+    assert store.sources.note([SourceNote("a", None, good=None)], T0, 3) == []  # no verdict
+    assert store.sources.states()["a"].fail_streak == 4
+    assert store.sources.note([good(5)], T0, 3) == ["a"]
+    assert store.sources.note([good(6)], T0, 3) == []
+    assert store.outbox.job_states() == {
+        "hunter:broken:a:3": "pending",
+        "hunter:recovered:a:5": "pending",
+    }
+    assert [c.listing.title for c in store.outbox.claim_new("w", "k", 9, T0)] == [
+        "broken 3",
+        "recovered 5",
+    ]
+
+
+def test_a_good_poll_resets_the_streak(store: Store) -> None:
+    store.sources.note([bad(1)], T0, 2)
+    store.sources.note([good(2)], T0, 2)
+    assert store.sources.note([bad(3)], T0, 2) == []  # one bad poll, not two in a row
+    state = store.sources.states()["a"]
+    assert state.fail_streak == 1 and state.broken_at is None
+
+
+def test_validators_and_waits_are_kept_per_source(store: Store) -> None:
+    later = T0 + timedelta(minutes=10)
+    store.sources.note(
+        [
+            SourceNote(
+                "a",
+                3,
+                good=True,
+                etag='"v1"',
+                last_modified="Mon",
+                validated_url="https://x.test/a",
+                not_before=later,
+            )
+        ],
+        T0,
+        3,
+    )
+    state = store.sources.states()["a"]
+    assert (state.etag, state.last_modified, state.validated_url) == (
+        '"v1"',
+        "Mon",
+        "https://x.test/a",
+    )
+    assert state.not_before == later and state.last_good_at == T0
+    store.sources.note([SourceNote("a", None, good=None, keep_validators=True)], later, 3)
+    assert store.sources.states()["a"].etag == '"v1"'  # a 304 keeps them
+    store.sources.note([SourceNote("a", 0, good=False, error="layout")], later, 3)
+    assert store.sources.states()["a"].etag is None  # a bad parse drops them
+
+
+def test_source_leases_give_each_source_to_one_replica(store: Store) -> None:
+    until = T0 + timedelta(minutes=27)
+    assert store.sources.lease(["a", "b"], "r1", T0, until) == {"a", "b"}
+    assert store.sources.lease(["a", "b", "c"], "r2", T0, until) == {"c"}
+    assert store.sources.lease(["a"], "r1", T0 + timedelta(minutes=1), until) == {"a"}  # its own
+    later = T0 + timedelta(minutes=28)  # r1 died: its leases ran out
+    assert store.sources.lease(["a", "b", "c"], "r2", later, later + timedelta(minutes=27)) == {
+        "a",
+        "b",
+        "c",
+    }

@@ -1,0 +1,47 @@
+"""`hunter run` with PORT and LINE_CHANNEL_SECRET, attacked from 127.0.0.1 as issue 21 did:
+500 connections trickling their headers a byte every 5 s and 200 holding the last byte of a
+1 MB body for 30 s, 16 clients posting 1 MB unsigned bodies for 15 s. Meanwhile LINE's signed
+requests must each be answered 200 within 2 s, /healthz must answer, the slow connections must
+be dropped within the read timeouts, and threads and memory must stay bounded. (The same
+attack on the first webhook server, side by side: bench/siege.py, bench/RESULTS.md.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hunter.web.limits import Limits
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, start_hunter, write_config
+from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port, wait_for
+from tests.support.siege import Attack, besiege
+from tests.support.webhook import SECRET
+
+
+def test_the_webhook_answers_line_in_time_under_attack(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    url = board.serve_jobs("/jobs", [("seed", "seed listing")])
+    write_config(tmp_path, [html_source("board", url)], interval_minutes=30)
+    port = free_port()
+    env = base_env(tmp_path, PORT=str(port), LINE_CHANNEL_SECRET=SECRET, **line.env())
+    process = start_hunter(tmp_path, "run", env=env)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
+        report = besiege("127.0.0.1", port, process.pid, SECRET, Attack())
+    finally:
+        process.terminate()
+        _out, log = process.communicate(timeout=40)
+    summary = report.summary()
+    assert report.signed and all(status == 200 for status, _ in report.signed), summary
+    assert report.slowest_signed() < 2.0, summary
+    assert report.healthz and all(status == 200 for status, _ in report.healthz), summary
+    limits = Limits()
+    assert report.slow_still_open == 0 and report.held_still_open == 0, summary
+    # Dropped once their head (or body) was late; the trickle notices it within its 5 s step.
+    deadline = max(limits.head_seconds, limits.body_seconds) + Attack().trickle_every + 2
+    assert max(report.slow_dropped_after) <= deadline, summary
+    assert max(report.threads) <= 30, summary  # the first server: one per connection (700)
+    assert max(report.rss_mb) - report.rss_mb[0] <= 60, summary
+    assert process.returncode == 0 and "Traceback" not in log
+    assert len([line for line in log.splitlines() if "refused" in line]) <= 20  # bounded rate

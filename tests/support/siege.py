@@ -1,0 +1,257 @@
+"""A stranger's attack on hunter's public HTTP side, from 127.0.0.1, bounded in count and time.
+
+What issue 21 measured against the first webhook server, made repeatable: connections that
+trickle their headers a byte every few seconds (slowloris), connections that announce a 1 MB
+body and hold its last byte, and clients posting 1 MB unsigned bodies as fast as they can.
+Meanwhile a prober posts LINE-signed requests and asks /healthz, and a sampler reads the
+server's threads, memory and open files from /proc. Used by tests/e2e/test_webhook_siege.py
+and bench/siege.py; it only ever connects to the address it is given (loopback in both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import resource
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.support.webhook import BOT, signature
+
+BODY = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Attack:
+    slowloris: int = 500  # connections trickling their headers
+    trickle_every: float = 5.0  # seconds between two of their bytes
+    held_bodies: int = 200  # connections holding the last byte of a 1 MB body
+    posters: int = 16  # clients posting 1 MB unsigned bodies in a loop
+    seconds: float = 30.0  # how long the slow connections are kept up
+    posting_seconds: float = 15.0  # how long the posters post
+    probe_every: float = 0.5  # a signed request, and a /healthz, this often
+
+
+@dataclass
+class Report:
+    signed: list[tuple[int, float]] = field(default_factory=list)  # (status, seconds)
+    healthz: list[tuple[int, float]] = field(default_factory=list)
+    slow_dropped_after: list[float] = field(default_factory=list)  # seconds, server closed
+    slow_still_open: int = 0  # at the attack's end
+    held_dropped_after: list[float] = field(default_factory=list)
+    held_still_open: int = 0
+    unsigned_answers: dict[int, int] = field(default_factory=dict)
+    threads: list[int] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)
+    open_files: list[int] = field(default_factory=list)
+
+    def slowest_signed(self) -> float:
+        return max((s for _, s in self.signed), default=float("inf"))
+
+    def summary(self) -> dict[str, object]:
+        ok = [s for status, s in self.signed if status == 200]
+        return {
+            "signed": len(self.signed),
+            "signed_200": len(ok),
+            "signed_median_s": round(statistics.median(ok), 3) if ok else None,
+            "signed_max_s": round(self.slowest_signed(), 3),
+            "healthz": len(self.healthz),
+            "healthz_answered": sum(1 for status, _ in self.healthz if status in (200, 503)),
+            "healthz_max_s": round(max((s for _, s in self.healthz), default=float("inf")), 3),
+            "slow_dropped": len(self.slow_dropped_after),
+            "slow_dropped_max_s": round(max(self.slow_dropped_after, default=0.0), 1),
+            "slow_still_open": self.slow_still_open,
+            "held_dropped": len(self.held_dropped_after),
+            "held_still_open": self.held_still_open,
+            "unsigned_answers": dict(sorted(self.unsigned_answers.items())),
+            "threads_max": max(self.threads, default=0),
+            "rss_mb_start": self.rss_mb[0] if self.rss_mb else None,
+            "rss_mb_max": max(self.rss_mb, default=0.0),
+            "open_files_max": max(self.open_files, default=0),
+        }
+
+
+def raise_open_file_limit() -> None:
+    """The attack holds hundreds of sockets in this process: lift the soft limit to the hard."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def besiege(host: str, port: int, pid: int, secret: str, attack: Attack) -> Report:
+    """Run `attack` against host:port (the process `pid` serves it) and report what held."""
+    raise_open_file_limit()
+    return asyncio.run(_Siege(host, port, pid, secret, attack).run())
+
+
+class _Siege:
+    def __init__(self, host: str, port: int, pid: int, secret: str, attack: Attack) -> None:
+        self.host, self.port, self.pid, self.secret = host, port, pid, secret
+        self.attack = attack
+        self.report = Report()
+        self.started = 0.0
+
+    async def run(self) -> Report:
+        self.started = time.monotonic()
+        end = self.started + self.attack.seconds
+        tasks = [asyncio.create_task(self._slow(end)) for _ in range(self.attack.slowloris)]
+        tasks += [asyncio.create_task(self._held(end)) for _ in range(self.attack.held_bodies)]
+        posting_end = self.started + self.attack.posting_seconds
+        tasks += [
+            asyncio.create_task(self._poster(posting_end)) for _ in range(self.attack.posters)
+        ]
+        tasks += [
+            asyncio.create_task(self._probe(end)),
+            asyncio.create_task(self._sample(end)),
+        ]
+        await asyncio.gather(*tasks)
+        return self.report
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        try:
+            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 10)
+        except (OSError, TimeoutError):
+            return None
+
+    async def _held_until_closed(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, end: float, every: float
+    ) -> float | None:
+        """Keep the connection, writing a byte every `every` s (0: none); the seconds after
+        which the server closed it, or None if it was still open at `end`."""
+        opened = time.monotonic()
+        while time.monotonic() < end:
+            try:
+                await asyncio.wait_for(
+                    reader.read(65536), min(every or 1.0, end - time.monotonic())
+                )
+                if reader.at_eof():
+                    return time.monotonic() - opened
+            except TimeoutError:
+                pass
+            except OSError:
+                return time.monotonic() - opened
+            if every:
+                try:
+                    writer.write(b"x")
+                    await writer.drain()
+                except OSError:
+                    return time.monotonic() - opened
+        return None
+
+    async def _slow(self, end: float) -> None:
+        head = b"POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nX-Slow: "
+        closed = await self._hold(head, end, self.attack.trickle_every)
+        if closed is None:
+            self.report.slow_still_open += 1
+        elif closed >= 0:
+            self.report.slow_dropped_after.append(closed)
+
+    async def _held(self, end: float) -> None:
+        head = (
+            "POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"x-line-signature: {'A' * 43}=\r\nContent-Length: {BODY}\r\n\r\n"
+        ).encode()
+        closed = await self._hold(head + b"{" * (BODY - 1), end, 0)
+        if closed is None:
+            self.report.held_still_open += 1
+        elif closed >= 0:
+            self.report.held_dropped_after.append(closed)
+
+    async def _hold(self, sent: bytes, end: float, every: float) -> float | None:
+        """Open a connection, send `sent`, keep it (a byte every `every` s); the seconds until
+        the server closed it, None if still open at `end`, -1 if it never opened."""
+        connection = await self._open()
+        if connection is None:
+            return -1.0
+        reader, writer = connection
+        opened = time.monotonic()
+        try:
+            writer.write(sent)
+            await writer.drain()
+            return await self._held_until_closed(reader, writer, end, every)
+        except OSError:
+            return time.monotonic() - opened
+        finally:
+            writer.close()
+
+    async def _poster(self, end: float) -> None:
+        body = b"\0" * BODY
+        head = (
+            "POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {BODY}\r\nConnection: close\r\n\r\n"
+        ).encode()
+        while time.monotonic() < end:
+            connection = await self._open()
+            if connection is None:
+                await asyncio.sleep(0.05)
+                continue
+            reader, writer = connection
+            status = 0
+            try:
+                writer.write(head + body)
+                await asyncio.wait_for(writer.drain(), 5)
+            except (OSError, TimeoutError):
+                pass
+            try:
+                line = await asyncio.wait_for(reader.readline(), 5)
+                status = int(line.split()[1]) if line.startswith(b"HTTP/") else 0
+            except (OSError, TimeoutError, ValueError, IndexError):
+                status = 0
+            finally:
+                writer.close()
+            self.report.unsigned_answers[status] = self.report.unsigned_answers.get(status, 0) + 1
+
+    async def _request(self, raw: bytes) -> tuple[int, float]:
+        started = time.monotonic()
+        connection = await self._open()
+        if connection is None:
+            return 0, time.monotonic() - started
+        reader, writer = connection
+        try:
+            writer.write(raw)
+            await writer.drain()
+            line = await asyncio.wait_for(reader.readline(), 10)
+            status = int(line.split()[1]) if line.startswith(b"HTTP/") else 0
+        except (OSError, TimeoutError, ValueError, IndexError):
+            status = 0
+        finally:
+            writer.close()
+        return status, time.monotonic() - started
+
+    async def _probe(self, end: float) -> None:
+        body = json.dumps({"destination": BOT, "events": []}).encode()
+        signed = (
+            "POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"x-line-signature: {signature(body, self.secret)}\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        ).encode() + body
+        health = b"GET /healthz HTTP/1.1\r\nHost: hunter\r\nConnection: close\r\n\r\n"
+        await asyncio.sleep(1.0)  # let the attack's connections open first
+        while time.monotonic() < end:
+            signed_answer, health_answer = await asyncio.gather(
+                self._request(signed), self._request(health)
+            )
+            self.report.signed.append(signed_answer)
+            self.report.healthz.append(health_answer)
+            await asyncio.sleep(self.attack.probe_every)
+
+    async def _sample(self, end: float) -> None:
+        while time.monotonic() < end:
+            status = _proc_status(self.pid)
+            if status:
+                self.report.threads.append(int(status.get("Threads", "0")))
+                self.report.rss_mb.append(round(int(status["VmRSS"].split()[0]) / 1024, 1))
+            with contextlib.suppress(OSError):
+                self.report.open_files.append(len(list(Path(f"/proc/{self.pid}/fd").iterdir())))
+            await asyncio.sleep(1.0)
+
+
+def _proc_status(pid: int) -> dict[str, str]:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
