@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.sections import replace_section  # noqa: E402
 from hunter.config import parse_config  # noqa: E402
 from hunter.line.push import LineSender  # noqa: E402
 from hunter.pace import Calendar, QuietHours  # noqa: E402
@@ -211,24 +212,19 @@ def main() -> int:
 
 def write_results(lines: list[str]) -> None:
     """Replace the month section of RESULTS.md (or add it) with this table."""
-    results = ROOT / "bench" / "RESULTS.md"
-    text = results.read_text(encoding="utf-8") if results.exists() else ""
-    marker = "## A month on LINE's free plan"
-    head = text.split(marker)[0].rstrip()
-    section = [
-        marker,
-        "",
-        "`uv run python bench/month.py --write`: 30 simulated days (November 2026, Bangkok),",
-        "a poll every 30 min, listings between 08:00 and 22:00; paced runs keep quiet hours",
-        f"{QUIET}.",
-        "Delays are from a listing's appearance on the board to LINE accepting it, quiet hours",
-        "left out. The baseline is the first release's behaviour: a push in every poll that found",
-        "something, no pacing, no quiet hours.",
-        "",
-        *lines,
-        "",
-    ]
-    results.write_text(f"{head}\n\n" + "\n".join(section), encoding="utf-8")
+    replace_section(
+        "## A month on LINE's free plan",
+        [
+            "`uv run python bench/month.py --write`: 30 simulated days (November 2026,",
+            "Bangkok), a poll every 30 min, listings between 08:00 and 22:00; paced runs keep",
+            f"quiet hours {QUIET}.",
+            "Delays are from a listing's appearance on the board to LINE accepting it, quiet",
+            "hours left out. The baseline is the first release's behaviour: a push in every",
+            "poll that found something, no pacing, no quiet hours.",
+            "",
+            *lines,
+        ],
+    )
 
 
 if __name__ == "__main__":

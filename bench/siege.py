@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.sections import replace_section  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
 from tests.support.cli import base_env, write_config  # noqa: E402
 from tests.support.line_standin import LineStandIn  # noqa: E402
@@ -143,22 +144,17 @@ def main() -> int:
 
 def write_results(lines: list[str], seconds: float) -> None:
     """Replace this section of RESULTS.md (or add it), leaving the others as they are."""
-    results = ROOT / "bench" / "RESULTS.md"
-    text = results.read_text(encoding="utf-8")
-    head, _, rest = text.partition(SECTION)
-    following = rest[rest.find("\n## ") :] if "\n## " in rest else ""
-    section = [
+    replace_section(
         SECTION,
-        "",
-        f"`uv run python bench/siege.py --write`, {time.strftime('%Y-%m-%d', time.gmtime())}:",
-        f"a {seconds:g} s attack from 127.0.0.1 (tests/support/siege.py) on `hunter run` with",
-        "PORT and LINE_CHANNEL_SECRET, after it idled 20 s. LINE needs every signed request",
-        "answered 200 within 2 s.",
-        "",
-        *lines,
-        "",
-    ]
-    results.write_text(head.rstrip() + "\n\n" + "\n".join(section) + following, encoding="utf-8")
+        [
+            f"`uv run python bench/siege.py --write`, {time.strftime('%Y-%m-%d', time.gmtime())}:",
+            f"a {seconds:g} s attack from 127.0.0.1 (tests/support/siege.py) on `hunter run` with",
+            "PORT and LINE_CHANNEL_SECRET, after it idled 20 s. LINE needs every signed request",
+            "answered 200 within 2 s.",
+            "",
+            *lines,
+        ],
+    )
 
 
 if __name__ == "__main__":
