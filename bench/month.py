@@ -12,6 +12,12 @@ accepting the push that carried it, with quiet hours (23:00-07:00, when hunter p
 left out, so that a night's wait is not counted as lateness. The baseline is the same code with
 pacing off and no quiet hours: a push in every poll that found something, which is what the
 first release did.
+
+Who gets the alerts (`--to`): LINE_TO a user (one message a push), LINE_TO a group of 4 (four
+messages a push: LINE counts each recipient), or both side by side (LINE_TO a user and a
+[[chats]] group of 4 with the same keywords: each listing goes to both, 1 + 4 messages).
+The "even spread" column is the delay an even spread of the month allows: the month's active
+hours over the pushes the plan pays for, (plan - reserve) / messages per push.
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ PAGE_SIZE = 50  # the board shows its newest 50 listings, as boards do
 PLANS = (200, 300)
 RATES = (3, 15, 40)
 SEED = 20261101
+GROUP = "C" + "4b" * 16  # a group of 4 in the LINE stand-in
+AUDIENCES = {"user": 1, "group of 4": 4, "user + group of 4": 5}  # messages per listing
 
 
 class FakeClock:
@@ -64,6 +72,7 @@ class Run:
     behaviour: str  # "paced" or "baseline"
     plan: int
     rate: int
+    audience: str = "user"
     listings: int = 0
     pushes: int = 0  # messages LINE counted
     refused: int = 0  # 429 answers
@@ -91,13 +100,21 @@ def stream(rate: int, seed: int) -> list[tuple[str, datetime]]:
 
 
 def simulate(
-    behaviour: str, plan: int, rate: int, board: Board, line: LineStandIn, folder: Path
+    behaviour: str,
+    plan: int,
+    rate: int,
+    board: Board,
+    line: LineStandIn,
+    folder: Path,
+    audience: str = "user",
 ) -> Run:
     paced = behaviour == "paced"
     clock = FakeClock(MONTH_START)
     line.pushes, line.accepted = [], {}  # a fresh channel for this month
     line.quota_limit, line.clock = plan, clock
-    path = f"/{behaviour}-{plan}-{rate}"
+    line.members[GROUP] = 4
+    name = f"{behaviour}-{plan}-{rate}-{audience.replace(' ', '')}"
+    path = f"/{name}"
     url = board.serve_jobs(path, [("seed", "python seed")])
     source = html_source("board", url)
     raw = {
@@ -108,13 +125,18 @@ def simulate(
     }
     if paced:
         raw["quiet_hours"] = QUIET
+    if audience == "user + group of 4":
+        raw["chats"] = [{"name": "studio", "to": GROUP, "include": ["python"]}]
     config = parse_config(raw)
     listings = stream(rate, SEED + rate)
     appeared = {f"python job {job_id}": at for job_id, at in listings}
-    store = SQLiteStore(folder / f"{behaviour}-{plan}-{rate}.db")
+    store = SQLiteStore(folder / f"{name}.db")
     store.migrate()
-    sender = LineSender(TOKEN, TO, line.url)
-    hunter = Hunter(config, store, sender, clock, "bench", threading.Event(), pacing=paced)
+    line_to = GROUP if audience == "group of 4" else TO
+    sender = LineSender(TOKEN, line_to, line.url)
+    hunter = Hunter(
+        config, store, sender, clock, "bench", threading.Event(), pacing=paced, line_to=line_to
+    )
     hunter.deliverer.sleep = lambda seconds: None  # a retry is due at once on the fake clock
     end = MONTH_START + timedelta(days=DAYS)
     shown = 0
@@ -140,15 +162,17 @@ def simulate(
             if title in appeared:
                 delays.append(calendar.active_seconds(appeared[title], push.at) / 60)
     delivered = len(delays)
+    expected = len(listings) * (2 if audience == "user + group of 4" else 1)
     return Run(
         behaviour=behaviour,
         plan=plan,
         rate=rate,
-        listings=len(listings),
-        pushes=sum(1 for p in line.pushes if p.status == 200),
+        audience=audience,
+        listings=expected,
+        pushes=sum(p.recipients for p in line.pushes if p.status == 200),
         refused=sum(1 for p in line.pushes if p.status == 429),
         delivered=delivered,
-        waiting=len(listings) - delivered,
+        waiting=expected - delivered,
         delays=tuple(delays),
         exhausted_days=len(exhausted),
         first_exhausted=min(exhausted) if exhausted else None,
@@ -163,11 +187,19 @@ def minutes(value: float) -> str:
     return f"{value:.0f} min"
 
 
+def even_spread(plan: int, audience: str) -> float:
+    """Minutes between pushes when the month's messages are spread evenly over its active
+    hours: (plan - reserve) / messages per push, over 16 active hours a day."""
+    reserve = min(10, plan // 10)
+    pushes = (plan - reserve) / AUDIENCES[audience]
+    return DAYS * 16 * 60 / pushes
+
+
 def table(runs: list[Run]) -> list[str]:
     lines = [
-        "| behaviour | plan | a day | pushes | 429s | delivered | median | p90 | max | "
-        "waiting at the end | days exhausted |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| to | behaviour | plan | a day | messages | 429s | delivered | median | p90 | "
+        "even spread | max | waiting at the end | days exhausted |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         exhausted = (
@@ -175,9 +207,9 @@ def table(runs: list[Run]) -> list[str]:
         )
         median = statistics.median(r.delays) if r.delays else 0.0
         lines.append(
-            f"| {r.behaviour} | {r.plan} | {r.rate} | {r.pushes} | {r.refused} | "
+            f"| {r.audience} | {r.behaviour} | {r.plan} | {r.rate} | {r.pushes} | {r.refused} | "
             f"{r.delivered}/{r.listings} | {minutes(median)} | {minutes(r.percentile(0.9))} | "
-            f"{minutes(max(r.delays, default=0))} | "
+            f"{minutes(even_spread(r.plan, r.audience))} | {minutes(max(r.delays, default=0))} | "
             f"{r.waiting} | {exhausted} |"
         )
     return lines
@@ -188,6 +220,7 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="put the table in RESULTS.md")
     parser.add_argument("--plans", type=int, nargs="*", default=list(PLANS))
     parser.add_argument("--rates", type=int, nargs="*", default=list(RATES))
+    parser.add_argument("--to", nargs="*", default=list(AUDIENCES), choices=list(AUDIENCES))
     args = parser.parse_args()
     runs = []
     board = Board()
@@ -195,12 +228,17 @@ def main() -> int:
     # shows the pace and not where the two months' edges happen to fall.
     line = LineStandIn(check_spec=False, month_zone=BANGKOK)
     with tempfile.TemporaryDirectory() as folder:
-        for plan in args.plans:
-            for rate in args.rates:
-                for behaviour in ("paced", "baseline"):
-                    run = simulate(behaviour, plan, rate, board, line, Path(folder))
-                    runs.append(run)
-                    print(table([run])[-1], flush=True)
+        for audience in args.to:
+            for plan in args.plans:
+                for rate in args.rates:
+                    for behaviour in ("paced", "baseline"):
+                        if audience != "user" and behaviour == "baseline" and rate != 15:
+                            continue  # the first release with a group: one rate shows it
+                        if audience == "user + group of 4" and rate != 15:
+                            continue
+                        run = simulate(behaviour, plan, rate, board, line, Path(folder), audience)
+                        runs.append(run)
+                        print(table([run])[-1], flush=True)
     board.close()
     line.close()
     lines = table(runs)

@@ -20,8 +20,11 @@ from hunter.errors import LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan
 from hunter.store import Claimed, Store
+from hunter.store.records import ChatRow
 
 log = logging.getLogger("hunter")
+
+MEMBERS_FRESH = timedelta(days=1)  # a group's member count is read again after this
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,39 @@ class Allowance:
         self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
         self._plan: Plan | None = None  # LINE's quota, read at most once per delivery
         self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
+        self._chats: dict[str, ChatRow] | None = None  # members and spending, once per delivery
 
     def begin(self) -> None:
-        """A new delivery: LINE's quota is read again when it is needed."""
-        self._plan, self._pace = None, None
+        """A new delivery: LINE's quota and the chats' members are read again when needed."""
+        self._plan, self._pace, self._chats = None, None, None
+
+    def chats(self) -> dict[str, ChatRow]:
+        """Each chat's recipients and spending as the store keeps them (read once)."""
+        if self._chats is None:
+            self._chats = self.store.pace.chats()
+        return self._chats
+
+    def cost(self, chat: str, to: str | None) -> int:
+        """Messages one push to `chat` (at `to`) costs: 1 for a user, a group's or room's
+        members, read from LINE at most daily (sooner when members came or went). Raises
+        LineError when LINE cannot tell and the count was never read."""
+        if to is None or to.startswith("U"):
+            return 1
+        now = self.clock()
+        known = self.chats().get(chat)
+        if known is not None and known.to != to:
+            known = None  # the chat now points elsewhere: its old count says nothing
+        if known is not None and known.members is not None and _fresh(known.members_at, now):
+            return known.members
+        try:
+            members = max(self.sender.members(to), 1)
+        except LineError:
+            if known is not None and known.members is not None:
+                return known.members  # LINE is away: the last count is the best guess
+            raise
+        self.store.pace.set_members(chat, to, members, now)
+        self._chats = None
+        return members
 
     @property
     def plan_read(self) -> bool:
@@ -67,9 +99,10 @@ class Allowance:
             self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)
         return self._plan
 
-    def claim(self, batch: list[Claimed]) -> Verdict:
-        """Claim one push of the month's allowance for this new batch (the store decides, so
-        replicas share one pace). A batch holding a notice of hunter's own spends the reserve."""
+    def claim(self, batch: list[Claimed], cost: int = 1) -> Verdict:
+        """Claim one push of the month's allowance for this new batch, `cost` messages (the
+        store decides, so replicas share one pace). A batch holding a notice of hunter's own
+        spends the reserve."""
         if self.pacer is None:
             return Verdict(True)
         plan = self.plan()
@@ -77,9 +110,10 @@ class Allowance:
             return Verdict(True)  # unlimited and no ceiling configured: nothing to pace
         now = self.clock()
         notice = any(c.listing.source == notices.SOURCE for c in batch)
-        pace = self.pacer.pace(plan, self.store.pace.state(), now, notice)
-        state = self._pace = self.store.pace.claim(pace, now)
-        listings_pace = self.pacer.pace(plan, state, now, notice=False)
+        pace = self.pacer.pace(plan, self.store.pace.state(), now, notice, cost)
+        state = self._pace = self.store.pace.claim(pace, now, batch[0].chat)
+        self._chats = None  # its spending changed
+        listings_pace = self.pacer.pace(plan, state, now, notice=False, cost=cost)
         next_at = self.pacer.next_push(state, listings_pace, now)
         if state.granted:  # the next poll's finds will wait: say when
             return Verdict(True, next_at if next_at > now + self.poll_every else None)
@@ -107,6 +141,10 @@ class Allowance:
         notice = notices.quota(used, plan.limit, self.clock(), self.config.timezone)
         if self.store.outbox.enqueue(notice, self.clock()):
             log.warning("%s: a notice goes out with the next push", notice.title)
+
+
+def _fresh(read_at: datetime | None, now: datetime) -> bool:
+    return read_at is not None and now - read_at < MEMBERS_FRESH
 
 
 def local_time(moment: datetime, timezone: str, now: datetime) -> str:

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from hunter import report
+from hunter.chats import Destinations
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
@@ -36,7 +37,7 @@ def _say(text: str) -> None:
 def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     with open_store(env) as store, ExitStack() as resources:
-        sender = open_sender(env, config.push_deadline_seconds)
+        sender = open_sender(env, config.push_deadline_seconds, chats=bool(config.chats))
         if sender.name == "terminal":
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "LINE_CHANNEL_SECRET is set but PORT is not: LINE cannot reach the webhook; "
                 "run hunter as a web service (see the README)"
             )
-        hunter = Hunter(config, store, sender, actions=inbox is not None)
+        hunter = Hunter(config, store, sender, actions=inbox is not None, line_to=env.line_to)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
             f"store {describe_store(env)}, alerts to {sender.name}"
@@ -145,6 +146,14 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             return 0
         result = store.status(now)
         result.mutes = store.chat.mutes(now)
+        destinations = Destinations(env.line_to, config.chats)
+        result.chats = report.chats(
+            destinations,
+            store.pace.chats(),
+            store.outbox.pending_by_chat(),
+            store.chat.all_mutes(now),
+            config.calendar.month(now),
+        )
     result.quota = report.line_quota(open_sender(env))
     result.pace = report.pace(
         config, result.quota, result.pace_state, now, result.outbox["pending"]

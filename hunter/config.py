@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from hunter.chats import ChatConfig, parse_chats
 from hunter.errors import ConfigError
 from hunter.pace import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.sources.kinds import MODULES, source_kind
@@ -40,6 +41,7 @@ class Config:
     monthly_messages: int | None = None  # a ceiling below LINE's plan (or for an unlimited one)
     reserve_messages: int = DEFAULT_RESERVE  # kept for hunter's own notices
     quiet_hours: QuietHours | None = None  # nothing is pushed in this daily window
+    chats: tuple[ChatConfig, ...] = ()  # [[chats]]: more chats, each with its own filter
     path: Path | None = None
 
     @property
@@ -79,6 +81,7 @@ _TOP_KEYS = {
     "quiet_hours",
     "filter",
     "sources",
+    "chats",
 }
 _FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
 
@@ -153,6 +156,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
             _number(raw, "reserve_messages", where, DEFAULT_RESERVE, minimum=0, whole=True)
         ),
         quiet_hours=_quiet_hours(raw, where),
+        chats=parse_chats(raw.get("chats"), where, [s.name for s in sources], _words, _number),
         path=path,
     )
     return config

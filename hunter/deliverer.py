@@ -21,9 +21,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter import policy
-from hunter.allowance import Allowance, local_time
+from hunter.allowance import Allowance, Verdict, local_time
+from hunter.chats import Destinations
 from hunter.config import Config
-from hunter.errors import StoreError
+from hunter.errors import LineError, StoreError
 from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
 from hunter.policy import SPLIT, Decision
@@ -64,8 +65,10 @@ class Deliverer:
         sleep: Callable[[float], object] | None = None,
         pacing: bool = True,
         actions: bool = False,
+        destinations: Destinations | None = None,
     ) -> None:
         self.config = config
+        self.destinations = destinations or Destinations(None, config.chats)
         self.actions = actions  # buttons under each card: only when the webhook answers them
         self.calendar = config.calendar
         self.allowance = Allowance(config, store, sender, clock, pacing)
@@ -84,6 +87,7 @@ class Deliverer:
         started = time.monotonic()
         lease = timedelta(seconds=self.config.lease_seconds)
         self.allowance.begin()
+        done: set[str] = set()  # chats with nothing more to push in this delivery
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
@@ -94,16 +98,7 @@ class Deliverer:
                     report.next_push_at = self.calendar.quiet_until(now)
                     report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
                     break
-                batch = self.store.outbox.claim_new(
-                    self.worker, str(uuid.uuid4()), min(room, MAX_PER_PUSH), now
-                )
-                verdict = self.allowance.claim(batch) if batch else None
-                if verdict is not None and verdict.next_push_at is not None:
-                    report.next_push_at = verdict.next_push_at
-                if verdict is not None and not verdict.granted:
-                    self._release(batch)
-                    report.held = self.store.outbox.count_pending()
-                    break
+                batch = self._claim_new(min(room, MAX_PER_PUSH), now, report, done)
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
                     continue
@@ -115,6 +110,45 @@ class Deliverer:
         if self.allowance.plan_read:
             self.allowance.warn_quota(report.accepted)
         return report
+
+    def _claim_new(
+        self, limit: int, now: datetime, report: Delivery, done: set[str]
+    ) -> list[Claimed]:
+        """A new batch for the first chat that has one and that the pace allows, the owner's
+        first, then the chats that spent least this month; [] when none has."""
+        for chat in self._chat_order(now):
+            if chat in done:
+                continue
+            batch = self.store.outbox.claim_new(self.worker, str(uuid.uuid4()), limit, now, chat)
+            if not batch:
+                done.add(chat)
+                continue
+            try:
+                cost = self.allowance.cost(chat, self.destinations.to_of(chat))
+            except LineError as exc:  # a group whose size LINE cannot tell yet: next poll
+                log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
+                verdict = Verdict(False)
+            else:
+                verdict = self.allowance.claim(batch, cost)
+            if verdict.next_push_at is not None:
+                report.next_push_at = verdict.next_push_at
+            if verdict.granted:
+                return batch
+            self._release(batch)
+            done.add(chat)
+            report.held = self.store.outbox.count_pending()
+        return []
+
+    def _chat_order(self, now: datetime) -> list[str]:
+        """The owner's chat, then the others by the messages they spent this month: the month
+        is shared by what each chat asks for, and the owner is never starved."""
+        names = self.destinations.names()
+        if len(names) == 1:
+            return names  # no [[chats]]: no spending to read
+        month = self.calendar.month(now)
+        chats = self.allowance.chats()
+        spent = {n: chats[n].spent_in(month) if n in chats else 0 for n in names[1:]}
+        return [names[0], *sorted(names[1:], key=lambda n: (spent[n], n))]
 
     def _release(self, batch: list[Claimed]) -> None:
         """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""
@@ -170,7 +204,7 @@ class Deliverer:
             self._fail(key, policy.key_expired())
             log.error("%d listings: %s", len(batch), policy.DELIVERY_UNKNOWN)
             return True
-        result = self.sender.push(messages, key)
+        result = self.sender.push(messages, key, self.destinations.to_of(batch[0].chat))
         report.pushes += 1
         decision = policy.decide(result, batch[0].attempts, len(batch), self.config.backoff_seconds)
         if decision.status is RowStatus.SENT:

@@ -166,8 +166,9 @@ class Pace:
     now: float  # active seconds since the month began
     interval: float  # active seconds per push at the current pace
     tolerance: float  # active seconds of credit that may be spent ahead
-    cap: int  # the most pushes hunter may count this month (its own counter)
+    cap: int  # the most messages hunter may count this month (its own counter)
     notice: bool  # a notice of hunter's own waits: spend the reserve, not the pace
+    cost: int = 1  # messages this push costs: LINE counts one per recipient (a group's members)
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ class PaceState:
 
     month: str
     tat: float  # the theoretical arrival time of the next push, in active seconds
-    pushes: int  # pushes hunter counted this month
+    pushes: int  # messages hunter's pushes cost this month (one per recipient of each)
     granted: bool = False  # the answer to the claim that returned this state
 
 
@@ -187,22 +188,29 @@ class Pacer:
         self.calendar = calendar
         self.poll_every = poll_every
 
-    def pace(self, plan: Plan, state: PaceState | None, now: datetime, notice: bool) -> Pace:
+    def pace(
+        self, plan: Plan, state: PaceState | None, now: datetime, notice: bool, cost: int = 1
+    ) -> Pace:
+        """The claim for a push costing `cost` messages. The interval is per message: a push to
+        a group of 4 moves the pace four intervals on."""
         month = self.calendar.month(now)
         start, end = self.calendar.month_bounds(now)
         pushes = state.pushes if state is not None and state.month == month else 0
         # What others spent on the channel (LINE's count lags ours at times: never below 0).
         others = max(0, plan.used - pushes)
         limit = math.inf if plan.limit is None else plan.limit
-        cap = limit - others - (0 if notice else plan.reserve)
+        # The month's last poll may spend the reserve too: nothing carries over, and a group's
+        # push (several messages) must not be left waiting for want of the last few.
+        last_call = self._last_poll_of_month(now, end)
+        cap = limit - others - (0 if notice or last_call else plan.reserve)
         left = cap - pushes
         remaining = self.calendar.active_seconds(now, end)
         # One push is kept back for the month's last poll, which may spend whatever is left
         # (nothing carries over into the next month); with nothing left, the cap refuses every
         # claim and the interval only has to be finite.
-        interval = 0.0 if plan.limit is None else remaining / max(left - 1, 1)
+        interval = 0.0 if plan.limit is None else remaining / max(left - cost, 1)
         tolerance = DAY - (self.calendar.quiet.seconds if self.calendar.quiet else 0.0)
-        if self._last_poll_of_month(now, end):
+        if last_call:
             tolerance = LAST_CALL
         elif self._before_pause(now):
             tolerance += interval
@@ -213,16 +221,17 @@ class Pacer:
             tolerance=tolerance,
             cap=2**31 - 1 if not math.isfinite(cap) else max(int(cap), 0),
             notice=notice,
+            cost=cost,
         )
 
     def next_push(self, state: PaceState, pace: Pace, now: datetime) -> datetime:
         """When the pace allows the next new batch (now, if it allows one already)."""
         if state.month != pace.month or (
-            state.pushes < pace.cap and (state.tat - pace.tolerance <= pace.now)
+            state.pushes + pace.cost <= pace.cap and (state.tat - pace.tolerance <= pace.now)
         ):
             return now
         start, end = self.calendar.month_bounds(now)
-        if state.pushes >= pace.cap:
+        if state.pushes + pace.cost > pace.cap:
             return end  # this month's budget is spent: the next month's first hour
         moment = self.calendar.active_moment(start, state.tat - pace.tolerance)
         return min(moment, end)

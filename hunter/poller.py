@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from hunter import notices, source_health
+from hunter.chats import OWNER, Destinations
 from hunter.config import Config
 from hunter.errors import StoreError
 from hunter.filters import judge
+from hunter.listing import Listing
 from hunter.source_health import Verdict
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import SourceConfig
@@ -58,8 +60,10 @@ class Poller:
         clock: Callable[[], datetime],
         worker: str,
         stop: threading.Event | None = None,
+        destinations: Destinations | None = None,
     ) -> None:
         self.config = config
+        self.destinations = destinations or Destinations(None, config.chats)
         self.store = store
         self.clock = clock
         self.worker = worker
@@ -101,7 +105,7 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
-        muted = set(self.store.chat.mutes(now)) if not prime else set()
+        muted = self.store.chat.all_mutes(now) if not prime else {}
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
                 polls.append(SourcePoll(read, Verdict(None)))
@@ -129,14 +133,26 @@ class Poller:
             log.warning("source %s: health notice queued for LINE", name)
         return polls
 
-    def _record(self, read: SourceRead, now: datetime, muted: set[str]) -> dict[str, int]:
+    def _record(
+        self, read: SourceRead, now: datetime, muted: Mapping[str, Mapping[str, datetime]]
+    ) -> dict[str, int]:
+        """Judge each listing for the owner's chat and each [[chats]] reading this source (each
+        with its own rules and mutes), and record it with the chats it matches."""
         source = read.source
         listings, matched = [], set()
+        chats = [chat for chat in self.destinations.chats if chat.reads(source.name)]
+        for_chats: dict[str, list[tuple[str, Listing]]] = {}
         for listing in read.listings:
-            verdict = judge(listing, source.filter, muted)
-            if verdict.matched:
-                matched.add(listing.job_id)
-                listing = replace(listing, keywords=verdict.keywords)
+            for chat in chats:
+                verdict = judge(listing, chat.filter_for(source), muted.get(chat.name, {}))
+                if verdict.matched:
+                    chosen = replace(listing, keywords=verdict.keywords)
+                    for_chats.setdefault(listing.job_id, []).append((chat.name, chosen))
+            if self.destinations.owner_reads:
+                verdict = judge(listing, source.filter, muted.get(OWNER, {}))
+                if verdict.matched:
+                    matched.add(listing.job_id)
+                    listing = replace(listing, keywords=verdict.keywords)
             listings.append(listing)
         recorded = self.store.outbox.record(
             source.name,
@@ -145,6 +161,7 @@ class Poller:
             now,
             flood=self.config.flood_limit(source),
             flood_notice=notices.flood(source, [x.title for x in read.listings], now),
+            chats=for_chats,
         )
         if recorded.get(RowStatus.PRIMED) and not recorded.get("flood"):
             log.info(

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from hunter.chats import OWNER, Destinations
 from hunter.config import Config
 from hunter.errors import LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.states import RowStatus
-from hunter.store.records import Marked, StatusReport
+from hunter.store.records import ChatRow, Marked, StatusReport
 
 
 def _ago(then: datetime | None, now: datetime) -> str:
@@ -87,6 +89,53 @@ def _pace_lines(pace: dict[str, Any], at: Any) -> list[str]:
     ]
 
 
+def chats(
+    destinations: Destinations,
+    kept: Mapping[str, ChatRow],
+    pending: Mapping[str, int],
+    mutes: Mapping[str, Mapping[str, datetime]],
+    month: str,
+) -> list[dict[str, Any]]:
+    """Each chat alerts go to: where, how many a push reaches (LINE counts one message for
+    each), what its pushes cost this month, what waits for it, its mutes."""
+    found = []
+    for name in destinations.names():
+        to = destinations.to_of(name)
+        notices_only = name == OWNER and destinations.owner is None and bool(destinations.chats)
+        if notices_only and not pending.get(OWNER):
+            continue  # no LINE_TO: only hunter's notices would wait here, and none do
+        row = kept.get(name)
+        members = 1 if to is None or to.startswith("U") else (row.members if row else None)
+        found.append(
+            {
+                "name": name or "LINE_TO",
+                "to": to,
+                "recipients": members,
+                "messages_this_month": row.spent_in(month) if row else 0,
+                "waiting": pending.get(name, 0),
+                "mutes": sorted(mutes.get(name, {})),
+            }
+        )
+    return found
+
+
+def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
+    lines = ["Chats:"] if chats else []
+    for chat in chats:
+        recipients = chat["recipients"]
+        whom = (
+            "? recipients (read at its next push)"
+            if recipients is None
+            else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
+        )
+        muted = f"; muted {', '.join(chat['mutes'])}" if chat["mutes"] else ""
+        lines.append(
+            f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, "
+            f"{chat['messages_this_month']} messages this month, {chat['waiting']} waiting{muted}"
+        )
+    return lines
+
+
 def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: float) -> str:
     tz = ZoneInfo(timezone)
 
@@ -138,6 +187,7 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
             lines.append(f"LINE quota: {quota['used']:,} of {limit} messages used this month")
     if report.pace is not None:
         lines += _pace_lines(report.pace, at)
+    lines += _chat_lines(report.chats)
     for word, until in sorted(report.mutes.items()):
         lines.append(f"Muted on LINE: {word!r} until {at(until)}; `hunter unmute {word}` lifts it")
     lines.append(f"Last prune: {at(report.last_prune_at)}")
@@ -157,6 +207,7 @@ def as_json(report: StatusReport) -> str:
         "line_quota": report.quota,
         "pace": report.pace,
         "mutes": {word: until.isoformat() for word, until in sorted(report.mutes.items())},
+        "chats": report.chats,
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from hunter.chats import Destinations
 from hunter.config import Config
 from hunter.deliverer import Deliverer, Delivery
 from hunter.line import Sender
@@ -94,15 +95,25 @@ class Hunter:
         stop: threading.Event | None = None,
         pacing: bool = True,
         actions: bool = False,
+        line_to: str | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.clock = clock
         self.worker = worker or worker_name()
         self.stop = stop or threading.Event()
-        self.poller = Poller(config, store, clock, self.worker, self.stop)
+        self.destinations = Destinations(line_to, config.chats)
+        self.poller = Poller(config, store, clock, self.worker, self.stop, self.destinations)
         self.deliverer = Deliverer(
-            config, store, sender, clock, self.worker, self.stop, pacing=pacing, actions=actions
+            config,
+            store,
+            sender,
+            clock,
+            self.worker,
+            self.stop,
+            pacing=pacing,
+            actions=actions,
+            destinations=self.destinations,
         )
 
     @property

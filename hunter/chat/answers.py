@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from hunter import report
 from hunter.chat import texts
+from hunter.chats import Destinations
 from hunter.config import Config
 from hunter.errors import LineError
 from hunter.line import render
@@ -39,6 +40,7 @@ PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again a
 # LINE's reply token works once, within about a minute of the event (DESIGN.md); an event
 # handled later (taken over after a restart) still acts, but no longer answers.
 REPLY_WINDOW = timedelta(seconds=50)
+MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
 
 
 class Replier(Protocol):
@@ -60,25 +62,33 @@ class Chat:
         self.config = config
         self.store = store
         self.replier = replier
-        self.owner = owner
+        self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
 
+    @property
+    def configured(self) -> frozenset[str]:
+        """The ids of the chats that may command: LINE_TO's and each [[chats]]'."""
+        ids = {chat.to for chat in self.destinations.chats}
+        return frozenset(ids | ({self.destinations.owner} if self.destinations.owner else set()))
+
     def handle(self, event: ChatEvent) -> None:
-        """Answer one event (the inbox brings each one once)."""
+        """Answer one event (the inbox brings each one once), for the chat it came from."""
         now = self.clock()
-        owner = event.chat_id is not None and event.chat_id == self.owner
+        chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
         command = texts.command(event.text) if event.kind == "message" else None
+        if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
+            self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):
-            if not owner:
+            if chat is None:
                 self._told_private(event, now)
-            self._text(event, texts.welcome(event.chat_id, owner))
-        elif event.kind == "postback" and owner:
-            self._button(event, now)  # acts even when it is too late to answer
+            self._text(event, texts.welcome(event.chat_id, chat is not None))
+        elif event.kind == "postback" and chat is not None:
+            self._button(event, now, chat)  # acts even when it is too late to answer
         elif event.kind == "message" and event.in_group and command is None:
             return  # in a group people talk to each other: only commands are for hunter
-        elif event.kind == "message" and owner:
-            self._command(event, command)
+        elif event.kind == "message" and chat is not None:
+            self._command(event, command, chat)
         elif event.kind in ("message", "postback") and self._told_private(event, now):
             self._text(event, texts.PRIVATE_TEXT)
 
@@ -94,26 +104,27 @@ class Chat:
         return self.store.chat.note_private(event.chat_id, now, now - PRIVATE_AGAIN)
 
     # -- what the owner asks ------------------------------------------------------------------
-    def _command(self, event: ChatEvent, command: str | None) -> None:
+    def _command(self, event: ChatEvent, command: str | None, chat: str) -> None:
         if command in texts.NEW:
-            self._new(event)
+            self._new(event, chat)
         elif command in texts.STATUS:
-            self._text(event, self._status())
+            self._text(event, self._status(chat))
         else:
             self._text(event, texts.HELP_TEXT)
 
-    def _new(self, event: ChatEvent) -> None:
+    def _new(self, event: ChatEvent, chat: str) -> None:
+        """What waits for this chat, in a reply (free), claimed as a push would be."""
         now = self.clock()
         key = str(uuid.uuid4())
-        batch = self.store.outbox.claim_new(self.worker, key, MAX_PER_PUSH, now)
+        batch = self.store.outbox.claim_new(self.worker, key, MAX_PER_PUSH, now, chat)
         if not batch:
-            recent = self.store.outbox.recent_sent(MAX_BUBBLES)
+            recent = self.store.outbox.recent_sent(MAX_BUBBLES, chat)
             if not recent:
                 self._text(event, texts.NOTHING_NEW)
                 return
             self._reply(event, render.messages(recent, texts.ONLY_SENT, actions=True))
             return
-        waiting = self.store.outbox.count_pending()
+        waiting = self.store.outbox.count_pending(chat)
         more = texts.more_waiting(waiting) if waiting else None
         result = self._reply(event, render.messages([c.listing for c in batch], more, True))
         if result.kind is Kind.SENT:
@@ -125,7 +136,7 @@ class Chat:
         else:  # LINE answered that it did not take them: they wait for the next push
             self.store.outbox.mark_failed(key, self.worker, Failure.unsent())
 
-    def _status(self) -> str:
+    def _status(self, chat: str) -> str:
         now = self.clock()
         tz = ZoneInfo(self.config.timezone)
         lines = []
@@ -135,29 +146,35 @@ class Chat:
                 state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
             lines.append(f"{source.name}: {state}")
         outbox = self.store.outbox.counts()
+        waiting = self.store.outbox.count_pending(chat)
         try:
             quota = report.line_quota_of(self.replier.quota())
         except LineError as exc:  # LINE could not tell; the rest of the status still helps
             quota = {"error": str(exc)}
         pace = report.pace(self.config, quota, self.store.pace.state(), now, outbox["pending"])
-        lines.append(f"รอส่ง {outbox['pending']} · waiting {outbox['pending']}")
+        lines.append(f"รอส่ง {waiting} · waiting {waiting}")
         if outbox["stuck"]:
             lines.append(f"ติดค้าง {outbox['stuck']} · stuck {outbox['stuck']}: hunter status")
         if pace["plan"] is not None:
             next_at = datetime.fromisoformat(pace["next_push_at"]).astimezone(tz)
             lines.append(f"LINE {pace['used']}/{pace['plan']} · next push {next_at:%d %b %H:%M}")
-        mutes = self.store.chat.mutes(now)
+        known = self.store.pace.chats().get(chat)
+        if known is not None:
+            spent = known.spent_in(self.config.calendar.month(now))
+            members = known.members or 1
+            lines.append(f"แชทนี้ · this chat: {members} คน/members, {spent} ข้อความ/messages")
+        mutes = self.store.chat.mutes(now, chat)
         if mutes:
             lines.append("ปิดคำ · muted: " + ", ".join(sorted(mutes)))
         return "\n".join(lines) or "no sources polled yet"
 
     # -- the buttons under a card -------------------------------------------------------------
-    def _button(self, event: ChatEvent, now: datetime) -> None:
+    def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:
         verb, _, argument = event.data.partition(" ")
         if verb == MUTE and argument:
             word = argument.casefold()
             until = now + MUTE_FOR
-            self.store.chat.mute(word, until, now)
+            self.store.chat.mute(word, until, now, chat)
             local = until.astimezone(ZoneInfo(self.config.timezone))
             self._text(
                 event,
@@ -166,7 +183,8 @@ class Chat:
             )
         elif verb in (DISMISS, APPLIED) and argument:
             mark = "dismissed" if verb == DISMISS else "applied"
-            title = self.store.chat.mark(argument, mark, now)
+            mine = self.destinations.row_of(argument) == chat  # another chat's card: unknown
+            title = self.store.chat.mark(argument, mark, now) if mine else None
             if title is None:
                 self._text(event, "ไม่พบงานนี้แล้ว · That listing is no longer known.")
             elif mark == "dismissed":

@@ -114,8 +114,7 @@ class Inbox:
     ) -> None:
         self._secret, self._chat, self._worker, self._clock = secret, chat, worker, clock
         self._store: Store = chat.store
-        configured = frozenset({chat.owner} if chat.owner else ())
-        self._queue = FairQueue(first=configured)
+        self._queue = FairQueue(first=chat.configured)
         self._mine: set[str] = set()  # event ids queued or being answered here
         self._lock = threading.Lock()
         self._stopping = threading.Event()

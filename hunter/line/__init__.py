@@ -14,8 +14,16 @@ class Sender(Protocol):
 
     name: str
 
-    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
-        """Deliver `messages` (a batch as render.py made it) under `retry_key`."""
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        """Deliver `messages` (a batch as render.py made it) under `retry_key`, to the chat
+        `to` (None: the sender's own, LINE_TO)."""
+        ...
+
+    def members(self, to: str) -> int:
+        """How many recipients one push to `to` has: LINE counts one message for each.
+        Raises LineError when LINE cannot tell."""
         ...
 
     def quota(self) -> tuple[int | None, int] | None:
@@ -24,10 +32,13 @@ class Sender(Protocol):
         ...
 
 
-def open_sender(env: Environment, push_deadline: float | None = None) -> Sender:
-    """LINE when LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are set, else the terminal. A push
-    gives up after `push_deadline` seconds (LINE's sender's default when None)."""
-    if env.line_configured:
+def open_sender(
+    env: Environment, push_deadline: float | None = None, chats: bool = False
+) -> Sender:
+    """LINE when LINE_CHANNEL_ACCESS_TOKEN is set with LINE_TO or [[chats]] (`chats`), else
+    the terminal. A push gives up after `push_deadline` seconds (LINE's sender's default
+    when None)."""
+    if env.line_configured or (chats and env.line_token):
         from hunter.line.push import PUSH_DEADLINE_SECONDS, LineSender
 
         deadline = PUSH_DEADLINE_SECONDS if push_deadline is None else push_deadline

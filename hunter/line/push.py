@@ -68,14 +68,17 @@ class LineSender:
             self._messaging.line_base_path = self._url
         return self._messaging
 
-    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
         """One push, over within the deadline whatever LINE does: urllib3's timeouts
         apply to each read, so a LINE that trickles its answer would hold a push for minutes.
         At the deadline the push counts as unanswered (transient): it is resent with the same
         retry key, and LINE answers 409 if the first one did arrive."""
 
         def send() -> None:
-            request = _sdk().PushMessageRequest.from_dict({"to": self._to, "messages": messages})
+            body = {"to": to or self._to, "messages": messages}
+            request = _sdk().PushMessageRequest.from_dict(body)
             self._api.push_message_with_http_info(
                 request,
                 x_line_retry_key=retry_key,
@@ -140,6 +143,30 @@ class LineSender:
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
         return {"name": info.display_name, "basic_id": info.basic_id}
+
+    def members(self, to: str) -> int:
+        """Recipients of one push to `to`: 1 for a user; for a group or a multi-person chat,
+        LINE's count of its members (the bot not counted, as LINE documents it)."""
+        if to.startswith("U"):
+            return 1
+        api = self._api
+
+        def read() -> int:
+            timeout = PUSH_TIMEOUT_SECONDS
+            if to.startswith("C"):
+                return int(api.get_group_member_count(to, _request_timeout=timeout).count)
+            return int(api.get_room_member_count(to, _request_timeout=timeout).count)
+
+        try:
+            return within(read, self._check_deadline)
+        except _sdk().ApiException as exc:
+            raise LineError(
+                f"LINE could not count the members of {to}: HTTP {exc.status}"
+            ) from None
+        except Deadline:
+            raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
 
     def quota(self) -> tuple[int | None, int]:
         """(this month's limit or None when unlimited, messages used so far), within

@@ -15,10 +15,17 @@ from hunter.policy import Kind, PushResult
 class TerminalSender:
     name = "terminal"
 
-    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        if to is not None:
+            print(f"-- to {to}", file=sys.stdout, flush=True)
         for line in plain_lines(messages):
             print(line, file=sys.stdout, flush=True)
         return PushResult(Kind.SENT, None)
+
+    def members(self, to: str) -> int:
+        return 1
 
     def quota(self) -> None:
         return None

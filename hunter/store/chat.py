@@ -53,22 +53,28 @@ class ChatStore(Room, ABC):
         only before `told_before`. Exactly one caller gets True."""
 
     @abstractmethod
-    def mute(self, word: str, until: datetime, now: datetime) -> None:
-        """Listings matching only muted include keywords are recorded as ignored until then."""
+    def mute(self, word: str, until: datetime, now: datetime, chat: str = "") -> None:
+        """Listings matching only muted include keywords are not sent to `chat` until then."""
 
     @abstractmethod
-    def unmute(self, word: str) -> bool:
-        """Lift a mute; False when the word was not muted."""
+    def unmute(self, word: str, chat: str | None = None) -> bool:
+        """Lift a mute in `chat` (None: in every chat); False when the word was not muted."""
 
     @abstractmethod
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
         its title, or None when the id is unknown."""
 
-    def mutes(self, now: datetime) -> dict[str, datetime]:
-        """Muted keywords (case-folded) and when each mute ends."""
-        rows = self._rows("mutes", now=self._time(now))
-        return {text(r, "word"): moment(r, "until") for r in rows}
+    def mutes(self, now: datetime, chat: str = "") -> dict[str, datetime]:
+        """`chat`'s muted keywords (case-folded) and when each mute ends."""
+        return self.all_mutes(now).get(chat, {})
+
+    def all_mutes(self, now: datetime) -> dict[str, dict[str, datetime]]:
+        """Every chat's muted keywords, by chat ('' for LINE_TO)."""
+        mutes: dict[str, dict[str, datetime]] = {}
+        for row in self._rows("mutes", now=self._time(now)):
+            mutes.setdefault(text(row, "chat"), {})[text(row, "word")] = moment(row, "until")
+        return mutes
 
     def marks(self, mark: str) -> list[Marked]:
         return [Marked.from_row(r) for r in self._rows("marks", mark=mark)]

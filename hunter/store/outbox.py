@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from hunter.listing import Listing
 from hunter.states import OUTBOX
-from hunter.store.records import Claimed, Failure, OutboxRow
+from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow
 from hunter.store.room import Room
 from hunter.store.rows import (
     document,
@@ -37,6 +37,7 @@ class OutboxStore(Room, ABC):
         prime: bool = False,
         flood: int = 0,
         flood_notice: Listing | None = None,
+        chats: ChatMatches | None = None,
     ) -> dict[str, int]:
         """Insert new listings, refresh known ones; returns new rows per status.
 
@@ -44,11 +45,17 @@ class OutboxStore(Room, ABC):
         `pending` (matched) or `ignored`. A source is primed once it showed any listing.
         Flood guard: when a primed source shows more than `flood` (> 0) new listings, they
         are all recorded `primed`, `flood_notice` is queued with "%s" in its title replaced
-        by their number, and the result holds {"flood": that number}."""
+        by their number, and the result holds {"flood": that number}.
+        `chats`: the [[chats]] each listing matches; a new listing of a primed source (not a
+        flood) gets a pending row for each, "<job id>#<chat>" (the result's "chats": how
+        many)."""
 
     @abstractmethod
-    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
-        """Up to `limit` pending rows, now `sending` by `worker` under retry key `key`."""
+    def claim_new(
+        self, worker: str, key: str, limit: int, now: datetime, chat: str = ""
+    ) -> list[Claimed]:
+        """Up to `limit` pending rows of `chat`, now `sending` by `worker` under retry key
+        `key` (a batch goes to one chat)."""
 
     @abstractmethod
     def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
@@ -101,8 +108,13 @@ class OutboxStore(Room, ABC):
     def batch_body(self, key: str) -> str | None:
         return optional_text(self._one("batch_body", key=key), "value")
 
-    def count_pending(self) -> int:
-        return integer(self._one("count_pending"), "value")
+    def count_pending(self, chat: str | None = None) -> int:
+        """Rows waiting to be sent: all, or one chat's."""
+        by_chat = self.pending_by_chat()
+        return sum(by_chat.values()) if chat is None else by_chat.get(chat, 0)
+
+    def pending_by_chat(self) -> dict[str, int]:
+        return {text(r, "chat"): integer(r, "n") for r in self._rows("pending_by_chat")}
 
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
@@ -123,9 +135,9 @@ class OutboxStore(Room, ABC):
     def sent_since(self, since: datetime) -> int:
         return optional_integer(self._one("sent_since", since=self._time(since)), "value") or 0
 
-    def recent_sent(self, limit: int) -> list[Listing]:
-        """The listings sent last, newest first."""
+    def recent_sent(self, limit: int, chat: str = "") -> list[Listing]:
+        """The listings sent last to `chat`, newest first."""
         return [
             Listing.from_payload(text(r, "job_id"), document(r, "listing"))
-            for r in self._rows("recent_sent", limit=limit)
+            for r in self._rows("recent_sent_chat", limit=limit, chat=chat)
         ]

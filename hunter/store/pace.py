@@ -6,17 +6,30 @@ from abc import ABC, abstractmethod
 from datetime import datetime
 
 from hunter.pace import Pace, PaceState
-from hunter.store.records import pace_state
+from hunter.store.records import ChatRow, pace_state
 from hunter.store.room import Room
 
 
 class PaceStore(Room, ABC):
     @abstractmethod
-    def claim(self, pace: Pace, now: datetime) -> PaceState:
-        """Spend one push of the month's allowance if `pace` allows it (the database decides,
-        one caller at a time); the pace row after the claim, `granted` saying whether it did."""
+    def claim(self, pace: Pace, now: datetime, chat: str = "") -> PaceState:
+        """Spend one push of the month's allowance, `pace.cost` messages, if `pace` allows it
+        (the database decides, one caller at a time), counted to `chat`'s spending; the pace
+        row after the claim, `granted` saying whether it did."""
+
+    @abstractmethod
+    def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
+        """LINE's member count of the chat: what one push to it costs."""
+
+    @abstractmethod
+    def forget_members(self, to: str) -> None:
+        """Members came or went in `to`: its count is read again before the next push."""
 
     def state(self) -> PaceState | None:
         """The pace row, or None before the first paced push."""
         rows = self._rows("pace")
         return pace_state(rows[0]) if rows else None
+
+    def chats(self) -> dict[str, ChatRow]:
+        """Each chat's recipients and spending, by name ('' for LINE_TO)."""
+        return {row.name: row for row in map(ChatRow.from_row, self._rows("chats"))}

@@ -3,7 +3,7 @@ the documents it hands the database. Plain data; the port that returns them is b
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,6 +34,7 @@ class Claimed:
     retry_key: str
     retry_key_at: datetime
     attempts: int
+    chat: str = ""  # whose row: '' is LINE_TO's, else a [[chats]] name
 
     @classmethod
     def from_row(cls, row: Row) -> Claimed:
@@ -45,6 +46,7 @@ class Claimed:
             retry_key=text(row, "retry_key"),
             retry_key_at=moment(row, "retry_key_at"),
             attempts=integer(row, "attempts"),
+            chat=optional_text(row, "chat") or "",
         )
 
 
@@ -208,6 +210,32 @@ class SourceRow:
 
 
 @dataclass(frozen=True)
+class ChatRow:
+    """What the store keeps of a chat: its recipients and the messages it spent."""
+
+    name: str
+    to: str | None
+    members: int | None
+    members_at: datetime | None
+    month: str | None
+    spent: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> ChatRow:
+        return cls(
+            name=text(row, "name"),
+            to=optional_text(row, "to_id"),
+            members=optional_integer(row, "members"),
+            members_at=optional_moment(row, "members_at"),
+            month=optional_text(row, "month"),
+            spent=integer(row, "spent"),
+        )
+
+    def spent_in(self, month: str) -> int:
+        return self.spent if self.month == month else 0
+
+
+@dataclass(frozen=True)
 class Marked:
     """A listing the user marked on LINE (`hunter status --applied`)."""
 
@@ -239,6 +267,7 @@ class StatusReport:
     pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
     pace_state: PaceState | None = None
     mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
+    chats: list[dict[str, Any]] = field(default_factory=list)  # report.chats, by the caller
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:
@@ -250,10 +279,24 @@ def pace_state(row: Row, granted: bool = False) -> PaceState:
     )
 
 
-def jobs_document(listings: Iterable[Listing], matched: set[str]) -> list[dict[str, Any]]:
-    """The listings as the record statement takes them, sorted by id (a fixed lock order)."""
+ChatMatches = Mapping[str, Sequence[tuple[str, Listing]]]  # job id -> (chat, its listing)
+
+
+def jobs_document(
+    listings: Iterable[Listing], matched: set[str], chats: ChatMatches | None = None
+) -> list[dict[str, Any]]:
+    """The listings as the record statement takes them, sorted by id (a fixed lock order),
+    each with the chats it matches (their rows are made when the listing is new)."""
     unique = {listing.job_id: listing for listing in listings}
-    return [
-        {"job_id": job_id, "matched": job_id in matched, "listing": unique[job_id].payload()}
-        for job_id in sorted(unique)
-    ]
+    document = []
+    for job_id in sorted(unique):
+        job: dict[str, Any] = {
+            "job_id": job_id,
+            "matched": job_id in matched,
+            "listing": unique[job_id].payload(),
+        }
+        for_chats = (chats or {}).get(job_id)
+        if for_chats:
+            job["chats"] = [{"chat": c, "listing": x.payload()} for c, x in for_chats]
+        document.append(job)
+    return document

@@ -21,7 +21,6 @@ import psycopg
 import pytest
 
 from hunter.listing import Listing
-from hunter.pace import Pace
 from hunter.store import queries, schema_sql
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
@@ -155,7 +154,6 @@ SECOND_RELEASE = {
         "003_chat.sql": "386782824d4a5508460103fe67e93842cec227a713866287fd7d121585af2929",
     },
 }
-PACE = Pace(month="2026-11", now=100.0, interval=10.0, tolerance=50.0, cap=5, notice=False)
 
 
 def second_release_sql(dialect: str) -> list[str]:
@@ -169,18 +167,18 @@ def second_release_sql(dialect: str) -> list[str]:
     return [found[name] for name in sorted(shipped)]
 
 
-def use_as_the_second_release(store: Store, remember_event: str) -> None:
-    """What a1cc299 writes: listings, a push of the pace, a mute, a mark, an answered event."""
+def use_as_the_second_release(store: Store, statements: list[str]) -> None:
+    """What a1cc299 writes: listings, a mark, and (in that release's own SQL, which today's
+    code no longer speaks) a push of the pace, a mute and an answered event."""
     record_as_the_first_release(store)
-    store.pace.claim(PACE, T0)
-    store.chat.mute("django", T0 + timedelta(days=30), T0)
     store.chat.mark("a:1", "applied", T0)
-    if isinstance(store, PostgresStore):
-        store._execute(remember_event)
-    else:
-        assert isinstance(store, SQLiteStore)
-        with store.tx() as db:
-            db.execute(remember_event)
+    for statement in statements:
+        if isinstance(store, PostgresStore):
+            store._execute(statement)
+        else:
+            assert isinstance(store, SQLiteStore)
+            with store.tx() as db:
+                db.execute(statement)
 
 
 def still_known_after_the_second(store: Store) -> None:
@@ -200,7 +198,14 @@ def test_postgres_from_the_second_release(pg_url: str, second_pg_url: str) -> No
         for sql in second_release_sql("postgres"):
             db.execute(sql.encode())
     with PostgresStore(pg_url) as old:  # no migrate: the second release's schema as it is
-        use_as_the_second_release(old, "SELECT hunter_claim_event('E-old', now())")
+        use_as_the_second_release(
+            old,
+            [
+                "SELECT * FROM hunter_claim_push('2026-11', 100, 10, 50, 5, false, now())",
+                "SELECT hunter_mute('django', now() + interval '30 days', now())",
+                "SELECT hunter_claim_event('E-old', now())",
+            ],
+        )
     with PostgresStore(pg_url) as upgraded:
         upgraded.migrate()
         still_known_after_the_second(upgraded)
@@ -219,8 +224,14 @@ def test_sqlite_from_the_second_release(tmp_path: Path) -> None:
     with SQLiteStore(old_path) as old:
         use_as_the_second_release(
             old,
-            "INSERT INTO hunter_events (event_id, received_at) "
-            "VALUES ('E-old', '2026-11-01T09:00:00.000000Z')",
+            [
+                "INSERT INTO hunter_pace (id, month, tat, pushes, updated_at) "
+                "VALUES (1, '2026-11', 110, 1, '2026-11-01T09:00:00.000000Z')",
+                "INSERT INTO hunter_mutes (word, until, muted_at) "
+                "VALUES ('django', '2026-12-01T09:00:00.000000Z', '2026-11-01T09:00:00.000000Z')",
+                "INSERT INTO hunter_events (event_id, received_at) "
+                "VALUES ('E-old', '2026-11-01T09:00:00.000000Z')",
+            ],
         )
     with SQLiteStore(old_path) as upgraded:
         upgraded.migrate()

@@ -180,7 +180,7 @@ def test_round_trips_per_poll_do_not_grow_with_listings(
 ) -> None:
     small = poll_calls(tmp_path, board, supabase, line, 10)
     large = poll_calls(tmp_path, board, supabase, line, 500)
-    per_push = {"hunter_claim_due", "hunter_claim_new", "hunter_save_batch", "hunter_mark_sent"}
+    per_push = {"hunter_claim_due", "hunter_claim_chat", "hunter_save_batch", "hunter_mark_sent"}
     pushes = (500 + 47) // 48
     for name in per_push:
         assert large[name] - small[name] == pushes - 1, (name, small, large)

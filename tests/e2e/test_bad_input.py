@@ -83,6 +83,21 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             'url = "https://x.test/feed"\n',
             ("monthly_messages must be from 1",),
         ),
+        (
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            '[[chats]]\nname = "design"\nto = "Cnot-an-id"\n',
+            ("[[chats]] #1 (design)", "to must be a LINE user (U...), group (C...)"),
+        ),
+        (
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            f'[[chats]]\nname = "design"\nto = "C{"0" * 32}"\nsources = ["fastwork"]\n',
+            ("no source named 'fastwork'", "the sources are f"),
+        ),
+        (
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            f'[[chats]]\nname = "design"\nto = "C{"0" * 32}"\ninclude_words = ["logo"]\n',
+            ("[[chats]] #1", "unknown key 'include_words'", "include, min_budget"),
+        ),
     ],
     ids=[
         "malformed",
@@ -97,6 +112,9 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "html-key-on-rss",
         "quiet-hours-form",
         "monthly-messages-zero",
+        "chat-bad-to",
+        "chat-unknown-source",
+        "chat-unknown-key",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

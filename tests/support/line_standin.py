@@ -7,7 +7,12 @@ It answers what hunter calls (push, bot info, quota) the way LINE documents it:
 - X-Line-Retry-Key: a key already accepted is answered 409 with x-line-accepted-request-id;
 - a wrong token is answered 401, an exhausted month 429 "You have reached your monthly limit.";
 - the quota is counted as LINE's page "how to count messages" says: one message per accepted
-  push to one recipient, whatever it holds; the count starts again each month. The month is
+  push per recipient, whatever it holds (a push to a group of 4 costs 4: LINE's pricing
+  page); the count starts again each month. A group's or room's members are `members[id]`,
+  answered by "Get number of users in a group chat" / "in a multi-person chat" as
+  {"count": n} (LINE's GroupMemberCountResponse: the bot itself not counted), 404 for a
+  group the bot is not in; a push to such a group is refused (400), as LINE refuses a `to`
+  it cannot deliver to. The month is
   taken in Japan's time (LINE's home; an assumption, LINE does not document the zone), on
   `clock`, which a test may replace with a fake one. `quota_limit` None answers the quota API's
   `{"type": "none"}` (no limit), as LINE does for plans without one.
@@ -68,6 +73,11 @@ class Push:
     body: dict[str, Any]
     status: int
     at: datetime = field(default_factory=utcnow)
+    recipients: int = 1
+
+    @property
+    def to(self) -> str:
+        return str(self.body.get("to", ""))
 
     @property
     def titles(self) -> list[str]:
@@ -85,6 +95,7 @@ class LineStandIn:
     quota_exhausted: bool = False  # answer 429 whatever the count says
     quota_limit: int | None = None  # the month's messages; None: no limit
     others_used: int = 0  # messages sent this month by something else on the channel
+    members: dict[str, int] = field(default_factory=dict)  # group/room id -> its members
     quota_trickles: bool = False  # the quota API's answer comes a byte every two seconds
     clock: Callable[[], datetime] = utcnow
     month_zone: ZoneInfo = LINE_MONTH_ZONE
@@ -112,14 +123,21 @@ class LineStandIn:
     def used(self) -> int:
         """Messages counted against this month: one per accepted push to one recipient."""
         month = self._month(self.clock())
-        mine = sum(1 for p in self.pushes if p.status == 200 and self._month(p.at) == month)
+        mine = sum(
+            p.recipients for p in self.pushes if p.status == 200 and self._month(p.at) == month
+        )
         return self.others_used + mine
+
+    def recipients(self, to: str) -> int | None:
+        """How many people a push to `to` reaches; None for a group the bot is not in."""
+        return self.members.get(to) if to[:1] in ("C", "R") else 1
 
     def _month(self, at: datetime) -> str:
         return f"{at.astimezone(self.month_zone):%Y-%m}"
 
     def _push(self, key: str | None, body: dict[str, Any], status: int) -> None:
-        self.pushes.append(Push(key, body, status, self.clock()))
+        recipients = self.recipients(str(body.get("to", ""))) or 0
+        self.pushes.append(Push(key, body, status, self.clock(), recipients))
 
     def env(self) -> dict[str, str]:
         return {
@@ -149,6 +167,8 @@ class LineStandIn:
             problems += spec_errors("PushMessageRequest", body)
         if key is None or not _UUID.match(key):
             problems.append(f"X-Line-Retry-Key must be a UUID, got {key!r}")
+        if not problems and self.recipients(str(body.get("to", ""))) is None:
+            problems.append(f"The property, 'to', in the request body is invalid ({body['to']})")
         if problems:
             return self._invalid(problems, body, key)
         with self.lock:
@@ -159,8 +179,9 @@ class LineStandIn:
                     {"message": "The retry key is already accepted"},
                     {"x-line-accepted-request-id": self.accepted[key]},
                 )
+            cost = self.recipients(body["to"]) or 0
             if self.quota_exhausted or (
-                self.quota_limit is not None and self.used >= self.quota_limit
+                self.quota_limit is not None and self.used + cost > self.quota_limit
             ):
                 self._push(key, body, 429)
                 return 429, {"message": "You have reached your monthly limit."}, {}
@@ -311,6 +332,14 @@ def _handler(stand_in: LineStandIn) -> type[QuietHandler]:
                 return self.send_json(200, {"type": "limited", "value": stand_in.quota_limit}, {})
             if self.path == "/v2/bot/message/quota/consumption":
                 return self.send_json(200, {"totalUsage": stand_in.used}, {})
+            counted = re.fullmatch(r"/v2/bot/(group|room)/([^/]+)/members/count", self.path)
+            if counted:
+                members = stand_in.members.get(counted.group(2))
+                if members is None or counted.group(2)[0] != (
+                    "C" if counted.group(1) == "group" else "R"
+                ):
+                    return self.send_json(404, {"message": "Not found"}, {})
+                return self.send_json(200, {"count": members}, {})
             if not self._chat("GET"):
                 self.send_json(404, {"message": "Not found"}, {})
             return None

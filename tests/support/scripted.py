@@ -31,12 +31,20 @@ class ScriptedSender:
         self.pushes: list[tuple[str, list[dict[str, Any]]]] = []
         self.quota_answer: tuple[int | None, int] | None = None
         self.quota_error: str | None = None  # LINE's quota API failing, in these words
+        self.to: list[str | None] = []  # where each push went (None: LINE_TO)
+        self.member_counts: dict[str, int] = {}  # a group's or room's members (else 1)
 
-    def push(self, messages: list[dict[str, Any]], retry_key: str) -> PushResult:
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
         self.pushes.append((retry_key, messages))
+        self.to.append(to)
         if self.reject_title and self.reject_title in str(messages):
             return PushResult(Kind.REJECTED, 400, "May not be empty")
         return self.script.pop(0) if self.script else PushResult(Kind.SENT, 200)
+
+    def members(self, to: str) -> int:
+        return self.member_counts.get(to, 1)
 
     def quota(self) -> tuple[int | None, int] | None:
         if self.quota_error:

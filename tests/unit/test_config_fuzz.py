@@ -1,7 +1,7 @@
-"""A bounded fuzz of the config: hunter.example.toml mutated a value at a time, by type (other
-types, extremes, odd text, missing and unknown keys). Whatever the file says, the command
-ends with exit 0 or 2 and one line, never a traceback: the CLI runs in-process here so that an
-unexpected exception fails the test with its own traceback."""
+"""A bounded fuzz of the config: hunter.example.toml (with a [[chats]]) mutated a value at a
+time, by type (other types, extremes, odd text, missing and unknown keys). Whatever the file
+says, the command ends with exit 0 or 2 and one line, never a traceback: the CLI runs
+in-process here so that an unexpected exception fails the test with its own traceback."""
 
 from __future__ import annotations
 
@@ -19,6 +19,18 @@ from hunter.store.sqlite import SQLiteStore
 from tests.support.cli import ROOT, toml_value
 
 EXAMPLE = tomllib.loads((ROOT / "hunter.example.toml").read_text(encoding="utf-8"))
+# The example's [[chats]] is a comment (a user's copy must not push to a made-up group): the
+# fuzz adds one, so that every key of a chat is mutated too.
+EXAMPLE["chats"] = [
+    {
+        "name": "studio",
+        "to": "C" + "0" * 32,
+        "include": ["logo", "โลโก้"],
+        "exclude": ["unpaid"],
+        "min_budget": 3000,
+        "sources": ["fastwork"],  # the preset's name
+    }
+]
 ODD_VALUES: list[Any] = [
     0,
     -1,

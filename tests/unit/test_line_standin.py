@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 import pytest
 
+from hunter.errors import LineError
+from hunter.line.push import LineSender
 from hunter.line.render import messages
 from hunter.listing import Listing
+from hunter.policy import Kind
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
+from tests.support.line_standin import TO, LineStandIn
 
 needs_spec = pytest.mark.skipif(
     not spec_available(), reason="../shared/contracts (LINE's OpenAPI spec) is not here; CI has it"
@@ -101,3 +106,25 @@ def test_the_documented_limits_are_enforced_without_the_spec(change: Any, needle
 
 def test_a_body_over_2_mb_is_refused() -> None:
     assert any("over 2097152" in e for e in limit_errors(good_request(), 3 * 1024 * 1024))
+
+
+def test_a_push_to_a_group_or_room_counts_once_per_member(line: LineStandIn) -> None:
+    """LINE's pricing page: a push counts one message per recipient; the member counts come
+    from "Get number of users in a group chat" / "in a multi-person chat"."""
+    group, room, stranger = "C" + "1" * 32, "R" + "2" * 32, "C" + "3" * 32
+    line.members.update({group: 4, room: 3})
+    sender = LineSender(line.token, TO, line.url)
+    assert (sender.members(group), sender.members(room), sender.members(TO)) == (4, 3, 1)
+    with pytest.raises(LineError, match="HTTP 404"):
+        sender.members(stranger)  # the bot is not in that group
+    text = [{"type": "text", "text": "job"}]
+    for to in (TO, group, room):
+        assert sender.push(text, str(uuid.uuid4()), to).kind is Kind.SENT
+    assert line.used == 1 + 4 + 3
+    refused = sender.push(text, str(uuid.uuid4()), stranger)
+    assert refused.status == 400 and line.used == 8
+    assert [v for v in line.violations if "'to'" in v]
+    line.violations.clear()  # the refusal above was the point
+    line.quota_limit = 10  # 2 left: a group of 4 does not fit, a user does
+    assert sender.push(text, str(uuid.uuid4()), group).kind is Kind.QUOTA
+    assert sender.push(text, str(uuid.uuid4()), TO).kind is Kind.SENT and line.used == 9

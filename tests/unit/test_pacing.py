@@ -147,12 +147,14 @@ def test_a_new_months_allowance_is_used_from_its_first_hour(store: SQLiteStore) 
         month.post()
         month.deliver()
         month.clock.advance(1)
-    assert len(month.sender.pushes) == 27  # 30 less the reserve of a tenth
+    # All 30, the reserve of a tenth too: nothing carries over into December (issue 18: the
+    # last messages must not be left unspent while a group's push waits for them).
+    assert len(month.sender.pushes) == 30
     waiting = store.outbox.count_pending()
-    assert waiting == 13
+    assert waiting == 10
     month.clock.now = at(1, 0, 5, month=12)  # five minutes into December
     report = month.deliver()
-    assert report.sent == waiting and len(month.sender.pushes) == 28
+    assert report.sent == waiting and len(month.sender.pushes) == 31
     state = store.pace.state()
     assert state is not None and (state.month, state.pushes) == ("2026-12", 1)
 

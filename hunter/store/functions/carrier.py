@@ -19,7 +19,7 @@ from hunter.store.rows import Row
 # Read-only queries of the rooms, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "next_due": ("hunter_next_due", ()),
-    "count_pending": ("hunter_count_pending", ()),
+    "pending_by_chat": ("hunter_pending_by_chat", ()),
     "batch_body": ("hunter_batch_body", ("key",)),
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),
@@ -28,11 +28,12 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_job_states", ()),
     "pace": ("hunter_pace_row", ()),
-    "mutes": ("hunter_mutes_rows", ("now",)),
+    "mutes": ("hunter_chat_mutes", ("now",)),
+    "chats": ("hunter_chats_rows", ()),
     "marks": ("hunter_marks_rows", ("mark",)),
-    "recent_sent": ("hunter_recent_sent", ("limit",)),
+    "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
 }
-SCALARS = {"hunter_next_due", "hunter_count_pending", "hunter_batch_body", "hunter_sent_since"}
+SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}
 
 
 @dataclass(frozen=True)

@@ -51,11 +51,11 @@ class FunctionChat(ChatStore):
         )
         return bool(told)
 
-    def mute(self, word: str, until: datetime, now: datetime) -> None:
-        self._database.value("hunter_mute", word=word, until=until, now=now)
+    def mute(self, word: str, until: datetime, now: datetime, chat: str = "") -> None:
+        self._database.value("hunter_chat_mute", chat=chat, word=word, until=until, now=now)
 
-    def unmute(self, word: str) -> bool:
-        return whole_number(self._database.value("hunter_unmute", word=word)) > 0
+    def unmute(self, word: str, chat: str | None = None) -> bool:
+        return whole_number(self._database.value("hunter_chat_unmute", chat=chat, word=word)) > 0
 
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         title = self._database.value("hunter_mark", job_id=job_id, mark=mark, now=now)

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from hunter.listing import Listing
 from hunter.store.functions.carrier import Document, FunctionStore
 from hunter.store.outbox import OutboxStore
-from hunter.store.records import Claimed, Failure, claimed, jobs_document
+from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
 from hunter.store.rows import integer, text, whole_number
 
 
@@ -32,11 +32,12 @@ class FunctionOutbox(OutboxStore):
         prime: bool = False,
         flood: int = 0,
         flood_notice: Listing | None = None,
+        chats: ChatMatches | None = None,
     ) -> dict[str, int]:
         result = self._database.table(
             "hunter_record",
             source=source,
-            jobs=Document(jobs_document(listings, matched)),
+            jobs=Document(jobs_document(listings, matched, chats)),
             now=now,
             prime=prime,
             flood=flood,
@@ -44,10 +45,13 @@ class FunctionOutbox(OutboxStore):
         )
         return {text(row, "status"): integer(row, "n") for row in result}
 
-    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
-        return claimed(
-            self._database.table("hunter_claim_new", worker=worker, key=key, limit=limit, now=now)
+    def claim_new(
+        self, worker: str, key: str, limit: int, now: datetime, chat: str = ""
+    ) -> list[Claimed]:
+        rows = self._database.table(
+            "hunter_claim_chat", worker=worker, key=key, limit=limit, now=now, chat=chat
         )
+        return claimed(rows)
 
     def claim_due(self, worker: str, now: datetime, lease_before: datetime) -> list[Claimed]:
         rows = self._database.table(

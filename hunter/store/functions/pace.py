@@ -16,9 +16,9 @@ class FunctionPace(PaceStore):
         super().__init__(database)
         self._database = database
 
-    def claim(self, pace: Pace, now: datetime) -> PaceState:
+    def claim(self, pace: Pace, now: datetime, chat: str = "") -> PaceState:
         (row,) = self._database.table(
-            "hunter_claim_push",
+            "hunter_claim_messages",
             month=pace.month,
             now=pace.now,
             interval=pace.interval,
@@ -26,5 +26,13 @@ class FunctionPace(PaceStore):
             cap=pace.cap,
             notice=pace.notice,
             at=now,
+            cost=pace.cost,
+            chat=chat,
         )
         return pace_state(row, flag(row, "granted"))
+
+    def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
+        self._database.value("hunter_set_members", chat=chat, to=to, members=members, now=now)
+
+    def forget_members(self, to: str) -> None:
+        self._database.value("hunter_forget_members", to=to)

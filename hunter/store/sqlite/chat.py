@@ -57,13 +57,14 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             return bool(db.execute(Q["note_private"], params).rowcount)
 
-    def mute(self, word: str, until: datetime, now: datetime) -> None:
+    def mute(self, word: str, until: datetime, now: datetime, chat: str = "") -> None:
+        params = {"chat": chat, "word": word, "until": ts(until), "now": ts(now)}
         with self._database.tx() as db:
-            db.execute(Q["mute"], {"word": word, "until": ts(until), "now": ts(now)})
+            db.execute(Q["mute"], params)
 
-    def unmute(self, word: str) -> bool:
+    def unmute(self, word: str, chat: str | None = None) -> bool:
         with self._database.tx() as db:
-            return bool(db.execute(Q["unmute"], {"word": word}).rowcount)
+            return bool(db.execute(Q["unmute"], {"word": word, "chat": chat}).rowcount)
 
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         with self._database.tx() as db:

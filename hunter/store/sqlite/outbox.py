@@ -11,7 +11,7 @@ from typing import Any
 from hunter.listing import Listing
 from hunter.states import RowStatus
 from hunter.store.outbox import OutboxStore
-from hunter.store.records import Claimed, Failure, claimed, jobs_document
+from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
 from hunter.store.rows import flag, integer, text
 from hunter.store.sqlite.database import Q, SQLiteStore, ts
 
@@ -30,13 +30,16 @@ class SQLiteOutbox(OutboxStore):
         prime: bool = False,
         flood: int = 0,
         flood_notice: Listing | None = None,
+        chats: ChatMatches | None = None,
     ) -> dict[str, int]:
-        jobs = jobs_document(listings, matched)
+        jobs = jobs_document(listings, matched, chats)
         with self._database.tx() as db:
             return _record(db, source, jobs, ts(now), prime, flood, flood_notice)
 
-    def claim_new(self, worker: str, key: str, limit: int, now: datetime) -> list[Claimed]:
-        params = {"worker": worker, "key": key, "limit": limit, "now": ts(now)}
+    def claim_new(
+        self, worker: str, key: str, limit: int, now: datetime, chat: str = ""
+    ) -> list[Claimed]:
+        params = {"worker": worker, "key": key, "limit": limit, "now": ts(now), "chat": chat}
         with self._database.tx() as db:
             return claimed(db.execute(Q["claim_new"], params).fetchall())
 
@@ -134,9 +137,17 @@ def _record(
     if prime or jobs:
         db.execute(Q["mark_primed"], {"source": source, "now": at})
     params = {"source": source, "primed": primed, "flood": flooded, "now": at}
-    for row in db.execute(Q["insert_new"], {**params, "jobs": json.dumps(jobs)}).fetchall():
+    document = json.dumps(jobs)
+    new = []
+    for row in db.execute(Q["insert_new"], {**params, "jobs": document}).fetchall():
         status = text(row, "status")
         counts[status] = counts.get(status, 0) + 1
+        new.append(text(row, "job_id"))
+    if primed and not flooded and new and any("chats" in job for job in jobs):
+        chat_params = {"source": source, "now": at, "jobs": document, "new_ids": json.dumps(new)}
+        for_chats = len(db.execute(Q["insert_for_chats"], chat_params).fetchall())
+        if for_chats:
+            counts["chats"] = for_chats
     return counts
 
 

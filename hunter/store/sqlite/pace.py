@@ -15,7 +15,7 @@ class SQLitePace(PaceStore):
         super().__init__(database)
         self._database = database
 
-    def claim(self, pace: Pace, now: datetime) -> PaceState:
+    def claim(self, pace: Pace, now: datetime, chat: str = "") -> PaceState:
         params = {
             "month": pace.month,
             "now_active": pace.now,
@@ -24,8 +24,21 @@ class SQLitePace(PaceStore):
             "cap": pace.cap,
             "notice": int(pace.notice),
             "at": ts(now),
+            "cost": pace.cost,
         }
         with self._database.tx() as db:
             db.execute(Q["start_pace"], params)
             taken = db.execute(Q["take_push"], params).fetchone()
+            if taken is not None:
+                spend = {"chat": chat, "month": pace.month, "cost": pace.cost}
+                db.execute(Q["count_chat_spend"], spend)
             return pace_state(taken or db.execute(Q["pace"]).fetchone(), taken is not None)
+
+    def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
+        params = {"chat": chat, "to": to, "members": members, "now": ts(now)}
+        with self._database.tx() as db:
+            db.execute(Q["set_members"], params)
+
+    def forget_members(self, to: str) -> None:
+        with self._database.tx() as db:
+            db.execute(Q["forget_members"], {"to": to})

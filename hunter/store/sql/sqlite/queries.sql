@@ -37,15 +37,53 @@ SELECT json_extract(value, '$.job_id'), :source,
        json_extract(value, '$.listing'), :now, :now
 FROM json_each(:jobs) WHERE true
 ON CONFLICT (job_id) DO NOTHING
-RETURNING status;
+RETURNING job_id, status;
 
 -- name: claim_new
 UPDATE hunter_seen_jobs
 SET status = 'sending', claimed_by = :worker, claimed_at = :now, retry_key = :key,
     retry_key_at = :now, next_attempt_at = NULL, attempts = 0
-WHERE job_id IN (SELECT job_id FROM hunter_seen_jobs WHERE status = 'pending'
+WHERE job_id IN (SELECT job_id FROM hunter_seen_jobs WHERE status = 'pending' AND chat = :chat
                  ORDER BY first_seen_at, job_id LIMIT :limit)
 RETURNING *;
+
+-- name: insert_for_chats
+-- A new listing's row for each chat it matches ("<job id>#<chat>"), pending.
+INSERT INTO hunter_seen_jobs
+    (job_id, source, status, listing, first_seen_at, last_seen_at, chat)
+SELECT json_extract(j.value, '$.job_id') || '#' || json_extract(c.value, '$.chat'), :source,
+       'pending', json_extract(c.value, '$.listing'), :now, :now, json_extract(c.value, '$.chat')
+FROM json_each(:jobs) j, json_each(coalesce(json_extract(j.value, '$.chats'), '[]')) c
+WHERE json_extract(j.value, '$.job_id') IN (SELECT value FROM json_each(:new_ids))
+ORDER BY 1
+ON CONFLICT (job_id) DO NOTHING
+RETURNING status;
+
+-- name: pending_by_chat
+SELECT chat, count(*) AS n FROM hunter_seen_jobs WHERE status = 'pending' GROUP BY chat
+ORDER BY chat;
+
+-- name: recent_sent_chat
+SELECT job_id, listing, sent_at FROM hunter_seen_jobs
+WHERE status = 'sent' AND source <> 'hunter' AND chat = :chat
+ORDER BY sent_at DESC, job_id LIMIT :limit;
+
+-- name: count_chat_spend
+INSERT INTO hunter_chats (name, month, spent) VALUES (:chat, :month, :cost)
+ON CONFLICT (name) DO UPDATE SET
+    spent = CASE WHEN month = excluded.month THEN spent + excluded.spent ELSE excluded.spent END,
+    month = excluded.month;
+
+-- name: set_members
+INSERT INTO hunter_chats (name, to_id, members, members_at) VALUES (:chat, :to, :members, :now)
+ON CONFLICT (name) DO UPDATE SET
+    to_id = excluded.to_id, members = excluded.members, members_at = excluded.members_at;
+
+-- name: forget_members
+UPDATE hunter_chats SET members_at = NULL WHERE to_id = :to;
+
+-- name: chats
+SELECT name, to_id, members, members_at, month, spent FROM hunter_chats ORDER BY name;
 
 -- name: claim_due
 UPDATE hunter_seen_jobs
@@ -156,9 +194,6 @@ ON CONFLICT (retry_key) DO NOTHING;
 -- name: batch_body
 SELECT body AS value FROM hunter_batches WHERE retry_key = :key;
 
--- name: count_pending
-SELECT count(*) AS value FROM hunter_seen_jobs WHERE status = 'pending';
-
 -- name: next_due
 SELECT min(next_attempt_at) AS value FROM hunter_seen_jobs WHERE status = 'retry';
 
@@ -197,9 +232,9 @@ ON CONFLICT (id) DO UPDATE SET
 
 -- name: take_push
 UPDATE hunter_pace
-SET pushes = pushes + 1, updated_at = :at,
-    tat = CASE WHEN :notice THEN tat ELSE max(tat, :now_active) + :interval END
-WHERE id = 1 AND pushes < :cap AND (:notice OR tat - :tolerance <= :now_active)
+SET pushes = pushes + :cost, updated_at = :at,
+    tat = CASE WHEN :notice THEN tat ELSE max(tat, :now_active) + :interval * :cost END
+WHERE id = 1 AND pushes + :cost <= :cap AND (:notice OR tat - :tolerance <= :now_active)
 RETURNING month, tat, pushes;
 
 -- name: pace
@@ -209,14 +244,14 @@ SELECT month, tat, pushes FROM hunter_pace WHERE id = 1;
 DELETE FROM hunter_events WHERE received_at < :before;
 
 -- name: mute
-INSERT INTO hunter_mutes (word, until, muted_at) VALUES (:word, :until, :now)
-ON CONFLICT (word) DO UPDATE SET until = excluded.until, muted_at = excluded.muted_at;
+INSERT INTO hunter_chat_mutes (chat, word, until, muted_at) VALUES (:chat, :word, :until, :now)
+ON CONFLICT (chat, word) DO UPDATE SET until = excluded.until, muted_at = excluded.muted_at;
 
 -- name: unmute
-DELETE FROM hunter_mutes WHERE word = :word;
+DELETE FROM hunter_chat_mutes WHERE word = :word AND (:chat IS NULL OR chat = :chat);
 
 -- name: mutes
-SELECT word, until FROM hunter_mutes WHERE until > :now ORDER BY word;
+SELECT chat, word, until FROM hunter_chat_mutes WHERE until > :now ORDER BY chat, word;
 
 -- name: job_listing
 SELECT listing FROM hunter_seen_jobs WHERE job_id = :job_id;
@@ -235,10 +270,6 @@ ON CONFLICT (job_id) DO UPDATE SET mark = excluded.mark, marked_at = excluded.ma
 -- name: marks
 SELECT job_id, mark, listing, marked_at FROM hunter_marks WHERE mark = :mark
 ORDER BY marked_at DESC, job_id;
-
--- name: recent_sent
-SELECT job_id, listing, sent_at FROM hunter_seen_jobs
-WHERE status = 'sent' AND source <> 'hunter' ORDER BY sent_at DESC, job_id LIMIT :limit;
 
 -- name: accept_event
 INSERT INTO hunter_events (event_id, received_at, chat_id, payload, held_by, held_at)

@@ -1,0 +1,154 @@
+"""Where alerts go: LINE_TO (the owner's chat, with the global [filter]) and the [[chats]]
+of hunter.toml, each a user, group or room with its own keywords and sources.
+
+    [[chats]]
+    name = "design"                           # shown in status; part of its rows' ids
+    to = "C0123456789abcdef0123456789abcdef"  # a user U..., group C... or room R... id
+    include = ["logo", "โลโก้"]                 # optional: else the global [filter]'s
+    exclude = ["unpaid"]
+    min_budget = 3000
+    sources = ["fastwork"]                    # optional: else every source
+
+A listing reaches each chat whose rules it matches, once per chat. LINE counts a push once
+per recipient, so a group's pushes cost its members (read from LINE) and the pace budgets
+messages, not pushes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hunter.errors import ConfigError
+from hunter.sources.spec import FilterConfig, SourceConfig
+
+OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
+CHAT_ID = re.compile(r"^[UCR][0-9a-f]{32}$")  # LINE's user, group and room ids
+_KEYS = {"name", "to", "include", "exclude", "min_budget", "sources"}
+_FILTER_KEYS = ("include", "exclude", "min_budget")
+
+
+@dataclass(frozen=True)
+class ChatConfig:
+    name: str
+    to: str
+    rules: Mapping[str, Any]  # its own include / exclude / min_budget, as written
+    sources: tuple[str, ...] | None = None  # None: every source
+
+    def filter_for(self, source: SourceConfig) -> FilterConfig:
+        """The source's filter (the global one with the source's own keys), with this
+        chat's keys over it."""
+        return replace(source.filter, **self.rules)
+
+    def reads(self, source: str) -> bool:
+        return self.sources is None or source in self.sources
+
+    @property
+    def kind(self) -> str:
+        return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
+
+
+def parse_chats(
+    raw: Any, where: str, sources: Sequence[str], words: Any, number: Any
+) -> tuple[ChatConfig, ...]:
+    """The [[chats]] tables. `words` and `number` are config.py's checks of a keyword list
+    and of a bounded number, so that a chat's filter keys read exactly as [filter]'s do."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ConfigError(f"{where}: chats must be [[chats]] tables, each with a name and a to")
+    chats: list[ChatConfig] = []
+    for n, table in enumerate(raw, start=1):
+        at = f"{where} [[chats]] #{n}"
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{at}: expected a table of settings, got {type(table).__name__}")
+        for key in table:
+            if key not in _KEYS:
+                raise ConfigError(
+                    f"{at}: unknown key {key!r}; a chat accepts {', '.join(sorted(_KEYS))}"
+                )
+        chats.append(_chat(table, at, sources, words, number))
+    names = [chat.name for chat in chats]
+    for name in names:
+        if names.count(name) > 1:
+            raise ConfigError(f"{where}: two [[chats]] are named {name!r}; names must be unique")
+    return tuple(chats)
+
+
+def _chat(
+    table: Mapping[str, Any], at: str, sources: Sequence[str], words: Any, number: Any
+) -> ChatConfig:
+    name = table.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]{1,32}", name):
+        raise ConfigError(
+            f'{at}: name must be 1-32 letters, digits, "_", "-" or ".", e.g. name = "design"'
+        )
+    at = f"{at} ({name})"
+    to = table.get("to")
+    if not isinstance(to, str) or not CHAT_ID.match(to):
+        raise ConfigError(
+            f"{at}: to must be a LINE user (U...), group (C...) or room (R...) id of 33 "
+            f"characters, got {to!r}; the bot's welcome in that chat says its id"
+        )
+    rules: dict[str, Any] = {}
+    for key in ("include", "exclude"):
+        if key in table:
+            rules[key] = words(table, key, at)
+    if "min_budget" in table:
+        rules["min_budget"] = int(number(table, "min_budget", at, 0, minimum=0, whole=True))
+    chosen = table.get("sources")
+    if chosen is not None:
+        if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):
+            raise ConfigError(f'{at}: sources must be a list of source names, e.g. ["fastwork"]')
+        unknown = [s for s in chosen if s not in sources]
+        if unknown:
+            raise ConfigError(
+                f"{at}: no source named {unknown[0]!r}; the sources are {', '.join(sources)}"
+            )
+    return ChatConfig(name, to, rules, None if chosen is None else tuple(chosen))
+
+
+@dataclass(frozen=True)
+class Destinations:
+    """Every chat alerts go to, by name: the owner's ('', LINE_TO) and the [[chats]]."""
+
+    owner: str | None  # LINE_TO; None: not set (alerts go to the [[chats]], or the terminal)
+    chats: tuple[ChatConfig, ...] = ()
+
+    @property
+    def owner_reads(self) -> bool:
+        """Whether the owner's filter makes rows: with LINE_TO, or with nothing else set
+        (the terminal shows them)."""
+        return self.owner is not None or not self.chats
+
+    def names(self) -> list[str]:
+        """Every chat's name, the owner's first: hunter's own notices wait in its rows."""
+        return [OWNER, *(chat.name for chat in self.chats)]
+
+    def to_of(self, chat: str) -> str | None:
+        """Where a row of `chat` is pushed: its id; the owner's rows go to LINE_TO, or without
+        it to the first [[chats]] (hunter's notices are the owner's), or to the terminal."""
+        for configured in self.chats:
+            if configured.name == chat:
+                return configured.to
+        if self.owner is not None:
+            return self.owner
+        return self.chats[0].to if self.chats else None
+
+    def chat_named(self, name: str) -> ChatConfig | None:
+        return next((chat for chat in self.chats if chat.name == name), None)
+
+    def row_of(self, job_id: str) -> str:
+        """The chat whose outbox row `job_id` is ("<listing id>#<chat>", or the owner's)."""
+        head, _, chat = job_id.rpartition("#")
+        return chat if head and any(c.name == chat for c in self.chats) else OWNER
+
+    def name_of(self, to: str | None) -> str | None:
+        """The chat whose id is `to` (the owner's first), or None for a stranger."""
+        if to is None:
+            return None
+        if to == self.owner:
+            return OWNER
+        return next((chat.name for chat in self.chats if chat.to == to), None)

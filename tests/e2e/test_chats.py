@@ -1,0 +1,54 @@
+"""Several chats through the CLI: `hunter run --once` on a real PostgreSQL against the LINE
+stand-in, which counts a push to a group once per member and answers LINE's member-count
+endpoints. A listing matching the owner's chat and a group of 4 is pushed once to each, LINE's
+count grows by 1 + 4, and `hunter status` says so per chat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.line_standin import TO, LineStandIn
+
+GROUP = "C" + "4c" * 16
+
+
+def config_with_a_group(folder: Path, url: str) -> None:
+    path = write_config(folder, [html_source("board", url)], filter={"include": ["python"]})
+    with path.open("a", encoding="utf-8") as toml:
+        toml.write(f'[[chats]]\nname = "studio"\nto = "{GROUP}"\ninclude = ["python", "logo"]\n')
+
+
+def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
+    tmp_path: Path, board: Board, line: LineStandIn, pg_url: str
+) -> None:
+    line.members[GROUP] = 4
+    line.quota_limit = 300
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    config_with_a_group(tmp_path, url)
+    env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs("/jobs", [("seed", "seed"), ("1", "python scraper"), ("2", "logo design")])
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    pushed = {p.to: sorted(p.titles) for p in line.pushes if p.status == 200}
+    assert pushed == {TO: ["python scraper"], GROUP: ["logo design", "python scraper"]}
+    assert line.used == 1 + 4 and not line.violations
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert len([p for p in line.pushes if p.status == 200]) == 2  # nothing twice
+
+    status = run_hunter(tmp_path, "status", "--json", env=env)
+    chats = {c["name"]: c for c in json.loads(status.stdout)["chats"]}
+    assert chats["LINE_TO"] == {
+        "name": "LINE_TO",
+        "to": TO,
+        "recipients": 1,
+        "messages_this_month": 1,
+        "waiting": 0,
+        "mutes": [],
+    }
+    assert (chats["studio"]["recipients"], chats["studio"]["messages_this_month"]) == (4, 4)
+    text = run_hunter(tmp_path, "status", env=env).stdout
+    assert f"studio ({GROUP}): 4 recipients, 4 messages this month, 0 waiting" in text
