@@ -61,6 +61,17 @@ class Allowance:
             self._chats = self.store.pace.chats()
         return self._chats
 
+    def order(self, names: list[str], now: datetime) -> list[str]:
+        """Whose new batch goes first: the owner's chat (`names[0]`), then the others by the
+        messages they spent this month, so the month is shared by what each chat asks for and
+        the owner is never starved."""
+        if len(names) == 1:
+            return names  # no [[chats]]: no spending to read
+        month = self.calendar.month(now)
+        chats = self.chats()
+        spent = {n: chats[n].spent_in(month) if n in chats else 0 for n in names[1:]}
+        return [names[0], *sorted(names[1:], key=lambda n: (spent[n], n))]
+
     def cost(self, chat: str, to: str | None) -> int:
         """Messages one push to `chat` (at `to`) costs: 1 for a user, a group's or room's
         members, read from LINE at most daily (sooner when members came or went). Raises

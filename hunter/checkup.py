@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from hunter.chats import OWNER
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import HunterError
@@ -19,6 +20,7 @@ from hunter.line.render import details
 from hunter.listing import Listing
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
+from hunter.tuning import ChatRules
 
 
 def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -56,12 +58,14 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     with store:
         now = datetime.now(UTC)
         last = {row.name: row.last_error for row in store.sources.all()}
-        muted = set(store.chat.mutes(now))  # judged as the next poll will judge them
+        # Judged as the next poll judges them: with what the owner's chat changed from LINE
+        # (keywords, budget) over hunter.toml, and its mutes.
+        rules = store.chat.rules(now).get(OWNER, ChatRules())
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
     for read in reads:
-        failures += _report_source(config, read, muted, say)
+        failures += _report_source(config, read, rules, say)
         if last.get(read.name):  # what the running hunter met, which a fetch now may not show
             failures += 1
             say(f"  FAILED at the last poll: {last[read.name]}")
@@ -96,7 +100,7 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
 
 
 def _report_source(
-    config: Config, read: SourceRead, muted: set[str], say: Callable[[str], None]
+    config: Config, read: SourceRead, rules: ChatRules, say: Callable[[str], None]
 ) -> int:
     """What one source yields, as a user debugging selectors needs it; 1 if it failed."""
     head = f"source {read.name}: "
@@ -122,7 +126,8 @@ def _report_source(
         say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
-        say(f"    {listing.url or '(no link)'}  [{judge(listing, source.filter, muted).reason}]")
+        verdict = judge(listing, rules.apply(source.filter), rules.mutes)
+        say(f"    {listing.url or '(no link)'}  [{verdict.reason}]")
     return 0
 
 

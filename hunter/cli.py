@@ -72,6 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
         "unmute", parents=[common], help="send listings matching WORD again (muted on LINE)"
     )
     unmute.add_argument("word", metavar="WORD", help="the keyword, as the card's button muted it")
+    tuning = sub.add_parser(
+        "tuning",
+        parents=[common],
+        help="what the chats changed from LINE (keywords, budget, pause); --reset drops it",
+    )
+    tuning.add_argument(
+        "--reset", action="store_true", help="drop the changes: hunter.toml's rules again"
+    )
+    tuning.add_argument(
+        "--chat", metavar="NAME", help="one chat only ('LINE_TO' for the owner's); default: all"
+    )
     line = sub.add_parser(
         "line", parents=[common], help="LINE set-up: `hunter line setup` (rich menu, webhook URL)"
     )

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from hunter import report
-from hunter.chats import Destinations
+from hunter.chats import OWNER, Destinations
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import ConfigError, LineError, RunError
@@ -151,7 +151,7 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             destinations,
             store.pace.chats(),
             store.outbox.pending_by_chat(),
-            store.chat.all_mutes(now),
+            store.chat.rules(now),
             config.calendar.month(now),
         )
     result.quota = report.line_quota(open_sender(env))
@@ -188,6 +188,29 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
         muted = ", ".join(left) or "none"
         raise RunError(f"{word!r} is not muted; muted now: {muted}")
     _say(f"{word!r} is no longer muted: listings matching it are sent again")
+    return 0
+
+
+def tuning(args: argparse.Namespace, load: Loader) -> int:
+    """`hunter tuning`: what each chat changed of hunter.toml from LINE; --reset drops it."""
+    config, env = load(args)
+    destinations = Destinations(env.line_to, config.chats)
+    chat: str | None = None
+    if args.chat is not None:
+        chat = OWNER if args.chat == "LINE_TO" else args.chat
+        if chat != OWNER and destinations.chat_named(chat) is None:
+            names = ", ".join(["LINE_TO", *(c.name for c in config.chats)])
+            raise ConfigError(f"no chat named {args.chat!r}; the chats are {names}")
+    with open_store(env, create=False) as store:
+        if args.reset:
+            dropped = store.chat.reset_tuning(chat)
+            _say(f"{dropped} changes made from LINE dropped: hunter.toml's rules apply again")
+            return 0
+        rules = store.chat.rules(utcnow())
+    shown = {name or "LINE_TO": r for name, r in rules.items() if r.changed}
+    if chat is not None:
+        shown = {k: v for k, v in shown.items() if k == (chat or "LINE_TO")}
+    _say(report.tuning_text(shown))
     return 0
 
 

@@ -10,7 +10,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -42,6 +42,7 @@ class Config:
     reserve_messages: int = DEFAULT_RESERVE  # kept for hunter's own notices
     quiet_hours: QuietHours | None = None  # nothing is pushed in this daily window
     chats: tuple[ChatConfig, ...] = ()  # [[chats]]: more chats, each with its own filter
+    filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]
     path: Path | None = None
 
     @property
@@ -157,6 +158,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         ),
         quiet_hours=_quiet_hours(raw, where),
         chats=parse_chats(raw.get("chats"), where, [s.name for s in sources], _words, _number),
+        filter=global_filter,
         path=path,
     )
     return config

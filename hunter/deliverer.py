@@ -80,14 +80,19 @@ class Deliverer:
         # Waiting for a retry or a database blip; a stop request ends the wait early.
         self.sleep = sleep or stop.wait
 
-    def deliver(self, most: int) -> Delivery:
+    def deliver(self, most: int, paused: frozenset[str] | None = None) -> Delivery:
         """Push what is due, batch by batch, until nothing is left, `most` listings went out,
-        LINE says stop (auth, quota, rate limit, outage), or a stop is requested."""
+        LINE says stop (auth, quota, rate limit, outage), or a stop is requested. The chats
+        `paused` from LINE get no new push (None: read from the store)."""
         report = Delivery()
+        if paused is None:
+            paused = frozenset(
+                c for c, r in self.store.chat.rules(self.clock()).items() if r.paused
+            )
         started = time.monotonic()
         lease = timedelta(seconds=self.config.lease_seconds)
         self.allowance.begin()
-        done: set[str] = set()  # chats with nothing more to push in this delivery
+        done: set[str] = set(paused)  # chats with nothing more to push in this delivery
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
@@ -116,7 +121,7 @@ class Deliverer:
     ) -> list[Claimed]:
         """A new batch for the first chat that has one and that the pace allows, the owner's
         first, then the chats that spent least this month; [] when none has."""
-        for chat in self._chat_order(now):
+        for chat in self.allowance.order(self.destinations.names(), now):
             if chat in done:
                 continue
             batch = self.store.outbox.claim_new(self.worker, str(uuid.uuid4()), limit, now, chat)
@@ -138,17 +143,6 @@ class Deliverer:
             done.add(chat)
             report.held = self.store.outbox.count_pending()
         return []
-
-    def _chat_order(self, now: datetime) -> list[str]:
-        """The owner's chat, then the others by the messages they spent this month: the month
-        is shared by what each chat asks for, and the owner is never starved."""
-        names = self.destinations.names()
-        if len(names) == 1:
-            return names  # no [[chats]]: no spending to read
-        month = self.calendar.month(now)
-        chats = self.allowance.chats()
-        spent = {n: chats[n].spent_in(month) if n in chats else 0 for n in names[1:]}
-        return [names[0], *sorted(names[1:], key=lambda n: (spent[n], n))]
 
     def _release(self, batch: list[Claimed]) -> None:
         """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""

@@ -22,10 +22,11 @@ from hunter.filters import judge
 from hunter.listing import Listing
 from hunter.source_health import Verdict
 from hunter.sources.reader import SourceRead, read_sources
-from hunter.sources.spec import SourceConfig
+from hunter.sources.spec import FilterConfig, SourceConfig
 from hunter.states import RowStatus
 from hunter.store import Store
 from hunter.store.records import SourceState
+from hunter.tuning import ChatRules
 
 log = logging.getLogger("hunter")
 
@@ -68,6 +69,7 @@ class Poller:
         self.clock = clock
         self.worker = worker
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
+        self.paused: frozenset[str] = frozenset()  # chats paused from LINE, as the poll read
 
     def poll(self) -> list[SourcePoll]:
         """Read this replica's sources and record what they show."""
@@ -105,7 +107,8 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
-        muted = self.store.chat.all_mutes(now) if not prime else {}
+        rules = self.store.chat.rules(now) if not prime else {}
+        self.paused = frozenset(chat for chat, r in rules.items() if r.paused)
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
                 polls.append(SourcePoll(read, Verdict(None)))
@@ -119,7 +122,7 @@ class Poller:
                         read.name, read.listings, set(), now, prime=True
                     )
                 elif health.verdict.good:
-                    recorded = self._record(read, now, muted)
+                    recorded = self._record(read, now, rules)
             except StoreError as exc:
                 # This source's listings could not be written; the others still are. It
                 # counts as a failed poll of this source, with the database's reason.
@@ -134,22 +137,25 @@ class Poller:
         return polls
 
     def _record(
-        self, read: SourceRead, now: datetime, muted: Mapping[str, Mapping[str, datetime]]
+        self, read: SourceRead, now: datetime, rules: Mapping[str, ChatRules]
     ) -> dict[str, int]:
         """Judge each listing for the owner's chat and each [[chats]] reading this source (each
-        with its own rules and mutes), and record it with the chats it matches."""
+        with its own rules, what it changed from LINE and its mutes), and record it with the
+        chats it matches."""
         source = read.source
         listings, matched = [], set()
         chats = [chat for chat in self.destinations.chats if chat.reads(source.name)]
+        judged = [(c.name, *chat_filter(rules, c.name, c.filter_for(source))) for c in chats]
+        owner_filter, owner_mutes = chat_filter(rules, OWNER, source.filter)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
         for listing in read.listings:
-            for chat in chats:
-                verdict = judge(listing, chat.filter_for(source), muted.get(chat.name, {}))
+            for name, rules_of_chat, mutes in judged:
+                verdict = judge(listing, rules_of_chat, mutes)
                 if verdict.matched:
                     chosen = replace(listing, keywords=verdict.keywords)
-                    for_chats.setdefault(listing.job_id, []).append((chat.name, chosen))
+                    for_chats.setdefault(listing.job_id, []).append((name, chosen))
             if self.destinations.owner_reads:
-                verdict = judge(listing, source.filter, muted.get(OWNER, {}))
+                verdict = judge(listing, owner_filter, owner_mutes)
                 if verdict.matched:
                     matched.add(listing.job_id)
                     listing = replace(listing, keywords=verdict.keywords)
@@ -176,3 +182,12 @@ class Poller:
                 recorded["flood"],
             )
         return recorded
+
+
+def chat_filter(
+    rules: Mapping[str, ChatRules], chat: str, base: FilterConfig
+) -> tuple[FilterConfig, Mapping[str, datetime]]:
+    """`chat`'s filter as the poll judges with it (hunter.toml's, with what the chat changed
+    over it) and its mutes in force."""
+    changed = rules.get(chat)
+    return (changed.apply(base), changed.mutes) if changed else (base, {})

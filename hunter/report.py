@@ -15,6 +15,7 @@ from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.states import RowStatus
 from hunter.store.records import ChatRow, Marked, StatusReport
+from hunter.tuning import ChatRules
 
 
 def _ago(then: datetime | None, now: datetime) -> str:
@@ -93,7 +94,7 @@ def chats(
     destinations: Destinations,
     kept: Mapping[str, ChatRow],
     pending: Mapping[str, int],
-    mutes: Mapping[str, Mapping[str, datetime]],
+    rules: Mapping[str, ChatRules],
     month: str,
 ) -> list[dict[str, Any]]:
     """Each chat alerts go to: where, how many a push reaches (LINE counts one message for
@@ -113,10 +114,32 @@ def chats(
                 "recipients": members,
                 "messages_this_month": row.spent_in(month) if row else 0,
                 "waiting": pending.get(name, 0),
-                "mutes": sorted(mutes.get(name, {})),
+                "mutes": sorted(rules[name].mutes) if name in rules else [],
+                "changed": _changes(rules[name]) if name in rules and rules[name].changed else "",
+                "tuning": rules[name].describe() if name in rules else None,
             }
         )
     return found
+
+
+def tuning_text(changed: Mapping[str, ChatRules]) -> str:
+    """What chats changed of hunter.toml from LINE, a line each."""
+    if not changed:
+        return "no chat changed hunter.toml's rules from LINE"
+    return "\n".join(f"{name}: {_changes(rules)}" for name, rules in sorted(changed.items()))
+
+
+def _changes(rules: ChatRules) -> str:
+    parts = []
+    if rules.added:
+        parts.append("added " + ", ".join(rules.added))
+    if rules.removed:
+        parts.append("removed " + ", ".join(rules.removed))
+    if rules.min_budget is not None:
+        parts.append(f"min budget {rules.min_budget:,}")
+    if rules.paused:
+        parts.append("paused")
+    return "; ".join(parts) + " (hunter tuning --reset drops these)"
 
 
 def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
@@ -133,6 +156,8 @@ def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
             f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, "
             f"{chat['messages_this_month']} messages this month, {chat['waiting']} waiting{muted}"
         )
+        if chat.get("changed"):
+            lines.append(f"    changed from LINE: {chat['changed']}")
     return lines
 
 

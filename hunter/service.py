@@ -123,7 +123,7 @@ class Hunter:
     def poll(self) -> PollReport:
         started = time.monotonic()
         sources = self.poller.poll()
-        delivery = self.deliverer.deliver(self.config.max_alerts_per_poll)
+        delivery = self.deliverer.deliver(self.config.max_alerts_per_poll, self.poller.paused)
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()

@@ -22,7 +22,9 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from hunter import report
-from hunter.chat import texts
+from hunter.chat import texts, tuning
+from hunter.chat.tuning import Tuning
+from hunter.chat.why import Why
 from hunter.chats import Destinations
 from hunter.config import Config
 from hunter.errors import LineError
@@ -65,6 +67,8 @@ class Chat:
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
+        self.tuning = Tuning(config, store, self.destinations)
+        self.why = Why(self.tuning, clock, self._next_push_at)
 
     @property
     def configured(self) -> frozenset[str]:
@@ -77,6 +81,7 @@ class Chat:
         now = self.clock()
         chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
         command = texts.command(event.text) if event.kind == "message" else None
+        tune = tuning.parse(event.text) if event.kind == "message" and not command else None
         if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):
@@ -85,8 +90,10 @@ class Chat:
             self._text(event, texts.welcome(event.chat_id, chat is not None))
         elif event.kind == "postback" and chat is not None:
             self._button(event, now, chat)  # acts even when it is too late to answer
-        elif event.kind == "message" and event.in_group and command is None:
+        elif event.kind == "message" and event.in_group and command is None and tune is None:
             return  # in a group people talk to each other: only commands are for hunter
+        elif event.kind == "message" and chat is not None and tune is not None:
+            self._tune(event, tune, chat, now)
         elif event.kind == "message" and chat is not None:
             self._command(event, command, chat)
         elif event.kind in ("message", "postback") and self._told_private(event, now):
@@ -111,6 +118,13 @@ class Chat:
             self._text(event, self._status(chat))
         else:
             self._text(event, texts.HELP_TEXT)
+
+    def _tune(self, event: ChatEvent, command: tuning.Command, chat: str, now: datetime) -> None:
+        if command.verb == "why":
+            self._text(event, self.why.explain(command.argument, chat))
+            return
+        reply, quick = self.tuning.apply(command, chat, now)
+        self._text(event, reply, quick)
 
     def _new(self, event: ChatEvent, chat: str) -> None:
         """What waits for this chat, in a reply (free), claimed as a push would be."""
@@ -147,11 +161,7 @@ class Chat:
             lines.append(f"{source.name}: {state}")
         outbox = self.store.outbox.counts()
         waiting = self.store.outbox.count_pending(chat)
-        try:
-            quota = report.line_quota_of(self.replier.quota())
-        except LineError as exc:  # LINE could not tell; the rest of the status still helps
-            quota = {"error": str(exc)}
-        pace = report.pace(self.config, quota, self.store.pace.state(), now, outbox["pending"])
+        pace = self._pace(now, outbox["pending"])
         lines.append(f"รอส่ง {waiting} · waiting {waiting}")
         if outbox["stuck"]:
             lines.append(f"ติดค้าง {outbox['stuck']} · stuck {outbox['stuck']}: hunter status")
@@ -167,6 +177,17 @@ class Chat:
         if mutes:
             lines.append("ปิดคำ · muted: " + ", ".join(sorted(mutes)))
         return "\n".join(lines) or "no sources polled yet"
+
+    def _pace(self, now: datetime, waiting: int) -> dict[str, Any]:
+        try:
+            quota = report.line_quota_of(self.replier.quota())
+        except LineError as exc:  # LINE could not tell; the rest of the status still helps
+            quota = {"error": str(exc)}
+        return report.pace(self.config, quota, self.store.pace.state(), now, waiting)
+
+    def _next_push_at(self) -> datetime | None:
+        pace = self._pace(self.clock(), 1)
+        return datetime.fromisoformat(pace["next_push_at"]) if pace["plan"] is not None else None
 
     # -- the buttons under a card -------------------------------------------------------------
     def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:
@@ -195,8 +216,8 @@ class Chat:
             self._text(event, texts.HELP_TEXT)
 
     # -- replies ------------------------------------------------------------------------------
-    def _text(self, event: ChatEvent, text: str) -> PushResult:
-        return self._reply(event, [render.text_message(text)])
+    def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
+        return self._reply(event, [render.text_message(text, quick)])
 
     def _reply(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
         if not self._can_reply(event, self.clock()):

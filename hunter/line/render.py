@@ -9,6 +9,7 @@ here is cut to a fixed size, so one bubble stays under 3 KB and a full carousel 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -224,8 +225,28 @@ def messages(
     return out
 
 
-def text_message(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": cut(text, TEXT_MAX) or "-"}
+QUICK_MAX = 13  # quick-reply buttons under one message (LINE's QuickReply.items)
+QUICK_LABEL_MAX = 20  # characters of a button's label (LINE's message action)
+
+
+def text_message(text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
+    """A text message; `quick`: words offered as buttons under it, each sending itself."""
+    message: dict[str, Any] = {"type": "text", "text": cut(text, TEXT_MAX) or "-"}
+    if quick:
+        message["quickReply"] = {
+            "items": [
+                {
+                    "type": "action",
+                    "action": {
+                        "type": "message",
+                        "label": cut(word, QUICK_LABEL_MAX),
+                        "text": word,
+                    },
+                }
+                for word in list(dict.fromkeys(quick))[:QUICK_MAX]
+            ]
+        }
+    return message
 
 
 def plain_lines(messages: list[dict[str, Any]]) -> list[str]:

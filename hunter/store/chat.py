@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from hunter.store.records import Marked
 from hunter.store.room import Room
-from hunter.store.rows import Row, moment, text
+from hunter.store.rows import Row, flag, moment, optional_integer, text
+from hunter.tuning import ChatRules
 
 EventRow = tuple[str, str | None, dict[str, Any]]  # (webhookEventId, chat id, the event's JSON)
 
@@ -65,16 +66,41 @@ class ChatStore(Room, ABC):
         """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
         its title, or None when the id is unknown."""
 
+    @abstractmethod
+    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
+        """`chat` adds (`op` "add") or removes ("remove") an include keyword, case-folded."""
+
+    @abstractmethod
+    def tune_settings(
+        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
+    ) -> None:
+        """`chat` sets its minimum budget (0: none) or pauses; None keeps what was set."""
+
+    @abstractmethod
+    def reset_tuning(self, chat: str | None = None) -> int:
+        """Drop what `chat` (None: every chat) changed; how many changes went."""
+
+    def rules(self, now: datetime) -> dict[str, ChatRules]:
+        """Every chat's changes over hunter.toml, and its mutes in force ('' for LINE_TO)."""
+        return rules_from_rows(self._rows("chat_rules", now=self._time(now)))
+
     def mutes(self, now: datetime, chat: str = "") -> dict[str, datetime]:
         """`chat`'s muted keywords (case-folded) and when each mute ends."""
-        return self.all_mutes(now).get(chat, {})
+        rules = self.rules(now).get(chat)
+        return rules.mutes if rules else {}
 
     def all_mutes(self, now: datetime) -> dict[str, dict[str, datetime]]:
         """Every chat's muted keywords, by chat ('' for LINE_TO)."""
-        mutes: dict[str, dict[str, datetime]] = {}
-        for row in self._rows("mutes", now=self._time(now)):
-            mutes.setdefault(text(row, "chat"), {})[text(row, "word")] = moment(row, "until")
-        return mutes
+        return {chat: rules.mutes for chat, rules in self.rules(now).items() if rules.mutes}
+
+    def find(self, ids: Sequence[str], url: str | None) -> list[Row]:
+        """The rows of a listing by its ids (each chat's) or its link: job_id, chat, status,
+        listing, first_seen_at, sent_at, last_error."""
+        return self._rows("find_listing", ids=list(ids), url=url)
+
+    def sources_linking(self, prefix: str) -> list[str]:
+        """The sources whose listings link to pages under `prefix` ("https://host/")."""
+        return [text(r, "source") for r in self._rows("sources_linking", prefix=prefix)]
 
     def marks(self, mark: str) -> list[Marked]:
         return [Marked.from_row(r) for r in self._rows("marks", mark=mark)]
@@ -87,3 +113,28 @@ def event_payload(row: Row) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise TypeError(f"a kept webhook event is {type(document).__name__}, not an object")
     return document
+
+
+def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
+    """The rule rows (chat, kind, word, until, amount, flag), by chat."""
+    parts: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        chat, kind = text(row, "chat"), text(row, "kind")
+        part = parts.setdefault(chat, {"mutes": {}, "added": [], "removed": []})
+        if kind == "mute":
+            part["mutes"][text(row, "word")] = moment(row, "until")
+        elif kind in ("add", "remove"):
+            part["added" if kind == "add" else "removed"].append(text(row, "word"))
+        elif kind == "settings":
+            part["min_budget"] = optional_integer(row, "amount")
+            part["paused"] = row.get("flag") is not None and flag(row, "flag")
+    return {
+        chat: ChatRules(
+            mutes=part["mutes"],
+            added=tuple(part["added"]),
+            removed=tuple(part["removed"]),
+            min_budget=part.get("min_budget"),
+            paused=part.get("paused", False),
+        )
+        for chat, part in parts.items()
+    }

@@ -82,3 +82,40 @@ def test_marks_and_the_last_sent(store: Store) -> None:
     batch = store.outbox.claim_new("w", "k1", 10, T0)
     store.outbox.mark_sent("k1", T0 + timedelta(minutes=1))
     assert [x.title for x in store.outbox.recent_sent(10)] == sorted(c.listing.title for c in batch)
+
+
+def test_what_a_chat_changes_is_kept_per_chat_and_dropped_on_reset(store: Store) -> None:
+    store.chat.tune_word("", "django", "add", T0)
+    store.chat.tune_word("", "python", "remove", T0)
+    store.chat.tune_word("studio", "logo", "add", T0)
+    store.chat.tune_word("", "django", "remove", T0 + timedelta(minutes=1))  # changed its mind
+    store.chat.tune_settings("", T0, min_budget=5000)
+    store.chat.tune_settings("", T0, paused=True)  # the budget stays
+    store.chat.mute("php", T0 + timedelta(days=30), T0, "studio")
+    rules = store.chat.rules(T0)
+    owner, studio = rules[""], rules["studio"]
+    assert (owner.added, owner.removed) == ((), ("django", "python"))
+    assert (owner.min_budget, owner.paused) == (5000, True)
+    assert (studio.added, set(studio.mutes), studio.paused) == (("logo",), {"php"}, False)
+    store.chat.tune_settings("", T0, min_budget=0, paused=False)
+    assert (store.chat.rules(T0)[""].min_budget, store.chat.rules(T0)[""].paused) == (0, False)
+    assert store.chat.reset_tuning("") == 3  # two words and the settings
+    assert set(store.chat.rules(T0)) == {"studio"}
+    assert store.chat.reset_tuning(None) == 1 and set(store.chat.rules(T0)) == {"studio"}
+    assert store.chat.rules(T0)["studio"].changed is False  # the mute is the button's
+
+
+def test_a_listing_is_found_by_its_id_or_link_in_each_chat(store: Store) -> None:
+    seed = Listing("a:seed", "a", "seed", "https://x.test/seed")
+    store.outbox.record("a", [seed], set(), T0)
+    job = Listing("a:1", "a", "python logo", "https://x.test/1")
+    store.outbox.record("a", [seed, job], {"a:1"}, T0, chats={"a:1": [("studio", job)]})
+    by_id = store.chat.find(["a:1", "a:1#studio"], None)
+    assert [(r["job_id"], r["chat"], r["status"]) for r in by_id] == [
+        ("a:1", "", "pending"),
+        ("a:1#studio", "studio", "pending"),
+    ]
+    assert len(store.chat.find([], "https://x.test/1")) == 2
+    assert store.chat.find(["a:2"], "https://x.test/2") == []
+    assert store.chat.sources_linking("https://x.test/") == ["a"]
+    assert store.chat.sources_linking("https://elsewhere.test/") == []

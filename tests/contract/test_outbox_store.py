@@ -310,3 +310,39 @@ def test_instances_recording_claiming_and_sending_at_once_never_deadlock(
     leftover = [c.job_id for c in setup.outbox.claim_new("last", "k-last", 100, T0)]
     assert sorted(claimed + leftover) == sorted(f"a:{n}" for n in range(1, 41))
     setup.close()
+
+
+def test_a_new_listing_gets_a_row_for_each_chat_it_matches(store: Store) -> None:
+    store.outbox.record("a", jobs("a", 0), set(), T0)  # primes
+    new = jobs("a", 1, 2)
+    chats = {"a:1": [("studio", new[0]), ("partner", new[0])], "a:2": [("studio", new[1])]}
+    assert store.outbox.record("a", new, {"a:1"}, T0, chats=chats) == {
+        "pending": 1,
+        "ignored": 1,
+        "chats": 3,
+    }
+    assert store.outbox.pending_by_chat() == {"": 1, "partner": 1, "studio": 2}
+    assert store.outbox.count_pending() == 4 and store.outbox.count_pending("studio") == 2
+    # Seen again, or shown to a chat added later: nothing more for anyone.
+    assert store.outbox.record("a", new, {"a:1", "a:2"}, T0, chats=chats) == {}
+    batch = store.outbox.claim_new("w", "k-studio", 10, T0, "studio")
+    assert [(c.job_id, c.chat) for c in batch] == [
+        ("a:1#studio", "studio"),
+        ("a:2#studio", "studio"),
+    ]
+    assert store.outbox.claim_new("w", "k-none", 10, T0, "nobody") == []
+    store.outbox.mark_sent("k-studio", T0)
+    assert [x.job_id for x in store.outbox.recent_sent(5, "studio")] == ["a:1#studio", "a:2#studio"]
+    assert store.outbox.recent_sent(5) == []  # the owner's chat got nothing yet
+
+
+def test_a_flood_or_a_priming_gives_the_chats_nothing(store: Store) -> None:
+    first = jobs("a", 1, 2)
+    chats = {j.job_id: [("studio", j)] for j in first}
+    assert store.outbox.record("a", first, set(), T0, chats=chats) == {"primed": 2}
+    many = jobs("a", *range(3, 40))
+    flood = {j.job_id: [("studio", j)] for j in many}
+    notice = Listing("hunter:flood:a", "hunter", "%s new", "https://x.test", None, "")
+    recorded = store.outbox.record("a", many, set(), T0, flood=30, flood_notice=notice, chats=flood)
+    assert recorded == {"primed": 37, "flood": 37}
+    assert store.outbox.count_pending("studio") == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from hunter.pace import Pace
@@ -67,3 +68,23 @@ def test_processes_on_one_postgresql_never_exceed_the_pace_together(pg_url: str)
         state = store.pace.state()
     assert sum(granted) == 4  # 3 hours of credit plus the push due now
     assert state is not None and state.pushes == 4
+
+
+def test_a_push_to_a_group_spends_its_members_and_is_counted_to_its_chat(store: Store) -> None:
+    group = Pace(
+        month="2026-11", now=100.0, interval=10.0, tolerance=50.0, cap=9, notice=False, cost=4
+    )
+    first = store.pace.claim(group, NOW, "studio")
+    assert first.granted and first.pushes == 4 and first.tat == 100.0 + 40.0
+    second = store.pace.claim(replace(group, now=200.0), NOW, "studio")
+    assert second.granted and second.pushes == 8
+    third = store.pace.claim(replace(group, now=300.0, cost=1), NOW, "")
+    assert third.granted and third.pushes == 9
+    assert not store.pace.claim(replace(group, now=400.0), NOW, "studio").granted  # 9 + 4 > cap
+    chats = store.pace.chats()
+    assert (chats["studio"].spent, chats[""].spent) == (8, 1)
+    store.pace.set_members("studio", "C" + "1" * 32, 4, NOW)
+    assert store.pace.chats()["studio"].members_at == NOW
+    store.pace.forget_members("C" + "1" * 32)
+    kept = store.pace.chats()["studio"]
+    assert (kept.members, kept.members_at, kept.spent) == (4, None, 8)

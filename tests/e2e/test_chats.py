@@ -48,6 +48,8 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
         "messages_this_month": 1,
         "waiting": 0,
         "mutes": [],
+        "changed": "",  # nothing changed from LINE (hunter tuning)
+        "tuning": None,
     }
     assert (chats["studio"]["recipients"], chats["studio"]["messages_this_month"]) == (4, 4)
     text = run_hunter(tmp_path, "status", env=env).stdout

@@ -57,6 +57,19 @@ class FunctionChat(ChatStore):
     def unmute(self, word: str, chat: str | None = None) -> bool:
         return whole_number(self._database.value("hunter_chat_unmute", chat=chat, word=word)) > 0
 
+    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
+        self._database.value("hunter_tune_word", chat=chat, word=word, op=op, now=now)
+
+    def tune_settings(
+        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
+    ) -> None:
+        self._database.value(
+            "hunter_tune_settings", chat=chat, budget=min_budget, paused=paused, now=now
+        )
+
+    def reset_tuning(self, chat: str | None = None) -> int:
+        return whole_number(self._database.value("hunter_reset_tuning", chat=chat))
+
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         title = self._database.value("hunter_mark", job_id=job_id, mark=mark, now=now)
         return None if title is None else str(title)

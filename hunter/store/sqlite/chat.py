@@ -66,6 +66,23 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             return bool(db.execute(Q["unmute"], {"word": word, "chat": chat}).rowcount)
 
+    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
+        with self._database.tx() as db:
+            db.execute(Q["tune_word"], {"chat": chat, "word": word, "op": op, "now": ts(now)})
+
+    def tune_settings(
+        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
+    ) -> None:
+        flag = None if paused is None else int(paused)
+        params = {"chat": chat, "budget": min_budget, "paused": flag, "now": ts(now)}
+        with self._database.tx() as db:
+            db.execute(Q["tune_settings"], params)
+
+    def reset_tuning(self, chat: str | None = None) -> int:
+        with self._database.tx() as db:
+            words = db.execute(Q["reset_words"], {"chat": chat}).rowcount
+            return words + db.execute(Q["reset_settings"], {"chat": chat}).rowcount
+
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         with self._database.tx() as db:
             row = db.execute(Q["job_listing"], {"job_id": job_id}).fetchone()

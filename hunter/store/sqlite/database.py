@@ -8,6 +8,7 @@ The rooms (outbox.py, sources.py, pace.py, chat.py) run their statements through
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -94,6 +95,8 @@ class SQLiteStore(Store):
                 raise StoreError(f"SQLite ({self.path}): {exc}") from exc
 
     def rows(self, name: str, **params: Any) -> list[Row]:
+        # A list travels as JSON text (the queries read it with json_each).
+        params = {k: json.dumps(v) if isinstance(v, list) else v for k, v in params.items()}
         with self._lock:
             self.check()
             try:

@@ -250,9 +250,6 @@ ON CONFLICT (chat, word) DO UPDATE SET until = excluded.until, muted_at = exclud
 -- name: unmute
 DELETE FROM hunter_chat_mutes WHERE word = :word AND (:chat IS NULL OR chat = :chat);
 
--- name: mutes
-SELECT chat, word, until FROM hunter_chat_mutes WHERE until > :now ORDER BY chat, word;
-
 -- name: job_listing
 SELECT listing FROM hunter_seen_jobs WHERE job_id = :job_id;
 
@@ -302,3 +299,41 @@ WHERE event_id IN (SELECT value FROM json_each(:ids)) AND held_by = :worker
 INSERT INTO hunter_chat_notes (chat_id, private_at) VALUES (:chat_id, :now)
 ON CONFLICT (chat_id) DO UPDATE SET private_at = excluded.private_at
 WHERE hunter_chat_notes.private_at < :before;
+
+-- name: tune_word
+INSERT INTO hunter_tuning (chat, word, op, changed_at) VALUES (:chat, :word, :op, :now)
+ON CONFLICT (chat, word) DO UPDATE SET op = excluded.op, changed_at = excluded.changed_at;
+
+-- name: tune_settings
+INSERT INTO hunter_chat_settings (chat, min_budget, paused, changed_at)
+VALUES (:chat, :budget, coalesce(:paused, 0), :now)
+ON CONFLICT (chat) DO UPDATE SET
+    min_budget = coalesce(excluded.min_budget, hunter_chat_settings.min_budget),
+    paused = coalesce(:paused, hunter_chat_settings.paused),
+    changed_at = excluded.changed_at;
+
+-- name: reset_words
+DELETE FROM hunter_tuning WHERE :chat IS NULL OR chat = :chat;
+
+-- name: reset_settings
+DELETE FROM hunter_chat_settings WHERE :chat IS NULL OR chat = :chat;
+
+-- name: chat_rules
+SELECT chat, 'mute' AS kind, word, until, NULL AS amount, NULL AS flag
+FROM hunter_chat_mutes WHERE until > :now
+UNION ALL
+SELECT chat, op, word, NULL, NULL, NULL FROM hunter_tuning
+UNION ALL
+SELECT chat, 'settings', NULL, NULL, min_budget, paused FROM hunter_chat_settings
+ORDER BY 1, 2, 3;
+
+-- name: find_listing
+SELECT job_id, chat, status, listing, first_seen_at, sent_at, last_error FROM hunter_seen_jobs
+WHERE job_id IN (SELECT value FROM json_each(:ids))
+   OR (:url IS NOT NULL AND json_extract(listing, '$.url') = :url)
+ORDER BY job_id LIMIT 20;
+
+-- name: sources_linking
+SELECT DISTINCT source FROM hunter_seen_jobs
+WHERE source <> 'hunter' AND substr(json_extract(listing, '$.url'), 1, length(:prefix)) = :prefix
+ORDER BY 1 LIMIT 5;

@@ -1,0 +1,48 @@
+"""What a chat changed of its rules from LINE, laid over hunter.toml: pure, no I/O.
+
+hunter.toml is the start. From the chat a person adds or removes keywords, sets the minimum
+budget and pauses the pushes (hunter/chat/tuning.py); the store keeps those changes per chat
+and every poll, of every replica, judges with `ChatRules.apply(filter)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from hunter.sources.spec import FilterConfig
+
+
+@dataclass(frozen=True)
+class ChatRules:
+    """One chat's changes: mutes in force, keywords added or removed, budget, pause."""
+
+    mutes: dict[str, datetime] = field(default_factory=dict)  # case-folded word -> until
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    min_budget: int | None = None  # None: hunter.toml's
+    paused: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """Whether the chat changed anything of hunter.toml (mutes are the buttons')."""
+        return bool(self.added or self.removed or self.min_budget is not None or self.paused)
+
+    def apply(self, rules: FilterConfig) -> FilterConfig:
+        """hunter.toml's filter with this chat's changes over it."""
+        gone = set(self.removed)
+        include = [w for w in rules.include if w.casefold() not in gone]
+        known = {w.casefold() for w in include}
+        include += [w for w in self.added if w not in known]
+        budget = rules.min_budget if self.min_budget is None else self.min_budget
+        return replace(rules, include=tuple(include), min_budget=budget)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "added": list(self.added),
+            "removed": list(self.removed),
+            "min_budget": self.min_budget,
+            "paused": self.paused,
+            "mutes": {word: until.isoformat() for word, until in sorted(self.mutes.items())},
+        }
