@@ -161,7 +161,40 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         filter=global_filter,
         path=path,
     )
+    _check_every(config.sources, config.interval_minutes, where)
     return config
+
+
+_DURATION = re.compile(
+    r"^\s*(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hr|hrs|hours?|d|days?)\s*$", re.IGNORECASE
+)
+_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def _every(raw: Mapping[str, Any], where: str) -> float:
+    """A source's own pace: "6h", "90m", "1d" (a site that asks for a few reads a day)."""
+    value = raw.get("every")
+    if value is None:
+        return 0.0
+    match = _DURATION.match(value) if isinstance(value, str) else None
+    if not match:
+        raise ConfigError(
+            f'{where}: every must be a duration such as "6h", "90m" or "1d", got {value!r}'
+        )
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0].lower()]
+    if not 0 < seconds <= 7 * 86400:
+        raise ConfigError(f"{where}: every must be more than 0 and at most 7 days, got {value!r}")
+    return seconds
+
+
+def _check_every(sources: tuple[SourceConfig, ...], interval_minutes: float, where: str) -> None:
+    for source in sources:
+        if source.every_seconds and source.every_seconds < interval_minutes * 60:
+            raise ConfigError(
+                f"{where} ({source.name}): every is shorter than interval_minutes "
+                f"({interval_minutes:g} min), so it would change nothing; use at least "
+                f"{interval_minutes:g}m, or leave every out"
+            )
 
 
 def _quiet_hours(raw: Mapping[str, Any], where: str) -> QuietHours | None:
@@ -341,6 +374,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f"{where}: pages = {pages} needs {{page}} in the url, where the number goes"
         )
     headers = _headers(raw, where)
+    every = _every(raw, where)
     currency = raw.get("currency", "THB")
     if not isinstance(currency, str) or not re.fullmatch(r"[A-Z]{3}", currency):
         raise ConfigError(
@@ -356,6 +390,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         currency=currency,
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
+        every_seconds=every,
         flood_threshold=None
         if flood is None
         else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),

@@ -73,7 +73,7 @@ class PollReport:
         if unchanged:
             parts.append(f"{unchanged} unchanged (304)")
         if waiting:
-            parts.append(f"waiting as asked (Retry-After): {', '.join(waiting)}")
+            parts.append(f"not due yet (every, or Retry-After): {', '.join(waiting)}")
         if failed:
             parts.append(f"failed sources: {', '.join(failed)}")
         if self.pruned is not None:

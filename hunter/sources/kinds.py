@@ -35,6 +35,7 @@ COMMON_KEYS = frozenset(
         "kind",
         "url",
         "pages",
+        "every",
         "headers",
         "flood_threshold",
         "include",

@@ -169,7 +169,7 @@ async def read_all(
     stop: threading.Event | None = None,
 ) -> list[SourceRead]:
     """One SourceRead per source, in the sources' order. A source whose site asked us to wait
-    (Retry-After) is not fetched until then."""
+    (Retry-After), or read less often than every poll (`every`), is not fetched until then."""
     limits: dict[str, HostGate] = defaultdict(HostGate)
     stopping = asyncio.create_task(_stopped(stop or threading.Event()))
 
@@ -250,7 +250,9 @@ def read_sources(
 
 
 def wait_until(read: SourceRead, now: datetime) -> datetime | None:
-    """When the site asked us to come back, if it did."""
+    """When the source may be read again: when the site asked us to come back (Retry-After),
+    or its own pace (`every`) after a read, whichever is later; None: at the next poll."""
     if read.waiting_until:
         return read.waiting_until
-    return now + timedelta(seconds=read.retry_after) if read.retry_after else None
+    waits = [read.retry_after or 0.0, 0.0 if read.stopped else read.source.every_seconds]
+    return now + timedelta(seconds=max(waits)) if max(waits) > 0 else None

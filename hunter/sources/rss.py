@@ -10,6 +10,7 @@ rel="alternate" (never an enclosure or a licence), made absolute.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -39,12 +40,17 @@ def _link(entry: Any, base_url: str) -> str:
     return ""
 
 
+# The XML declaration's encoding, in text already decoded by it (encoding.py): feedparser
+# would turn the text back into UTF-8 bytes and decode those by the declaration again, so a
+# feed declaring TIS-620 came out as mojibake. Decoded once is enough.
+_DECLARED = re.compile(r"""^(\s*<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""")
+
+
 def parse_rss(
     source: SourceConfig, text: str, base_url: str, now: datetime | None = None
 ) -> ParseResult:
-    feed = feedparser.parse(
-        text.lstrip(), response_headers={"content-location": base_url or source.url}
-    )
+    text = _DECLARED.sub(r"\1", text.lstrip(), count=1)
+    feed = feedparser.parse(text, response_headers={"content-location": base_url or source.url})
     if not feed.entries and not feed.get("version"):
         problem = feed.get("bozo_exception")
         reason = f" ({type(problem).__name__}: {problem})" if problem else ""

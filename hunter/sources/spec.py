@@ -54,6 +54,7 @@ class SourceConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     filter: FilterConfig = field(default_factory=FilterConfig)
     pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
+    every_seconds: float = 0.0  # read at most this often (a site's terms); 0: every poll
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
     currency: str = "THB"  # ISO 4217: what the source's budgets are in

@@ -14,7 +14,8 @@ from hunter.sources import encoding
 from hunter.sources.conditions import all_hold, parse_conditions
 from hunter.sources.fetch import retry_after_seconds
 from hunter.sources.json import _MISSING, lookup
-from hunter.sources.reader import parse
+from hunter.sources.reader import parse, read_sources
+from tests.support.board import Board
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -295,3 +296,35 @@ def test_a_time_that_cannot_be_read_is_skipped_and_said_never_silently_dropped()
         "items skipped: expired_at = 'next tuesday' is not a time hunter can read (the first "
         "of them)"
     ]
+
+
+TIS_FEED = (
+    '<?xml version="1.0" encoding="{declared}"?><rss version="2.0"><channel><title>งาน</title>'
+    "<item><title>รับสมัครนักเขียนโปรแกรม ไพธอน</title><link>https://x.test/1</link>"
+    "<guid>1</guid><description>งบ ๕,๐๐๐ บาท</description></item></channel></rss>"
+)
+
+
+@pytest.mark.parametrize(
+    ("declared_in_xml", "content_type"),
+    [
+        ("TIS-620", "application/rss+xml"),  # declared in the XML only
+        ("TIS-620", "application/rss+xml; charset=TIS-620"),  # in both
+        (None, "application/rss+xml; charset=TIS-620"),  # in HTTP only
+        ("windows-874", "text/xml"),
+    ],
+)
+def test_a_thai_feed_in_tis_620_reads_right(
+    board: Board, declared_in_xml: str | None, content_type: str
+) -> None:
+    """A real-world fault: the feed was decoded by its declaration, then again by feedparser
+    (which re-read the declaration from the text), and its Thai came out as mojibake."""
+    xml = TIS_FEED.format(declared=declared_in_xml or "")
+    if declared_in_xml is None:
+        xml = xml.replace(' encoding=""', "")
+    url = board.serve("/feed", xml.encode("cp874"), kind=content_type)
+    source = parse_config({"sources": [{"name": "f", "kind": "rss", "url": url}]}).sources[0]
+    [read] = read_sources([source], {}, 10, datetime.now(UTC))
+    assert read.error is None and read.encoding == "cp874"
+    [listing] = read.listings
+    assert (listing.title, listing.summary) == ("รับสมัครนักเขียนโปรแกรม ไพธอน", "งบ ๕,๐๐๐ บาท")
