@@ -215,6 +215,7 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
     lines += _chat_lines(report.chats)
     for word, until in sorted(report.mutes.items()):
         lines.append(f"Muted on LINE: {word!r} until {at(until)}; `hunter unmute {word}` lifts it")
+    lines.append(f"Last poll: {at(report.last_poll_at)}")
     lines.append(f"Last prune: {at(report.last_prune_at)}")
     return "\n".join(lines)
 
@@ -228,6 +229,7 @@ def as_json(report: StatusReport) -> str:
         "outbox": report.outbox,
         "sent_last_24h": report.sent_last_24h,
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],
+        "last_poll_at": value(report.last_poll_at),
         "last_prune_at": value(report.last_prune_at),
         "line_quota": report.quota,
         "pace": report.pace,

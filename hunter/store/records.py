@@ -262,6 +262,13 @@ class StatusReport:
     rows: list[OutboxRow]
     sources: list[SourceRow]
     last_prune_at: datetime | None
+
+    @property
+    def last_poll_at(self) -> datetime | None:
+        """When a poll last ran (any replica, `run --once` included): its sources' latest."""
+        polls = [s.last_poll_at for s in self.sources if s.last_poll_at is not None]
+        return max(polls, default=None)
+
     meta: dict[str, str] = field(default_factory=dict)
     quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
     pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller

@@ -87,8 +87,10 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
     assert status["sources"][0]["name"] == "board" and status["sources"][0]["last_count"] == 2
     assert status["outbox"] == {"pending": 0, "sending": 0, "retry": 0, "stuck": 0}
+    assert status["last_poll_at"] == status["sources"][0]["last_poll_at"] is not None
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert "board: last poll" in text and "2 listings" in text
+    assert "Last poll: 20" in text and "ago" in text.split("Last poll:")[1].splitlines()[0]
     pruned = run_hunter(tmp_path, "prune", "--days", "0", env=env)
     assert pruned.returncode == 0 and "pruned 2 rows" in pruned.stdout
     retry = run_hunter(tmp_path, "retry", "board:1", env=env)
