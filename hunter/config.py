@@ -6,6 +6,7 @@ Everything a user can get wrong in the file is checked here, once, with a one-li
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import tomllib
@@ -369,9 +370,10 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(f'{where}: missing or invalid url; add url = "https://..."')
     fields = kind.check(raw, where)
     pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
-    if pages > 1 and "{page}" not in url:
+    if pages > 1 and "{page}" not in url and "{page}" not in json.dumps(fields.get("body")):
         raise ConfigError(
-            f"{where}: pages = {pages} needs {{page}} in the url, where the number goes"
+            f"{where}: pages = {pages} needs {{page}} in the url (or the body), where the "
+            "number goes"
         )
     headers = _headers(raw, where)
     every = _every(raw, where)

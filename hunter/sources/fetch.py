@@ -13,6 +13,7 @@ import ssl
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -91,12 +92,17 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
 
 
 async def fetch(
-    http: httpx.AsyncClient, url: str, headers: dict[str, str], validators: Validators | None
+    http: httpx.AsyncClient,
+    url: str,
+    headers: dict[str, str],
+    validators: Validators | None,
+    body: Any = None,
 ) -> Fetched:
-    """GET `url`; a 304 that names other validators than ours is not trusted: fetched again."""
-    got = await _get(http, url, headers, validators.headers() if validators else {})
+    """GET `url` (POST `body` as JSON when there is one); a 304 that names other validators
+    than ours is not trusted: fetched again."""
+    got = await _get(http, url, headers, validators.headers() if validators else {}, body)
     if got.not_modified and validators and got.etag and got.etag != validators.etag:
-        got = await _get(http, url, headers, {})
+        got = await _get(http, url, headers, {}, body)
     return got
 
 
@@ -105,17 +111,29 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
 
 
 async def _get(
-    http: httpx.AsyncClient, url: str, headers: dict[str, str], conditional: dict[str, str]
+    http: httpx.AsyncClient,
+    url: str,
+    headers: dict[str, str],
+    conditional: dict[str, str],
+    body: Any = None,
 ) -> Fetched:
-    """GET with redirects followed here, not by httpx: a redirect to another origin drops the
-    source's own headers (an API key meant for one site never reaches another), as httpx
-    does for Authorization."""
+    """GET (or POST `body`) with redirects followed here, not by httpx: a redirect to another
+    origin drops the source's own headers (an API key meant for one site never reaches
+    another), as httpx does for Authorization. A POST is never redirected: its body would be
+    dropped or sent where it was not meant to go."""
     got = Fetched(url=url)
     target, first = httpx.URL(url), httpx.URL(url)
     sent = {**headers, **conditional}
+    method = "GET" if body is None else "POST"
     try:
         for _hop in range(MAX_REDIRECTS + 1):
-            async with http.stream("GET", target, headers=sent) as response:
+            async with http.stream(method, target, headers=sent, json=body) as response:
+                if response.is_redirect and method == "POST":
+                    got.error = (
+                        f"the POST was redirected (HTTP {response.status_code}); set url to "
+                        "where it points"
+                    )
+                    return got
                 if response.is_redirect and response.next_request is not None:
                     target = response.next_request.url
                     if _origin(target) != _origin(first):

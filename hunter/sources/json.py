@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from hunter.errors import SourceError
+from hunter.errors import ConfigError, SourceError
 from hunter.sources.conditions import UnreadableTime, all_hold, parse_conditions
 from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
@@ -71,7 +71,22 @@ def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     require_title(fields, where)
     require_identity(fields, where)
     fields["where"] = parse_conditions(raw.get("where"), where)
+    if "body" in raw:
+        fields["body"] = _body(raw["body"], where)
     return fields
+
+
+def _body(value: Any, where: str) -> Any:
+    """A request body: a table, sent as JSON in a POST (a GraphQL query and its variables)."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(
+            f'{where}: body must be a table, sent as JSON, e.g. body = {{ query = "..." }}'
+        )
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):  # a TOML date or time has no JSON form
+        raise ConfigError(f"{where}: body holds a value JSON cannot carry (a date?)") from None
+    return dict(value)
 
 
 def parse_json(
@@ -136,4 +151,4 @@ def parse_document(
     return result
 
 
-KIND = SourceKind("json", frozenset({*_FIELDS, *_DETAILS, "where"}), check, parse_json)
+KIND = SourceKind("json", frozenset({*_FIELDS, *_DETAILS, "where", "body"}), check, parse_json)

@@ -83,10 +83,11 @@ async def _read(
     for page in range(1, source.pages + 1):
         url = source.page_url(page)
         validators = None
-        if conditional and page == 1 and state and state.validated_url == url:
+        body = source.page_body(page) if source.body is not None else None
+        if conditional and page == 1 and state and state.validated_url == url and body is None:
             validators = Validators(url, state.etag, state.last_modified)
         async with limit:
-            got = await fetch(http, url, dict(source.headers), validators)
+            got = await fetch(http, url, dict(source.headers), validators, body)
         if page > 1 and got.error:  # past the last page, many sites answer 404
             read.warnings.append(f"page {page}: {got.error}; stopped paging there")
             break

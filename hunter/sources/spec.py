@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,22 @@ class SourceConfig:
     offers: str = ""
     deadline: str = ""
     categories: tuple[str, ...] = ()  # fastwork: category names, resolved to tag ids per read
+    body: Any = None  # json: a request body, POSTed as JSON (a GraphQL query and variables)
 
     def page_url(self, page: int) -> str:
         return self.url.replace("{page}", str(page))
+
+    def page_body(self, page: int) -> Any:
+        """The body for page `page`: a value "{page}" becomes the number, "{page}" inside a
+        longer text the digits."""
+        return _with_page(self.body, page)
+
+
+def _with_page(value: Any, page: int) -> Any:
+    if isinstance(value, str):
+        return page if value == "{page}" else value.replace("{page}", str(page))
+    if isinstance(value, Mapping):
+        return {key: _with_page(item, page) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_page(item, page) for item in value]
+    return value

@@ -1,6 +1,8 @@
 """A job board on 127.0.0.1 whose pages tests rewrite between polls, and which can misbehave
 the way real sites do: validators and 304s (honest or not), Retry-After, a body with no length,
-an answer that never comes or trickles in a byte at a time."""
+an answer that never comes or trickles in a byte at a time. A POST to a page is answered like
+a GET, its JSON body kept in `posted`; a page with `json_only` refuses any other POST with
+400, as an Apollo GraphQL server with CSRF prevention does (JobThai's, shared/sources)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ class Page:
     chunked: bool = False  # no Content-Length: the body streams until the connection closes
     hang: float = 0.0  # seconds to wait before answering
     trickle: float = 0.0  # seconds between the bytes of the body: no read ever times out
+    json_only: bool = False  # a POST that is not application/json is refused (400)
 
 
 class Board:
@@ -32,9 +35,26 @@ class Board:
         self.pages: dict[str, Page] = {}
         self.hits: dict[str, int] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.posted: list[tuple[str, str, Any]] = []  # (path, content type, JSON body)
         board = self
 
         class Handler(QuietHandler):
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                kind = self.headers.get("Content-Type", "")
+                page = board.pages.get(self.path.split("?", 1)[0])
+                if page is not None and page.json_only and not kind.startswith("application/json"):
+                    board.posted.append((self.path, kind, None))
+                    message = "This operation has been blocked as a potential CSRF"
+                    self.send_json(400, {"errors": [{"message": message}]})
+                    return
+                try:
+                    board.posted.append((self.path, kind, json.loads(raw or b"null")))
+                except ValueError:
+                    self.send_json(400, {"errors": [{"message": "POST body is not JSON"}]})
+                    return
+                self.do_GET()
+
             def do_GET(self) -> None:
                 path = self.path
                 board.hits[path] = board.hits.get(path, 0) + 1
