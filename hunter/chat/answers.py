@@ -1,9 +1,10 @@
 """What hunter answers to a message, a button or a new friend (inbox.py brings each event
 here once).
 
-Only the chat in LINE_TO may command; anyone else is told "this bot is private" once in a
-long while (PRIVATE_AGAIN), and nothing about any listing. In a group or a multi-person chat
-people talk to each other: only the command words and the card buttons are answered there.
+Only the chats hunter alerts (LINE_TO and the [[chats]]) may command, each for itself; anyone
+else is told "this bot is private" once in a long while (PRIVATE_AGAIN), and nothing about any
+listing. In a group or a multi-person chat people talk to each other: only the command words
+and the card buttons are answered there.
 
 "งานใหม่" ("new") takes what waits in the outbox exactly as a push does (claim, reply, then
 mark sent), so a listing reaches LINE once whether a reply or a push carries it. A reply LINE
