@@ -188,20 +188,7 @@ class _Siege:
             if connection is None:
                 await asyncio.sleep(0.05)
                 continue
-            reader, writer = connection
-            status = 0
-            try:
-                writer.write(head + body)
-                await asyncio.wait_for(writer.drain(), 5)
-            except (OSError, TimeoutError):
-                pass
-            try:
-                line = await asyncio.wait_for(reader.readline(), 5)
-                status = int(line.split()[1]) if line.startswith(b"HTTP/") else 0
-            except (OSError, TimeoutError, ValueError, IndexError):
-                status = 0
-            finally:
-                writer.close()
+            status = await _exchange(*connection, head + body, 5)
             self.report.unsigned_answers[status] = self.report.unsigned_answers.get(status, 0) + 1
 
     async def _request(self, raw: bytes) -> tuple[int, float]:
@@ -209,17 +196,7 @@ class _Siege:
         connection = await self._open()
         if connection is None:
             return 0, time.monotonic() - started
-        reader, writer = connection
-        try:
-            writer.write(raw)
-            await writer.drain()
-            line = await asyncio.wait_for(reader.readline(), 10)
-            status = int(line.split()[1]) if line.startswith(b"HTTP/") else 0
-        except (OSError, TimeoutError, ValueError, IndexError):
-            status = 0
-        finally:
-            writer.close()
-        return status, time.monotonic() - started
+        return await _exchange(*connection, raw, 10), time.monotonic() - started
 
     async def _probe(self, end: float) -> None:
         body = json.dumps({"destination": BOT, "events": []}).encode()
@@ -247,6 +224,23 @@ class _Siege:
             with contextlib.suppress(OSError):
                 self.report.open_files.append(len(list(Path(f"/proc/{self.pid}/fd").iterdir())))
             await asyncio.sleep(1.0)
+
+
+async def _exchange(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes, timeout: float
+) -> int:
+    """Send `raw`, read the answer's status line: its status, 0 when none came. The server
+    may close before the whole request is sent (a refusal): the answer is read anyway."""
+    try:
+        with contextlib.suppress(OSError, TimeoutError):
+            writer.write(raw)
+            await asyncio.wait_for(writer.drain(), timeout)
+        line = await asyncio.wait_for(reader.readline(), timeout)
+        return int(line.split()[1]) if line.startswith(b"HTTP/") else 0
+    except (OSError, TimeoutError, ValueError, IndexError):
+        return 0
+    finally:
+        writer.close()
 
 
 def _proc_status(pid: int) -> dict[str, str]:
