@@ -162,7 +162,6 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         filter=global_filter,
         path=path,
     )
-    _check_every(config.sources, config.interval_minutes, where)
     return config
 
 
@@ -186,16 +185,6 @@ def _every(raw: Mapping[str, Any], where: str) -> float:
     if not 0 < seconds <= 7 * 86400:
         raise ConfigError(f"{where}: every must be more than 0 and at most 7 days, got {value!r}")
     return seconds
-
-
-def _check_every(sources: tuple[SourceConfig, ...], interval_minutes: float, where: str) -> None:
-    for source in sources:
-        if source.every_seconds and source.every_seconds < interval_minutes * 60:
-            raise ConfigError(
-                f"{where} ({source.name}): every is shorter than interval_minutes "
-                f"({interval_minutes:g} min), so it would change nothing; use at least "
-                f"{interval_minutes:g}m, or leave every out"
-            )
 
 
 def _quiet_hours(raw: Mapping[str, Any], where: str) -> QuietHours | None:

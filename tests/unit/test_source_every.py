@@ -52,7 +52,6 @@ def test_a_6_hour_source_is_read_4_times_a_day_beside_a_30_minute_one(
         (6, 'every must be a duration such as "6h"'),
         ("0h", "more than 0 and at most 7 days"),
         ("30d", "more than 0 and at most 7 days"),
-        ("10m", "shorter than interval_minutes (30 min)"),
     ],
 )
 def test_a_bad_every_is_one_line(every: object, message: str) -> None:
