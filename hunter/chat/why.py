@@ -21,6 +21,7 @@ from hunter.filters import judge
 from hunter.listing import Listing
 from hunter.sources.spec import FilterConfig
 from hunter.store.rows import document, optional_moment, optional_text, text
+from hunter.tuning import ChatRules
 
 SYMBOLS = {"THB": "฿", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
@@ -102,8 +103,8 @@ class Why:
         return "รอส่งรอบถัดไป · waiting for the next poll's push (or tap งานใหม่)"
 
     def _filtered(self, listing: Listing, chat: str, now: datetime) -> str:
-        rules = self._rules(chat, listing.source, now)
-        mutes = self.store.chat.mutes(now, chat)
+        changed = self.store.chat.rules(now).get(chat, ChatRules())  # one read for both
+        rules, mutes = self._rules(chat, listing.source, changed), changed.mutes
         if rules.min_budget and listing.budget is not None and listing.budget < rules.min_budget:
             have, want = (
                 money(listing.budget, listing.currency),
@@ -148,7 +149,7 @@ class Why:
         return f"{said}: ไม่มีแหล่งไหนอ่านเว็บนี้ · no source reads that site"
 
     # -- helpers ------------------------------------------------------------------------------
-    def _rules(self, chat: str, source: str, now: datetime) -> FilterConfig:
+    def _rules(self, chat: str, source: str, changed: ChatRules) -> FilterConfig:
         """The filter the poll judges `chat`'s listings of `source` with, today."""
         by_name = {s.name: s for s in self.config.sources}
         base = self.tuning.base(chat)
@@ -156,8 +157,7 @@ class Why:
             configured = self.tuning.destinations.chat_named(chat)
             spec = by_name[source]
             base = spec.filter if configured is None else configured.filter_for(spec)
-        changed = self.store.chat.rules(now).get(chat)
-        return changed.apply(base) if changed else base
+        return changed.apply(base)
 
     def _listing(self, row: Mapping[str, Any]) -> Listing:
         return Listing.from_payload(text(row, "job_id"), document(row, "listing"))
