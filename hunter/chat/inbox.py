@@ -26,11 +26,11 @@ from hunter.chat.answers import Chat
 from hunter.errors import HunterError
 from hunter.line.webhook import BadRequest, ChatEvent, from_payload, parse
 from hunter.store import Store
+from hunter.store.chat import EVENT_MEMORY
 from hunter.web.limits import Throttled
 
 log = logging.getLogger("hunter")
 
-EVENT_MEMORY = timedelta(days=7)  # as long as the store remembers an event id
 AHEAD = timedelta(hours=1)  # an event dated further ahead than this is not LINE's
 HOLD = timedelta(minutes=2)  # a worker's hold on an event it took (a reply is over in 20 s)
 SWEEP_EVERY = 60.0  # seconds between two looks for events a stopped worker left

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.store.records import Marked
@@ -20,6 +20,7 @@ from hunter.store.room import Room
 from hunter.store.rows import Row, flag, moment, optional_integer, text
 from hunter.tuning import ChatRules
 
+EVENT_MEMORY = timedelta(days=7)  # an event id is accepted once within this (hunter_accept_events)
 EventRow = tuple[str, str | None, dict[str, Any]]  # (webhookEventId, chat id, the event's JSON)
 
 

@@ -117,7 +117,7 @@ class HttpServer:
         except Exception:  # a bug: this connection ends, the server goes on
             log.exception("the HTTP server failed on a request")
         finally:
-            del self._connections[connection]
+            self._connections.pop(connection, None)  # gone already if it made room for another
             writer.transport.abort()
 
     def _make_room(self) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 from hunter.chat import Chat
 from hunter.config import Config, parse_config
+from hunter.errors import LineError
 from hunter.line.webhook import ChatEvent
 from hunter.policy import Kind, PushResult
 from hunter.service import Hunter
@@ -189,3 +190,31 @@ def test_without_line_to_the_chats_get_their_rows_and_hunters_notices(
         for (_k, m), to in zip(line.pushes, line.to, strict=True)
         if to == GROUP
     )
+
+
+def test_a_group_whose_size_line_cannot_tell_waits_and_the_owner_does_not(
+    setup: tuple[Hunter, Line, Clock, Board], store: SQLiteStore
+) -> None:
+    """LINE's member count fails before it was ever read: the group's push would cost an
+    unknown number of messages, so it waits for the next poll; the owner's goes now."""
+    hunter, line, clock, board = setup
+    line.member_counts.pop(GROUP)
+    counts = line.members
+
+    def failing(to: str) -> int:
+        if to == GROUP:
+            raise LineError("LINE did not answer within 10 s")
+        return counts(to)
+
+    line.members = failing  # type: ignore[method-assign]
+    show(board, "/a", ("1", "python scraper"))
+    clock.advance(1800)
+    hunter.poll()
+    assert line.titles_to(TO) == ["python scraper"] and line.titles_to(GROUP) == []
+    assert store.outbox.job_states()["a:1#design"] == "pending"
+    line.members = counts  # type: ignore[method-assign]
+    line.member_counts[GROUP] = 4
+    clock.advance(1800)
+    hunter.poll()
+    assert line.titles_to(GROUP) == ["python scraper"]
+    assert store.pace.chats()["design"].spent == 4

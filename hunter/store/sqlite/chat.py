@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from hunter.store.chat import ChatStore, EventRow, event_payload
+from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.rows import text
 from hunter.store.sqlite.database import Q, SQLiteStore, ts
-
-EVENT_MEMORY = timedelta(days=7)  # as the PostgreSQL function forgets webhook events
 
 
 class SQLiteChat(ChatStore):
