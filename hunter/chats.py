@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hunter.errors import ConfigError
+from hunter.pay import floors
 from hunter.sources.spec import FilterConfig, SourceConfig
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
@@ -50,11 +51,9 @@ class ChatConfig:
         return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
 
 
-def parse_chats(
-    raw: Any, where: str, sources: Sequence[str], words: Any, number: Any
-) -> tuple[ChatConfig, ...]:
-    """The [[chats]] tables. `words` and `number` are config.py's checks of a keyword list
-    and of a bounded number, so that a chat's filter keys read exactly as [filter]'s do."""
+def parse_chats(raw: Any, where: str, sources: Sequence[str], words: Any) -> tuple[ChatConfig, ...]:
+    """The [[chats]] tables. `words` is config.py's check of a keyword list, so that a chat's
+    filter keys read exactly as [filter]'s do."""
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -69,7 +68,7 @@ def parse_chats(
                 raise ConfigError(
                     f"{at}: unknown key {key!r}; a chat accepts {', '.join(sorted(_KEYS))}"
                 )
-        chats.append(_chat(table, at, sources, words, number))
+        chats.append(_chat(table, at, sources, words))
     names = [chat.name for chat in chats]
     for name in names:
         if names.count(name) > 1:
@@ -77,9 +76,7 @@ def parse_chats(
     return tuple(chats)
 
 
-def _chat(
-    table: Mapping[str, Any], at: str, sources: Sequence[str], words: Any, number: Any
-) -> ChatConfig:
+def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str], words: Any) -> ChatConfig:
     name = table.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[\w.-]{1,32}", name):
         raise ConfigError(
@@ -97,7 +94,8 @@ def _chat(
         if key in table:
             rules[key] = words(table, key, at)
     if "min_budget" in table:
-        rules["min_budget"] = int(number(table, "min_budget", at, 0, minimum=0, whole=True))
+        pay = floors(table["min_budget"], at)
+        rules.update(min_budget=pay.min_budget, min_pay=pay.min_pay)
     chosen = table.get("sources")
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):

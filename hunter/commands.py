@@ -19,6 +19,7 @@ from hunter.errors import ConfigError, LineError, RunError
 from hunter.line import open_sender
 from hunter.logs import json_logs
 from hunter.poller import Poller
+from hunter.redact import redact
 from hunter.service import Hunter, utcnow, worker_name
 from hunter.store import open_store
 
@@ -31,7 +32,9 @@ Loader = Callable[[argparse.Namespace], tuple[Config, Environment]]
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    """Print a command's output, with every secret hidden: what hunter prints may quote a
+    site's refusal or a stored error, and either may quote a credential back."""
+    print(redact(text), flush=True)
 
 
 def run(args: argparse.Namespace, load: Loader) -> int:

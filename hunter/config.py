@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from hunter.chats import ChatConfig, parse_chats
 from hunter.errors import ConfigError
 from hunter.pace import DEFAULT_RESERVE, Calendar, QuietHours
+from hunter.pay import PERIODS, floors
+from hunter.sources.headers import source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
 from hunter.sources.spec import FilterConfig, SourceConfig
@@ -158,7 +160,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
             _number(raw, "reserve_messages", where, DEFAULT_RESERVE, minimum=0, whole=True)
         ),
         quiet_hours=_quiet_hours(raw, where),
-        chats=parse_chats(raw.get("chats"), where, [s.name for s in sources], _words, _number),
+        chats=parse_chats(raw.get("chats"), where, [s.name for s in sources], _words),
         filter=global_filter,
         path=path,
     )
@@ -244,12 +246,10 @@ MAXIMUM = {
     "flood_threshold": 1_000_000,
     "monthly_messages": 10**9,
     "reserve_messages": 1000,
-    "min_budget": 10**12,
     "pages": 100,
 }
 BACKOFF_MAXIMUM = 24 * 3600.0
 NAME_MAX = 64
-_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token (RFC 9110)
 
 
 def _number(
@@ -270,26 +270,6 @@ def _number(
             f"{where}: {key} must be from {minimum:g} to {MAXIMUM[key]:g}, got {value!r}"
         )
     return float(value)
-
-
-def _headers(raw: Mapping[str, Any], where: str) -> dict[str, str]:
-    """Request headers a source sends: HTTP tokens as names, printable ASCII as values."""
-    headers = raw.get("headers", {})
-    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
-        raise ConfigError(
-            f'{where}: headers must be a table of strings, e.g. {{ Referer = "..." }}'
-        )
-    for name, value in headers.items():
-        if not _HEADER_NAME.match(name):
-            raise ConfigError(
-                f"{where}: header name {name!r} is not valid in HTTP; use letters, digits and '-'"
-            )
-        if not (value.isascii() and value.isprintable()):
-            raise ConfigError(
-                f"{where}: header {name} must be printable ASCII; percent-encode other "
-                "characters, as the site expects them"
-            )
-    return dict(headers)
 
 
 def _words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -314,11 +294,13 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
                 f'{where}: ignore_within must be a table like {{ "ไลน์" = ["ออนไลน์"] }}'
             )
         ignore = {k: _words(table, k, f"{where} ignore_within") for k in table}
+    pay = floors(raw["min_budget"], where) if "min_budget" in raw else base
     return FilterConfig(
         include=_words(raw, "include", where) if "include" in raw else base.include,
         exclude=_words(raw, "exclude", where) if "exclude" in raw else base.exclude,
-        min_budget=int(_number(raw, "min_budget", where, base.min_budget, minimum=0, whole=True)),
+        min_budget=pay.min_budget,
         ignore_within=ignore,
+        min_pay=pay.min_pay,
     )
 
 
@@ -364,12 +346,18 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f"{where}: pages = {pages} needs {{page}} in the url (or the body), where the "
             "number goes"
         )
-    headers = _headers(raw, where)
+    headers = source_headers(raw, where)
     every = _every(raw, where)
     currency = raw.get("currency", "THB")
     if not isinstance(currency, str) or not re.fullmatch(r"[A-Z]{3}", currency):
         raise ConfigError(
             f'{where}: currency must be an ISO 4217 code such as "THB" or "USD", got {currency!r}'
+        )
+    period = raw.get("period", "")
+    if period not in ("", "job", *PERIODS):
+        raise ConfigError(
+            f"{where}: period must be one of job, {', '.join(PERIODS)} (what its pay is per), "
+            f"got {period!r}"
         )
     flood = raw.get("flood_threshold")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
@@ -379,6 +367,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         url=url,
         headers=headers,
         currency=currency,
+        period="" if period == "job" else period,
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
         every_seconds=every,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hunter.listing import Listing
+from hunter.pay import describe_terms, floor_for
 from hunter.sources.spec import FilterConfig
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
@@ -63,8 +64,9 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     for word in rules.exclude:
         if hits(word.casefold(), text, ignore):
             return Verdict(False, f"excluded by {word!r}")
-    if rules.min_budget and listing.budget is not None and listing.budget < rules.min_budget:
-        return Verdict(False, f"budget {listing.budget} is under {rules.min_budget}")
+    under = under_floor(listing, rules)
+    if under:
+        return Verdict(False, under)
     if not rules.include:
         return Verdict(True, "no include keywords: everything matches")
     found = [word for word in rules.include if hits(word.casefold(), text, ignore)]
@@ -74,6 +76,26 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if found:
         return Verdict(False, f"matches only muted keywords: {', '.join(found)}")
     return Verdict(False, "no include keyword")
+
+
+def floor_missed(listing: Listing, rules: FilterConfig) -> tuple[int, int] | None:
+    """(the most `listing` offers, the floor) when that is under the floor `rules` set for its
+    own currency and period; None otherwise. Pay not stated, or in terms no floor is set for,
+    is never under one."""
+    floor = floor_for(rules, listing.currency, listing.period)
+    most = listing.budget_max or listing.budget
+    if not floor or most is None or most >= floor:
+        return None
+    return most, floor
+
+
+def under_floor(listing: Listing, rules: FilterConfig) -> str:
+    """Why `listing` pays less than `rules` want, in words; "" when it does not."""
+    missed = floor_missed(listing, rules)
+    if missed is None:
+        return ""
+    terms = describe_terms(listing.currency, listing.period)
+    return f"budget {missed[0]:,} is under {missed[1]:,} ({terms})"
 
 
 def matches(listing: Listing, rules: FilterConfig) -> bool:

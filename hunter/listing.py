@@ -22,12 +22,13 @@ class Listing:
     budget: int | None = None  # None: not stated; the lower end of a range
     summary: str = ""
     budget_max: int | None = None  # the upper end of a range
-    currency: str = "THB"  # ISO 4217, the source's own
+    currency: str = "THB"  # ISO 4217: the item's own, or its source's
     category: str = ""
     engagement: str = ""  # freelance, contract, part-time, full-time (as the source says)
     offers: int | None = None  # offers freelancers made so far: the competition
     deadline: str = ""  # ISO 8601: when the post closes
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
+    period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
@@ -58,4 +59,5 @@ class Listing:
             offers=number("offers"),
             deadline=str(data.get("deadline") or ""),
             keywords=tuple(str(k) for k in data.get("keywords") or () if isinstance(k, str)),
+            period=str(data.get("period") or ""),
         )

@@ -136,7 +136,7 @@ def _changes(rules: ChatRules) -> str:
     if rules.removed:
         parts.append("removed " + ", ".join(rules.removed))
     if rules.min_budget is not None:
-        parts.append(f"min budget {rules.min_budget:,}")
+        parts.append(f"min budget ฿{rules.min_budget:,} a whole job")
     if rules.paused:
         parts.append("paused")
     return "; ".join(parts) + " (hunter tuning --reset drops these)"

@@ -18,6 +18,7 @@ from datetime import datetime
 
 from hunter.chats import OWNER, Destinations
 from hunter.config import Config
+from hunter.pay import describe_floors
 from hunter.sources.spec import FilterConfig
 from hunter.store import Store
 
@@ -67,8 +68,10 @@ def word_problem(word: str) -> str | None:
 
 
 def budget_of(argument: str) -> int | None:
-    """A budget as people type it ("5000", "5,000", "฿5,000", "5k"); None when it is not one."""
-    cleaned = re.sub(r"[฿$,\s]|บาท", "", argument.casefold())
+    """A budget as people type it ("5000", "5,000", "฿5,000", "5k"): baht for a whole job.
+    None when it is not one, or is in other terms ("$500", "฿30,000 ต่อเดือน"): such floors are
+    hunter.toml's, so that a chat never sets a floor in terms it did not mean."""
+    cleaned = re.sub(r"[฿,\s]|บาท", "", argument.casefold())
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(k?)", cleaned)
     if not match:
         return None
@@ -106,13 +109,14 @@ class Tuning:
             budget = budget_of(argument)
             if budget is None:
                 return (
-                    "งบต้องเป็นตัวเลข 0 ขึ้นไป เช่น “งบ 5000” (งบ 0 = ไม่กำหนด) · the budget is a "
-                    "number of 0 or more, e.g. “budget 5000” (0 lifts it)",
+                    "งบต้องเป็นตัวเลข 0 ขึ้นไป เป็นบาทต่องาน เช่น “งบ 5000” (งบ 0 = ไม่กำหนด) · "
+                    "the budget is baht for a whole job, 0 or more, e.g. “budget 5000” (0 lifts "
+                    "it); floors in other currencies or per month go in hunter.toml",
                     (),
                 )
             self.store.chat.tune_settings(chat, now, min_budget=budget)
-            shown = f"{budget:,}" if budget else "ไม่กำหนด · none"
-            return f"งบขั้นต่ำ {shown} · minimum budget {budget:,}", CHANGED
+            shown = f"฿{budget:,} ต่องาน · a whole job" if budget else "ไม่กำหนด · none"
+            return f"งบขั้นต่ำ · minimum budget: {shown}", CHANGED
         if command.verb in ("pause", "resume"):
             paused = command.verb == "pause"
             self.store.chat.tune_settings(chat, now, paused=paused)
@@ -133,7 +137,7 @@ class Tuning:
         lines = [
             "คำ · words: " + (", ".join(rule.include) or "ทุกงาน · everything"),
             "ไม่เอา · exclude: " + (", ".join(rule.exclude) or "-"),
-            f"งบขั้นต่ำ · min budget: {rule.min_budget:,}",
+            "งบขั้นต่ำ · min budget: " + (", ".join(describe_floors(rule)) or "-"),
         ]
         if rules and rules.paused:
             lines.append("หยุดส่งอยู่ · paused (ต่อ resumes)")

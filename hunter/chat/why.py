@@ -17,19 +17,14 @@ from zoneinfo import ZoneInfo
 
 from hunter.chat.tuning import Tuning
 from hunter.chats import OWNER
-from hunter.filters import judge
+from hunter.filters import floor_missed, judge
 from hunter.listing import Listing
+from hunter.pay import pay_text
 from hunter.sources.spec import FilterConfig
 from hunter.store.rows import document, optional_moment, optional_text, text
 from hunter.tuning import ChatRules
 
-SYMBOLS = {"THB": "฿", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
-
-
-def money(amount: int, currency: str) -> str:
-    symbol = SYMBOLS.get(currency)
-    return f"{symbol}{amount:,}" if symbol else f"{amount:,} {currency}"
 
 
 class Why:
@@ -105,13 +100,11 @@ class Why:
     def _filtered(self, listing: Listing, chat: str, now: datetime) -> str:
         changed = self.store.chat.rules(now).get(chat, ChatRules())  # one read for both
         rules, mutes = self._rules(chat, listing.source, changed), changed.mutes
-        if rules.min_budget and listing.budget is not None and listing.budget < rules.min_budget:
-            have, want = (
-                money(listing.budget, listing.currency),
-                money(rules.min_budget, listing.currency),
-            )
+        missed = floor_missed(listing, rules)
+        if missed is not None:
+            have, want = (pay_text(n, None, listing.currency, listing.period) for n in missed)
             return f"กรองออก: งบ {have} ต่ำกว่า {want} · filtered: budget {have} is under {want}"
-        verdict = judge(listing, replace(rules, min_budget=0), mutes)
+        verdict = judge(listing, replace(rules, min_budget=0, min_pay=()), mutes)
         if verdict.matched:
             return "ตอนนั้นไม่ตรงกับคำ (ตอนนี้ตรงแล้ว) · it did not match when it was new; it would now"
         if verdict.reason.startswith("matches only muted"):

@@ -15,6 +15,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from hunter.listing import Listing
 from hunter.notices import SOURCE as NOTICE_SOURCE
+from hunter.pay import pay_text
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -70,7 +71,6 @@ def safe_uri(url: str) -> str | None:
     return None
 
 
-SYMBOLS = {"THB": "฿", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "SGD": "S$"}
 NOT_STATED = "งบไม่ระบุ · budget not stated"
 # Fastwork's engagement types in the words a Thai freelancer reads on the site.
 ENGAGEMENTS = {
@@ -82,16 +82,12 @@ ENGAGEMENTS = {
 
 
 def money(listing: Listing) -> str:
-    """The budget in the source's currency: "฿5,000", a range as "฿5,000" EN DASH "10,000",
-    "$50,000" EN DASH "80,000", or "not stated" (Thai and English) when the client did not
-    say."""
+    """The pay whole, as the site means it: "฿5,000", a range "฿5,000" EN DASH "10,000", with
+    its period ("$25 ต่อชั่วโมง · per hour"), or "not stated" (Thai and English) when the
+    client did not say."""
     if listing.budget is None:
         return NOT_STATED
-    symbol = SYMBOLS.get(listing.currency, f"{listing.currency} ")
-    amount = f"{symbol}{listing.budget:,}"
-    if listing.budget_max is not None:
-        amount += f"\u2013{listing.budget_max:,}"  # an en dash, as ranges are printed
-    return amount
+    return pay_text(listing.budget, listing.budget_max, listing.currency, listing.period)
 
 
 def details(listing: Listing) -> str:

@@ -1,4 +1,5 @@
-"""Small pure helpers shared by the parsers: ids from links, budgets from text, clean text."""
+"""Small pure helpers shared by the parsers: ids from links, clean text, a listing from its fields
+(its pay read by hunter/pay.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass, field
-from itertools import islice
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.listing import Listing
+from hunter.pay import (
+    currency_code,
+    currency_in,
+    parse_budget,
+    parse_budget_range,
+    period_in,
+    period_of,
+)
 
 # Query parameters known to say who sent the click, never which listing it is: analytics
 # (utm_*, _ga, _gl), ad click ids (Google, Microsoft, Meta, TikTok, X, Yandex, LinkedIn),
@@ -39,15 +47,6 @@ _UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 # whole: a primary key must stay far below PostgreSQL's btree row limit (~2.7 KB).
 NATIVE_ID_MAX_BYTES = 200
 _ID_PREFIX_CHARS = 60
-_NUMBER = re.compile(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM]|พัน|หมื่น|แสน|ล้าน)?")
-_MULTIPLIERS = {
-    "k": 1_000,
-    "m": 1_000_000,
-    "พัน": 1_000,
-    "หมื่น": 10_000,
-    "แสน": 100_000,
-    "ล้าน": 1_000_000,
-}
 
 
 @dataclass
@@ -121,6 +120,20 @@ def plain_text(value: str) -> str:
     return clean_text(body.text(separator=" ") if body is not None else "")
 
 
+def site_says(data: object) -> str:
+    """The error an API put in its answer, in one short line ("" when it names none):
+    GraphQL's `errors[0].message` (JobThai's Apollo server), or `message` / `error` (with
+    Freelancer's `"status": "error"`, or alone)."""
+    if not isinstance(data, dict):
+        return ""
+    errors = data.get("errors")
+    if isinstance(errors, list) and errors and isinstance(errors[0], dict):
+        said = errors[0].get("message")
+    else:
+        said = data.get("message") or data.get("error")
+    return plain_text(said)[:200] if isinstance(said, str) else ""
+
+
 def canonical_url(url: str) -> str:
     """The link without tracking parameters or fragment, its other parameters sorted: the same
     listing gives the same id whatever order a page writes them in."""
@@ -137,56 +150,6 @@ def canonical_url(url: str) -> str:
             "",
         )
     )
-
-
-MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
-_PLAIN_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
-_UNIT = r"(?:[฿$€£¥]|thb|usd|baht|บาท)?"
-# Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
-_RANGE = re.compile(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
-
-
-def parse_budget(value: object) -> int | None:
-    """ "฿12,000" -> 12000, "5,000 - 10,000 บาท" -> 5000 (a range's lower end), "1.5k" ->
-    1500, 800 -> 800. None when no amount is stated: no number, 0 or "0" (how Fastwork says
-    "not stated"), or a number beyond any real budget."""
-    return parse_budget_range(value)[0]
-
-
-def parse_budget_range(value: object) -> tuple[int | None, int | None]:
-    """(low, high) of a budget as written: "5,000 - 10,000" -> (5000, 10000), "฿800" ->
-    (800, None)."""
-    if value is None or isinstance(value, bool):
-        return None, None
-    if isinstance(value, int | float):
-        return _amount(value), None
-    text = str(value)
-    if _PLAIN_NUMBER.fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
-        return _amount(float(text)), None
-    found = list(islice((m for m in _NUMBER.finditer(text) if m.group(1).strip()), 2))
-    if not found:
-        return None, None
-    low = _amount_of(found[0])
-    high = None
-    if len(found) > 1 and _RANGE.fullmatch(text[found[0].end() : found[1].start()]):
-        high = _amount_of(found[1])
-    return low, high if high and low and high > low else None
-
-
-def _amount_of(match: re.Match[str]) -> int | None:
-    digits = re.sub(r"[,\s]", "", match.group(1))
-    try:
-        amount = float(digits)
-    except ValueError:
-        return None
-    return _amount(amount * _MULTIPLIERS.get((match.group(2) or "").lower(), 1))
-
-
-def _amount(amount: float) -> int | None:
-    """A whole amount, or None when it is not a budget anyone states (0, negative, absurd)."""
-    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity; exact for huge ints
-        return None
-    return int(amount)
 
 
 def _cp1252_specials() -> dict[str, int]:
@@ -222,7 +185,10 @@ class Details:
     """What a freelancer decides by, where a source says it (all optional)."""
 
     budget_max: object = None
-    currency: str = "THB"
+    currency: str = "THB"  # the source's; an item's own or its pay text's words win
+    period: str = ""  # the source's; likewise
+    item_currency: object = None  # the item's own currency field, where it has one
+    item_period: object = None  # the item's own period field ("hourly", "fixed", "month")
     category: str = ""
     engagement: str = ""
     offers: object = None
@@ -262,6 +228,7 @@ def make_listing(
     low, high = parse_budget_range(budget)
     if more.budget_max is not None:
         high = parse_budget(more.budget_max)
+    currency, period = _terms(budget, more)
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
@@ -270,9 +237,21 @@ def make_listing(
         budget=low,
         summary=clean_text(fix_mojibake(summary)),
         budget_max=high if low is not None and high is not None and high > low else None,
-        currency=more.currency,
+        currency=currency,
+        period=period,
         category=clean_text(more.category)[:80],
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],
     )
+
+
+def _terms(budget: object, more: Details) -> tuple[str, str]:
+    """The currency and period of a pay: the item's own fields first, then the words of its
+    text ("฿50,000 per month"), then the source's."""
+    written = budget if isinstance(budget, str) else ""
+    currency = currency_code(more.item_currency) or currency_in(written) or more.currency
+    period = period_of(more.item_period)
+    if period is None:
+        period = period_in(written)
+    return currency, more.period if period is None else period

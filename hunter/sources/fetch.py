@@ -9,6 +9,7 @@ asks for with Retry-After on 429/503.
 from __future__ import annotations
 
 import functools
+import json
 import ssl
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ import httpx
 
 from hunter import __version__
 from hunter.errors import SourceError
+from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
 
 USER_AGENT = (
@@ -27,6 +29,7 @@ USER_AGENT = (
     "+https://github.com/hunter-bot/hunter)"
 )
 MAX_BYTES = 10 * 1024 * 1024  # no listing page is this big; a bigger answer is refused
+ERROR_BYTES = 16 * 1024  # what of a refusal is read for its reason: an error says it early
 MAX_WAIT_SECONDS = 24 * 3600  # a Retry-After longer than a day is taken as a day
 MAX_REDIRECTS = 5
 
@@ -153,6 +156,21 @@ async def _get(
     return got
 
 
+async def _error_said(response: httpx.Response) -> str:
+    """What a refusal's JSON body says ("You must be authenticated ..."), read within
+    ERROR_BYTES; "" when it is no JSON or says nothing."""
+    if "json" not in (response.headers.get("content-type") or ""):
+        return ""
+    inflater = Inflater(response.headers.get("content-encoding"), ERROR_BYTES)
+    chunks = []
+    try:
+        async for chunk in response.aiter_raw():
+            chunks.append(inflater.feed(chunk))
+        return site_says(json.loads(b"".join(chunks)))
+    except (TooLarge, ValueError):
+        return ""
+
+
 async def _answer(response: httpx.Response, got: Fetched) -> None:
     """Fill `got` from a final (non-redirect) answer, reading and inflating the body within
     the size cap."""
@@ -167,6 +185,9 @@ async def _answer(response: httpx.Response, got: Fetched) -> None:
     if response.status_code >= 400:
         host = urlsplit(got.url).netloc
         got.error = f"HTTP {response.status_code} from {host}"
+        said = await _error_said(response)
+        if said:
+            got.error += f": {said}"
         if response.status_code in (429, 503):
             got.retry_after = retry_after_seconds(response.headers.get("retry-after"))
             if got.retry_after:

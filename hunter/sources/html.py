@@ -97,7 +97,7 @@ def parse_html(
                 link,
                 _value(item, source.budget) or None,
                 _value(item, source.summary),
-                Details(currency=source.currency),
+                Details(currency=source.currency, period=source.period),
             )
         )
     if relative:

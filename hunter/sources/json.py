@@ -11,13 +11,23 @@ from typing import Any
 
 from hunter.errors import ConfigError, SourceError
 from hunter.sources.conditions import UnreadableTime, all_hold, parse_conditions
-from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
+from hunter.sources.extract import (
+    Details,
+    ParseResult,
+    absolute_url,
+    make_listing,
+    plain_text,
+    site_says,
+)
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
 from hunter.sources.spec import SourceConfig
 
 _FIELDS = ("items", "id", "title", "link", "budget", "summary")
-# Optional paths to what a freelancer decides by; the Fastwork preset sets them all.
-_DETAILS = ("budget_max", "category", "engagement", "offers", "deadline")
+# Optional paths to what a freelancer decides by; the Fastwork preset sets most, Freelancer's
+# its projects' own currency and period ("item_currency", "item_period").
+_DETAILS = (
+    "budget_max", "category", "engagement", "offers", "deadline", "item_currency", "item_period"
+)  # fmt: skip
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _MISSING = object()
@@ -108,6 +118,9 @@ def parse_document(
     """The listings of an already loaded JSON document."""
     items = lookup(data, source.items)
     if not isinstance(items, list):
+        said = site_says(data)
+        if said:
+            raise SourceError(f"{source.name}: the site answered with an error: {said}")
         raise SourceError(
             f"{source.name}: items = {source.items!r} does not lead to a list in the response; "
             "check the path with `hunter check`"
@@ -130,6 +143,9 @@ def parse_document(
         details = Details(
             budget_max=_value(item, source.budget_max),
             currency=source.currency,
+            period=source.period,
+            item_currency=_value(item, source.item_currency),
+            item_period=_value(item, source.item_period),
             category=plain_text(_field(item, source.category)),
             engagement=_field(item, source.engagement),
             offers=_value(item, source.offers),

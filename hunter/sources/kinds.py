@@ -43,6 +43,7 @@ COMMON_KEYS = frozenset(
         "min_budget",
         "ignore_within",
         "currency",
+        "period",
     }
 )
 

@@ -2,7 +2,9 @@
 
 A preset fills in what the user did not write; anything written in [[sources]] wins. Each one
 is written from the site's public API or feed as documented or observed; where a detail could
-not be confirmed from here, the comment says so.
+not be confirmed from here, the comment says so. `search` puts the user's text where the
+site's own search takes it ("{search}" in the url or body); a site that searches at another
+address than it lists names it as `search_url`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "budget": "salary_min",
         "budget_max": "salary_max",  # US dollars a year; 0 means not stated
         "currency": "USD",
+        "period": "year",
         "summary": "description",
         "where": ["id exists"],
     },
@@ -82,6 +85,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "link": "https://www.jobthai.com/th/job/{id}",
         "budget": "salary",
         "currency": "THB",
+        "period": "month",  # a Thai salary is a month's unless its text says otherwise
         "summary": "companyName",
         "category": "province.name",
         "engagement": "jobType.name",
@@ -104,10 +108,105 @@ PRESETS: dict[str, dict[str, Any]] = {
         "link": "https://th.jobsdb.com/job/{id}",
         "budget": "salaryLabel",
         "currency": "THB",
+        "period": "month",
         "summary": "teaser",
         "category": "classifications.0.classification.description",
         "engagement": "workTypes.0",
         "every": "2h",
+    },
+    # Freelancer.com's projects API (the official SDK, freelancer-sdk-python): active projects,
+    # newest first (sort_field=time_submitted, reverse_sort), with each project's own currency
+    # (USD, INR, EUR, ...) and type (fixed or hourly), its bid count (the competition) and its
+    # skills. A person's page is /projects/<seo_url>. The SDK asks for an OAuth token; public
+    # bots read this endpoint without one (unconfirmed): if it refuses, the read fails with
+    # the site's reason and headers = { "freelancer-oauth-v1" = "<token>" } is the fix.
+    "freelancer": {
+        "kind": "json",
+        "url": (
+            "https://www.freelancer.com/api/projects/0.1/projects/active/?limit=50"
+            "&sort_field=time_submitted&reverse_sort=true&job_details=true"
+        ),
+        "search_url": (
+            "https://www.freelancer.com/api/projects/0.1/projects/active/?query={search}"
+            "&limit=50&sort_field=time_submitted&reverse_sort=true&job_details=true"
+        ),
+        "items": "result.projects",
+        "id": "id",
+        "title": "title",
+        "link": "https://www.freelancer.com/projects/{seo_url}",
+        "budget": "budget.minimum",
+        "budget_max": "budget.maximum",
+        "currency": "USD",
+        "item_currency": "currency.code",
+        "item_period": "type",  # "hourly" is per hour, "fixed" the whole project
+        "summary": "preview_description",
+        "category": "jobs.0.name",
+        "offers": "bid_stats.bid_count",
+    },
+    # Himalayas' jobs API (its data dictionary): newest first, 20 a request, no key; a search
+    # goes to /jobs/api/search with q and sort=recent (one article writes `keyword`:
+    # unconfirmed). Salaries are numbers with their currency and period (annual unless
+    # salaryPeriod says). `guid` is the job's page, also its id. Its terms ask for a link back
+    # naming Himalayas: every alert links to the job there and names the source.
+    "himalayas": {
+        "kind": "json",
+        "url": "https://himalayas.app/jobs/api?limit=20&offset=0",
+        "search_url": "https://himalayas.app/jobs/api/search?q={search}&sort=recent&limit=20",
+        "items": "jobs",
+        "id": "guid",
+        "title": "title",
+        "link": "guid",
+        "budget": "minSalary",
+        "budget_max": "maxSalary",
+        "currency": "USD",
+        "period": "year",
+        "item_currency": "currency",
+        "item_period": "salaryPeriod",
+        "summary": "{companyName} · {excerpt}",
+        "category": "categories",
+        "engagement": "employmentType",
+    },
+    # Remotive's public API (remotive-com/remote-jobs-api): jobs with a 24-hour delay, `url`
+    # linked back as its terms require. Its terms allow "max. 4 times a day" and block more than
+    # 2 a minute: the preset reads it every 6 hours. `salary` is free text ("$40k - $60k",
+    # yearly unless it says otherwise).
+    "remotive": {
+        "kind": "json",
+        "url": "https://remotive.com/api/remote-jobs?limit=100",
+        "search_url": "https://remotive.com/api/remote-jobs?search={search}&limit=100",
+        "items": "jobs",
+        "id": "id",
+        "title": "title",
+        "link": "url",
+        "budget": "salary",
+        "currency": "USD",
+        "period": "year",
+        "summary": "{company_name} · {candidate_required_location}",
+        "category": "category",
+        "engagement": "job_type",
+        "every": "6h",
+    },
+    # Jobicy's remote jobs API (go-api-libs/jobicy's recorded answer, 2024-12): 50 at most a
+    # request, jobs open to Asia-Pacific (geo=apac; an unknown geo or industry slug is refused
+    # with 400 or 403). Annual salaries, only when stated, with their currency. Its notice asks
+    # for "a few times daily" at most: every 6 hours. `search` is its tag (title and text).
+    "jobicy": {
+        "kind": "json",
+        "url": "https://jobicy.com/api/v2/remote-jobs?count=50&geo=apac",
+        "search_url": "https://jobicy.com/api/v2/remote-jobs?count=50&geo=apac&tag={search}",
+        "items": "jobs",
+        "id": "id",
+        "title": "jobTitle",
+        "link": "url",
+        "budget": "annualSalaryMin",
+        "budget_max": "annualSalaryMax",
+        "currency": "USD",
+        "period": "year",
+        "item_currency": "salaryCurrency",
+        "summary": "{companyName} · {jobExcerpt}",
+        "category": "jobIndustry",
+        "engagement": "jobType",
+        "every": "6h",
     },
 }
 SEARCH = "{search}"  # where a preset puts the `search` key's text (its site's own search)
@@ -117,19 +216,25 @@ def apply_preset(raw: Mapping[str, Any]) -> dict[str, Any]:
     """The source table with its preset's values filled in (a copy), and `search` (the site's
     own search text) put where the preset's site takes it."""
     name = raw.get("preset")
+    searching = ", ".join(sorted(p for p in PRESETS if SEARCH in json.dumps(PRESETS[p])))
     if name is None:
         if "search" in raw:
-            raise ConfigError("search goes with a preset whose site searches (jobthai, jobsdb)")
+            raise ConfigError(f"search goes with a preset whose site searches ({searching})")
         return dict(raw)
     if not isinstance(name, str) or name not in PRESETS:
         raise ConfigError(f"unknown preset {name!r}; presets are {', '.join(sorted(PRESETS))}")
     merged = {"name": name, **PRESETS[name], **raw}
     del merged["preset"]
     search = merged.pop("search", "")
+    searched_url = merged.pop("search_url", None)  # where the site searches, when it differs
     if not isinstance(search, str) or len(search) > 200 or not search.isprintable():
         raise ConfigError(f"search must be a text of at most 200 characters, got {search!r}")
+    if search and searched_url and "url" not in raw:
+        merged["url"] = searched_url
     if search and SEARCH not in json.dumps([merged.get("url"), merged.get("body")]):
-        raise ConfigError(f"preset {name!r} has no search of its site; use include instead")
+        raise ConfigError(
+            f"preset {name!r} has no search of its site ({searching} have); use include instead"
+        )
     merged["url"] = str(merged.get("url", "")).replace(SEARCH, quote_plus(search))
     if "body" in merged:
         merged["body"] = _searched(merged["body"], search)

@@ -66,7 +66,7 @@ def parse_rss(
                 link,
                 None,
                 plain_text(str(entry.get("summary") or "")),
-                Details(currency=source.currency, category=_category(entry)),
+                Details(currency=source.currency, period=source.period, category=_category(entry)),
             )
         )
     return result

@@ -13,11 +13,21 @@ from typing import Any, Final
 
 
 @dataclass(frozen=True)
+class PayFloor:
+    """The least pay a user wants, in one currency and period (hunter/pay.py)."""
+
+    amount: int
+    currency: str  # ISO 4217
+    period: str  # "" for a whole job; hour, day, week, month or year
+
+
+@dataclass(frozen=True)
 class FilterConfig:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    min_budget: int = 0
+    min_budget: int = 0  # baht for a whole job (what a bare number means); 0: no floor
     ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    min_pay: tuple[PayFloor, ...] = ()  # floors in other currencies and periods
 
 
 class _Now:
@@ -57,13 +67,16 @@ class SourceConfig:
     every_seconds: float = 0.0  # read at most this often (a site's terms); 0: every poll
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
-    currency: str = "THB"  # ISO 4217: what the source's budgets are in
+    currency: str = "THB"  # ISO 4217: what the source's budgets are in, unless an item says
+    period: str = ""  # what its pay is per, unless an item says: "" a whole job, hour ... year
     # json: paths to what a freelancer decides by (all optional)
     budget_max: str = ""
     category: str = ""
     engagement: str = ""
     offers: str = ""
     deadline: str = ""
+    item_currency: str = ""  # json: path to an item's own currency code (Freelancer's)
+    item_period: str = ""  # json: path to an item's own period word ("hourly", "month")
     categories: tuple[str, ...] = ()  # fastwork: category names, resolved to tag ids per read
     body: Any = None  # json: a request body, POSTed as JSON (a GraphQL query and variables)
 

@@ -89,7 +89,7 @@ def test_add_remove_budget_pause_and_resume_change_the_next_poll(
     [owner] = status["chats"]
     assert owner["tuning"]["added"] == ["django"] and owner["tuning"]["min_budget"] == 5000
     text = run_hunter(tmp_path, "status", env=env).stdout
-    assert "changed from LINE: added django; removed python; min budget 5,000" in text
+    assert "changed from LINE: added django; removed python; min budget ฿5,000 a whole job" in text
     check = run_hunter(tmp_path, "check", env=env)
     assert "[matches 'django']" in check.stdout, check.stdout  # judged with the chat's words
     assert "[no include keyword]" in check.stdout, check.stdout  # python was removed

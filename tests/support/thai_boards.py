@@ -2,7 +2,8 @@
 shared/sources/README.md says the real ones do (each rule below names its fact):
 
 - JobThai: POST /v1/graphql, JSON only (Apollo's CSRF prevention answers any other POST 400);
-  searchJobs(filter: {keyword, page, size, l}) ordered newest first, results at
+  searchJobs(filter: {keyword, page, size, l, ...}) ordered newest first (a filter field it
+  does not define is a 400 with GraphQL's `errors`, as any GraphQL server answers), results at
   data.searchJobs.data.data with `total`; `salary` is Thai free text.
 - JobsDB: GET /api/jobsearch/v5/search; `sourcesystem` is required (400 without it);
   `pageSize` over 100 answers an HTML page instead of JSON; `sortmode=ListedDate` gives the
@@ -17,6 +18,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.support.local_server import LocalServer, QuietHandler
+
+# searchJobs' filter fields (shared/sources/README.md, from ats-scrapers' query).
+JOBTHAI_FILTER = {
+    "keyword", "province", "jobtype", "subjobtype", "page", "size", "l", "wfh", "salarymin",
+    "salarymax",
+}  # fmt: skip
 
 
 @dataclass
@@ -39,6 +46,13 @@ class ThaiBoards:
                 document = json.loads(raw)
                 wanted = document.get("variables", {}).get("filter", {})
                 boards.asked.append(("jobthai", wanted))
+                unknown = sorted(set(wanted) - JOBTHAI_FILTER)
+                if unknown:  # GraphQL validates variables: an unknown input field is a 400
+                    message = (
+                        f'Variable "$filter" got invalid value; Field "{unknown[0]}" is not '
+                        'defined by type "SearchJobsFilter".'
+                    )
+                    return self.send_json(400, {"errors": [{"message": message}]})
                 size, page = int(wanted.get("size", 20)), int(wanted.get("page", 1))
                 found = [j for j in boards.jobthai if _has(j["jobTitle"], wanted.get("keyword"))]
                 shown = found[(page - 1) * size : page * size]

@@ -135,9 +135,11 @@ def test_each_command_changes_its_chat_and_the_next_poll(setting: Setting) -> No
         ("เพิ่ม", "say the word"),
         ("add " + "x" * 200, "at most 60"),
         ("add bad\x00word", "at most 60"),
-        ("งบ ห้าพัน", "a number of 0 or more"),
-        ("budget -5", "a number of 0 or more"),
-        ("budget 1e99", "a number of 0 or more"),
+        ("งบ ห้าพัน", "baht for a whole job, 0 or more"),
+        ("budget -5", "baht for a whole job, 0 or more"),
+        ("budget 1e99", "baht for a whole job, 0 or more"),
+        ("budget $500", "other currencies or per month go in hunter.toml"),  # never ฿500
+        ("งบ 30000 ต่อเดือน", "other currencies or per month go in hunter.toml"),
         ("ทำไม", "send the listing's link"),
     ],
 )

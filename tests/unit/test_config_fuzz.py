@@ -27,10 +27,14 @@ EXAMPLE["chats"] = [
         "to": "C" + "0" * 32,
         "include": ["logo", "โลโก้"],
         "exclude": ["unpaid"],
-        "min_budget": 3000,
+        "min_budget": [3000, "$25/hour"],
         "sources": ["fastwork"],  # the preset's name
     }
 ]
+# ... and a board read through its site's own search, at its own pace, with a floor per month.
+EXAMPLE["sources"].append(
+    {"preset": "jobsdb", "search": "python", "every": "3h", "min_budget": "฿30,000 per month"}
+)
 ODD_VALUES: list[Any] = [
     0,
     -1,
@@ -52,6 +56,8 @@ ODD_VALUES: list[Any] = [
     "a:b",
     "{page}",
     "h3 a@href",
+    "$25/hour",
+    "฿30,000 – ฿40,000 per month",
     "[",
     [],
     [1, 2],

@@ -7,6 +7,7 @@ is a failed read with its reason, never "no jobs"."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -14,8 +15,9 @@ from typing import Any
 import pytest
 
 from hunter.config import parse_config
-from hunter.errors import ConfigError
+from hunter.errors import ConfigError, SourceError
 from hunter.service import Hunter
+from hunter.sources.json import parse_json
 from hunter.sources.reader import read_sources
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board
@@ -108,3 +110,27 @@ def test_a_body_must_be_a_table() -> None:
         parse_config({"sources": [source("https://x.test/graphql", body="query { x }")]})
     with pytest.raises(ConfigError, match=r"needs \{page\} in the url \(or the body\)"):
         parse_config({"sources": [source("https://x.test/graphql", pages=2, body={"q": 1})]})
+
+
+@pytest.mark.parametrize(
+    ("answered", "reason"),
+    [
+        # GraphQL's execution errors come with 200: the message, not "no list at items"
+        (
+            {"errors": [{"message": "Unexpected error value: timeout"}], "data": None},
+            "the site answered with an error: Unexpected error value: timeout",
+        ),
+        # Freelancer's error shape (freelancer-sdk-python)
+        (
+            {"status": "error", "message": "Invalid project_types", "error_code": "x"},
+            "the site answered with an error: Invalid project_types",
+        ),
+        ({"data": {"other": []}}, "does not lead to a list in the response"),
+    ],
+)
+def test_an_answer_holding_an_error_is_a_failed_read_with_its_message(
+    answered: dict[str, Any], reason: str
+) -> None:
+    [spec] = parse_config({"sources": [source("https://board.test/v1/graphql")]}).sources
+    with pytest.raises(SourceError, match=re.escape(reason)):
+        parse_json(spec, json.dumps(answered), spec.url, T0)

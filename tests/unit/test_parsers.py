@@ -17,7 +17,8 @@ import pytest
 from hunter.config import parse_config
 from hunter.filters import judge
 from hunter.line.render import money
-from hunter.sources.extract import canonical_url, fix_mojibake, parse_budget, parse_budget_range
+from hunter.pay import parse_budget, parse_budget_range
+from hunter.sources.extract import canonical_url, fix_mojibake
 from hunter.sources.reader import parse
 from hunter.sources.spec import FilterConfig
 
@@ -296,7 +297,7 @@ def test_remoteok_salaries_are_us_dollars_and_zero_is_not_stated() -> None:
         ]
     )
     paid, unstated = parse(source, page, source.url, NOW).listings
-    assert money(paid) == "$60,000\u201390,000"
+    assert money(paid) == "$60,000\u201390,000 ต่อปี · per year"
     assert money(unstated) == "งบไม่ระบุ · budget not stated"
     assert judge(unstated, FilterConfig(min_budget=5000)).matched  # never hidden by min_budget
 

@@ -31,6 +31,8 @@ FUZZ = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+# The presets of the job boards: each read through its own paths, with its own fields fuzzed.
+BOARDS = ("freelancer", "himalayas", "remotive", "jobicy", "jobthai", "jobsdb")
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 SOURCES = parse_config(
@@ -64,6 +66,7 @@ SOURCES = parse_config(
             {"name": "f", "kind": "rss", "url": "https://feed.test/jobs.rss"},
             {"preset": "remoteok"},
             {"preset": "fastwork", "url": "https://api.test/api/jobs"},
+            *({"preset": name} for name in BOARDS),
         ]
     }
 ).sources
@@ -121,6 +124,47 @@ def test_json_pages_of_any_shape(jobs: list[dict[str, object]]) -> None:
     assert_storable(read("j", json.dumps({"jobs": jobs})))
     assert_storable(read("remoteok", json.dumps([{"legal": "x"}, *jobs])))
     assert_storable(read("fastwork", json.dumps({"data": jobs})))
+
+
+def board_fields(name: str) -> list[str]:
+    """The item fields a board's preset reads: its paths' first parts and template fields."""
+    source = BY_NAME[name]
+    specs = [
+        source.id, source.title, source.link, source.budget, source.budget_max, source.summary,
+        source.category, source.engagement, source.offers, source.item_currency,
+        source.item_period,
+    ]  # fmt: skip
+    found = {part.split(".")[0] for spec in specs for part in re.findall(r"\{([^{}]+)\}", spec)}
+    return sorted(found | {spec.split(".")[0] for spec in specs if spec and "{" not in spec})
+
+
+pay_words = st.sampled_from(
+    ["hourly", "fixed", "month", "year", "USD", "inr", "฿50,000 – ฿75,000 per month",
+     "$40k - $60k", "ตามตกลง", "25,000 - 35,000", "S$5k monthly", "₹1,500/hr", "0"]
+)  # fmt: skip
+
+
+@FUZZ
+@given(st.sampled_from(BOARDS), st.data())
+def test_board_answers_of_any_shape(name: str, data: st.DataObject) -> None:
+    """Each board's answer, its items with any value (or a pay word) in any of its fields."""
+    source = BY_NAME[name]
+    fields = board_fields(name)
+    items = data.draw(
+        st.lists(
+            st.fixed_dictionaries({}, optional={f: values | pay_words for f in fields}),
+            max_size=5,
+        )
+    )
+    document: object = items
+    for part in reversed(source.items.split(".")):
+        document = {part: document}
+    listings = read(name, json.dumps(document))
+    assert_storable(listings)
+    assert all(
+        listing.period in ("", "hour", "day", "week", "month", "year") for listing in listings
+    )
+    assert all(re.fullmatch("[A-Z]{3}", listing.currency) for listing in listings)
 
 
 @FUZZ

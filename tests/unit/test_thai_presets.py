@@ -6,8 +6,7 @@ own search, and the sites' documented refusals are failed reads with a reason, n
 
 from __future__ import annotations
 
-import json
-import threading
+import copy
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -16,10 +15,10 @@ import pytest
 
 from hunter.config import parse_config
 from hunter.errors import ConfigError
-from hunter.service import Hunter
 from hunter.sources.reader import read_sources
 from hunter.store.sqlite import SQLiteStore
-from tests.support.scripted import Clock, ScriptedSender
+from tests.support.preset_polls import card_of, pushes_after_two_polls
+from tests.support.scripted import Clock
 from tests.support.thai_boards import ThaiBoards
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
@@ -60,20 +59,6 @@ def jobsdb(n: int, title: str, salary: str = "") -> dict[str, Any]:
     }
 
 
-def pushes_after_two_polls(source: dict[str, Any], store: SQLiteStore, add: Any) -> list[Any]:
-    config = parse_config({"sources": [source], "filter": {"include": ["python"]}})
-    clock, line = Clock(T0), ScriptedSender()
-    hunter = Hunter(config, store, line, clock, "w", threading.Event())
-    hunter.poll()
-    assert line.pushes == []  # primed silently
-    add()
-    clock.advance(3 * 3600)  # past JobsDB's own pace of 2 hours
-    hunter.poll()
-    clock.advance(3 * 3600)
-    hunter.poll()  # the same page again: nothing twice
-    return line.pushes
-
-
 def test_jobthai_primes_then_alerts_a_new_post_once_with_its_page_and_pay(
     boards: ThaiBoards, store: SQLiteStore
 ) -> None:
@@ -83,11 +68,11 @@ def test_jobthai_primes_then_alerts_a_new_post_once_with_its_page_and_pay(
         source,
         store,
         lambda: boards.jobthai.insert(0, jobthai(2, "Senior Python", "25,000 - 35,000")),
+        Clock(T0),
     )
-    [(_key, messages)] = pushes
-    card = json.dumps(messages, ensure_ascii=False)
+    card = card_of(pushes)
     assert "Senior Python" in card and "https://www.jobthai.com/th/job/2" in card
-    assert "25,000" in card and "35,000" in card
+    assert "฿25,000\u201335,000 ต่อเดือน · per month" in card
     [(_board, asked)] = boards.asked[-1:]
     assert asked == {"keyword": "python", "page": 1, "size": 100, "l": "th"}
 
@@ -103,13 +88,13 @@ def test_jobsdb_primes_then_alerts_a_new_post_once_with_its_page_and_pay(
         lambda: boards.jobsdb.insert(
             0, jobsdb(2, "Python Dev Lead", "฿50,000 – ฿75,000 per month")
         ),
+        Clock(T0),
     )
-    [(_key, messages)] = pushes
-    card = json.dumps(messages, ensure_ascii=False)
+    card = card_of(pushes)
     assert "Python Dev Lead" in card and "https://th.jobsdb.com/job/2" in card
-    assert "50,000" in card
+    assert "฿50,000\u201375,000 ต่อเดือน · per month" in card
     assert {q["keywords"] for _b, q in boards.asked} == {"python dev"}
-    assert len(boards.asked) == 3  # one a poll: they were 3 h apart, past its pace of 2 h
+    assert len(boards.asked) == 3  # one a poll: they were 7 h apart, past its pace of 2 h
 
 
 @pytest.mark.parametrize(
@@ -123,6 +108,19 @@ def test_jobsdbs_refusals_are_failed_reads(boards: ThaiBoards, path: str, reason
     config = parse_config({"sources": [{"preset": "jobsdb", "url": boards.url + path}]})
     [read] = read_sources(list(config.sources), {}, 10, T0)
     assert read.error is not None and reason in read.error and not read.listings
+
+
+def test_jobthais_refusal_of_a_query_is_a_failed_read_with_graphqls_reason(
+    boards: ThaiBoards,
+) -> None:
+    """A body written over the preset's with a filter field JobThai does not have."""
+    [preset] = parse_config({"sources": [{"preset": "jobthai"}]}).sources
+    body = copy.deepcopy(preset.body)
+    body["variables"]["filter"]["salary_min"] = 30000  # its field is `salarymin`
+    source = {"preset": "jobthai", "url": f"{boards.url}/v1/graphql", "body": body}
+    [read] = read_sources(list(parse_config({"sources": [source]}).sources), {}, 10, T0)
+    assert read.error is not None and not read.listings
+    assert "HTTP 400" in read.error and 'Field "salary_min" is not defined' in read.error
 
 
 def test_search_goes_with_a_preset_whose_site_searches() -> None:

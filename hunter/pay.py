@@ -1,0 +1,251 @@
+"""Pay as sites write it: amounts, the currency, the period, and the floors a user sets.
+
+Pure, no I/O. Boards write pay in every way there is: numbers (Freelancer's budget.minimum with
+a currency per project), free text ("฿50,000 \u2013 ฿75,000 per month", "$40k - $60k",
+"25,000 - 35,000"), and words that say nothing is stated ("ตามตกลง", "negotiable"). hunter keeps
+the amounts, the currency (ISO 4217) and the period ("" for a whole job, or hour, day, week,
+month, year), so that a card shows pay whole and `min_budget` compares like with like: a floor
+of ฿30,000 a month never judges a job paid $25 an hour, and pay not stated is never hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import islice
+
+from hunter.errors import ConfigError
+from hunter.sources.spec import FilterConfig, PayFloor
+
+MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
+PERIODS = ("hour", "day", "week", "month", "year")  # and "" for a whole job
+HOME = PayFloor(0, "THB", "")  # what a bare number means: baht for a whole job
+
+# A number and its multiplier word; "m" of "monthly" or "months" is no million.
+_NUMBER = re.compile(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM](?![A-Za-z])|พัน|หมื่น|แสน|ล้าน)?")
+_MULTIPLIERS = {
+    "k": 1_000,
+    "m": 1_000_000,
+    "พัน": 1_000,
+    "หมื่น": 10_000,
+    "แสน": 100_000,
+    "ล้าน": 1_000_000,
+}
+_PLAIN_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
+_UNIT = r"(?:[฿$€£¥₹]|thb|usd|baht|บาท)?"
+# Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
+_RANGE = re.compile(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
+
+# Currency as written beside an amount: the prefixed dollars before the bare "$".
+_SIGNS = {
+    "US$": "USD", "S$": "SGD", "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD",
+    "NZ$": "NZD", "HK$": "HKD", "$": "USD", "฿": "THB", "€": "EUR", "£": "GBP", "₹": "INR",
+    "¥": "JPY", "₱": "PHP", "₫": "VND", "₩": "KRW",
+}  # fmt: skip
+_CODES = frozenset({
+    "AUD", "CAD", "CHF", "CNY", "EUR", "GBP", "HKD", "IDR", "INR", "JPY", "KRW", "MYR", "NZD",
+    "PHP", "SGD", "THB", "TWD", "USD", "VND",
+})  # fmt: skip
+_CURRENCY = re.compile(
+    "|".join(re.escape(sign) for sign in sorted(_SIGNS, key=len, reverse=True))
+    + r"|\b(?:"
+    + "|".join(_CODES)
+    + r")\b|บาท|\b(?i:baht)\b"
+)  # codes in capitals only: "php" in a text is more likely the language than the peso
+# The period in words, Thai and English, as an item's field says it ("hourly", "Month").
+_PERIOD_WORDS = {
+    "hour": r"hours?|hourly|hrs?|h|ชั่วโมง|ชม\.?",
+    "day": r"days?|daily|วัน",
+    "week": r"weeks?|weekly|wk|สัปดาห์|อาทิตย์",
+    "month": r"months?|monthly|mo|mth|เดือน",
+    "year": r"years?|yearly|annual(?:ly)?|yr|p\.?a\.?|ปี",
+    "": r"fixed|project|job|one[- ]off|งาน|โปรเจกต์",
+}
+_PERIOD_WORD = {
+    period: re.compile(rf"(?:per\s+|an?\s+|/\s*|ต่อ)?(?:{words})", re.I)
+    for period, words in _PERIOD_WORDS.items()
+}
+# ... and as a pay text says it after an amount: "per month", "/hr", "a year", "monthly",
+# "p.a.", "ต่อเดือน", "/เดือน", "เดือนละ". A bare word ("12 months contract") says no period.
+_PERIOD_IN_TEXT = {  # period: (nouns after per, a, /, ต่อ; adjectives; Thai "<noun>ละ")
+    "hour": (r"hours?|hrs?|h|ชั่วโมง|ชม\.?", r"hourly", "ชั่วโมง"),
+    "day": (r"days?|วัน", r"daily", "วัน"),
+    "week": (r"weeks?|wk|สัปดาห์", r"weekly", "สัปดาห์"),
+    "month": (r"months?|mo|mth|เดือน", r"monthly", "เดือน"),
+    "year": (r"years?|yr|annum|ปี", r"yearly|annual(?:ly)?|p\.a\.", "ปี"),
+}
+_PERIOD_TEXT = {
+    period: re.compile(
+        rf"(?:\bper|\ban?|/|ต่อ)\s*(?:{nouns})(?![A-Za-z])|\b(?:{adjectives})|{thai}ละ", re.I
+    )
+    for period, (nouns, adjectives, thai) in _PERIOD_IN_TEXT.items()
+}
+# How a user writes a floor: "$25/hour", "฿30,000 per month", "80000 THB a year".
+FLOOR_EXAMPLE = '"฿30,000 per month", "$25/hour" or a number (baht for a whole job)'
+
+
+def parse_budget(value: object) -> int | None:
+    """ "฿12,000" -> 12000, "5,000 - 10,000 บาท" -> 5000 (a range's lower end), "1.5k" ->
+    1500, 800 -> 800. None when no amount is stated: no number, 0 or "0" (how Fastwork says
+    "not stated"), or a number beyond any real budget."""
+    return parse_budget_range(value)[0]
+
+
+def parse_budget_range(value: object) -> tuple[int | None, int | None]:
+    """(low, high) of a budget as written: "5,000 - 10,000" -> (5000, 10000), "฿800" ->
+    (800, None)."""
+    if value is None or isinstance(value, bool):
+        return None, None
+    if isinstance(value, int | float):
+        return _amount(value), None
+    text = str(value)
+    if _PLAIN_NUMBER.fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
+        return _amount(float(text)), None
+    found = list(islice((m for m in _NUMBER.finditer(text) if m.group(1).strip()), 2))
+    if not found:
+        return None, None
+    low = _amount_of(found[0])
+    high = None
+    if len(found) > 1 and _RANGE.fullmatch(text[found[0].end() : found[1].start()]):
+        high = _amount_of(found[1])
+    return low, high if high and low and high > low else None
+
+
+def _amount_of(match: re.Match[str]) -> int | None:
+    digits = re.sub(r"[,\s]", "", match.group(1))
+    try:
+        amount = float(digits)
+    except ValueError:
+        return None
+    return _amount(amount * _MULTIPLIERS.get((match.group(2) or "").lower(), 1))
+
+
+def _amount(amount: float) -> int | None:
+    """A whole amount, or None when it is not a budget anyone states (0, negative, absurd)."""
+    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity; exact for huge ints
+        return None
+    return int(amount)
+
+
+def currency_in(text: str) -> str | None:
+    """The currency a pay text is written in ("฿50,000" -> THB, "S$5k" -> SGD), if it says."""
+    match = _CURRENCY.search(text)
+    if match is None:
+        return None
+    found = match.group()
+    if found.lower() in ("บาท", "baht"):
+        return "THB"
+    return _SIGNS.get(found) or (found.upper() if found.upper() in _CODES else None)
+
+
+def currency_code(value: object) -> str | None:
+    """An item's own currency field ("USD", "inr") as an ISO 4217 code; None if it is none."""
+    if isinstance(value, str) and re.fullmatch(r"\s*[A-Za-z]{3}\s*", value):
+        return value.strip().upper()
+    return None
+
+
+def period_in(text: str) -> str | None:
+    """The period a pay text states ("... per month" -> "month", "$30/hr" -> "hour")."""
+    for period, pattern in _PERIOD_TEXT.items():
+        if pattern.search(text):
+            return period
+    return None
+
+
+def period_of(value: object) -> str | None:
+    """An item's own period field as a period: "hourly" -> "hour", "Monthly" -> "month",
+    "fixed" -> "" (a whole job); None when the value is no period hunter knows."""
+    if not isinstance(value, str):
+        return None
+    word = value.strip()
+    for period, pattern in _PERIOD_WORD.items():
+        if pattern.fullmatch(word):
+            return period
+    return None
+
+
+def floors(value: object, where: str) -> FilterConfig:
+    """`min_budget` as written: a number (baht for a whole job), a text with its currency and
+    period ("$25/hour"), or a list of them, one per currency and period. The baht-per-job
+    floor is `min_budget`, the others `min_pay`, of the FilterConfig returned."""
+    written = value if isinstance(value, list) else [value]
+    found: dict[tuple[str, str], PayFloor] = {}
+    for item in written:
+        floor = _floor(item, where)
+        key = (floor.currency, floor.period)
+        if key in found:
+            raise ConfigError(
+                f"{where}: min_budget has two floors in {describe_terms(*key)}; keep one"
+            )
+        found[key] = floor
+    home = found.pop((HOME.currency, HOME.period), HOME)
+    return FilterConfig(min_budget=home.amount, min_pay=tuple(found.values()))
+
+
+def _floor(item: object, where: str) -> PayFloor:
+    problem = f"{where}: min_budget must be {FLOOR_EXAMPLE}, or a list of them; got {item!r}"
+    if isinstance(item, bool):
+        raise ConfigError(problem)
+    if isinstance(item, int | float):
+        if not 0 <= item <= MAX_BUDGET or int(item) != item:
+            raise ConfigError(problem)
+        return PayFloor(int(item), HOME.currency, HOME.period)
+    if not isinstance(item, str):
+        raise ConfigError(problem)
+    low, high = parse_budget_range(item)
+    if low is None or high is not None:
+        raise ConfigError(problem)
+    period = period_in(item)
+    return PayFloor(low, currency_in(item) or HOME.currency, period or "")
+
+
+def floor_for(rules: FilterConfig, currency: str, period: str) -> int:
+    """The floor `rules` set for pay in `currency` per `period`; 0 when they set none."""
+    if (currency, period) == (HOME.currency, HOME.period):
+        return rules.min_budget
+    for floor in rules.min_pay:
+        if (floor.currency, floor.period) == (currency, period):
+            return floor.amount
+    return 0
+
+
+SYMBOLS = {
+    "THB": "฿", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "SGD": "S$",
+    "AUD": "A$", "CAD": "C$", "NZD": "NZ$", "HKD": "HK$", "PHP": "₱", "VND": "₫", "KRW": "₩",
+}  # fmt: skip
+# A period as a Thai and an English reader say it after an amount.
+PER = {
+    "hour": "ต่อชั่วโมง · per hour",
+    "day": "ต่อวัน · per day",
+    "week": "ต่อสัปดาห์ · per week",
+    "month": "ต่อเดือน · per month",
+    "year": "ต่อปี · per year",
+}
+
+
+def amount_text(amount: int, currency: str) -> str:
+    """ "฿5,000", "$120", "MYR 3,000" (a code where hunter knows no sign)."""
+    symbol = SYMBOLS.get(currency)
+    return f"{symbol}{amount:,}" if symbol else f"{currency} {amount:,}"
+
+
+def pay_text(low: int, high: int | None, currency: str, period: str) -> str:
+    """Pay whole: "฿50,000" EN DASH "75,000 ต่อเดือน · per month", "$25 ต่อชั่วโมง · per hour"."""
+    text = amount_text(low, currency)
+    if high is not None:
+        text += f"\u2013{high:,}"  # an en dash, as ranges are printed
+    return f"{text} {PER[period]}" if period in PER else text
+
+
+def describe_terms(currency: str, period: str) -> str:
+    """ "THB a whole job", "USD per hour": the terms of a floor, in words."""
+    return f"{currency} {'per ' + period if period else 'a whole job'}"
+
+
+def describe_floors(rules: FilterConfig) -> Iterable[str]:
+    """Each floor in words: "3,000 THB a whole job", "25 USD per hour"."""
+    if rules.min_budget:
+        yield f"{rules.min_budget:,} {describe_terms(HOME.currency, HOME.period)}"
+    for floor in rules.min_pay:
+        yield f"{floor.amount:,} {describe_terms(floor.currency, floor.period)}"
