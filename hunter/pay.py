@@ -153,6 +153,23 @@ def period_in(text: str) -> str | None:
     return None
 
 
+# One amount that is a bound, not the pay: "30,000+", "15,000 บาทขึ้นไป", "from $50/hr" (the
+# least), "up to ฿20,000", "ไม่เกิน 20,000" (the most).
+_AT_LEAST = re.compile(
+    r"\d\s*[kKmM]?\s*\+|ขึ้นไป|เป็นต้นไป|เริ่มต้น|\b(?:or more|and (?:up|above)|from|starting)\b",
+    re.I,
+)
+_AT_MOST = re.compile(r"ไม่เกิน|สูงสุด|\b(?:up to|max(?:imum)?\.?|at most)(?![A-Za-z])", re.I)
+
+
+def bound_in(text: str) -> str:
+    """ "from" when a pay text states only its least ("30,000+"), "up to" when only its most
+    ("up to ฿20,000"), "" otherwise (an amount, a range, or no words for either)."""
+    if _AT_MOST.search(text):
+        return "up to"
+    return "from" if _AT_LEAST.search(text) else ""
+
+
 def period_of(value: object) -> str | None:
     """An item's own period field as a period: "hourly" -> "hour", "Monthly" -> "month",
     "fixed" -> "" (a whole job); None when the value is no period hunter knows."""
@@ -230,11 +247,16 @@ def amount_text(amount: int, currency: str) -> str:
     return f"{symbol}{amount:,}" if symbol else f"{currency} {amount:,}"
 
 
-def pay_text(low: int, high: int | None, currency: str, period: str) -> str:
-    """Pay whole: "฿50,000" EN DASH "75,000 ต่อเดือน · per month", "$25 ต่อชั่วโมง · per hour"."""
+def pay_text(low: int, high: int | None, currency: str, period: str, bound: str = "") -> str:
+    """Pay whole: "฿50,000" EN DASH "75,000 ต่อเดือน · per month", "$25 ต่อชั่วโมง · per hour",
+    "฿15,000+" (from), "≤ ฿20,000" (up to)."""
     text = amount_text(low, currency)
     if high is not None:
         text += f"\u2013{high:,}"  # an en dash, as ranges are printed
+    elif bound == "from":
+        text += "+"
+    elif bound == "up to":
+        text = f"\u2264 {text}"
     return f"{text} {PER[period]}" if period in PER else text
 
 

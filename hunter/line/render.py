@@ -87,7 +87,9 @@ def money(listing: Listing) -> str:
     client did not say."""
     if listing.budget is None:
         return NOT_STATED
-    return pay_text(listing.budget, listing.budget_max, listing.currency, listing.period)
+    return pay_text(
+        listing.budget, listing.budget_max, listing.currency, listing.period, listing.bound
+    )
 
 
 def details(listing: Listing) -> str:

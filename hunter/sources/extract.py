@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.listing import Listing
 from hunter.pay import (
+    bound_in,
     currency_code,
     currency_in,
     parse_budget,
@@ -229,6 +230,9 @@ def make_listing(
     if more.budget_max is not None:
         high = parse_budget(more.budget_max)
     currency, period = _terms(budget, more)
+    if low is None or high is None or high <= low:
+        high = None
+    bound = bound_in(budget) if isinstance(budget, str) and low and high is None else ""
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
@@ -236,9 +240,10 @@ def make_listing(
         url=url,
         budget=low,
         summary=clean_text(fix_mojibake(summary)),
-        budget_max=high if low is not None and high is not None and high > low else None,
+        budget_max=high,
         currency=currency,
         period=period,
+        bound=bound,
         category=clean_text(more.category)[:80],
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),

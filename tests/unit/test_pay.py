@@ -55,6 +55,26 @@ def test_pay_texts_keep_their_currency_and_period(
 
 
 @pytest.mark.parametrize(
+    ("written", "card"),
+    [
+        ("30,000+", "฿30,000+ ต่อเดือน · per month"),
+        ("15,000 บาทขึ้นไป", "฿15,000+ ต่อเดือน · per month"),  # JobThai's "and up"
+        ("25,000 บาท เป็นต้นไป", "฿25,000+ ต่อเดือน · per month"),
+        ("up to ฿20,000", "\u2264 ฿20,000 ต่อเดือน · per month"),
+        ("ไม่เกิน 20,000", "\u2264 ฿20,000 ต่อเดือน · per month"),
+        ("from $50/hr", "$50+ ต่อชั่วโมง · per hour"),
+        ("20,000 - 30,000+", "฿20,000\u201330,000 ต่อเดือน · per month"),  # a range: both ends
+        ("ตามตกลง", "งบไม่ระบุ · budget not stated"),
+    ],
+)
+def test_a_bound_is_shown_as_one(written: str, card: str) -> None:
+    """A pay that states only its least or its most says so on the card; the floor compares
+    the amount it states."""
+    listing = make_listing("s", "1", "t", "", written, "", Details(currency="THB", period="month"))
+    assert listing is not None and money(listing) == card
+
+
+@pytest.mark.parametrize(
     ("item_currency", "item_period", "expected"),
     [
         ("INR", "fixed", ("INR", "")),  # Freelancer's project in rupees, a fixed price
@@ -160,6 +180,7 @@ def test_the_card_shows_pay_whole(listing: Listing, card: str) -> None:
 def test_a_listing_stored_before_periods_reads_as_a_whole_job() -> None:
     stored = {"source": "s", "title": "t", "url": "", "budget": 5000, "currency": "THB"}
     assert Listing.from_payload("s:1", stored).period == ""
+    assert Listing.from_payload("s:1", stored).bound == ""
     assert Listing.from_payload("s:1", pay(25, "USD", "hour").payload()).period == "hour"
 
 
