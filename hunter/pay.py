@@ -208,13 +208,50 @@ def _floor(item: object, where: str) -> PayFloor:
         if not 0 <= item <= MAX_BUDGET or int(item) != item:
             raise ConfigError(problem)
         return PayFloor(int(item), HOME.currency, HOME.period)
-    if not isinstance(item, str):
+    floor = parse_floor(item) if isinstance(item, str) else None
+    if floor is None:
         raise ConfigError(problem)
-    low, high = parse_budget_range(item)
-    if low is None or high is not None:
-        raise ConfigError(problem)
-    period = period_in(item)
-    return PayFloor(low, currency_in(item) or HOME.currency, period or "")
+    return floor
+
+
+_SIGN = "|".join(re.escape(sign) for sign in sorted(_SIGNS, key=len, reverse=True))
+_PER = "|".join(
+    [
+        *(
+            rf"(?:per|an?|/|ต่อ)\s*(?:{nouns})|{adjectives}|{thai}ละ"
+            for nouns, adjectives, thai in _PERIOD_IN_TEXT.values()
+        ),
+        r"(?:per|an?|/|ต่อ)\s*(?:project|job|งาน)|fixed",  # a whole job, said outright
+    ]
+)
+# A floor as a person writes one, and nothing else: "$25/hour", "฿30,000 ต่อเดือน",
+# "30000 THB a month", "เดือนละ 30000", "5k". Any other word makes it no floor, so that
+# "30000 เดือน" is refused rather than read as baht for a whole job.
+_FLOOR = re.compile(
+    rf"(?:{_PER})?\s*(?P<sign>{_SIGN})?\s*(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*"
+    rf"(?P<code>[a-z]{{3}}|บาท|baht)?\.?\s*(?:{_PER})?\.?",
+    re.IGNORECASE,
+)
+
+
+def parse_floor(text: str) -> PayFloor | None:
+    """The floor `text` writes ("$25/hour" -> 25 USD per hour, "5,000" -> 5,000 THB a whole
+    job, "0" lifts one); None when it is none, or a range, or says more than a floor."""
+    match = _FLOOR.fullmatch(text.strip())
+    if match is None:
+        return None
+    code = (match["code"] or "").upper()
+    if code and code not in _CODES and code not in ("บาท", "BAHT"):
+        return None
+    try:
+        amount = float(match["amount"].replace(",", "")) * (1000 if match["k"] else 1)
+    except ValueError:
+        return None
+    if amount > MAX_BUDGET or amount != int(amount):
+        return None
+    sign = _SIGNS.get((match["sign"] or "").upper()) if match["sign"] else None
+    currency = sign or ("THB" if code in ("บาท", "BAHT") else code) or HOME.currency
+    return PayFloor(int(amount), currency, period_in(text) or "")
 
 
 def floor_for(rules: FilterConfig, currency: str, period: str) -> int:

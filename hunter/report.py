@@ -13,6 +13,7 @@ from hunter.config import Config
 from hunter.errors import LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan, describe_interval
+from hunter.pay import describe_terms
 from hunter.states import RowStatus
 from hunter.store.records import ChatRow, Marked, StatusReport
 from hunter.tuning import ChatRules
@@ -137,6 +138,8 @@ def _changes(rules: ChatRules) -> str:
         parts.append("removed " + ", ".join(rules.removed))
     if rules.min_budget is not None:
         parts.append(f"min budget ฿{rules.min_budget:,} a whole job")
+    for floor in rules.floors:
+        parts.append(f"min budget {floor.amount:,} {describe_terms(floor.currency, floor.period)}")
     if rules.paused:
         parts.append("paused")
     return "; ".join(parts) + " (hunter tuning --reset drops these)"

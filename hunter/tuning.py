@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from hunter.sources.spec import FilterConfig
+from hunter.sources.spec import FilterConfig, PayFloor
 
 
 @dataclass(frozen=True)
@@ -21,13 +21,16 @@ class ChatRules:
     mutes: dict[str, datetime] = field(default_factory=dict)  # case-folded word -> until
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
-    min_budget: int | None = None  # None: hunter.toml's
+    min_budget: int | None = None  # baht for a whole job; None: hunter.toml's
     paused: bool = False
+    floors: tuple[PayFloor, ...] = ()  # in other currencies and periods; amount 0: none
 
     @property
     def changed(self) -> bool:
         """Whether the chat changed anything of hunter.toml (mutes are the buttons')."""
-        return bool(self.added or self.removed or self.min_budget is not None or self.paused)
+        return bool(
+            self.added or self.removed or self.min_budget is not None or self.paused or self.floors
+        )
 
     def apply(self, rules: FilterConfig) -> FilterConfig:
         """hunter.toml's filter with this chat's changes over it."""
@@ -36,13 +39,20 @@ class ChatRules:
         known = {w.casefold() for w in include}
         include += [w for w in self.added if w not in known]
         budget = rules.min_budget if self.min_budget is None else self.min_budget
-        return replace(rules, include=tuple(include), min_budget=budget)
+        terms = {(floor.currency, floor.period) for floor in self.floors}
+        kept = [floor for floor in rules.min_pay if (floor.currency, floor.period) not in terms]
+        floors = (*kept, *(floor for floor in self.floors if floor.amount))
+        return replace(rules, include=tuple(include), min_budget=budget, min_pay=floors)
 
     def describe(self) -> dict[str, Any]:
         return {
             "added": list(self.added),
             "removed": list(self.removed),
             "min_budget": self.min_budget,
+            "floors": [
+                {"amount": f.amount, "currency": f.currency, "period": f.period or "job"}
+                for f in self.floors
+            ],
             "paused": self.paused,
             "mutes": {word: until.isoformat() for word, until in sorted(self.mutes.items())},
         }

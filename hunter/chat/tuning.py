@@ -12,13 +12,12 @@ nothing changes.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from hunter.chats import OWNER, Destinations
 from hunter.config import Config
-from hunter.pay import describe_floors
+from hunter.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.sources.spec import FilterConfig
 from hunter.store import Store
 
@@ -33,7 +32,6 @@ VERBS: dict[str, tuple[str, ...]] = {
 }
 TAKES_ARGUMENT = {"add", "remove", "budget", "why"}
 WORD_MAX = 60  # characters of one keyword
-BUDGET_MAX = 10**12
 CHANGED = ("คำ", "งานใหม่")  # quick replies after a change
 
 
@@ -67,18 +65,6 @@ def word_problem(word: str) -> str | None:
     return None
 
 
-def budget_of(argument: str) -> int | None:
-    """A budget as people type it ("5000", "5,000", "฿5,000", "5k"): baht for a whole job.
-    None when it is not one, or is in other terms ("$500", "฿30,000 ต่อเดือน"): such floors are
-    hunter.toml's, so that a chat never sets a floor in terms it did not mean."""
-    cleaned = re.sub(r"[฿,\s]|บาท", "", argument.casefold())
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)(k?)", cleaned)
-    if not match:
-        return None
-    value = float(match.group(1)) * (1000 if match.group(2) else 1)
-    return int(value) if value <= BUDGET_MAX else None
-
-
 class Tuning:
     """What a configured chat changes of its rules, and how it reads them back."""
 
@@ -106,16 +92,24 @@ class Tuning:
             done = "added" if command.verb == "add" else "removed"
             return f"{said} “{word}” แล้ว · {done} “{word}”", CHANGED
         if command.verb == "budget":
-            budget = budget_of(argument)
-            if budget is None:
+            floor = parse_floor(argument)
+            if floor is None:
                 return (
-                    "งบต้องเป็นตัวเลข 0 ขึ้นไป เป็นบาทต่องาน เช่น “งบ 5000” (งบ 0 = ไม่กำหนด) · "
-                    "the budget is baht for a whole job, 0 or more, e.g. “budget 5000” (0 lifts "
-                    "it); floors in other currencies or per month go in hunter.toml",
+                    "งบต้องเป็นตัวเลข 0 ขึ้นไป เช่น “งบ 5000” (บาทต่องาน) “งบ $25/ชม.” "
+                    "“งบ 30000 ต่อเดือน” (งบ 0 = ไม่กำหนด) · the budget is an amount of 0 or "
+                    "more, e.g. “budget 5000” (baht a job), “budget $25/hour”, “budget 30000 "
+                    "per month” (0 lifts it)",
                     (),
                 )
-            self.store.chat.tune_settings(chat, now, min_budget=budget)
-            shown = f"฿{budget:,} ต่องาน · a whole job" if budget else "ไม่กำหนด · none"
+            if (floor.currency, floor.period) == (HOME.currency, HOME.period):
+                self.store.chat.tune_settings(chat, now, min_budget=floor.amount)
+            else:
+                self.store.chat.tune_floor(chat, floor, now)
+            shown = pay_text(floor.amount, None, floor.currency, floor.period)
+            if not floor.period:
+                shown += " ต่องาน · a whole job"
+            if not floor.amount:
+                shown = f"ไม่กำหนด · none ({describe_terms(floor.currency, floor.period)})"
             return f"งบขั้นต่ำ · minimum budget: {shown}", CHANGED
         if command.verb in ("pause", "resume"):
             paused = command.verb == "pause"

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from hunter.sources.spec import PayFloor
 from hunter.store.records import Marked
 from hunter.store.room import Room
 from hunter.store.rows import Row, flag, moment, optional_integer, text
@@ -78,6 +79,11 @@ class ChatStore(Room, ABC):
         """`chat` sets its minimum budget (0: none) or pauses; None keeps what was set."""
 
     @abstractmethod
+    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+        """`chat` sets its floor for pay in `floor`'s currency and period (amount 0: none);
+        baht for a whole job is `tune_settings`' min_budget."""
+
+    @abstractmethod
     def reset_tuning(self, chat: str | None = None) -> int:
         """Drop what `chat` (None: every chat) changed; how many changes went."""
 
@@ -129,6 +135,10 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
         elif kind == "settings":
             part["min_budget"] = optional_integer(row, "amount")
             part["paused"] = row.get("flag") is not None and flag(row, "flag")
+        elif kind == "floor":
+            currency, _, period = text(row, "word").partition("/")
+            floor = PayFloor(optional_integer(row, "amount") or 0, currency, period)
+            part.setdefault("floors", []).append(floor)
     return {
         chat: ChatRules(
             mutes=part["mutes"],
@@ -136,6 +146,7 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             removed=tuple(part["removed"]),
             min_budget=part.get("min_budget"),
             paused=part.get("paused", False),
+            floors=tuple(part.get("floors", ())),
         )
         for chat, part in parts.items()
     }

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from hunter.listing import Listing
+from hunter.sources.spec import PayFloor
 from hunter.store.base import Store
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
@@ -103,6 +104,20 @@ def test_what_a_chat_changes_is_kept_per_chat_and_dropped_on_reset(store: Store)
     assert set(store.chat.rules(T0)) == {"studio"}
     assert store.chat.reset_tuning(None) == 1 and set(store.chat.rules(T0)) == {"studio"}
     assert store.chat.rules(T0)["studio"].changed is False  # the mute is the button's
+
+
+def test_a_chats_floors_in_other_terms_are_kept_per_term_and_dropped_on_reset(
+    store: Store,
+) -> None:
+    store.chat.tune_floor("", PayFloor(25, "USD", "hour"), T0)
+    store.chat.tune_floor("", PayFloor(30000, "THB", "month"), T0)
+    store.chat.tune_floor("", PayFloor(40, "USD", "hour"), T0 + timedelta(minutes=1))  # raised
+    store.chat.tune_floor("studio", PayFloor(0, "USD", ""), T0)  # lifts hunter.toml's "$500"
+    rules = store.chat.rules(T0)
+    assert set(rules[""].floors) == {PayFloor(40, "USD", "hour"), PayFloor(30000, "THB", "month")}
+    assert rules["studio"].floors == (PayFloor(0, "USD", ""),) and rules["studio"].changed
+    assert store.chat.reset_tuning("") == 2
+    assert store.chat.reset_tuning(None) == 1 and store.chat.rules(T0) == {}
 
 
 def test_a_listing_is_found_by_its_id_or_link_in_each_chat(store: Store) -> None:

@@ -21,7 +21,7 @@ from tests.support.webhook import SECRET, event, payload, post
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
-def test_add_remove_budget_pause_and_resume_change_the_next_poll(
+def test_add_remove_budget_floor_pause_and_resume_change_the_next_poll(
     tmp_path: Path, board: Board, line: LineStandIn, database: str, request: pytest.FixtureRequest
 ) -> None:
     shown = [("seed", "seed")]
@@ -80,6 +80,9 @@ def test_add_remove_budget_pause_and_resume_change_the_next_poll(
         assert appear("5", "django later", "฿9,000") == []
         assert "resume" in say("ต่อ")
         assert sorted(appear("6", "django again", "฿9,000")) == ["django again", "django later"]
+        assert "$25 ต่อชั่วโมง" in say("งบ $25/ชม.")  # a floor in other terms, beside ฿5,000
+        assert appear("7", "django hourly", "$20/hr") == []
+        assert appear("8", "django rate", "$30/hr") == ["django rate"]
     finally:
         server.terminate()
         server.communicate(timeout=40)
@@ -88,8 +91,12 @@ def test_add_remove_budget_pause_and_resume_change_the_next_poll(
     status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
     [owner] = status["chats"]
     assert owner["tuning"]["added"] == ["django"] and owner["tuning"]["min_budget"] == 5000
+    assert owner["tuning"]["floors"] == [{"amount": 25, "currency": "USD", "period": "hour"}]
     text = run_hunter(tmp_path, "status", env=env).stdout
-    assert "changed from LINE: added django; removed python; min budget ฿5,000 a whole job" in text
+    assert (
+        "changed from LINE: added django; removed python; min budget ฿5,000 a whole job; "
+        "min budget 25 USD per hour"
+    ) in text
     check = run_hunter(tmp_path, "check", env=env)
     assert "[matches 'django']" in check.stdout, check.stdout  # judged with the chat's words
     assert "[no include keyword]" in check.stdout, check.stdout  # python was removed

@@ -135,11 +135,11 @@ def test_each_command_changes_its_chat_and_the_next_poll(setting: Setting) -> No
         ("เพิ่ม", "say the word"),
         ("add " + "x" * 200, "at most 60"),
         ("add bad\x00word", "at most 60"),
-        ("งบ ห้าพัน", "baht for a whole job, 0 or more"),
-        ("budget -5", "baht for a whole job, 0 or more"),
-        ("budget 1e99", "baht for a whole job, 0 or more"),
-        ("budget $500", "other currencies or per month go in hunter.toml"),  # never ฿500
-        ("งบ 30000 ต่อเดือน", "other currencies or per month go in hunter.toml"),
+        ("งบ ห้าพัน", "an amount of 0 or more"),
+        ("budget -5", "an amount of 0 or more"),
+        ("budget 1e99", "an amount of 0 or more"),
+        ("budget $20 - $30", "an amount of 0 or more"),  # a range is no floor
+        ("งบ 30000 เดือน", "an amount of 0 or more"),  # never read as baht for a whole job
         ("ทำไม", "send the listing's link"),
     ],
 )
@@ -148,6 +148,26 @@ def test_bad_input_says_what_is_accepted_and_changes_nothing(
 ) -> None:
     assert answer in setting.say(text)
     assert setting.store.chat.rules(setting.clock()) == {}
+
+
+def test_a_floor_in_other_terms_judges_only_pay_in_those_terms(setting: Setting) -> None:
+    """ "งบ $25/ชม." sets a floor for dollars an hour: a job at $20 an hour is filtered (and
+    "why" says so in its terms), one at $30 an hour or in baht is not."""
+    assert "$25 ต่อชั่วโมง · per hour" in setting.say("งบ $25/ชม.")
+    assert "฿30,000 ต่อเดือน · per month" in setting.say("budget 30,000 per month")
+    setting.show("1", "python hourly low", "$20/hr")
+    setting.show("2", "python hourly", "$30/hr")
+    setting.show("3", "python job", "฿2,000")
+    setting.show("4", "python salary low", "฿25,000 ต่อเดือน")
+    assert setting.poll() == ["2 new jobs: python hourly · python job"]
+    assert "$20 ต่อชั่วโมง · per hour" in why(setting, "https://x.test/1")
+    words = setting.say("คำ")
+    assert "25 USD per hour" in words and "30,000 THB per month" in words
+    assert "ไม่กำหนด" in setting.say("งบ $0/hr")  # lifted: dollars an hour pass again
+    setting.show("5", "python hourly again", "$20/hr")
+    assert setting.poll() == ["New job: python hourly again"]
+    rules = setting.store.chat.rules(setting.clock())[""]
+    assert rules.min_budget is None and len(rules.floors) == 2  # baht a job: hunter.toml's
 
 
 def test_a_stranger_changes_nothing(setting: Setting) -> None:

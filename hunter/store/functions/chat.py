@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from hunter.sources.spec import PayFloor
 from hunter.store.chat import ChatStore, EventRow, event_payload
 from hunter.store.functions.carrier import Document, FunctionStore
 from hunter.store.rows import moment, text, whole_number
@@ -65,6 +66,16 @@ class FunctionChat(ChatStore):
     ) -> None:
         self._database.value(
             "hunter_tune_settings", chat=chat, budget=min_budget, paused=paused, now=now
+        )
+
+    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+        self._database.value(
+            "hunter_tune_floor",
+            chat=chat,
+            currency=floor.currency,
+            period=floor.period,
+            amount=floor.amount,
+            now=now,
         )
 
     def reset_tuning(self, chat: str | None = None) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from hunter.sources.spec import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.rows import text
 from hunter.store.sqlite.database import Q, SQLiteStore, ts
@@ -76,10 +77,23 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             db.execute(Q["tune_settings"], params)
 
+    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+        params = {
+            "chat": chat,
+            "currency": floor.currency,
+            "period": floor.period,
+            "amount": floor.amount,
+            "now": ts(now),
+        }
+        with self._database.tx() as db:
+            db.execute(Q["tune_floor"], params)
+
     def reset_tuning(self, chat: str | None = None) -> int:
         with self._database.tx() as db:
-            words = db.execute(Q["reset_words"], {"chat": chat}).rowcount
-            return words + db.execute(Q["reset_settings"], {"chat": chat}).rowcount
+            return sum(
+                db.execute(Q[query], {"chat": chat}).rowcount
+                for query in ("reset_words", "reset_settings", "reset_floors")
+            )
 
     def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
         with self._database.tx() as db:

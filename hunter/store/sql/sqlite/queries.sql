@@ -315,8 +315,17 @@ ON CONFLICT (chat) DO UPDATE SET
 -- name: reset_words
 DELETE FROM hunter_tuning WHERE :chat IS NULL OR chat = :chat;
 
+-- name: tune_floor
+INSERT INTO hunter_chat_floors (chat, currency, period, amount, changed_at)
+VALUES (:chat, :currency, :period, :amount, :now)
+ON CONFLICT (chat, currency, period) DO UPDATE SET
+    amount = excluded.amount, changed_at = excluded.changed_at;
+
 -- name: reset_settings
 DELETE FROM hunter_chat_settings WHERE :chat IS NULL OR chat = :chat;
+
+-- name: reset_floors
+DELETE FROM hunter_chat_floors WHERE :chat IS NULL OR chat = :chat;
 
 -- name: chat_rules
 SELECT chat, 'mute' AS kind, word, until, NULL AS amount, NULL AS flag
@@ -325,6 +334,8 @@ UNION ALL
 SELECT chat, op, word, NULL, NULL, NULL FROM hunter_tuning
 UNION ALL
 SELECT chat, 'settings', NULL, NULL, min_budget, paused FROM hunter_chat_settings
+UNION ALL
+SELECT chat, 'floor', currency || '/' || period, NULL, amount, NULL FROM hunter_chat_floors
 ORDER BY 1, 2, 3;
 
 -- name: find_listing
