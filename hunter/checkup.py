@@ -8,7 +8,7 @@ them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anyth
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 from hunter.chats import OWNER
@@ -18,6 +18,8 @@ from hunter.errors import HunterError
 from hunter.filters import judge
 from hunter.line.render import details
 from hunter.listing import Listing
+from hunter.pay import describe_terms
+from hunter.poller import chat_filter
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
 from hunter.tuning import ChatRules
@@ -58,9 +60,9 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     with store:
         now = datetime.now(UTC)
         last = {row.name: row.last_error for row in store.sources.all()}
-        # Judged as the next poll judges them: with what the owner's chat changed from LINE
-        # (keywords, budget) over hunter.toml, and its mutes.
-        rules = store.chat.rules(now).get(OWNER, ChatRules())
+        # Judged as the next poll judges them: for the owner's chat and each [[chats]], with
+        # what each changed from LINE (keywords, floors) over hunter.toml, and its mutes.
+        rules = store.chat.rules(now)
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
@@ -100,7 +102,7 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
 
 
 def _report_source(
-    config: Config, read: SourceRead, rules: ChatRules, say: Callable[[str], None]
+    config: Config, read: SourceRead, rules: Mapping[str, ChatRules], say: Callable[[str], None]
 ) -> int:
     """What one source yields, as a user debugging selectors needs it; 1 if it failed."""
     head = f"source {read.name}: "
@@ -121,18 +123,30 @@ def _report_source(
         say("  no listings: check the item/items selector against the page")
         return 1
     source = config.source(read.name)
+    owner = chat_filter(rules, OWNER, source.filter)
+    chats = [
+        (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source)))
+        for chat in config.chats
+        if chat.reads(source.name)
+    ]
     for listing in read.listings[:3]:
         more = details(listing)
         say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
-        verdict = judge(listing, rules.apply(source.filter), rules.mutes)
-        say(f"    {listing.url or '(no link)'}  [{verdict.reason}]")
+        say(f"    {listing.url or '(no link)'}  [{judge(listing, *owner).reason}]")
+        for name, chat_rules, mutes in chats:
+            say(f"      chat {name}: [{judge(listing, chat_rules, mutes).reason}]")
     return 0
 
 
 def _budget(listing: Listing) -> str:
+    """ "15,000 to 25,000 THB per month", "30,000 or more THB a whole job", "not stated"."""
     if listing.budget is None:
         return "not stated"
-    high = "" if listing.budget_max is None else f" to {listing.budget_max:,}"
-    return f"{listing.budget:,}{high} {listing.currency}"
+    amount = f"{listing.budget:,}"
+    if listing.budget_max is not None:
+        amount += f" to {listing.budget_max:,}"
+    elif listing.bound:
+        amount = f"{amount} or more" if listing.bound == "from" else f"up to {amount}"
+    return f"{amount} {describe_terms(listing.currency, listing.period)}"

@@ -53,7 +53,7 @@ def test_console_script_is_installed(tmp_path: Path) -> None:
     assert result.stdout.startswith("hunter ")
 
 
-def test_check_shows_what_each_source_parses(
+def test_check_shows_what_each_source_parses_and_how_each_chat_judges_it(
     tmp_path: Path, board: Board, line: LineStandIn
 ) -> None:
     url = board.serve_jobs(
@@ -65,6 +65,7 @@ def test_check_shows_what_each_source_parses(
         tmp_path,
         [html_source("board", url), html_source("empty", board.url + "/e")],
         filter={"include": ["python"]},
+        chats=[{"name": "studio", "to": "C" + "0" * 32, "include": ["logo"]}],
     )
     board.serve("/e", "<html><body>redesigned</body></html>")
     result = run_hunter(tmp_path, "check", env=base_env(tmp_path, **line.env()))
@@ -72,7 +73,10 @@ def test_check_shows_what_each_source_parses(
     assert result.returncode == 1  # the empty source is a failed check
     assert "LINE: bot hunter test bot (@hunter-test)" in out
     assert "source board: HTTP 200" in out and "4 listings" in out
-    assert "board:1: Python bot, budget 9,500" in out and "[matches 'python']" in out
+    assert "board:1: Python bot, budget 9,500 THB a whole job" in out
+    assert "[matches 'python']" in out
+    # Each [[chats]] is judged with its own rules, as the poll judges it.
+    assert "chat studio: [no include keyword]" in out and "chat studio: [matches 'logo']" in out
     assert "board:4" not in out  # the first three only
     assert "source empty" in out and "no listings" in out
     assert line.pushes == []  # check sends nothing
