@@ -114,7 +114,8 @@ def _report_source(
     if read.error:
         say(f"{head}FAILED: {read.error}")
         return 1
-    say(f"{head}{len(read.listings)} listings")
+    count = len(read.listings)
+    say(f"{head}{count} listing{'' if count == 1 else 's'}")
     for warning in read.warnings:
         say(f"  warning: {warning}")
     if read.skipped:

@@ -192,6 +192,11 @@ class Deliverer:
     def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
         """Push one claimed batch and write down the outcome. False: stop delivering."""
         key = batch[0].retry_key
+        if key.startswith(policy.REPLY_KEY):  # a reply's batch whose worker died mid-reply
+            decision = policy.reply_interrupted()
+            self._fail(key, decision)
+            log.error("%d listings: %s", len(batch), decision.error)
+            return True
         if self.clock() - batch[0].retry_key_at > timedelta(
             seconds=policy.RETRY_KEY_WINDOW_SECONDS
         ):

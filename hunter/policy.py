@@ -150,6 +150,22 @@ def key_expired() -> Decision:
     return Decision(RowStatus.STUCK, ErrorKind.UNKNOWN, error=DELIVERY_UNKNOWN)
 
 
+# The key of a batch a reply carries ("งานใหม่"). Replies have no retry key, so this one is
+# never sent to LINE: it marks the batch as a reply's, in case its worker dies mid-reply.
+REPLY_KEY = "reply-"
+
+
+def reply_interrupted() -> Decision:
+    """A batch a reply was carrying when its worker died (kill -9, an out-of-memory kill):
+    LINE may have shown it, and a push could show it twice, so it waits for a person."""
+    return Decision(
+        RowStatus.STUCK,
+        ErrorKind.UNKNOWN,
+        error="delivery unknown: hunter stopped while a reply carried it, so it may or may not "
+        "have arrived; `hunter retry JOB_ID` sends it again",
+    )
+
+
 def reply_unanswered(result: PushResult) -> Decision:
     """A reply that may have reached LINE but was never answered. Replies carry no retry key,
     so sending its listings again could show them twice: they wait for a person."""

@@ -10,7 +10,9 @@ and the card buttons are answered there.
 mark sent), so a listing reaches LINE once whether a reply or a push carries it. A reply LINE
 answered with an error puts its listings back to waiting; one that LINE may have taken but
 never answered leaves them stuck as "delivery unknown" (`hunter retry` sends them again),
-since a reply has no retry key and pushing them again could show them twice.
+since a reply has no retry key and pushing them again could show them twice. So does a reply
+whose worker died before it knew (kill -9): its batch's key says it was a reply's, and the
+deliverer that finds it past its lease marks it stuck instead of pushing it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from hunter.errors import LineError
 from hunter.line import render
 from hunter.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
 from hunter.line.webhook import ChatEvent
-from hunter.policy import Kind, PushResult, reply_unanswered
+from hunter.policy import REPLY_KEY, Kind, PushResult, reply_unanswered
 from hunter.store import Store
 from hunter.store.records import Failure
 
@@ -130,7 +132,7 @@ class Chat:
     def _new(self, event: ChatEvent, chat: str) -> None:
         """What waits for this chat, in a reply (free), claimed as a push would be."""
         now = self.clock()
-        key = str(uuid.uuid4())
+        key = f"{REPLY_KEY}{uuid.uuid4()}"  # a reply's: never pushed if this worker dies
         batch = self.store.outbox.claim_new(self.worker, key, MAX_PER_PUSH, now, chat)
         if not batch:
             recent = self.store.outbox.recent_sent(MAX_BUBBLES, chat)

@@ -191,6 +191,36 @@ def test_sigterm_while_a_reply_is_in_flight_finishes_it_and_loses_no_event(chat:
     assert chat.line.pushes == []
 
 
+def test_kill_9_while_a_reply_is_in_flight_never_pushes_its_listings_again(chat: Chat) -> None:
+    """LINE took the reply carrying 5 listings (it may show them) and hunter is killed before
+    LINE answers: the next hunter finds the batch past its lease and marks it "delivery
+    unknown" instead of pushing it, which could show the 5 twice. `hunter retry` is the way
+    to send them again, on a person's word."""
+    titles = chat.post_listings(5)
+    replica = chat.start()
+    chat.wait_pending(5)
+    chat.line.chat.reply_script.append(("slow", 3.0))
+    chat.message(replica, "งานใหม่")
+    deadline = time.monotonic() + 10
+    while not chat.line.chat.accepted and time.monotonic() < deadline:
+        time.sleep(0.05)
+    replica.process.kill()  # kill -9: no stop, no cleanup
+    replica.process.communicate(timeout=10)
+    chat.replicas = []
+    [taken] = chat.line.chat.accepted
+    assert sorted(titles_of(taken.body)) == sorted(titles)
+    assert set(chat.states().values()) == {"sending"}
+    chat.configure(lease_seconds=1)
+    time.sleep(1.5)
+    done = chat.run("run", "--once")
+    assert done.returncode == 0, done.stderr
+    assert chat.line.pushes == []  # never pushed on a guess
+    assert set(chat.states().values()) == {"stuck"}
+    assert "hunter stopped while a reply carried it" in done.stderr
+    assert chat.run("retry", "--all").returncode == 0
+    assert set(chat.states().values()) == {"pending"}
+
+
 def test_a_redelivered_event_and_two_replicas_answer_once(chat: Chat) -> None:
     titles = chat.post_listings(3)
     first, second = chat.start(), chat.start()

@@ -7,12 +7,17 @@ import pytest
 from hunter.policy import (
     BACKOFF_SECONDS,
     MAX_ATTEMPTS,
+    Decision,
     Kind,
     PushResult,
     backoff,
     classify,
     decide,
+    key_expired,
+    reply_interrupted,
+    reply_unanswered,
 )
+from hunter.states import ErrorKind, RowStatus
 
 
 @pytest.mark.parametrize(
@@ -111,3 +116,20 @@ def test_there_are_as_many_attempts_as_backoff_steps() -> None:
     steps = (1.0, 2.0, 3.0)
     assert decide(transient(), 1, 1, steps).status == "retry"
     assert decide(transient(), 2, 1, steps).status == "stuck"  # the third failure parks
+
+
+@pytest.mark.parametrize(
+    ("decision", "says"),
+    [
+        (key_expired(), "delivery unknown"),
+        (reply_interrupted(), "hunter stopped while a reply carried it"),
+        (reply_unanswered(PushResult(Kind.TRANSIENT, None, "timed out")), "timed out"),
+    ],
+)
+def test_what_may_have_arrived_waits_for_a_person_never_a_second_send(
+    decision: Decision, says: str
+) -> None:
+    """A retry key LINE forgot, a reply cut short by a kill, a reply never answered: each
+    may have shown its listings, so each is stuck with its reason, never sent again by itself."""
+    assert decision.status is RowStatus.STUCK and decision.error_kind is ErrorKind.UNKNOWN
+    assert says in (decision.error or "") and "hunter retry" in (decision.error or "")
