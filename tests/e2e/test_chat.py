@@ -21,6 +21,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg.rows import dict_row
 
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, start_hunter, write_config
@@ -120,9 +121,9 @@ class Chat:
         return states
 
     def states(self) -> dict[str, str]:
-        with psycopg.connect(self.database_url) as db:
+        with psycopg.connect(self.database_url, row_factory=dict_row) as db:
             rows = db.execute("SELECT job_id, status FROM hunter_seen_jobs").fetchall()
-        return {job_id: status for job_id, status in rows if not job_id.endswith(":seed")}
+        return {r["job_id"]: r["status"] for r in rows if not r["job_id"].endswith(":seed")}
 
     def events(self) -> int:
         with psycopg.connect(self.database_url) as db:
