@@ -60,13 +60,18 @@ class LineSender:
     @property
     def _api(self) -> Any:
         if self._messaging is None:
-            sdk = _sdk()
-            configuration = sdk.Configuration(host=self._url, access_token=self._token)
-            configuration.retries = 0
-            self._messaging = sdk.MessagingApi(sdk.ApiClient(configuration))
-            # The SDK hard-codes https://api.line.me for its calls otherwise.
-            self._messaging.line_base_path = self._url
+            self._messaging = self._new_api()
         return self._messaging
+
+    def _new_api(self) -> Any:
+        """A MessagingApi on a client of its own (its `last_response` is its own calls')."""
+        sdk = _sdk()
+        configuration = sdk.Configuration(host=self._url, access_token=self._token)
+        configuration.retries = 0
+        messaging = sdk.MessagingApi(sdk.ApiClient(configuration))
+        # The SDK hard-codes https://api.line.me for its calls otherwise.
+        messaging.line_base_path = self._url
+        return messaging
 
     def push(
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
@@ -90,25 +95,41 @@ class LineSender:
 
     def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult:
         """Answer a user's message or postback: free (LINE does not count replies), once per
-        reply token. `maybe_delivered` says when no answer came after the request left."""
+        reply token. `maybe_delivered` says when no answer came after the request left. A
+        reply has no retry key to make a resend safe, so its status matters as soon as it
+        comes: each reply goes through a client of its own, whose `last_response` holds the
+        status once LINE sent it, even while the body still trickles in."""
+        api = self._new_api()
 
         def send() -> None:
             request = _sdk().ReplyMessageRequest.from_dict(
                 {"replyToken": reply_token, "messages": messages}
             )
-            self._api.reply_message_with_http_info(
+            api.reply_message_with_http_info(
                 request, _request_timeout=PUSH_TIMEOUT_SECONDS, _preload_content=False
             )
 
-        return self._delivery(send, min(self._deadline, REPLY_DEADLINE_SECONDS))
+        def status() -> int | None:
+            answered = getattr(api.api_client, "last_response", None)  # set once LINE answers
+            return getattr(answered, "status", None)
 
-    def _delivery(self, send: Callable[[], None], deadline: float) -> PushResult:
+        return self._delivery(send, min(self._deadline, REPLY_DEADLINE_SECONDS), status)
+
+    def _delivery(
+        self,
+        send: Callable[[], None],
+        deadline: float,
+        status: Callable[[], int | None] | None = None,
+    ) -> PushResult:
         """One push or reply, over within `deadline` whatever LINE does (the SDK's import,
-        1-3 s on the first call, is not LINE's time)."""
+        1-3 s on the first call, is not LINE's time). At the deadline, a 200 that came with
+        its body still on the way (`status`) is delivery: LINE took the messages."""
         _ = self._api
         try:
             return within(lambda: self._answer(send), deadline)
         except Deadline:
+            if status is not None and status() == 200:
+                return PushResult(Kind.SENT, 200)
             reason = f"no complete answer within {deadline:g} s"
             return PushResult(Kind.TRANSIENT, None, reason, maybe_delivered=True)
 

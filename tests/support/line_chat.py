@@ -9,8 +9,9 @@
   default. Setting a default needs the image first, as LINE answers 400 otherwise.
 Faults on demand for the next replies in order (`reply_script`): an HTTP status (the reply is
 not taken), ("slow", seconds) (taken, answered that much later), "drop" (taken, the connection
-closed without an answer) or "html" (taken, answered 200 with a proxy's HTML page). A reply
-that is taken counts as delivered whatever its answer: LINE shows it.
+closed without an answer), "html" (taken, answered 200 with a proxy's HTML page) or "trickle"
+(taken, answered 200 with a body a byte every two seconds). A reply that is taken counts as
+delivered whatever its answer: LINE shows it.
 """
 
 from __future__ import annotations
@@ -112,8 +113,8 @@ class LineChat:
         answer = {"sentMessages": [{"id": str(n)} for n in range(len(body["messages"]))]}
         if isinstance(fault, tuple) and fault[0] == "slow":
             return -5, {"after": fault[1], "body": answer}
-        if fault in ("drop", "html"):
-            return {"drop": -1, "html": -3}[fault], {}
+        if fault in ("drop", "html", "trickle"):
+            return {"drop": -1, "html": -3, "trickle": -4}[fault], {}
         return 200, answer
 
     def _create(self, raw: bytes) -> Answer:

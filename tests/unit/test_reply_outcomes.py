@@ -38,6 +38,7 @@ def sender(line: LineStandIn, **options: Any) -> LineSender:
         (("slow", 1.0), Kind.SENT, False, True),  # slow, within the deadline
         (("slow", 4.0), Kind.TRANSIENT, True, True),  # past the deadline: LINE shows it anyway
         ("drop", Kind.TRANSIENT, True, True),  # taken, then the answer lost
+        ("trickle", Kind.SENT, False, True),  # a 200 whose body trickles: LINE took it
         (500, Kind.TRANSIENT, False, False),  # LINE answered: not taken
     ],
 )
