@@ -84,6 +84,8 @@ _PERIOD_TEXT = re.compile(  # one pass for all five; a group per period and form
     + ")ละ",
     re.I,
 )
+FLOOR_MAX = 60  # "US$ 80,000 per year" is 19 characters: a longer text is no floor
+PAY_TEXT_MAX = 200  # what of a pay text is read for its currency, period and bound
 # How a user writes a floor: "$25/hour", "฿30,000 per month", "80000 THB a year".
 FLOOR_EXAMPLE = '"฿30,000 per month", "$25/hour" or a number (baht for a whole job)'
 
@@ -239,7 +241,10 @@ _FLOOR = re.compile(
 def parse_floor(text: str) -> PayFloor | None:
     """The floor `text` writes ("$25/hour" -> 25 USD per hour, "5,000" -> 5,000 THB a whole
     job, "0" lifts one); None when it is none, or a range, or says more than a floor."""
-    match = _FLOOR.fullmatch(text.strip())
+    text = " ".join(text.split())  # one space at most between parts: no costly backtracking
+    if len(text) > FLOOR_MAX:
+        return None
+    match = _FLOOR.fullmatch(text)
     if match is None:
         return None
     code = (match["code"] or "").upper()

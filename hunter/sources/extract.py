@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.listing import Listing
 from hunter.pay import (
+    PAY_TEXT_MAX,
     bound_in,
     currency_code,
     currency_in,
@@ -232,7 +233,8 @@ def make_listing(
     currency, period = _terms(budget, more)
     if low is None or high is None or high <= low:
         high = None
-    bound = bound_in(budget) if isinstance(budget, str) and low and high is None else ""
+    written = budget[:PAY_TEXT_MAX] if isinstance(budget, str) else ""
+    bound = bound_in(written) if low and high is None else ""
     return Listing(
         job_id=f"{source}:{native}",
         source=source,
@@ -254,7 +256,7 @@ def make_listing(
 def _terms(budget: object, more: Details) -> tuple[str, str]:
     """The currency and period of a pay: the item's own fields first, then the words of its
     text ("฿50,000 per month"), then the source's."""
-    written = budget if isinstance(budget, str) else ""
+    written = budget[:PAY_TEXT_MAX] if isinstance(budget, str) else ""  # a pay says it early
     currency = currency_code(more.item_currency) or currency_in(written) or more.currency
     period = period_of(more.item_period)
     if period is None:

@@ -15,7 +15,7 @@ from hunter.errors import ConfigError
 from hunter.filters import judge
 from hunter.line.render import money
 from hunter.listing import Listing
-from hunter.pay import MAX_BUDGET, PERIODS, floors
+from hunter.pay import MAX_BUDGET, PERIODS, floors, parse_floor
 from hunter.sources.extract import Details, make_listing
 from hunter.sources.spec import FilterConfig, PayFloor
 
@@ -197,3 +197,15 @@ def test_any_pay_text_reads_or_is_refused_in_one_line(text: str) -> None:
         assert "\n" not in str(exc) and str(exc).startswith("[filter]: min_budget")
     else:
         assert all(f.amount > 0 and f.period in ("", *PERIODS) for f in rules.min_pay)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1" + " " * 5000 + "x", "งบ " + "9" * 5000, "$" + " " * 5000 + "5 x", ("1" + " " * 50) * 2000],
+)
+def test_hostile_pay_texts_are_read_at_once(text: str) -> None:
+    """Texts a chat message or a page could hold that made the floor's pattern backtrack for
+    hours (a digit, 5,000 spaces, a letter): refused or read, never stuck."""
+    assert parse_floor(text) is None
+    listing = make_listing("s", "1", "t", "", text, "", Details())
+    assert listing is not None and listing.period == ""
