@@ -18,6 +18,7 @@ from hunter.errors import ConfigError
 from hunter.sources.spec import FilterConfig, PayFloor
 
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
+PAY_TEXT_MAX = 200  # what of a pay text is read: its amount, currency, period and bound
 PERIODS = ("hour", "day", "week", "month", "year")  # and "" for a whole job
 HOME = PayFloor(0, "THB", "")  # what a bare number means: baht for a whole job
 
@@ -85,7 +86,6 @@ _PERIOD_TEXT = re.compile(  # one pass for all five; a group per period and form
     re.I,
 )
 FLOOR_MAX = 60  # "US$ 80,000 per year" is 19 characters: a longer text is no floor
-PAY_TEXT_MAX = 200  # what of a pay text is read for its currency, period and bound
 # How a user writes a floor: "$25/hour", "฿30,000 per month", "80000 THB a year".
 FLOOR_EXAMPLE = '"฿30,000 per month", "$25/hour" or a number (baht for a whole job)'
 
@@ -104,7 +104,9 @@ def parse_budget_range(value: object) -> tuple[int | None, int | None]:
         return None, None
     if isinstance(value, int | float):
         return _amount(value), None
-    text = str(value)
+    # A pay says it early, in few words: reading a bounded, whitespace-folded text keeps the
+    # patterns below linear whatever a page puts in the field.
+    text = " ".join(str(value)[: PAY_TEXT_MAX * 4].split())[:PAY_TEXT_MAX]
     if _PLAIN_NUMBER.fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
         return _amount(float(text)), None
     found = list(islice((m for m in _NUMBER.finditer(text) if m.group(1).strip()), 2))

@@ -15,7 +15,7 @@ from hunter.errors import ConfigError
 from hunter.filters import judge
 from hunter.line.render import money
 from hunter.listing import Listing
-from hunter.pay import MAX_BUDGET, PERIODS, floors, parse_floor
+from hunter.pay import MAX_BUDGET, PERIODS, floors, parse_budget_range, parse_floor
 from hunter.sources.extract import Details, make_listing
 from hunter.sources.spec import FilterConfig, PayFloor
 
@@ -209,3 +209,17 @@ def test_hostile_pay_texts_are_read_at_once(text: str) -> None:
     assert parse_floor(text) is None
     listing = make_listing("s", "1", "t", "", text, "", Details())
     assert listing is not None and listing.period == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "pay"),
+    [
+        ("1-" + " " * 100_000 + "x2", (1, None)),  # the range pattern backtracked on this
+        ("5,000" + " " * 100_000 + "- 8,000", (5000, None)),  # past what a pay says early
+        ("฿5,000   -\n\t 8,000", (5000, 8000)),  # folded spaces still make a range
+    ],
+)
+def test_a_pay_text_is_read_from_its_start_in_linear_time(
+    text: str, pay: tuple[int | None, int | None]
+) -> None:
+    assert parse_budget_range(text) == pay
