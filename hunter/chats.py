@@ -24,6 +24,7 @@ from typing import Any
 from hunter.errors import ConfigError
 from hunter.pay import floors
 from hunter.sources.spec import FilterConfig, SourceConfig
+from hunter.tables import reject_unknown, words
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
 CHAT_ID = re.compile(r"^[UCR][0-9a-f]{32}$")  # LINE's user, group and room ids
@@ -51,9 +52,8 @@ class ChatConfig:
         return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
 
 
-def parse_chats(raw: Any, where: str, sources: Sequence[str], words: Any) -> tuple[ChatConfig, ...]:
-    """The [[chats]] tables. `words` is config.py's check of a keyword list, so that a chat's
-    filter keys read exactly as [filter]'s do."""
+def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfig, ...]:
+    """The [[chats]] tables; a chat's filter keys read exactly as [filter]'s do."""
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -61,14 +61,8 @@ def parse_chats(raw: Any, where: str, sources: Sequence[str], words: Any) -> tup
     chats: list[ChatConfig] = []
     for n, table in enumerate(raw, start=1):
         at = f"{where} [[chats]] #{n}"
-        if not isinstance(table, Mapping):
-            raise ConfigError(f"{at}: expected a table of settings, got {type(table).__name__}")
-        for key in table:
-            if key not in _KEYS:
-                raise ConfigError(
-                    f"{at}: unknown key {key!r}; a chat accepts {', '.join(sorted(_KEYS))}"
-                )
-        chats.append(_chat(table, at, sources, words))
+        reject_unknown(table, _KEYS, at)
+        chats.append(_chat(table, at, sources))
     names = [chat.name for chat in chats]
     for name in names:
         if names.count(name) > 1:
@@ -76,7 +70,7 @@ def parse_chats(raw: Any, where: str, sources: Sequence[str], words: Any) -> tup
     return tuple(chats)
 
 
-def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str], words: Any) -> ChatConfig:
+def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConfig:
     name = table.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[\w.-]{1,32}", name):
         raise ConfigError(

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
-from hunter.chats import OWNER
 from hunter.config import Config
 from hunter.environment import Environment, describe_store
 from hunter.errors import HunterError
@@ -19,7 +18,7 @@ from hunter.filters import judge
 from hunter.line.render import details
 from hunter.listing import Listing
 from hunter.pay import describe_terms
-from hunter.poller import chat_filter
+from hunter.poller import judges
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
 from hunter.tuning import ChatRules
@@ -123,19 +122,16 @@ def _report_source(
     if not read.listings:
         say("  no listings: check the item/items selector against the page")
         return 1
-    source = config.source(read.name)
-    owner = chat_filter(rules, OWNER, source.filter)
-    chats = [
-        (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source)))
-        for chat in config.chats
-        if chat.reads(source.name)
-    ]
+    (_owner, owner_filter, owner_mutes), *chats = judges(
+        rules, config.chats, config.source(read.name)
+    )
     for listing in read.listings[:3]:
         more = details(listing)
         say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
-        say(f"    {listing.url or '(no link)'}  [{judge(listing, *owner).reason}]")
+        verdict = judge(listing, owner_filter, owner_mutes)
+        say(f"    {listing.url or '(no link)'}  [{verdict.reason}]")
         for name, chat_rules, mutes in chats:
             say(f"      chat {name}: [{judge(listing, chat_rules, mutes).reason}]")
     return 0

@@ -20,10 +20,11 @@ from hunter.chats import ChatConfig, parse_chats
 from hunter.errors import ConfigError
 from hunter.pace import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.pay import PERIODS, floors
-from hunter.sources.headers import source_headers
+from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
 from hunter.sources.spec import FilterConfig, SourceConfig
+from hunter.tables import reject_unknown, words
 
 DEFAULT_CONFIG = "hunter.toml"
 
@@ -115,7 +116,7 @@ def load_config(path: Path) -> Config:
 
 def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:
     """Validate an already parsed TOML document (used by `load_config` and the demo)."""
-    _reject_unknown(raw, _TOP_KEYS, where)
+    reject_unknown(raw, _TOP_KEYS, where)
     global_filter = _filter(raw.get("filter", {}), f"{where} [filter]", FilterConfig())
     sources_raw = raw.get("sources")
     if not isinstance(sources_raw, list) or not sources_raw:
@@ -160,7 +161,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
             _number(raw, "reserve_messages", where, DEFAULT_RESERVE, minimum=0, whole=True)
         ),
         quiet_hours=_quiet_hours(raw, where),
-        chats=parse_chats(raw.get("chats"), where, [s.name for s in sources], _words),
+        chats=parse_chats(raw.get("chats"), where, [s.name for s in sources]),
         filter=global_filter,
         path=path,
     )
@@ -217,16 +218,6 @@ def _backoff(raw: Mapping[str, Any], where: str) -> tuple[float, ...]:
     return tuple(float(v) for v in value)
 
 
-def _reject_unknown(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    if not isinstance(raw, Mapping):
-        raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
-    for key in raw:
-        if key not in allowed:
-            raise ConfigError(
-                f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
-            )
-
-
 def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
     value = raw.get(key, default)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -272,16 +263,9 @@ def _number(
     return float(value)
 
 
-def _words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = raw.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"{where}: {key} must be a list of non-empty strings, got {value!r}")
-    return tuple(v.strip() for v in value)
-
-
 def _filter(raw: Any, where: str, base: FilterConfig) -> FilterConfig:
     """A filter from `raw`; keys it does not set keep the value of `base`."""
-    _reject_unknown(raw, _FILTER_KEYS, where)
+    reject_unknown(raw, _FILTER_KEYS, where)
     return _filter_fields(raw, where, base)
 
 
@@ -293,11 +277,11 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
             raise ConfigError(
                 f'{where}: ignore_within must be a table like {{ "ไลน์" = ["ออนไลน์"] }}'
             )
-        ignore = {k: _words(table, k, f"{where} ignore_within") for k in table}
+        ignore = {k: words(table, k, f"{where} ignore_within") for k in table}
     pay = floors(raw["min_budget"], where) if "min_budget" in raw else base
     return FilterConfig(
-        include=_words(raw, "include", where) if "include" in raw else base.include,
-        exclude=_words(raw, "exclude", where) if "exclude" in raw else base.exclude,
+        include=words(raw, "include", where) if "include" in raw else base.include,
+        exclude=words(raw, "exclude", where) if "exclude" in raw else base.exclude,
         min_budget=pay.min_budget,
         ignore_within=ignore,
         min_pay=pay.min_pay,
@@ -339,6 +323,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     url = raw.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ConfigError(f'{where}: missing or invalid url; add url = "https://..."')
+    register_url_secrets(url)
     fields = kind.check(raw, where)
     pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
     if pages > 1 and "{page}" not in url and "{page}" not in json.dumps(fields.get("body")):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from hunter import notices, source_health
-from hunter.chats import OWNER, Destinations
+from hunter.chats import OWNER, ChatConfig, Destinations
 from hunter.config import Config
 from hunter.errors import StoreError
 from hunter.filters import judge
@@ -144,9 +144,9 @@ class Poller:
         chats it matches."""
         source = read.source
         listings, matched = [], set()
-        chats = [chat for chat in self.destinations.chats if chat.reads(source.name)]
-        judged = [(c.name, *chat_filter(rules, c.name, c.filter_for(source))) for c in chats]
-        owner_filter, owner_mutes = chat_filter(rules, OWNER, source.filter)
+        (_owner, owner_filter, owner_mutes), *judged = judges(
+            rules, self.destinations.chats, source
+        )
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
         for listing in read.listings:
             for name, rules_of_chat, mutes in judged:
@@ -182,6 +182,21 @@ class Poller:
                 recorded["flood"],
             )
         return recorded
+
+
+def judges(
+    rules: Mapping[str, ChatRules], chats: Sequence[ChatConfig], source: SourceConfig
+) -> list[tuple[str, FilterConfig, Mapping[str, datetime]]]:
+    """Who judges `source`'s listings, the owner's chat first, then each [[chats]] that reads
+    it: its name, its filter as the poll judges with it, and its mutes in force."""
+    return [
+        (OWNER, *chat_filter(rules, OWNER, source.filter)),
+        *(
+            (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source)))
+            for chat in chats
+            if chat.reads(source.name)
+        ),
+    ]
 
 
 def chat_filter(

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
@@ -183,7 +182,7 @@ async def _answer(response: httpx.Response, got: Fetched) -> None:
         got.not_modified = True
         return
     if response.status_code >= 400:
-        host = urlsplit(got.url).netloc
+        host = response.url.host  # never the url's user:password@, nor its query
         got.error = f"HTTP {response.status_code} from {host}"
         said = await _error_said(response)
         if said:

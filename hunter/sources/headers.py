@@ -1,12 +1,15 @@
-"""The request headers a source sends (`headers = { Referer = "..." }`), checked as HTTP takes
-them. A header that carries a credential (an API key, a token, a cookie) is registered as a
-secret, so that it never shows in a log line or an error, even one a site echoes back."""
+"""What a source sends with its requests: its headers (`headers = { Referer = "..." }`),
+checked as HTTP takes them, and the credentials in them or in its url. A header or a url query
+parameter that carries one (an API key, a token, a cookie), and a password in the url, are
+registered as secrets, so that they never show in a log line or an error, even one a site
+echoes back."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from hunter import redact
 from hunter.errors import ConfigError
@@ -35,3 +38,12 @@ def source_headers(raw: Mapping[str, Any], where: str) -> dict[str, str]:
         if _CREDENTIAL.search(name):
             redact.register(value)  # an API key or token: never in a log line or an error
     return dict(headers)
+
+
+def register_url_secrets(url: str) -> None:
+    """Keep a source url's password and its credential-like query values out of every line."""
+    parts = urlsplit(url)
+    redact.register(parts.password)
+    for name, value in parse_qsl(parts.query):
+        if _CREDENTIAL.search(name):
+            redact.register(value)

@@ -21,7 +21,7 @@ class Refusing(QuietHandler):
     do ("invalid token <value>")."""
 
     def do_GET(self) -> None:
-        sent = self.headers.get("freelancer-oauth-v1", "")
+        sent = self.headers.get("freelancer-oauth-v1") or self.path.rpartition("api_key=")[2]
         self.send_json(
             401,
             {
@@ -54,3 +54,22 @@ def test_the_sites_reason_shows_and_the_token_never_does(
     assert "HTTP 401" in said and "is not valid; log in again" in said, said
     assert TOKEN not in said and "The token *** is not valid" in said
     assert "Traceback" not in said
+
+
+def test_a_key_in_the_url_and_a_password_never_show(tmp_path: Path, site: LocalServer) -> None:
+    """The same refusal for a source that carries its key in the url's query, and a user and
+    password before its host: neither shows in what `hunter check` prints."""
+    host = site.url.removeprefix("http://")
+    source = {
+        "name": "api",
+        "kind": "json",
+        "url": f"http://reader:pw-9d2c81f0@{host}/jobs?api_key={TOKEN}",
+        "items": "jobs",
+        "id": "id",
+        "title": "title",
+    }
+    write_config(tmp_path, [source])
+    done = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    said = done.stdout + done.stderr
+    assert "HTTP 401 from 127.0.0.1" in said and "The token *** is not valid" in said, said
+    assert TOKEN not in said and "pw-9d2c81f0" not in said
