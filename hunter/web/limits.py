@@ -19,6 +19,7 @@ from dataclasses import dataclass
 class Limits:
     head_seconds: float = 10.0  # request line and headers, from the first byte awaited
     body_seconds: float = 10.0  # the whole body, once the head is in
+    body_stall_seconds: float = 2.0  # the body must move: no byte for this long is a 408
     idle_seconds: float = 15.0  # a kept-alive connection waiting for its next request
     write_seconds: float = 10.0  # an answer the client does not read
     max_head: int = 16 * 1024  # request line and headers together (431 past it)

@@ -2,9 +2,10 @@
 
 The server (server.py) holds the connections and calls `Routes.answer` once a request's head
 is in; a `Refusal` is answered with its status and the connection closed. A webhook request's
-body is read only when its signature header is there, within its size, time and budget
-limits, and the webhook itself (signature check, then the store) runs on a small thread pool,
-never on the loop that holds the connections.
+body is read only when its signature header is there, within its size, time, progress and
+budget limits, and the webhook itself (signature check, then the store) runs on a small thread
+pool, never on the loop that holds the connections. `ready` is called once the whole request is
+in: from then on the connection is being answered.
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ class Routes:
         self._budget = BodyBudget(limits.body_budget)
 
     async def answer(
-        self, h: h11.Connection, reader: asyncio.StreamReader, request: h11.Request
+        self,
+        h: h11.Connection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        request: h11.Request,
+        ready: Callable[[], None],
     ) -> tuple[int, bytes]:
         limits = self.limits
         if len(request.target) > limits.max_target:
@@ -53,10 +59,16 @@ class Routes:
         head = len(request.target) + sum(len(n) + len(v) + 4 for n, v in request.headers)
         if head > limits.max_head:
             raise Refusal(431, f"a request head of {head} bytes")
+        names = {name for name, _ in request.headers}
+        if b"transfer-encoding" in names and b"content-length" in names:
+            # RFC 9112 6.1: a server MAY reject it, and ought to close: a proxy in front that
+            # reads the length would see another request in what hunter reads as the body.
+            raise Refusal(400, "both Transfer-Encoding and Content-Length")
         path = request.target.split(b"?", 1)[0].decode("ascii", "replace")
         if path in HEALTH_PATHS:
             if request.method not in (b"GET", b"HEAD"):
                 raise Refusal(405, f"{_method(request)} {path}", allow="GET, HEAD")
+            ready()
             status, report = self.health.report(datetime.now(UTC))
             return status, json.dumps(report).encode()
         if path != WEBHOOK_PATH or self.webhook is None:
@@ -67,7 +79,10 @@ class Routes:
         signature = headers.get(b"x-line-signature", b"").decode("ascii", "replace")
         if not signature:  # LINE signs every request: the body is not worth reading
             raise Refusal(400, "no x-line-signature header")
+        if h.they_are_waiting_for_100_continue:  # RFC 9110 10.1.1: or it waits, then sends
+            writer.write(h.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
         body = await self._body(h, reader, headers.get(b"content-length"))
+        ready()
         loop = asyncio.get_running_loop()
         status = await loop.run_in_executor(self._pool, self.webhook, body, signature)
         return status, b"{}" if status == 200 else b'{"message": "bad request"}'
@@ -90,7 +105,10 @@ class Routes:
             size = 0
             async with asyncio.timeout(limits.body_seconds):
                 while True:
-                    event = await next_event(h, reader)
+                    # A body must keep moving: one held back costs a slot, and 600 of them
+                    # reopened as fast as they close kept every slot (issue 29).
+                    async with asyncio.timeout(limits.body_stall_seconds):
+                        event = await next_event(h, reader)
                     if isinstance(event, h11.Data):
                         size += len(event.data)
                         if size > limits.max_body:

@@ -8,7 +8,14 @@ runs an asyncio loop that holds every connection, h11 (already installed with ht
 HTTP/1.1 exactly (framing, chunked bodies, the size of the head), and every step has a limit
 (limits.py): the head and the body must arrive in time, are bounded in size, the body of a
 webhook request is read only once its signature header is there, and when the connections
-reach their cap the oldest idle one makes room, so a new request (LINE's) is always heard.
+reach their cap the oldest one not being answered makes room, so a new request (LINE's) is
+always heard. A connection counts as being answered only once its whole request is in: one
+that announced a body and holds it back (issue 29: 600 such connections, reopened as fast as
+they closed, shut LINE out) is as droppable as an idle one, and a body that stops moving for
+`body_stall_seconds` is refused. Connections are kept alive (Render's and Railway's proxies
+reuse them), `Expect: 100-continue` is answered, and a request that carries both
+Transfer-Encoding and Content-Length is refused: behind a proxy that trusts the length, it is
+request smuggling.
 
 Answers: GET and HEAD /healthz (and /); POST /line/webhook (404 when the chat is off);
 404 for other paths, 405 for other methods, 400 for what is not HTTP, 408 for a head too slow,
@@ -38,7 +45,12 @@ log = logging.getLogger("hunter")
 class _Connection:
     writer: asyncio.StreamWriter
     opened: float = field(default_factory=time.monotonic)
-    busy: bool = False  # a request is being answered: never the one dropped to make room
+    # The whole request is in and is being answered: never the one dropped to make room.
+    # Reading a head or a body is not busy: that is what a stranger can hold for free.
+    busy: bool = False
+
+    def answering(self) -> None:
+        self.busy = True
 
 
 class HttpServer:
@@ -121,7 +133,8 @@ class HttpServer:
             writer.transport.abort()
 
     def _make_room(self) -> bool:
-        """Drop the oldest connection that is not being answered; False when all are."""
+        """Drop the oldest connection that is not being answered (idle, or still sending its
+        head or body); False when all are."""
         for connection in self._connections:
             if not connection.busy:
                 connection.writer.transport.abort()
@@ -152,14 +165,18 @@ class HttpServer:
                 return
             if not isinstance(event, h11.Request):
                 return  # the client closed the connection
-            connection.busy = True
             try:
-                status, body = await self._routes.answer(h, reader, event)
+                status, body = await self._routes.answer(
+                    h, reader, connection.writer, event, connection.answering
+                )
             except Refusal as refusal:
                 await self._refuse(connection, h, refusal)
                 return
             head_only = event.method == b"HEAD"
-            await self._send(connection, h, status, body, head_only)
+            # A body nobody read (a GET's empty one is already in) means the next request
+            # cannot be found: say the connection closes, rather than just closing it.
+            close = not _request_done(h)
+            await self._send(connection, h, status, body, head_only, close=close)
             connection.busy = False
             if h.our_state is h11.MUST_CLOSE or h.their_state is not h11.DONE:
                 return
@@ -194,6 +211,15 @@ class HttpServer:
         connection.writer.write(data)
         async with asyncio.timeout(self.limits.write_seconds):
             await connection.writer.drain()
+
+
+def _request_done(h: h11.Connection) -> bool:
+    """Whether the request's end is in (reading only what has already arrived)."""
+    while h.their_state is h11.SEND_BODY:
+        event = h.next_event()
+        if event is h11.NEED_DATA or not isinstance(event, h11.Data | h11.EndOfMessage):
+            return False
+    return h.their_state is h11.DONE
 
 
 def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:

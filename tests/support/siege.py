@@ -3,6 +3,8 @@
 What issue 21 measured against the first webhook server, made repeatable: connections that
 trickle their headers a byte every few seconds (slowloris), connections that announce a 1 MB
 body and hold its last byte, and clients posting 1 MB unsigned bodies as fast as they can.
+Issue 29's second attack: connections that send a whole signed-looking head announcing a
+60 KB body, then nothing, each opened again as soon as the server closes it.
 Meanwhile a prober posts LINE-signed requests and asks /healthz, and a sampler reads the
 server's threads, memory and open files from /proc. Used by tests/e2e/test_webhook_siege.py
 and bench/siege.py; it only ever connects to the address it is given (loopback in both).
@@ -33,6 +35,7 @@ class Attack:
     seconds: float = 30.0  # how long the slow connections are kept up
     posting_seconds: float = 15.0  # how long the posters post
     probe_every: float = 0.5  # a signed request, and a /healthz, this often
+    held_small: int = 0  # connections holding back a 60 KB body, reopened when closed
 
 
 @dataclass
@@ -44,6 +47,7 @@ class Report:
     held_dropped_after: list[float] = field(default_factory=list)
     held_still_open: int = 0
     unsigned_answers: dict[int, int] = field(default_factory=dict)
+    held_small_opened: int = 0  # connections the held-small-bodies attack opened in all
     threads: list[int] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
     open_files: list[int] = field(default_factory=list)
@@ -67,6 +71,7 @@ class Report:
             "held_dropped": len(self.held_dropped_after),
             "held_still_open": self.held_still_open,
             "unsigned_answers": dict(sorted(self.unsigned_answers.items())),
+            "held_small_opened": self.held_small_opened,
             "threads_max": max(self.threads, default=0),
             "rss_mb_start": self.rss_mb[0] if self.rss_mb else None,
             "rss_mb_max": max(self.rss_mb, default=0.0),
@@ -103,6 +108,7 @@ class _Siege:
         tasks += [
             asyncio.create_task(self._poster(posting_end)) for _ in range(self.attack.posters)
         ]
+        tasks += [asyncio.create_task(self._held_small(end)) for _ in range(self.attack.held_small)]
         tasks += [
             asyncio.create_task(self._probe(end)),
             asyncio.create_task(self._sample(end)),
@@ -159,6 +165,17 @@ class _Siege:
             self.report.held_still_open += 1
         elif closed >= 0:
             self.report.held_dropped_after.append(closed)
+
+    async def _held_small(self, end: float) -> None:
+        """A complete head, a small body announced and never sent; again once it is closed."""
+        head = (
+            "POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"x-line-signature: {'A' * 43}=\r\nContent-Length: 60000\r\n\r\n"
+        ).encode()
+        while time.monotonic() < end:
+            self.report.held_small_opened += 1
+            if await self._hold(head, end, 0) == -1.0:
+                await asyncio.sleep(0.05)  # could not connect: the backlog is full
 
     async def _hold(self, sent: bytes, end: float, every: float) -> float | None:
         """Open a connection, send `sent`, keep it (a byte every `every` s); the seconds until

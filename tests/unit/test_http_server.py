@@ -26,7 +26,13 @@ from tests.support.line_standin import TO
 from tests.support.scripted import ScriptedSender
 from tests.support.webhook import BOT, SECRET, signature
 
-LIMITS = Limits(head_seconds=1.0, body_seconds=1.0, idle_seconds=1.0, body_budget=2_500_000)
+LIMITS = Limits(
+    head_seconds=1.0,
+    body_seconds=1.0,
+    body_stall_seconds=0.5,
+    idle_seconds=1.0,
+    body_budget=2_500_000,
+)
 VERIFY = json.dumps({"destination": BOT, "events": []}).encode()  # LINE's "Verify" request
 
 
@@ -131,6 +137,13 @@ CASES = [
         200,
     ),
     (
+        "Transfer-Encoding and Content-Length both (smuggling behind a proxy)",
+        f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(VERIFY)}\r\n"
+        f"Content-Length: {len(chunked(VERIFY))}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+        + chunked(VERIFY),
+        400,
+    ),
+    (
         "a chunked body over 1 MB",
         f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(VERIFY)}\r\n"
         "Transfer-Encoding: chunked\r\n\r\n".encode()
@@ -188,6 +201,70 @@ def test_a_kept_alive_connection_serves_requests_one_after_the_other(served: Ser
         conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
         assert read_answer(conn)[0] == 200
         assert conn.recv(10) == b""  # idle past idle_seconds: closed
+
+
+def test_a_kept_alive_connection_answers_every_kind_of_request(served: Served) -> None:
+    """Render's and Railway's proxies reuse their connections to the app: each request on one
+    is answered, and a connection hunter closes says so first (issue 29: a GET's was closed
+    silently, and the proxy's next request on it came back to LINE as a 502)."""
+    with served.connect() as conn:
+        for raw in (
+            b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n",
+            post(VERIFY),
+            b"GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+        ):
+            conn.sendall(raw)
+            status, headers, _body = read_answer(conn)
+            assert status == 200 and headers.get("connection") != "close", raw[:20]
+        conn.sendall(b"GET /nowhere HTTP/1.1\r\nHost: h\r\n\r\n")
+        status, headers, _body = read_answer(conn)
+        assert (status, headers.get("connection")) == (404, "close")
+        assert conn.recv(10) == b""
+
+
+def test_expect_100_continue_is_answered_before_the_body(served: Served) -> None:
+    head = post(VERIFY, extra="Expect: 100-continue\r\n")[: -len(VERIFY)]
+    with served.connect() as conn:
+        conn.sendall(head)
+        assert conn.recv(100).startswith(b"HTTP/1.1 100 ")  # not 10 s of waiting, then 408
+        conn.sendall(VERIFY)
+        assert read_answer(conn)[0] == 200
+
+
+def test_a_body_that_stops_moving_is_refused_before_its_deadline(served: Served) -> None:
+    started = time.monotonic()
+    with served.connect() as conn:
+        conn.sendall(post(VERIFY)[: -len(VERIFY) + 5])  # five bytes of the body, then nothing
+        assert read_answer(conn)[0] == 408
+    assert time.monotonic() - started < LIMITS.body_seconds
+
+
+def test_connections_holding_back_their_body_make_room_for_line(tmp_path: Path) -> None:
+    """Issue 29's first high finding, in small: more connections than the cap, each with a
+    whole head in and its body held back. They are not being answered, so they make room,
+    and LINE's signed request is heard and answered."""
+    health = Health(stale_after=timedelta(minutes=60))
+    health.polled(datetime.now(UTC))
+    limits = Limits(body_seconds=30.0, body_stall_seconds=30.0, max_connections=20)
+    answered: list[bytes] = []
+
+    def webhook(body: bytes, _signature: str | None) -> int:
+        answered.append(body)
+        return 200
+
+    server = HttpServer(health, 0, webhook, host="127.0.0.1", limits=limits).start()
+    held_back = post(b"{" * 60_000)[:-60_000]
+    holders = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(40)]
+    try:
+        for conn in holders:
+            conn.sendall(held_back)
+        time.sleep(0.2)
+        assert Served(server, health).exchange(post(VERIFY))[0] == 200
+        assert answered == [VERIFY]
+    finally:
+        for conn in holders:
+            conn.close()
+        server.close(grace=1.0)
 
 
 def test_large_bodies_share_a_budget(served: Served) -> None:
