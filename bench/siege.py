@@ -3,14 +3,18 @@
     uv run python bench/siege.py                  # this checkout and the first webhook (a1cc299)
     uv run python bench/siege.py --write          # and puts the table into bench/RESULTS.md
     uv run python bench/siege.py --seconds 10     # a shorter attack, for a quick look
+    uv run python bench/siege.py --held-small --write   # issue 29's attack, next to cdd37b2
 
 Each hunter runs as `hunter run` with PORT and LINE_CHANNEL_SECRET (SQLite, one local board,
 the LINE stand-in), first left idle (its resident memory with the webhook on), then attacked
 from this process on 127.0.0.1 (tests/support/siege.py): 500 connections trickling their
 headers a byte every 5 s and 200 holding the last byte of a 1 MB body for the whole attack,
 16 clients posting 1 MB unsigned bodies for half of it, while a signed request and a /healthz
-go every half second. The earlier hunter runs from a temporary `git worktree` of its commit
-with the same interpreter and packages. A benchmark, not a test: it reports and never fails.
+go every half second. With --held-small, issue 29's attack instead: 600 connections each
+send a whole signed-looking head announcing a 60 KB body, then nothing, and open again as soon
+as they are closed; the earlier hunter is cdd37b2, the release it broke. The earlier hunter
+runs from a temporary `git worktree` of its commit with the same interpreter and packages.
+A benchmark, not a test: it reports and never fails.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +42,9 @@ from tests.support.webhook import SECRET  # noqa: E402
 
 SECTION = "## The webhook under attack"
 BEFORE = "a1cc299"  # the release that first served the webhook (http.server, a thread each)
+HELD_SMALL_SECTION = "## The webhook under the second attack: held small bodies"
+HELD_SMALL_BEFORE = "cdd37b2"  # the release whose connection slots they filled
+HELD_SMALL = Attack(slowloris=0, held_bodies=0, posters=0, held_small=600)
 IDLE_SECONDS = 20
 
 
@@ -83,10 +92,15 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def table(before: dict[str, object], after: dict[str, object], attack: Attack) -> list[str]:
+def _rows(before: dict[str, object], after: dict[str, object]) -> Callable[..., str]:
     def row(what: str, key: str, unit: str = "") -> str:
         return f"| {what} | {before.get(key)}{unit} | {after.get(key)}{unit} |"
 
+    return row
+
+
+def table(before: dict[str, object], after: dict[str, object], attack: Attack) -> list[str]:
+    row = _rows(before, after)
     return [
         f"| what | {BEFORE} (http.server) | this hunter |",
         "|---|---|---|",
@@ -109,14 +123,39 @@ def table(before: dict[str, object], after: dict[str, object], attack: Attack) -
     ]
 
 
+def held_small_table(before: dict[str, object], after: dict[str, object], base: str) -> list[str]:
+    row = _rows(before, after)
+    return [
+        f"| what | {base} | this hunter |",
+        "|---|---|---|",
+        row("connections the attack opened (600 at a time)", "held_small_opened"),
+        row("signed requests answered 200", "signed_200"),
+        row("signed requests sent", "signed"),
+        row("slowest signed request", "signed_max_s", " s"),
+        row("/healthz answered", "healthz_answered"),
+        row("/healthz asked", "healthz"),
+        row("threads, at most", "threads_max"),
+        row("resident memory, at most", "rss_mb_max", " MB"),
+        row("open files, at most", "open_files_max"),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="put the table in RESULTS.md")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the attack lasts")
-    parser.add_argument("--before", default=BEFORE, help="the earlier commit to compare with")
+    parser.add_argument("--before", default=None, help="the earlier commit to compare with")
+    parser.add_argument(
+        "--held-small", action="store_true", help="issue 29's held-small-bodies attack instead"
+    )
     args = parser.parse_args()
     raise_open_file_limit()
-    attack = Attack(seconds=args.seconds, posting_seconds=args.seconds / 2)
+    if args.held_small:
+        attack = replace(HELD_SMALL, seconds=args.seconds)
+        args.before = args.before or HELD_SMALL_BEFORE
+    else:
+        attack = Attack(seconds=args.seconds, posting_seconds=args.seconds / 2)
+        args.before = args.before or BEFORE
     board, line = Board(), LineStandIn(check_spec=False)
     with tempfile.TemporaryDirectory() as scratch:
         old = Path(scratch) / "before"
@@ -135,19 +174,39 @@ def main() -> int:
             subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT)
     board.close()
     line.close()
-    lines = table(before, after, attack)
+    if args.held_small:
+        lines = held_small_table(before, after, args.before)
+    else:
+        lines = table(before, after, attack)
     print("\n".join(lines))
     if args.write:
-        write_results(lines, args.seconds)
+        write_results(lines, args.seconds, args.held_small)
     return 0
 
 
-def write_results(lines: list[str], seconds: float) -> None:
+def write_results(lines: list[str], seconds: float, held_small: bool) -> None:
     """Replace this section of RESULTS.md (or add it), leaving the others as they are."""
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    if held_small:
+        replace_section(
+            HELD_SMALL_SECTION,
+            [
+                f"`uv run python bench/siege.py --held-small --write`, {day}: a {seconds:g} s",
+                "attack from 127.0.0.1 on `hunter run` with PORT and LINE_CHANNEL_SECRET: 600",
+                "connections each send a whole POST /line/webhook head with any signature and",
+                "`Content-Length: 60000`, then no body, and open again as soon as they are",
+                "closed. Before, a connection whose head was in counted as being answered and",
+                "was never dropped to make room; now only one whose whole request is in is, and a",
+                "body that stops moving for 2 s is refused.",
+                "",
+                *lines,
+            ],
+        )
+        return
     replace_section(
         SECTION,
         [
-            f"`uv run python bench/siege.py --write`, {time.strftime('%Y-%m-%d', time.gmtime())}:",
+            f"`uv run python bench/siege.py --write`, {day}:",
             f"a {seconds:g} s attack from 127.0.0.1 (tests/support/siege.py) on `hunter run` with",
             "PORT and LINE_CHANNEL_SECRET, after it idled 20 s. LINE needs every signed request",
             "answered 200 within 2 s.",

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo
 
 from hunter import notices
 from hunter.config import Config
-from hunter.errors import LineError
+from hunter.errors import ChatGone, LineError
 from hunter.line import Sender
 from hunter.pace import Pacer, PaceState, Plan
 from hunter.store import Claimed, Store
-from hunter.store.records import ChatRow
+from hunter.store.records import GONE, ChatRow
 
 log = logging.getLogger("hunter")
 
@@ -83,16 +83,34 @@ class Allowance:
         if known is not None and known.to != to:
             known = None  # the chat now points elsewhere: its old count says nothing
         if known is not None and known.members is not None and _fresh(known.members_at, now):
+            if known.gone:
+                raise ChatGone(f"the bot is not in {to} (LINE said so on {known.members_at:%d %b})")
             return known.members
         try:
             members = max(self.sender.members(to), 1)
+        except ChatGone:
+            self._gone(chat, to, known, now)
+            raise
         except LineError:
-            if known is not None and known.members is not None:
+            if known is not None and known.members is not None and not known.gone:
                 return known.members  # LINE is away: the last count is the best guess
             raise
         self.store.pace.set_members(chat, to, members, now)
         self._chats = None
         return members
+
+    def _gone(self, chat: str, to: str, known: ChatRow | None, now: datetime) -> None:
+        """The bot left `chat` (LINE said so): kept as its member count (GONE) until LINE says
+        otherwise, asked again daily or when members join; the owner is told once, through
+        the outbox. Its rows wait, and no push to it is tried meanwhile (issue 29: a group
+        the bot left cost 23 refused pushes a poll)."""
+        self.store.pace.set_members(chat, to, GONE, now)
+        self._chats = None
+        if known is not None and known.gone:
+            return  # told already
+        notice = notices.chat_gone(chat or "LINE_TO", to, now, self.config.timezone)
+        if self.store.outbox.enqueue(notice, now):
+            log.error("%s: its listings wait; the owner is told", notice.title)
 
     @property
     def plan_read(self) -> bool:

@@ -67,6 +67,14 @@ def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfi
     for name in names:
         if names.count(name) > 1:
             raise ConfigError(f"{where}: two [[chats]] are named {name!r}; names must be unique")
+    for n, chat in enumerate(chats, start=1):
+        first = next(i for i, c in enumerate(chats, start=1) if c.to == chat.to)
+        if first != n:
+            raise ConfigError(
+                f"{where} [[chats]] #{n} ({chat.name}): to is the same chat as [[chats]] #{first} "
+                f"({chats[first - 1].name}); each listing would reach it twice (a group pays "
+                "twice per member): merge the two, or remove one"
+            )
     return tuple(chats)
 
 
@@ -109,6 +117,17 @@ class Destinations:
     owner: str | None  # LINE_TO; None: not set (alerts go to the [[chats]], or the terminal)
     chats: tuple[ChatConfig, ...] = ()
 
+    def __post_init__(self) -> None:
+        """One recipient is one destination: LINE_TO again as a [[chats]]'s `to` would get
+        every listing twice (issue 29), so it is refused wherever the two meet."""
+        for chat in self.chats:
+            if chat.to == self.owner:
+                raise ConfigError(
+                    f"[[chats]] {chat.name!r} has to = LINE_TO's id; each listing would reach "
+                    "that chat twice (a group pays twice per member): remove that [[chats]], "
+                    "or point LINE_TO elsewhere"
+                )
+
     @property
     def owner_reads(self) -> bool:
         """Whether the owner's filter makes rows: with LINE_TO, or with nothing else set
@@ -119,12 +138,18 @@ class Destinations:
         """Every chat's name, the owner's first: hunter's own notices wait in its rows."""
         return [OWNER, *(chat.name for chat in self.chats)]
 
+    def knows(self, chat: str) -> bool:
+        """Whether rows of `chat` have somewhere to go: the owner's, or a [[chats]] name."""
+        return chat == OWNER or self.chat_named(chat) is not None
+
     def to_of(self, chat: str) -> str | None:
         """Where a row of `chat` is pushed: its id; the owner's rows go to LINE_TO, or without
-        it to the first [[chats]] (hunter's notices are the owner's), or to the terminal."""
-        for configured in self.chats:
-            if configured.name == chat:
-                return configured.to
+        it to the first [[chats]] (hunter's notices are the owner's), or to the terminal. A
+        chat no longer configured has nowhere to go (None): never the owner's chat, which
+        has had those listings already (issue 29)."""
+        if chat != OWNER:
+            configured = self.chat_named(chat)
+            return configured.to if configured else None
         if self.owner is not None:
             return self.owner
         return self.chats[0].to if self.chats else None

@@ -24,7 +24,7 @@ from hunter import policy
 from hunter.allowance import Allowance, Verdict, local_time
 from hunter.chats import Destinations
 from hunter.config import Config
-from hunter.errors import LineError, StoreError
+from hunter.errors import ChatGone, LineError, StoreError
 from hunter.line import Sender, render
 from hunter.line.render import MAX_PER_PUSH
 from hunter.policy import SPLIT, Decision
@@ -130,6 +130,9 @@ class Deliverer:
                 continue
             try:
                 cost = self.allowance.cost(chat, self.destinations.to_of(chat))
+            except ChatGone as exc:  # the bot left: its rows wait, unpushed
+                log.info("chat %s waits: %s", chat or "LINE_TO", exc)
+                verdict = Verdict(False)
             except LineError as exc:  # a group whose size LINE cannot tell yet: next poll
                 log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
                 verdict = Verdict(False)
@@ -192,6 +195,11 @@ class Deliverer:
     def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
         """Push one claimed batch and write down the outcome. False: stop delivering."""
         key = batch[0].retry_key
+        if not self.destinations.knows(batch[0].chat):  # its [[chats]] was removed
+            decision = policy.chat_removed(batch[0].chat)
+            self._fail(key, decision)
+            log.error("%d listings: %s", len(batch), decision.error)
+            return True
         if key.startswith(policy.REPLY_KEY):  # a reply's batch whose worker died mid-reply
             decision = policy.reply_interrupted()
             self._fail(key, decision)

@@ -8,6 +8,7 @@
         │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
         └── LineError           LINE could not be reached for a check (bot info, quota)
+            └── ChatGone        LINE says a group or room is not there for the bot (it left)
 
 Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the boundary with
 ``raise ... from exc`` so the CLI prints one sentence, never a traceback, and never a secret.
@@ -50,3 +51,8 @@ class SourceError(RunError):
 
 class LineError(RunError):
     """LINE could not be reached or refused a check."""
+
+
+class ChatGone(LineError):
+    """LINE answers that the bot is not in a group or room (404 or 403 to its member count):
+    the bot left or was removed. Its pushes would all be refused, so its rows wait."""

@@ -17,6 +17,10 @@ def _job_id(kind: str, source: SourceConfig, now: datetime) -> str:
     return f"{SOURCE}:{kind}:{source.name}:{now.isoformat()}"
 
 
+def _month(now: datetime, timezone: str) -> str:
+    return now.astimezone(ZoneInfo(timezone)).strftime("%Y-%m")
+
+
 def broken(
     source: SourceConfig, reason: str, last_good_at: datetime | None, now: datetime, timezone: str
 ) -> Listing:
@@ -46,9 +50,8 @@ def recovered(source: SourceConfig, now: datetime) -> Listing:
 
 def quota(used: int, limit: int, now: datetime, timezone: str) -> Listing:
     """Once a month: the month is part of the id, so a second one is never queued."""
-    month = now.astimezone(ZoneInfo(timezone)).strftime("%Y-%m")
     return Listing(
-        job_id=f"{SOURCE}:quota:{month}",
+        job_id=f"{SOURCE}:quota:{_month(now, timezone)}",
         source=SOURCE,
         title=f"📈 {used} of this month's {limit} LINE messages are used",
         url="",
@@ -68,4 +71,16 @@ def flood(source: SourceConfig, titles: list[str], now: datetime) -> Listing:
         url=source.url,
         summary=f"Recorded silently instead of a flood of alerts (flood_threshold). "
         f"Among them: {sample}",
+    )
+
+
+def chat_gone(chat: str, to: str, now: datetime, timezone: str) -> Listing:
+    """Once a month at most for one chat: its name, id and month make the id."""
+    return Listing(
+        job_id=f"{SOURCE}:gone:{chat}:{to}:{_month(now, timezone)}",
+        source=SOURCE,
+        title=f"🚪 The bot is no longer in chat {chat} ({to})",
+        url="",
+        summary="Its listings wait and nothing is pushed there. Invite the bot back (they go "
+        "out with the next poll), or remove that [[chats]] from hunter.toml.",
     )

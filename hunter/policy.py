@@ -150,6 +150,17 @@ def key_expired() -> Decision:
     return Decision(RowStatus.STUCK, ErrorKind.UNKNOWN, error=DELIVERY_UNKNOWN)
 
 
+def chat_removed(chat: str) -> Decision:
+    """Rows of a chat no longer in hunter.toml, met waiting to be sent again: held where a
+    person sees them, never pushed to another chat (which had those listings already)."""
+    return Decision(
+        RowStatus.STUCK,
+        ErrorKind.PERMANENT,
+        error=f"chat {chat!r} is no longer in hunter.toml: held, never sent elsewhere; put it "
+        "back and `hunter retry JOB_ID`, or leave it to be pruned",
+    )
+
+
 # The key of a batch a reply carries ("งานใหม่"). Replies have no retry key, so this one is
 # never sent to LINE: it marks the batch as a reply's, in case its worker dies mid-reply.
 REPLY_KEY = "reply-"

@@ -113,6 +113,7 @@ def chats(
                 "name": name or "LINE_TO",
                 "to": to,
                 "recipients": members,
+                "gone": row is not None and row.gone,
                 "messages_this_month": row.spent_in(month) if row else 0,
                 "waiting": pending.get(name, 0),
                 "mutes": sorted(rules[name].mutes) if name in rules else [],
@@ -152,6 +153,8 @@ def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
         whom = (
             "? recipients (read at its next push)"
             if recipients is None
+            else "the bot is not in this chat (LINE says so): its listings wait"
+            if chat["gone"]
             else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
         )
         muted = f"; muted {', '.join(chat['mutes'])}" if chat["mutes"] else ""

@@ -126,7 +126,9 @@ class Chat:
         if command.verb == "why":
             self._text(event, self.why.explain(command.argument, chat))
             return
-        reply, quick = self.tuning.apply(command, chat, now)
+        # Stamped with LINE's time of the message, not this replica's: of two changes handled
+        # at once by two replicas, the one said last wins (issue 29).
+        reply, quick = self.tuning.apply(command, chat, event.at or now)
         self._text(event, reply, quick)
 
     def _new(self, event: ChatEvent, chat: str) -> None:

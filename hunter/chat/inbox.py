@@ -26,7 +26,7 @@ from hunter.chat.answers import Chat
 from hunter.errors import HunterError
 from hunter.line.webhook import BadRequest, ChatEvent, from_payload, parse
 from hunter.store import Store
-from hunter.store.chat import EVENT_MEMORY
+from hunter.store.chat import EVENT_MEMORY, EventRow
 from hunter.web.limits import Throttled
 
 log = logging.getLogger("hunter")
@@ -141,9 +141,10 @@ class Inbox:
             return 200
         rows = [(event.event_id, event.chat_id, event.raw) for event in timely]
         try:
-            new = self._store.chat.accept(rows, self._worker, now)
+            new: set[str] | None = self._store.chat.accept(rows, self._worker, now)
         except HunterError as exc:
-            log.error("could not keep %d webhook events (answered 500): %s", len(rows), exc)
+            new = self._accept_one_by_one(rows, now, exc)
+        if new is None:
             return 500
         for event in timely:
             if event.event_id in new:
@@ -151,6 +152,26 @@ class Inbox:
             else:
                 log.info("webhook event %s already handled", event.event_id)
         return 200
+
+    def _accept_one_by_one(
+        self, rows: list[EventRow], now: datetime, error: HunterError
+    ) -> set[str] | None:
+        """After the request's events could not be kept together: each on its own, so that
+        one the database refuses never costs the others (LINE would redeliver them all, into
+        the same refusal, again and again). None when none could be kept: the database is
+        away, and a 500 makes LINE send them again."""
+        new: set[str] = set()
+        kept = 0
+        for row in rows:
+            try:
+                new |= self._store.chat.accept([row], self._worker, now)
+                kept += 1
+            except HunterError as exc:
+                log.error("a webhook event (%s) could not be kept and is dropped: %s", row[0], exc)
+        if not kept:
+            log.error("could not keep %d webhook events (answered 500): %s", len(rows), error)
+            return None
+        return new
 
     def _timely(self, event: ChatEvent, now: datetime) -> bool:
         if not event.event_id:

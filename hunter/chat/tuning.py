@@ -12,6 +12,7 @@ nothing changes.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -20,6 +21,7 @@ from hunter.config import Config
 from hunter.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.sources.spec import FilterConfig
 from hunter.store import Store
+from hunter.tuning import ChatRules
 
 VERBS: dict[str, tuple[str, ...]] = {
     "add": ("เพิ่ม", "add"),
@@ -32,6 +34,10 @@ VERBS: dict[str, tuple[str, ...]] = {
 }
 TAKES_ARGUMENT = {"add", "remove", "budget", "why"}
 WORD_MAX = 60  # characters of one keyword
+KEYWORDS_MAX = 100  # keywords one chat may add from LINE (judging time grows with them)
+THAI_MIN = 2  # letters of a Thai keyword: Thai matches inside words, so one matches anything
+# Scripts whose letters pass for Latin ones ("python" with a Cyrillic U+0440 is not "python").
+_LOOKALIKES = {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
 CHANGED = ("คำ", "งานใหม่")  # quick replies after a change
 
 
@@ -55,14 +61,45 @@ def parse(text: str) -> Command | None:
 
 
 def word_problem(word: str) -> str | None:
-    """Why `word` cannot be a keyword, in the reply's words; None when it can."""
+    """Why `word` cannot be a keyword, in the reply's words; None when it can. Each refusal
+    names what is wrong, so that a person can fix it (issue 29: a hidden character was told
+    "at most 60 printable characters", and a lone Thai mark matched nearly every listing)."""
     if not word:
         return "บอกคำด้วย เช่น “เพิ่ม python” · say the word, e.g. “add python”"
-    if len(word) > WORD_MAX or not word.isprintable():
+    hidden = next((c for c in word if unicodedata.category(c)[0] in "CZ" and c != " "), None)
+    if hidden is not None:
+        name = unicodedata.name(hidden, "a control character")
         return (
-            f"คำยาวได้ไม่เกิน {WORD_MAX} ตัวอักษร · a keyword is at most {WORD_MAX} printable characters"
+            f"คำนี้มีตัวอักษรที่มองไม่เห็น (U+{ord(hidden):04X} {name}) พิมพ์คำใหม่อีกครั้ง · the "
+            f"word holds a hidden character (U+{ord(hidden):04X} {name}): type it again"
+        )
+    if len(word) > WORD_MAX:
+        return f"คำยาวได้ไม่เกิน {WORD_MAX} ตัวอักษร · a keyword is at most {WORD_MAX} characters"
+    scripts = {_script(c) for c in word if c.isalpha()} & _LOOKALIKES
+    if "LATIN" in scripts and len(scripts) > 1:
+        other = sorted(scripts - {"LATIN"})[0].title()
+        odd = "".join(c for c in word if _script(c) == other.upper())
+        return (
+            f"คำนี้ปนตัวอักษร {other} ({odd}) กับตัวอักษรละติน พิมพ์ด้วยแป้นภาษาเดียว · the word "
+            f"mixes {other} letters ({odd}) with Latin ones: type it in one alphabet"
+        )
+    letters = [c for c in word if unicodedata.category(c)[0] in "LN"]
+    if not letters or unicodedata.category(word[0])[0] == "M":
+        return (
+            "คำต้องขึ้นต้นด้วยตัวอักษรหรือตัวเลข ไม่ใช่สระหรือวรรณยุกต์ลอย · a keyword starts "
+            "with a letter or a digit, not a lone vowel or tone mark"
+        )
+    if all(_script(c) == "THAI" for c in letters) and len(letters) < THAI_MIN:
+        return (
+            f"คำภาษาไทยต้องมีอย่างน้อย {THAI_MIN} ตัวอักษร (ตัวเดียวเจอในเกือบทุกงาน) · a Thai "
+            f"keyword has at least {THAI_MIN} letters: one alone is in nearly every listing"
         )
     return None
+
+
+def _script(char: str) -> str:
+    """The script a letter belongs to, by the first word of its Unicode name."""
+    return unicodedata.name(char, "?").split(" ", 1)[0]
 
 
 class Tuning:
@@ -79,15 +116,27 @@ class Tuning:
             return self.config.filter
         return replace(self.config.filter, **chosen.rules)
 
-    def apply(self, command: Command, chat: str, now: datetime) -> tuple[str, tuple[str, ...]]:
-        """Do `command` for `chat`: the reply, and the quick replies under it."""
+    def apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
+        """Do `command` for `chat`, said at `at` (LINE's time of the message: of two changes,
+        the one said last wins): the reply, and the quick replies under it."""
         argument = command.argument
         if command.verb in ("add", "remove"):
             problem = word_problem(argument)
             if problem:
                 return problem, ()
             word = argument.casefold()
-            self.store.chat.tune_word(chat, word, command.verb, now)
+            if command.verb == "remove" and word not in self.keywords(chat, at):
+                return (
+                    f"“{word}” ไม่ได้เป็นคำของแชทนี้ (ดูด้วย คำ) · “{word}” is not one of this "
+                    "chat's keywords (คำ / words lists them)",
+                    ("คำ",),
+                )
+            if not self.store.chat.tune_word(chat, word, command.verb, at, KEYWORDS_MAX):
+                return (
+                    f"เพิ่มได้ไม่เกิน {KEYWORDS_MAX} คำ ลบคำที่ไม่ใช้ก่อน · a chat adds at most "
+                    f"{KEYWORDS_MAX} keywords: remove one first",
+                    ("คำ",),
+                )
             said = "เพิ่มคำ" if command.verb == "add" else "ลบคำ"
             done = "added" if command.verb == "add" else "removed"
             return f"{said} “{word}” แล้ว · {done} “{word}”", CHANGED
@@ -102,9 +151,9 @@ class Tuning:
                     (),
                 )
             if (floor.currency, floor.period) == (HOME.currency, HOME.period):
-                self.store.chat.tune_settings(chat, now, min_budget=floor.amount)
+                self.store.chat.tune_settings(chat, at, min_budget=floor.amount)
             else:
-                self.store.chat.tune_floor(chat, floor, now)
+                self.store.chat.tune_floor(chat, floor, at)
             shown = pay_text(floor.amount, None, floor.currency, floor.period)
             if not floor.period:
                 shown += " ต่องาน · a whole job"
@@ -113,7 +162,7 @@ class Tuning:
             return f"งบขั้นต่ำ · minimum budget: {shown}", CHANGED
         if command.verb in ("pause", "resume"):
             paused = command.verb == "pause"
-            self.store.chat.tune_settings(chat, now, paused=paused)
+            self.store.chat.tune_settings(chat, at, paused=paused)
             if paused:
                 return (
                     "หยุดส่งแล้ว งานใหม่ยังเก็บไว้ แตะ งานใหม่ เพื่อดู · paused: listings wait, "
@@ -121,13 +170,21 @@ class Tuning:
                     ("ต่อ", "งานใหม่"),
                 )
             return "ส่งต่อแล้ว · pushes resume", CHANGED
-        return self.words(chat, now)
+        return self.words(chat, at)
+
+    def in_force(self, chat: str, now: datetime) -> tuple[FilterConfig, ChatRules | None]:
+        """`chat`'s filter as the next poll judges with it, and what the chat changed."""
+        rules = self.store.chat.rules(now).get(chat)
+        base = self.base(chat)
+        return (rules.apply(base) if rules else base), rules
+
+    def keywords(self, chat: str, now: datetime) -> set[str]:
+        """`chat`'s include keywords in force, case-folded."""
+        return {word.casefold() for word in self.in_force(chat, now)[0].include}
 
     def words(self, chat: str, now: datetime) -> tuple[str, tuple[str, ...]]:
         """The keywords, excluded words, budget, pause and mutes in force in `chat`."""
-        rules = self.store.chat.rules(now).get(chat)
-        base = self.base(chat)
-        rule = rules.apply(base) if rules else base
+        rule, rules = self.in_force(chat, now)
         lines = [
             "คำ · words: " + (", ".join(rule.include) or "ทุกงาน · everything"),
             "ไม่เอา · exclude: " + (", ".join(rule.exclude) or "-"),

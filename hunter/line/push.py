@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import urllib3
 
-from hunter.errors import ConfigError, LineError
+from hunter.errors import ChatGone, ConfigError, LineError
 from hunter.policy import Kind, PushResult, classify
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
@@ -181,6 +181,8 @@ class LineSender:
         try:
             return within(read, self._check_deadline)
         except _sdk().ApiException as exc:
+            if exc.status in (403, 404):  # LINE: the bot is not in that group or room
+                raise ChatGone(f"LINE says the bot is not in {to} (HTTP {exc.status})") from None
             raise LineError(
                 f"LINE could not count the members of {to}: HTTP {exc.status}"
             ) from None

@@ -68,18 +68,22 @@ class ChatStore(Room, ABC):
         """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
         its title, or None when the id is unknown."""
 
+    # Each change is stamped with the time it was said (LINE's timestamp of the command): a
+    # change older than the one kept does nothing, so when two replicas handle "add w" and
+    # "remove w" at once, the one said last wins, whichever is written last.
     @abstractmethod
-    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
-        """`chat` adds (`op` "add") or removes ("remove") an include keyword, case-folded."""
+    def tune_word(self, chat: str, word: str, op: str, at: datetime, cap: int) -> bool:
+        """`chat` adds (`op` "add") or removes ("remove") an include keyword, case-folded;
+        False when it would add more than `cap` keywords (nothing changes)."""
 
     @abstractmethod
     def tune_settings(
-        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
+        self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None
     ) -> None:
         """`chat` sets its minimum budget (0: none) or pauses; None keeps what was set."""
 
     @abstractmethod
-    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+    def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         """`chat` sets its floor for pay in `floor`'s currency and period (amount 0: none);
         baht for a whole job is `tune_settings`' min_budget."""
 

@@ -209,6 +209,9 @@ class SourceRow:
         )
 
 
+GONE = 0  # the member count kept for a chat the bot is no longer in (LINE counts >= 1)
+
+
 @dataclass(frozen=True)
 class ChatRow:
     """What the store keeps of a chat: its recipients and the messages it spent."""
@@ -233,6 +236,11 @@ class ChatRow:
 
     def spent_in(self, month: str) -> int:
         return self.spent if self.month == month else 0
+
+    @property
+    def gone(self) -> bool:
+        """LINE said the bot is not in this chat (kept as a member count of GONE)."""
+        return self.members == GONE
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from hunter.listing import Listing
 from hunter.sources.spec import PayFloor
 from hunter.store.base import Store
 
+CAP = 100  # keywords one chat may add (hunter/chat/tuning.py)
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 
 
@@ -86,10 +87,10 @@ def test_marks_and_the_last_sent(store: Store) -> None:
 
 
 def test_what_a_chat_changes_is_kept_per_chat_and_dropped_on_reset(store: Store) -> None:
-    store.chat.tune_word("", "django", "add", T0)
-    store.chat.tune_word("", "python", "remove", T0)
-    store.chat.tune_word("studio", "logo", "add", T0)
-    store.chat.tune_word("", "django", "remove", T0 + timedelta(minutes=1))  # changed its mind
+    assert store.chat.tune_word("", "django", "add", T0, CAP)
+    assert store.chat.tune_word("", "python", "remove", T0, CAP)
+    assert store.chat.tune_word("studio", "logo", "add", T0, CAP)
+    store.chat.tune_word("", "django", "remove", T0 + timedelta(minutes=1), CAP)  # changed mind
     store.chat.tune_settings("", T0, min_budget=5000)
     store.chat.tune_settings("", T0, paused=True)  # the budget stays
     store.chat.mute("php", T0 + timedelta(days=30), T0, "studio")
@@ -104,6 +105,38 @@ def test_what_a_chat_changes_is_kept_per_chat_and_dropped_on_reset(store: Store)
     assert set(store.chat.rules(T0)) == {"studio"}
     assert store.chat.reset_tuning(None) == 1 and set(store.chat.rules(T0)) == {"studio"}
     assert store.chat.rules(T0)["studio"].changed is False  # the mute is the button's
+
+
+def test_a_chats_changes_keep_the_order_they_were_said_in(store: Store) -> None:
+    """Issue 29: "เพิ่ม w" to one replica, "ลบ w" to another 40 ms later, written in the other
+    order; "งบ 1000" then "งบ 2000" likewise. The change said last wins."""
+    later = T0 + timedelta(milliseconds=40)
+    store.chat.tune_word("", "w1", "remove", later, CAP)
+    store.chat.tune_word("", "w1", "add", T0, CAP)  # said first, written last: no effect
+    store.chat.tune_settings("", later, min_budget=2000)
+    store.chat.tune_settings("", T0, min_budget=1000)
+    store.chat.tune_settings("", T0 - timedelta(seconds=1), paused=True)  # older, other field
+    store.chat.tune_floor("", PayFloor(40, "USD", "hour"), later)
+    store.chat.tune_floor("", PayFloor(25, "USD", "hour"), T0)
+    owner = store.chat.rules(T0)[""]
+    assert (owner.added, owner.removed) == ((), ("w1",))
+    assert (owner.min_budget, owner.paused) == (2000, True)
+    assert owner.floors == (PayFloor(40, "USD", "hour"),)
+    store.chat.tune_settings("", later, paused=False)  # the same moment: the last write wins
+    store.chat.tune_word("", "w1", "add", later + timedelta(seconds=1), CAP)
+    owner = store.chat.rules(T0)[""]
+    assert (owner.added, owner.paused, owner.min_budget) == (("w1",), False, 2000)
+
+
+def test_a_chat_adds_keywords_up_to_the_cap(store: Store) -> None:
+    for n in range(3):
+        assert store.chat.tune_word("studio", f"w{n}", "add", T0, 3)
+    assert not store.chat.tune_word("studio", "w3", "add", T0, 3)  # past the cap: refused
+    assert store.chat.tune_word("studio", "w1", "add", T0 + timedelta(seconds=1), 3)  # again
+    assert store.chat.tune_word("", "w3", "add", T0, 3)  # another chat has its own cap
+    assert store.chat.tune_word("studio", "w0", "remove", T0 + timedelta(seconds=1), 3)
+    assert store.chat.tune_word("studio", "w3", "add", T0 + timedelta(seconds=2), 3)
+    assert store.chat.rules(T0)["studio"].added == ("w1", "w2", "w3")
 
 
 def test_a_chats_floors_in_other_terms_are_kept_per_term_and_dropped_on_reset(

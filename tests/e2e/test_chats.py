@@ -45,6 +45,7 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
         "name": "LINE_TO",
         "to": TO,
         "recipients": 1,
+        "gone": False,  # LINE never said the bot left
         "messages_this_month": 1,
         "waiting": 0,
         "mutes": [],

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from hunter.chat import Chat
+from hunter.chats import Destinations
 from hunter.config import Config, parse_config
-from hunter.errors import LineError
+from hunter.errors import ConfigError, LineError
 from hunter.line.webhook import ChatEvent
 from hunter.policy import Kind, PushResult
 from hunter.service import Hunter
@@ -218,3 +219,16 @@ def test_a_group_whose_size_line_cannot_tell_waits_and_the_owner_does_not(
     hunter.poll()
     assert line.titles_to(GROUP) == ["python scraper"]
     assert store.pace.chats()["design"].spent == 4
+
+
+def test_one_recipient_is_one_destination() -> None:
+    """Finding 4: a [[chats]] whose `to` is LINE_TO, or two with one `to`, got every listing
+    twice (a group paid twice per member). Refused at load, naming the line to fix."""
+    source = html_source("a", "https://x.test/")
+    twice = [{"name": "a", "to": GROUP}, {"name": "b", "to": GROUP}]
+    with pytest.raises(ConfigError, match=r"\[\[chats\]\] #2 \(b\): to is the same chat as"):
+        parse_config({"sources": [source], "chats": twice})
+    config = parse_config({"sources": [source], "chats": [{"name": "a", "to": TO}]})
+    with pytest.raises(ConfigError, match=r"\[\[chats\]\] 'a' has to = LINE_TO's id"):
+        Destinations(TO, config.chats)
+    assert Destinations(None, config.chats).to_of("a") == TO

@@ -58,24 +58,26 @@ class FunctionChat(ChatStore):
     def unmute(self, word: str, chat: str | None = None) -> bool:
         return whole_number(self._database.value("hunter_chat_unmute", chat=chat, word=word)) > 0
 
-    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
-        self._database.value("hunter_tune_word", chat=chat, word=word, op=op, now=now)
-
-    def tune_settings(
-        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
-    ) -> None:
-        self._database.value(
-            "hunter_tune_settings", chat=chat, budget=min_budget, paused=paused, now=now
+    def tune_word(self, chat: str, word: str, op: str, at: datetime, cap: int) -> bool:
+        return bool(
+            self._database.value("hunter_tune_keyword", chat=chat, word=word, op=op, at=at, cap=cap)
         )
 
-    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+    def tune_settings(
+        self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None
+    ) -> None:
+        self._database.value(
+            "hunter_tune_settings", chat=chat, budget=min_budget, paused=paused, now=at
+        )
+
+    def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         self._database.value(
             "hunter_tune_floor",
             chat=chat,
             currency=floor.currency,
             period=floor.period,
             amount=floor.amount,
-            now=now,
+            now=at,
         )
 
     def reset_tuning(self, chat: str | None = None) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 from hunter.sources.spec import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
-from hunter.store.rows import text
+from hunter.store.rows import flag, text
 from hunter.store.sqlite.database import Q, SQLiteStore, ts
 
 
@@ -65,25 +65,30 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             return bool(db.execute(Q["unmute"], {"word": word, "chat": chat}).rowcount)
 
-    def tune_word(self, chat: str, word: str, op: str, now: datetime) -> None:
-        with self._database.tx() as db:
-            db.execute(Q["tune_word"], {"chat": chat, "word": word, "op": op, "now": ts(now)})
+    def tune_word(self, chat: str, word: str, op: str, at: datetime, cap: int) -> bool:
+        with self._database.tx() as db:  # one writer at a time: the count is the count
+            if op == "add":
+                room = db.execute(Q["keyword_room"], {"chat": chat, "word": word, "cap": cap})
+                if not flag(room.fetchone(), "room"):
+                    return False
+            db.execute(Q["tune_word"], {"chat": chat, "word": word, "op": op, "now": ts(at)})
+            return True
 
     def tune_settings(
-        self, chat: str, now: datetime, min_budget: int | None = None, paused: bool | None = None
+        self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None
     ) -> None:
-        flag = None if paused is None else int(paused)
-        params = {"chat": chat, "budget": min_budget, "paused": flag, "now": ts(now)}
+        paused_flag = None if paused is None else int(paused)
+        params = {"chat": chat, "budget": min_budget, "paused": paused_flag, "now": ts(at)}
         with self._database.tx() as db:
             db.execute(Q["tune_settings"], params)
 
-    def tune_floor(self, chat: str, floor: PayFloor, now: datetime) -> None:
+    def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         params = {
             "chat": chat,
             "currency": floor.currency,
             "period": floor.period,
             "amount": floor.amount,
-            "now": ts(now),
+            "now": ts(at),
         }
         with self._database.tx() as db:
             db.execute(Q["tune_floor"], params)

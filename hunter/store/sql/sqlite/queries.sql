@@ -300,17 +300,42 @@ INSERT INTO hunter_chat_notes (chat_id, private_at) VALUES (:chat_id, :now)
 ON CONFLICT (chat_id) DO UPDATE SET private_at = excluded.private_at
 WHERE hunter_chat_notes.private_at < :before;
 
+-- name: keyword_room
+-- Whether `chat` may add `word` under the cap: it is added already, or fewer are.
+SELECT EXISTS (SELECT 1 FROM hunter_tuning WHERE chat = :chat AND word = :word AND op = 'add')
+       OR (SELECT count(*) FROM hunter_tuning WHERE chat = :chat AND op = 'add') < :cap
+       AS room;
+
 -- name: tune_word
+-- A change older than the one kept does nothing: the last command said wins.
 INSERT INTO hunter_tuning (chat, word, op, changed_at) VALUES (:chat, :word, :op, :now)
-ON CONFLICT (chat, word) DO UPDATE SET op = excluded.op, changed_at = excluded.changed_at;
+ON CONFLICT (chat, word) DO UPDATE SET op = excluded.op, changed_at = excluded.changed_at
+WHERE hunter_tuning.changed_at <= excluded.changed_at;
 
 -- name: tune_settings
-INSERT INTO hunter_chat_settings (chat, min_budget, paused, changed_at)
-VALUES (:chat, :budget, coalesce(:paused, 0), :now)
+-- Each of the budget and the pause kept only when :now is not older than the one in force
+-- (a value never set is older than any: '').
+INSERT INTO hunter_chat_settings (chat, min_budget, paused, changed_at, budget_at, paused_at)
+VALUES (:chat, :budget, coalesce(:paused, 0), :now,
+        CASE WHEN :budget IS NOT NULL THEN :now END, CASE WHEN :paused IS NOT NULL THEN :now END)
 ON CONFLICT (chat) DO UPDATE SET
-    min_budget = coalesce(excluded.min_budget, hunter_chat_settings.min_budget),
-    paused = coalesce(:paused, hunter_chat_settings.paused),
-    changed_at = excluded.changed_at;
+    min_budget = CASE WHEN :budget IS NOT NULL AND coalesce(hunter_chat_settings.budget_at,
+                          CASE WHEN hunter_chat_settings.min_budget IS NULL THEN '' END,
+                          hunter_chat_settings.changed_at) <= :now
+                      THEN :budget ELSE hunter_chat_settings.min_budget END,
+    budget_at = CASE WHEN :budget IS NOT NULL AND coalesce(hunter_chat_settings.budget_at,
+                         CASE WHEN hunter_chat_settings.min_budget IS NULL THEN '' END,
+                         hunter_chat_settings.changed_at) <= :now
+                     THEN :now ELSE hunter_chat_settings.budget_at END,
+    paused = CASE WHEN :paused IS NOT NULL AND coalesce(hunter_chat_settings.paused_at,
+                      CASE WHEN NOT hunter_chat_settings.paused THEN '' END,
+                      hunter_chat_settings.changed_at) <= :now
+                  THEN :paused ELSE hunter_chat_settings.paused END,
+    paused_at = CASE WHEN :paused IS NOT NULL AND coalesce(hunter_chat_settings.paused_at,
+                         CASE WHEN NOT hunter_chat_settings.paused THEN '' END,
+                         hunter_chat_settings.changed_at) <= :now
+                     THEN :now ELSE hunter_chat_settings.paused_at END,
+    changed_at = max(hunter_chat_settings.changed_at, :now);
 
 -- name: reset_words
 DELETE FROM hunter_tuning WHERE :chat IS NULL OR chat = :chat;
@@ -319,7 +344,8 @@ DELETE FROM hunter_tuning WHERE :chat IS NULL OR chat = :chat;
 INSERT INTO hunter_chat_floors (chat, currency, period, amount, changed_at)
 VALUES (:chat, :currency, :period, :amount, :now)
 ON CONFLICT (chat, currency, period) DO UPDATE SET
-    amount = excluded.amount, changed_at = excluded.changed_at;
+    amount = excluded.amount, changed_at = excluded.changed_at
+WHERE hunter_chat_floors.changed_at <= excluded.changed_at;
 
 -- name: reset_settings
 DELETE FROM hunter_chat_settings WHERE :chat IS NULL OR chat = :chat;
