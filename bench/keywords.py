@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.sections import replace_section  # noqa: E402
-from hunter.filters import judge  # noqa: E402
-from hunter.listing import Listing  # noqa: E402
+from hunter.rules.filters import judge  # noqa: E402
+from hunter.rules.listing import Listing  # noqa: E402
 from hunter.sources.spec import FilterConfig  # noqa: E402
 
 SECTION = "## Judging listings against many keywords"

@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.sections import replace_section  # noqa: E402
-from hunter.config import parse_config  # noqa: E402
-from hunter.line.push import LineSender  # noqa: E402
-from hunter.pace import Calendar, QuietHours  # noqa: E402
-from hunter.service import Hunter  # noqa: E402
+from hunter.app.service import Hunter  # noqa: E402
+from hunter.channels.line.push import LineSender  # noqa: E402
+from hunter.deliver.pace import Calendar, QuietHours  # noqa: E402
+from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
 from tests.support.line_standin import TO, TOKEN, LineStandIn  # noqa: E402

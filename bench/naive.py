@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import psycopg
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS naive_seen (job_id text PRIMARY KEY, seen_at timestamptz)"
 

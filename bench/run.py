@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.naive import SCHEMA, NaiveBot  # noqa: E402
-from hunter.config import Config, parse_config  # noqa: E402
-from hunter.line.push import LineSender  # noqa: E402
-from hunter.listing import Listing  # noqa: E402
-from hunter.service import Hunter  # noqa: E402
+from hunter.app.service import Hunter  # noqa: E402
+from hunter.channels.line.push import LineSender  # noqa: E402
+from hunter.rules.listing import Listing  # noqa: E402
+from hunter.settings.config import Config, parse_config  # noqa: E402
 from hunter.sources.reader import parse  # noqa: E402
 from hunter.store.base import Store  # noqa: E402
 from hunter.store.postgres import PostgresStore  # noqa: E402

@@ -1,3 +1,3 @@
-from hunter.cli import main
+from hunter.app.cli import main
 
 raise SystemExit(main())

@@ -21,20 +21,21 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter import report
+from hunter.app import report
+from hunter.channels.line import render
+from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
+from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import texts, tuning
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
-from hunter.chats import Destinations
-from hunter.config import Config
+from hunter.deliver.channel import Replier
+from hunter.deliver.outcome import REPLY_KEY, Kind, PushResult, reply_unanswered
 from hunter.errors import LineError
-from hunter.line import render
-from hunter.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
-from hunter.line.webhook import ChatEvent
-from hunter.policy import REPLY_KEY, Kind, PushResult, reply_unanswered
+from hunter.rules.destinations import Destinations
+from hunter.settings.config import Config
 from hunter.store import Store
 from hunter.store.records import Failure
 
@@ -46,12 +47,6 @@ PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again a
 # handled later (taken over after a restart) still acts, but no longer answers.
 REPLY_WINDOW = timedelta(seconds=50)
 MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
-
-
-class Replier(Protocol):
-    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult: ...
-
-    def quota(self) -> tuple[int | None, int] | None: ...
 
 
 class Chat:

@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from hunter.channels.line.webhook import BadRequest, ChatEvent, from_payload, parse
 from hunter.chat.answers import Chat
 from hunter.errors import HunterError
-from hunter.line.webhook import BadRequest, ChatEvent, from_payload, parse
 from hunter.store import Store
 from hunter.store.chat import EVENT_MEMORY, EventRow
 from hunter.web.limits import Throttled

@@ -16,12 +16,12 @@ import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from hunter.chats import OWNER, Destinations
-from hunter.config import Config
-from hunter.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
+from hunter.settings.config import Config
 from hunter.sources.spec import FilterConfig
 from hunter.store import Store
-from hunter.tuning import ChatRules
 
 VERBS: dict[str, tuple[str, ...]] = {
     "add": ("เพิ่ม", "add"),

@@ -16,13 +16,13 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.chat.tuning import Tuning
-from hunter.chats import OWNER
-from hunter.filters import floor_missed, judge
-from hunter.listing import Listing
-from hunter.pay import pay_text
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER
+from hunter.rules.filters import floor_missed, judge
+from hunter.rules.listing import Listing
+from hunter.rules.pay import pay_text
 from hunter.sources.spec import FilterConfig
 from hunter.store.rows import document, optional_moment, optional_text, text
-from hunter.tuning import ChatRules
 
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
 

@@ -1,5 +1,5 @@
 """Small pure helpers shared by the parsers: ids from links, clean text, a listing from its fields
-(its pay read by hunter/pay.py)."""
+(its pay read by hunter/rules/pay.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from hunter.listing import Listing
-from hunter.pay import (
+from hunter.rules.listing import Listing
+from hunter.rules.pay import (
     PAY_TEXT_MAX,
     bound_in,
     currency_code,

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from hunter.errors import ConfigError, SourceError
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.sources import encoding
 from hunter.sources.extract import ParseResult
 from hunter.sources.fetch import Fetched, Validators, client, fetch

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 @dataclass(frozen=True)
 class PayFloor:
-    """The least pay a user wants, in one currency and period (hunter/pay.py)."""
+    """The least pay a user wants, in one currency and period (hunter/rules/pay.py)."""
 
     amount: int
     currency: str  # ISO 4217

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from hunter.environment import Environment
 from hunter.errors import ConfigError, SchemaError, StoreError
+from hunter.settings.environment import Environment
 from hunter.store.base import Store
 from hunter.store.records import Claimed, SourceNote, StatusReport
 

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from hunter.rules.chat_rules import ChatRules
 from hunter.sources.spec import PayFloor
 from hunter.store.records import Marked
 from hunter.store.room import Room
 from hunter.store.rows import Row, flag, moment, optional_integer, text
-from hunter.tuning import ChatRules
 
 EVENT_MEMORY = timedelta(days=7)  # an event id is accepted once within this (hunter_accept_events)
 EventRow = tuple[str, str | None, dict[str, Any]]  # (webhookEventId, chat id, the event's JSON)

@@ -10,8 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from hunter.listing import Listing
-from hunter.states import OUTBOX
+from hunter.rules.listing import Listing
 from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow
 from hunter.store.room import Room
 from hunter.store.rows import (
@@ -22,6 +21,7 @@ from hunter.store.rows import (
     optional_text,
     text,
 )
+from hunter.store.states import OUTBOX
 
 PRUNE_BATCH = 5_000
 

@@ -1,11 +1,11 @@
-"""The month's pushes, one row shared by every replica (hunter/pace.py decides; this keeps)."""
+"""The month's pushes, one row shared by every replica (deliver/pace.py decides; this keeps)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from datetime import datetime
 
-from hunter.pace import Pace, PaceState
+from hunter.deliver.pace import Pace, PaceState
 from hunter.store.records import ChatRow, pace_state
 from hunter.store.room import Room
 

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter.listing import Listing
-from hunter.pace import PaceState
-from hunter.policy import Decision
-from hunter.states import ErrorKind, RowStatus
+from hunter.deliver.outcome import Decision
+from hunter.deliver.pace import PaceState
+from hunter.rules.listing import Listing
 from hunter.store.rows import (
     Row,
     document,
@@ -23,6 +22,7 @@ from hunter.store.rows import (
     real,
     text,
 )
+from hunter.store.states import ErrorKind, RowStatus
 
 
 @dataclass(frozen=True)

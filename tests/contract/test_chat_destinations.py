@@ -9,12 +9,12 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
+from hunter.app.service import Hunter
+from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat, Inbox
-from hunter.config import Config, parse_config
+from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone
-from hunter.line.webhook import ChatEvent
-from hunter.policy import Kind, PushResult
-from hunter.service import Hunter
+from hunter.settings.config import Config, parse_config
 from hunter.store.base import Store
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO, titles_of

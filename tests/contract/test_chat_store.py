@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.sources.spec import PayFloor
 from hunter.store.base import Store
 

@@ -20,7 +20,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.store import queries, schema_sql
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore

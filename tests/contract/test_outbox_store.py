@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.store.base import Store
 from tests.conftest import open_test_store
 from tests.support.outbox_rows import T0, failure, jobs, pending

@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from hunter.pace import Pace
+from hunter.deliver.pace import Pace
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
 from tests.support.pace_claims import claim_many

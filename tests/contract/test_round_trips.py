@@ -11,9 +11,9 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from hunter.config import parse_config
-from hunter.line.terminal import TerminalSender
-from hunter.service import Hunter
+from hunter.app.service import Hunter
+from hunter.channels.terminal import TerminalSender
+from hunter.settings.config import parse_config
 from hunter.store.base import Store
 from tests.support.board import Board, html_source
 from tests.support.counting import CountingStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.store.base import Store
 from hunter.store.records import SourceNote
 

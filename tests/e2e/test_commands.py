@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hunter.config import load_config
+from hunter.settings.config import load_config
 from tests.support.board import Board, html_source
 from tests.support.cli import ROOT, base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import psycopg
 
-from hunter.config import _TOP_KEYS
+from hunter.settings.config import _TOP_KEYS
 from hunter.store import queries
 from tests.support.cli import ROOT, base_env, run_hunter
 

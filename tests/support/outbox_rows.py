@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from hunter.listing import Listing
-from hunter.states import ErrorKind, RowStatus
+from hunter.rules.listing import Listing
 from hunter.store.base import Store
 from hunter.store.records import Failure
+from hunter.store.states import ErrorKind, RowStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from hunter.pace import Pace
+from hunter.deliver.pace import Pace
 from hunter.store.postgres import PostgresStore
 
 

@@ -7,8 +7,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from hunter.config import parse_config
-from hunter.service import Hunter
+from hunter.app.service import Hunter
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.scripted import Clock, ScriptedSender
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import LineError
-from hunter.policy import Kind, PushResult
 
 
 class Clock:

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
+from hunter.app.service import Hunter
+from hunter.channels.line.webhook import BadRequest, ChatEvent, parse
 from hunter.chat import Chat, Inbox
 from hunter.chat.inbox import FairQueue
-from hunter.config import parse_config
-from hunter.line.webhook import BadRequest, ChatEvent, parse
-from hunter.listing import Listing
-from hunter.policy import Kind, PushResult
-from hunter.service import Hunter
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.rules.listing import Listing
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hunter.app.service import Hunter
+from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
 from hunter.chat.tuning import parse
-from hunter.config import Config, parse_config
-from hunter.line.webhook import ChatEvent
-from hunter.policy import Kind, PushResult
-from hunter.service import Hunter
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO

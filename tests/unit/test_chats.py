@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from hunter.app.service import Hunter
+from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
-from hunter.chats import Destinations
-from hunter.config import Config, parse_config
+from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ConfigError, LineError
-from hunter.line.webhook import ChatEvent
-from hunter.policy import Kind, PushResult
-from hunter.service import Hunter
+from hunter.rules.destinations import Destinations
+from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO, titles_of

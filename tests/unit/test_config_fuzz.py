@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from hunter.cli import main
+from hunter.app.cli import main
 from hunter.store.sqlite import SQLiteStore
 from tests.support.cli import ROOT, toml_value
 

@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hunter.config import Config, parse_config
-from hunter.deliverer import Deliverer
-from hunter.listing import Listing
-from hunter.policy import MONTHLY_LIMIT_MESSAGE, Kind, PushResult
+from hunter.deliver.deliverer import Deliverer
+from hunter.deliver.outcome import MONTHLY_LIMIT_MESSAGE, Kind, PushResult
+from hunter.rules.listing import Listing
+from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.scripted import Clock, ScriptedSender
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hunter.config import parse_config
+from hunter.settings.config import parse_config
 from hunter.sources.reader import parse
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

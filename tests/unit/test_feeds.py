@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from hunter.config import parse_config
 from hunter.errors import ConfigError
+from hunter.settings.config import parse_config
 from hunter.sources import encoding
 from hunter.sources.conditions import all_hold, parse_conditions
 from hunter.sources.fetch import retry_after_seconds

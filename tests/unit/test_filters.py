@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hunter.filters import judge
-from hunter.listing import Listing
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
 from hunter.sources.spec import FilterConfig
 
 THAI_TRAP = {"ไลน์": ("ออนไลน์",)}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hunter.chat import Chat, Inbox
-from hunter.config import parse_config
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.health import Health
 from hunter.web.limits import Limits, Throttled

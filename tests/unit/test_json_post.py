@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from hunter.config import parse_config
+from hunter.app.service import Hunter
 from hunter.errors import ConfigError, SourceError
-from hunter.service import Hunter
+from hunter.settings.config import parse_config
 from hunter.sources.json import parse_json
 from hunter.sources.reader import read_sources
 from hunter.store.sqlite import SQLiteStore

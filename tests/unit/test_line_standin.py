@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from hunter.channels.line.push import LineSender
+from hunter.channels.line.render import messages
+from hunter.deliver.outcome import Kind
 from hunter.errors import LineError
-from hunter.line.push import LineSender
-from hunter.line.render import messages
-from hunter.listing import Listing
-from hunter.policy import Kind
+from hunter.rules.listing import Listing
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
 from tests.support.line_standin import TO, LineStandIn

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from hunter.pace import (
+from hunter.deliver.pace import (
     DAY,
     LAST_CALL,
     Calendar,

@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from hunter.config import parse_config
-from hunter.deliverer import Deliverer, Delivery
-from hunter.listing import Listing
+from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.rules.listing import Listing
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.scripted import Clock, ScriptedSender
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from hunter.config import parse_config
-from hunter.filters import judge
-from hunter.line.render import money
-from hunter.pay import parse_budget, parse_budget_range
+from hunter.channels.line.render import money
+from hunter.rules.filters import judge
+from hunter.rules.pay import parse_budget, parse_budget_range
+from hunter.settings.config import parse_config
 from hunter.sources.extract import canonical_url, fix_mojibake
 from hunter.sources.reader import parse
 from hunter.sources.spec import FilterConfig

@@ -1,4 +1,4 @@
-"""Pay as sites write it (hunter/pay.py): one table of texts as the boards write them, one of
+"""Pay as sites write it (hunter/rules/pay.py): one table of texts as the boards write them, one of
 floors against listings, and the card's words. A floor judges only pay in its own currency and
 period; pay not stated, or in other terms, is never hidden."""
 
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hunter.config import parse_config
+from hunter.channels.line.render import money
 from hunter.errors import ConfigError
-from hunter.filters import judge
-from hunter.line.render import money
-from hunter.listing import Listing
-from hunter.pay import MAX_BUDGET, PERIODS, floors, parse_budget_range, parse_floor
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.rules.pay import MAX_BUDGET, PERIODS, floors, parse_budget_range, parse_floor
+from hunter.settings.config import parse_config
 from hunter.sources.extract import Details, make_listing
 from hunter.sources.spec import FilterConfig, PayFloor
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hunter.policy import (
+from hunter.deliver.outcome import (
     BACKOFF_SECONDS,
     MAX_ATTEMPTS,
     Decision,
@@ -17,7 +17,7 @@ from hunter.policy import (
     reply_interrupted,
     reply_unanswered,
 )
-from hunter.states import ErrorKind, RowStatus
+from hunter.store.states import ErrorKind, RowStatus
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from hunter.config import parse_config
-from hunter.service import Hunter, worker_name
+from hunter.app.service import Hunter, worker_name
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import titles_of

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hunter.config import parse_config
 from hunter.errors import HunterError
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
+from hunter.settings.config import parse_config
 from hunter.sources.reader import parse
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

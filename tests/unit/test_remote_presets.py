@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from hunter.config import parse_config
-from hunter.service import Hunter
+from hunter.app.service import Hunter
+from hunter.settings.config import parse_config
 from hunter.sources.reader import read_sources
 from hunter.store.sqlite import SQLiteStore
 from tests.support.preset_polls import card_of, pushes_after_two_polls

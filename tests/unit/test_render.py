@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from hunter.line.render import MAX_PER_PUSH, alt_text, cut, messages, safe_uri, utf16_len
-from hunter.listing import Listing
+from hunter.channels.line.render import MAX_PER_PUSH, alt_text, cut, messages, safe_uri, utf16_len
+from hunter.rules.listing import Listing
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
 

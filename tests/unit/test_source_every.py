@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hunter.config import parse_config
+from hunter.app.service import Hunter, worker_name
 from hunter.errors import ConfigError
-from hunter.service import Hunter, worker_name
+from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.scripted import Clock, ScriptedSender

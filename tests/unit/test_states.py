@@ -7,7 +7,7 @@ from importlib.resources import files
 
 import pytest
 
-from hunter.states import OUTBOX, ErrorKind, RowStatus
+from hunter.store.states import OUTBOX, ErrorKind, RowStatus
 
 
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])

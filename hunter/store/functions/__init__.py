@@ -1,5 +1,23 @@
-"""The adapters over hunter's PostgreSQL functions: the carrier (carrier.py) and its rooms."""
+"""The adapters over hunter's PostgreSQL functions: the carrier (carrier.py), its rooms, and
+FunctionStore, which puts them together for postgres.py (psycopg) and supabase.py (HTTPS)."""
 
-from hunter.store.functions.carrier import Document, FunctionStore
+from __future__ import annotations
+
+from hunter.store.functions.carrier import Document, FunctionCarrier
+from hunter.store.functions.chat import FunctionChat
+from hunter.store.functions.outbox import FunctionOutbox
+from hunter.store.functions.pace import FunctionPace
+from hunter.store.functions.sources import FunctionSources
+
+
+class FunctionStore(FunctionCarrier):
+    """hunter's store over its PostgreSQL functions, every room on one carrier."""
+
+    def __init__(self) -> None:
+        self.outbox = FunctionOutbox(self)
+        self.sources = FunctionSources(self)
+        self.pace = FunctionPace(self)
+        self.chat = FunctionChat(self)
+
 
 __all__ = ["Document", "FunctionStore"]

@@ -53,19 +53,11 @@ def _named(rows: object, column: str) -> list[Row]:
     return [row if isinstance(row, dict) else {column: row} for row in rows]
 
 
-class FunctionStore(Store):
+class FunctionCarrier(Store):
+    """Calls of hunter's PostgreSQL functions, however they travel; FunctionStore (the
+    package) adds the rooms."""
+
     dialect = "postgres"  # the schema and its functions are the PostgreSQL ones
-
-    def __init__(self) -> None:
-        from hunter.store.functions.chat import FunctionChat
-        from hunter.store.functions.outbox import FunctionOutbox
-        from hunter.store.functions.pace import FunctionPace
-        from hunter.store.functions.sources import FunctionSources
-
-        self.outbox = FunctionOutbox(self)
-        self.sources = FunctionSources(self)
-        self.pace = FunctionPace(self)
-        self.chat = FunctionChat(self)
 
     @abstractmethod
     def _call(self, function: str, rows: bool, **params: Any) -> object:

@@ -8,12 +8,12 @@ from typing import Any
 
 from hunter.sources.spec import PayFloor
 from hunter.store.chat import ChatStore, EventRow, event_payload
-from hunter.store.functions.carrier import Document, FunctionStore
+from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.rows import moment, text, whole_number
 
 
 class FunctionChat(ChatStore):
-    def __init__(self, database: FunctionStore) -> None:
+    def __init__(self, database: FunctionCarrier) -> None:
         super().__init__(database)
         self._database = database
 

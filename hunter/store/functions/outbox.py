@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from hunter.listing import Listing
-from hunter.store.functions.carrier import Document, FunctionStore
+from hunter.rules.listing import Listing
+from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.outbox import OutboxStore
 from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
 from hunter.store.rows import integer, text, whole_number
@@ -19,7 +19,7 @@ def notice_document(listing: Listing | None) -> Document | None:
 
 
 class FunctionOutbox(OutboxStore):
-    def __init__(self, database: FunctionStore) -> None:
+    def __init__(self, database: FunctionCarrier) -> None:
         super().__init__(database)
         self._database = database
 

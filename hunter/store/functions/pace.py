@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hunter.pace import Pace, PaceState
-from hunter.store.functions.carrier import FunctionStore
+from hunter.deliver.pace import Pace, PaceState
+from hunter.store.functions.carrier import FunctionCarrier
 from hunter.store.pace import PaceStore
 from hunter.store.records import pace_state
 from hunter.store.rows import flag
 
 
 class FunctionPace(PaceStore):
-    def __init__(self, database: FunctionStore) -> None:
+    def __init__(self, database: FunctionCarrier) -> None:
         super().__init__(database)
         self._database = database
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from hunter.store.functions.carrier import Document, FunctionStore
+from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.records import SourceNote
 from hunter.store.rows import text
 from hunter.store.sources import SourceStore
 
 
 class FunctionSources(SourceStore):
-    def __init__(self, database: FunctionStore) -> None:
+    def __init__(self, database: FunctionCarrier) -> None:
         super().__init__(database)
         self._database = database
 

@@ -10,11 +10,11 @@ from typing import Any
 from hunter.sources.spec import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.rows import flag, text
-from hunter.store.sqlite.database import Q, SQLiteStore, ts
+from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 
 
 class SQLiteChat(ChatStore):
-    def __init__(self, database: SQLiteStore) -> None:
+    def __init__(self, database: SQLiteDatabase) -> None:
         super().__init__(database)
         self._database = database
 

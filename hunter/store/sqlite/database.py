@@ -33,15 +33,13 @@ def ts(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-class SQLiteStore(Store):
+class SQLiteDatabase(Store):
+    """The file, its connection and its transactions: what the rooms run their statements
+    on. SQLiteStore (the package) adds the rooms."""
+
     dialect = "sqlite"
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
-        from hunter.store.sqlite.chat import SQLiteChat
-        from hunter.store.sqlite.outbox import SQLiteOutbox
-        from hunter.store.sqlite.pace import SQLitePace
-        from hunter.store.sqlite.sources import SQLiteSources
-
         self.path = str(path)
         self._lock = threading.RLock()
         if not create and not os.path.exists(self.path):
@@ -61,10 +59,6 @@ class SQLiteStore(Store):
             raise StoreError(
                 f"cannot open the SQLite file {self.path}: {exc}; check HUNTER_DB"
             ) from exc
-        self.outbox = SQLiteOutbox(self)
-        self.sources = SQLiteSources(self)
-        self.pace = SQLitePace(self)
-        self.chat = SQLiteChat(self)
 
     def close(self) -> None:
         self._db.close()

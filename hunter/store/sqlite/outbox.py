@@ -8,16 +8,16 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter.listing import Listing
-from hunter.states import RowStatus
+from hunter.rules.listing import Listing
 from hunter.store.outbox import OutboxStore
 from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
 from hunter.store.rows import flag, integer, text
-from hunter.store.sqlite.database import Q, SQLiteStore, ts
+from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
+from hunter.store.states import RowStatus
 
 
 class SQLiteOutbox(OutboxStore):
-    def __init__(self, database: SQLiteStore) -> None:
+    def __init__(self, database: SQLiteDatabase) -> None:
         super().__init__(database)
         self._database = database
 

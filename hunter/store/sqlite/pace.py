@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hunter.pace import Pace, PaceState
+from hunter.deliver.pace import Pace, PaceState
 from hunter.store.pace import PaceStore
 from hunter.store.records import pace_state
-from hunter.store.sqlite.database import Q, SQLiteStore, ts
+from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 
 
 class SQLitePace(PaceStore):
-    def __init__(self, database: SQLiteStore) -> None:
+    def __init__(self, database: SQLiteDatabase) -> None:
         super().__init__(database)
         self._database = database
 

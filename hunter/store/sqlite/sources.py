@@ -9,12 +9,12 @@ from datetime import datetime
 from hunter.store.records import SourceNote
 from hunter.store.rows import integer, optional_moment
 from hunter.store.sources import SourceStore
-from hunter.store.sqlite.database import Q, SQLiteStore, ts
+from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import insert_notice
 
 
 class SQLiteSources(SourceStore):
-    def __init__(self, database: SQLiteStore) -> None:
+    def __init__(self, database: SQLiteDatabase) -> None:
         super().__init__(database)
         self._database = database
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hunter.errors import ConfigError
-from hunter.pay import floors
+from hunter.rules.pay import floors
+from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.spec import FilterConfig, SourceConfig
-from hunter.tables import reject_unknown, words
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
 CHAT_ID = re.compile(r"^[UCR][0-9a-f]{32}$")  # LINE's user, group and room ids

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal
 
-from hunter.states import ErrorKind, RowStatus
+from hunter.store.states import ErrorKind, RowStatus
 
 # The waits after the 1st..nth failed attempt; the nth failure parks the batch, and the last
 # wait paces the probes of a parked batch. The number of attempts is the number of steps.

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from hunter import notices
-from hunter.config import Config
+from hunter.rules import notices
+from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, wait_until
 from hunter.store.records import SourceNote, SourceState
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from hunter.listing import Listing
+from hunter.rules.listing import Listing
 from hunter.sources.spec import SourceConfig
 
 SOURCE = "hunter"

@@ -8,15 +8,15 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.chats import OWNER, Destinations
-from hunter.config import Config
+from hunter.deliver.channel import Channel
+from hunter.deliver.pace import Pacer, PaceState, Plan, describe_interval
 from hunter.errors import LineError
-from hunter.line import Sender
-from hunter.pace import Pacer, PaceState, Plan, describe_interval
-from hunter.pay import describe_terms
-from hunter.states import RowStatus
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.pay import describe_terms
+from hunter.settings.config import Config
 from hunter.store.records import ChatRow, Marked, StatusReport
-from hunter.tuning import ChatRules
+from hunter.store.states import RowStatus
 
 
 def _ago(then: datetime | None, now: datetime) -> str:
@@ -34,7 +34,7 @@ def _ago(then: datetime | None, now: datetime) -> str:
     return f"in {text}" if future else f"{text} ago"
 
 
-def line_quota(sender: Sender) -> dict[str, Any] | None:
+def line_quota(sender: Channel) -> dict[str, Any] | None:
     """This month's LINE quota for `hunter status`; None without LINE."""
     try:
         return line_quota_of(sender.quota())

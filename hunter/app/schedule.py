@@ -29,8 +29,8 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from hunter.app.service import Hunter
 from hunter.errors import HunterError, StoreGone
-from hunter.service import Hunter
 from hunter.web.health import Health
 from hunter.web.server import HttpServer
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from hunter import notices
-from hunter.config import Config
+from hunter.deliver.channel import Channel
+from hunter.deliver.pace import Pacer, PaceState, Plan
 from hunter.errors import ChatGone, LineError
-from hunter.line import Sender
-from hunter.pace import Pacer, PaceState, Plan
+from hunter.rules import notices
+from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import GONE, ChatRow
 
@@ -38,7 +38,7 @@ class Allowance:
         self,
         config: Config,
         store: Store,
-        sender: Sender,
+        sender: Channel,
         clock: Callable[[], datetime],
         pacing: bool = True,
     ) -> None:
@@ -111,6 +111,20 @@ class Allowance:
         notice = notices.chat_gone(chat or "LINE_TO", to, now, self.config.timezone)
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
+
+    def claim_for(self, batch: list[Claimed], chat: str, to: str | None) -> Verdict:
+        """`claim` for a batch of `chat`, at what one push to `to` costs; not granted when
+        that cost cannot be known: the bot left the group (its rows wait until it is back),
+        or LINE cannot tell its size yet (the next poll asks again)."""
+        try:
+            cost = self.cost(chat, to)
+        except ChatGone as exc:
+            log.info("chat %s waits: %s", chat or "LINE_TO", exc)
+            return Verdict(False)
+        except LineError as exc:
+            log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
+            return Verdict(False)
+        return self.claim(batch, cost)
 
     @property
     def plan_read(self) -> bool:

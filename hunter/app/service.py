@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from hunter.chats import Destinations
-from hunter.config import Config
-from hunter.deliverer import Deliverer, Delivery
-from hunter.line import Sender
-from hunter.poller import Poller, SourcePoll
+from hunter.deliver.channel import Channel
+from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.poll.poller import Poller, SourcePoll
+from hunter.rules.destinations import Destinations
+from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
-from hunter.states import RowStatus
 from hunter.store import Store
+from hunter.store.states import RowStatus
 
 log = logging.getLogger("hunter")
 
@@ -89,7 +89,7 @@ class Hunter:
         self,
         config: Config,
         store: Store,
-        sender: Sender,
+        sender: Channel,
         clock: Callable[[], datetime] = utcnow,
         worker: str | None = None,
         stop: threading.Event | None = None,
@@ -117,7 +117,7 @@ class Hunter:
         )
 
     @property
-    def sender(self) -> Sender:
+    def sender(self) -> Channel:
         return self.deliverer.sender
 
     def poll(self) -> PollReport:

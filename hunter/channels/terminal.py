@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from hunter.line.render import plain_lines
-from hunter.policy import Kind, PushResult
+from hunter.channels.line.render import plain_lines
+from hunter.deliver.outcome import Kind, PushResult
 
 
 class TerminalSender:

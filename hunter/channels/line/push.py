@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 import urllib3
 
+from hunter.deliver.outcome import Kind, PushResult, classify
 from hunter.errors import ChatGone, ConfigError, LineError
-from hunter.policy import Kind, PushResult, classify
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)

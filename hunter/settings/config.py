@@ -16,15 +16,15 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from hunter.chats import ChatConfig, parse_chats
+from hunter.deliver.pace import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.errors import ConfigError
-from hunter.pace import DEFAULT_RESERVE, Calendar, QuietHours
-from hunter.pay import PERIODS, floors
+from hunter.rules.destinations import ChatConfig, parse_chats
+from hunter.rules.pay import PERIODS, floors
+from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
 from hunter.sources.spec import FilterConfig, SourceConfig
-from hunter.tables import reject_unknown, words
 
 DEFAULT_CONFIG = "hunter.toml"
 

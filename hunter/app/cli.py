@@ -14,11 +14,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from hunter import __version__
-from hunter.config import Config, config_path, load_config
-from hunter.environment import Environment, read_environment
 from hunter.errors import ConfigError, HunterError
 from hunter.logs import json_logs, setup_logging
 from hunter.redact import redact
+from hunter.settings.config import Config, config_path, load_config
+from hunter.settings.environment import Environment, read_environment
 
 log = logging.getLogger("hunter")
 
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging()
     try:
         args = build_parser().parse_args(argv)
-        from hunter import commands
+        from hunter.app import commands
 
         command: Callable[..., int] = getattr(commands, args.command)
         return command(args, _load)

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from hunter.config import parse_config
-from hunter.environment import read_environment
-from hunter.line import open_sender
-from hunter.service import Hunter
-from hunter.states import RowStatus
+from hunter.app.service import Hunter
+from hunter.channels import open_channel
+from hunter.settings.config import parse_config
+from hunter.settings.environment import read_environment
 from hunter.store.sqlite import SQLiteStore
+from hunter.store.states import RowStatus
 
 FIRST_LISTINGS = [
     ("101", "Logo for a coffee shop (โลโก้ร้านกาแฟ)", "3,000 บาท"),
@@ -94,7 +94,7 @@ def run_demo(say: Callable[[str], None]) -> int:
     }
     config = parse_config({**CONFIG, "sources": [source]}, where="demo")
     env = read_environment(os.environ)
-    sender = open_sender(env)
+    sender = open_channel(env)
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "demo.db")
         store.migrate()

@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
-from hunter.config import Config
-from hunter.environment import Environment, describe_store
+from hunter.channels.line.render import details
 from hunter.errors import HunterError
-from hunter.filters import judge
-from hunter.line.render import details
-from hunter.listing import Listing
-from hunter.pay import describe_terms
-from hunter.poller import judges
+from hunter.poll.poller import judges
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.rules.pay import describe_terms
+from hunter.settings.config import Config
+from hunter.settings.environment import Environment, describe_store
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
-from hunter.tuning import ChatRules
 
 
 def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -40,10 +40,10 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     say(f"database: {describe_store(env)}: reachable, schema up to date")
 
     if env.line_configured:
-        from hunter.line.push import LineSender
+        from hunter.channels import line_channel
 
         try:
-            info = LineSender(env.line_token or "", env.line_to or "", env.line_api_url).bot_info()
+            info = line_channel(env).bot_info()
             say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {env.line_to}")
         except HunterError as exc:
             failures += 1
@@ -78,7 +78,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
 def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
     """Whether the chat can answer: the webhook's secret, and the rich menu under the chat."""
-    from hunter.line import richmenu
+    from hunter.channels.line import richmenu
 
     if env.line_secret:
         say("LINE webhook: LINE_CHANNEL_SECRET is set; `hunter run` with PORT answers the chat")

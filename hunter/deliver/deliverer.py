@@ -20,17 +20,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter import policy
-from hunter.allowance import Allowance, Verdict, local_time
-from hunter.chats import Destinations
-from hunter.config import Config
-from hunter.errors import ChatGone, LineError, StoreError
-from hunter.line import Sender, render
-from hunter.line.render import MAX_PER_PUSH
-from hunter.policy import SPLIT, Decision
-from hunter.states import RowStatus
+from hunter.channels.line import render
+from hunter.channels.line.render import MAX_PER_PUSH
+from hunter.deliver import outcome
+from hunter.deliver.allowance import Allowance, local_time
+from hunter.deliver.channel import Channel
+from hunter.deliver.outcome import SPLIT, Decision
+from hunter.errors import StoreError
+from hunter.rules.destinations import Destinations
+from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import Failure
+from hunter.store.states import RowStatus
 
 log = logging.getLogger("hunter")
 
@@ -58,7 +59,7 @@ class Deliverer:
         self,
         config: Config,
         store: Store,
-        sender: Sender,
+        sender: Channel,
         clock: Callable[[], datetime],
         worker: str,
         stop: threading.Event,
@@ -128,16 +129,7 @@ class Deliverer:
             if not batch:
                 done.add(chat)
                 continue
-            try:
-                cost = self.allowance.cost(chat, self.destinations.to_of(chat))
-            except ChatGone as exc:  # the bot left: its rows wait, unpushed
-                log.info("chat %s waits: %s", chat or "LINE_TO", exc)
-                verdict = Verdict(False)
-            except LineError as exc:  # a group whose size LINE cannot tell yet: next poll
-                log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
-                verdict = Verdict(False)
-            else:
-                verdict = self.allowance.claim(batch, cost)
+            verdict = self.allowance.claim_for(batch, chat, self.destinations.to_of(chat))
             if verdict.next_push_at is not None:
                 report.next_push_at = verdict.next_push_at
             if verdict.granted:
@@ -196,24 +188,26 @@ class Deliverer:
         """Push one claimed batch and write down the outcome. False: stop delivering."""
         key = batch[0].retry_key
         if not self.destinations.knows(batch[0].chat):  # its [[chats]] was removed
-            decision = policy.chat_removed(batch[0].chat)
+            decision = outcome.chat_removed(batch[0].chat)
             self._fail(key, decision)
             log.error("%d listings: %s", len(batch), decision.error)
             return True
-        if key.startswith(policy.REPLY_KEY):  # a reply's batch whose worker died mid-reply
-            decision = policy.reply_interrupted()
+        if key.startswith(outcome.REPLY_KEY):  # a reply's batch whose worker died mid-reply
+            decision = outcome.reply_interrupted()
             self._fail(key, decision)
             log.error("%d listings: %s", len(batch), decision.error)
             return True
         if self.clock() - batch[0].retry_key_at > timedelta(
-            seconds=policy.RETRY_KEY_WINDOW_SECONDS
+            seconds=outcome.RETRY_KEY_WINDOW_SECONDS
         ):
-            self._fail(key, policy.key_expired())
-            log.error("%d listings: %s", len(batch), policy.DELIVERY_UNKNOWN)
+            self._fail(key, outcome.key_expired())
+            log.error("%d listings: %s", len(batch), outcome.DELIVERY_UNKNOWN)
             return True
         result = self.sender.push(messages, key, self.destinations.to_of(batch[0].chat))
         report.pushes += 1
-        decision = policy.decide(result, batch[0].attempts, len(batch), self.config.backoff_seconds)
+        decision = outcome.decide(
+            result, batch[0].attempts, len(batch), self.config.backoff_seconds
+        )
         if decision.status is RowStatus.SENT:
             requeued = self._finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)

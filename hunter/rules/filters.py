@@ -13,8 +13,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hunter.listing import Listing
-from hunter.pay import describe_terms, floor_for
+from hunter.rules.listing import Listing
+from hunter.rules.pay import describe_terms, floor_for
 from hunter.sources.spec import FilterConfig
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"

@@ -14,19 +14,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from hunter import notices, source_health
-from hunter.chats import OWNER, ChatConfig, Destinations
-from hunter.config import Config
 from hunter.errors import StoreError
-from hunter.filters import judge
-from hunter.listing import Listing
-from hunter.source_health import Verdict
+from hunter.poll import health
+from hunter.poll.health import Verdict
+from hunter.rules import notices
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER, ChatConfig, Destinations
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import FilterConfig, SourceConfig
-from hunter.states import RowStatus
 from hunter.store import Store
 from hunter.store.records import SourceState
-from hunter.tuning import ChatRules
+from hunter.store.states import RowStatus
 
 log = logging.getLogger("hunter")
 
@@ -114,24 +115,24 @@ class Poller:
                 polls.append(SourcePoll(read, Verdict(None)))
                 continue
             state = states.get(read.name)
-            health = source_health.assess(read, state, self.config, now)
+            judged = health.assess(read, state, self.config, now)
             recorded: dict[str, int] = {}
             try:
-                if prime and health.verdict.good is not False:  # a person asked: empty counts
+                if prime and judged.verdict.good is not False:  # a person asked: empty counts
                     recorded = self.store.outbox.record(
                         read.name, read.listings, set(), now, prime=True
                     )
-                elif health.verdict.good:
+                elif judged.verdict.good:
                     recorded = self._record(read, now, rules)
             except StoreError as exc:
                 # This source's listings could not be written; the others still are. It
                 # counts as a failed poll of this source, with the database's reason.
                 read = replace(read, error=f"recording its listings failed: {exc}")
-                health = source_health.assess(read, state, self.config, now)
-            if health.verdict.good is False:
-                log.warning("source %s: %s", read.name, health.verdict.reason)
-            polls.append(SourcePoll(read, health.verdict, recorded))
-            notes.append(health.note)
+                judged = health.assess(read, state, self.config, now)
+            if judged.verdict.good is False:
+                log.warning("source %s: %s", read.name, judged.verdict.reason)
+            polls.append(SourcePoll(read, judged.verdict, recorded))
+            notes.append(judged.note)
         for name in self.store.sources.note(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for LINE", name)
         return polls

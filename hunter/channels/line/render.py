@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from hunter.listing import Listing
-from hunter.notices import SOURCE as NOTICE_SOURCE
-from hunter.pay import pay_text
+from hunter.rules.listing import Listing
+from hunter.rules.notices import SOURCE as NOTICE_SOURCE
+from hunter.rules.pay import pay_text
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12

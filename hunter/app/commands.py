@@ -11,16 +11,16 @@ from contextlib import ExitStack
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from hunter import report
-from hunter.chats import OWNER, Destinations
-from hunter.config import Config
-from hunter.environment import Environment, describe_store
+from hunter.app import report
+from hunter.app.service import Hunter, utcnow, worker_name
+from hunter.channels import open_channel
 from hunter.errors import ConfigError, LineError, RunError
-from hunter.line import open_sender
 from hunter.logs import json_logs
-from hunter.poller import Poller
+from hunter.poll.poller import Poller
 from hunter.redact import redact
-from hunter.service import Hunter, utcnow, worker_name
+from hunter.rules.destinations import OWNER, Destinations
+from hunter.settings.config import Config
+from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def _say(text: str) -> None:
 def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     with open_store(env) as store, ExitStack() as resources:
-        sender = open_sender(env, config.push_deadline_seconds, chats=bool(config.chats))
+        sender = open_channel(env, config.push_deadline_seconds, chats=bool(config.chats))
         if sender.name == "terminal":
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0
         _check_line(env)
-        from hunter.schedule import run_forever
+        from hunter.app.schedule import run_forever
 
         run_forever(hunter, port, inbox)
     return 0
@@ -75,15 +75,13 @@ def run(args: argparse.Namespace, load: Loader) -> int:
 def _inbox(config: Config, env: Environment, resources: ExitStack) -> Inbox:
     """The chat behind POST /line/webhook: its own store connection (it answers while a poll
     runs) and LINE's reply API."""
+    from hunter.channels import line_channel
+    from hunter.channels.line import webhook
     from hunter.chat import Chat, Inbox
-    from hunter.line import webhook
-    from hunter.line.push import LineSender
 
     webhook.warm_up()  # LINE's first call must not wait 1-3 s for the SDK to import
     store = resources.enter_context(open_store(env))
-    replier = LineSender(
-        env.line_token or "", env.line_to or "", env.line_api_url, config.push_deadline_seconds
-    )
+    replier = line_channel(env, config.push_deadline_seconds)
     worker = worker_name()
     chat = Chat(config, store, replier, env.line_to, utcnow, worker)
     return Inbox(env.line_secret or "", chat, worker, utcnow)
@@ -103,10 +101,10 @@ def _check_line(env: Environment) -> None:
     error (exit 2); LINE being unreachable is not (deliveries retry by themselves)."""
     if not env.line_configured:
         return
-    from hunter.line.push import LineSender
+    from hunter.channels import line_channel
 
     try:
-        info = LineSender(env.line_token or "", env.line_to or "", env.line_api_url).bot_info()
+        info = line_channel(env).bot_info()
     except LineError as exc:  # a wrong token raises ConfigError and stops the start
         log.warning("could not check the LINE token at start (%s); going on", exc)
         return
@@ -157,7 +155,7 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             store.chat.rules(now),
             config.calendar.month(now),
         )
-    result.quota = report.line_quota(open_sender(env))
+    result.quota = report.line_quota(open_channel(env))
     result.pace = report.pace(
         config, result.quota, result.pace_state, now, result.outbox["pending"]
     )
@@ -219,7 +217,7 @@ def tuning(args: argparse.Namespace, load: Loader) -> int:
 
 def line(args: argparse.Namespace, load: Loader) -> int:
     """`hunter line setup`: the rich menu, and the webhook URL to give LINE."""
-    from hunter.line import richmenu
+    from hunter.channels.line import richmenu
 
     _config, env = load(args)
     if not env.line_token:
@@ -256,13 +254,13 @@ def schema(args: argparse.Namespace, load: Loader) -> int:
 
 
 def check(args: argparse.Namespace, load: Loader) -> int:
-    from hunter.checkup import run_checks
+    from hunter.app.checkup import run_checks
 
     config, env = load(args)
     return run_checks(config, env, _say)
 
 
 def demo(args: argparse.Namespace, load: Loader) -> int:
-    from hunter.demo import run_demo
+    from hunter.app.demo import run_demo
 
     return run_demo(_say)

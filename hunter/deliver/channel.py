@@ -1,0 +1,46 @@
+"""The channel port: what delivery asks of wherever alerts go, and nothing about how.
+
+A channel delivers a rendered batch to one recipient and says what happened (a `PushResult`:
+delivered, refused for good, try later, or unknown), tells what one push to a recipient costs
+(LINE counts one message per member of a group), and reads its monthly quota where it has
+one. Adapters live in hunter/channels/ (LINE, the terminal); `hunter.channels.open_channel`
+picks one from the environment. A new channel is one adapter folder there and its line in
+`open_channel`: delivery, the pace and the outbox stay as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from hunter.deliver.outcome import PushResult
+
+
+class Channel(Protocol):
+    """Where alerts go. `push` never raises for a failed delivery: it returns what happened."""
+
+    name: str
+
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        """Deliver `messages` (a batch as the renderer made it) under `retry_key`, to the
+        chat `to` (None: the channel's own, LINE_TO)."""
+        ...
+
+    def members(self, to: str) -> int:
+        """How many recipients one push to `to` has: LINE counts one message for each.
+        Raises LineError when the channel cannot tell, ChatGone when `to` is gone."""
+        ...
+
+    def quota(self) -> tuple[int | None, int] | None:
+        """(this month's message limit, None when unlimited; messages used), or None when
+        the channel has no quota. Raises LineError when it cannot tell."""
+        ...
+
+
+class Replier(Protocol):
+    """A channel that answers a person's message (free on LINE, once per reply token)."""
+
+    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult: ...
+
+    def quota(self) -> tuple[int | None, int] | None: ...

@@ -1,0 +1,1 @@
+"""Settings: hunter.toml and the environment, read into one typed, validated object."""
