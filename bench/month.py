@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.sections import replace_section  # noqa: E402
 from hunter.app.service import Hunter  # noqa: E402
 from hunter.channels.line.push import LineSender  # noqa: E402
-from hunter.deliver.pace import Calendar, QuietHours  # noqa: E402
+from hunter.rules.calendar import Calendar, QuietHours  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402

@@ -1,2 +1,2 @@
 """The application: the CLI and its commands, the long-running service and its schedule, the demo,
-`hunter check` and the status report."""
+`hunter check`."""

@@ -11,9 +11,9 @@ from contextlib import ExitStack
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from hunter.app import report
 from hunter.app.service import Hunter, utcnow, worker_name
 from hunter.channels import open_channel
+from hunter.deliver import report
 from hunter.errors import ConfigError, LineError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller

@@ -24,15 +24,15 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.app import report
 from hunter.channels.line import render
 from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
 from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import texts, tuning
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
+from hunter.deliver import report
 from hunter.deliver.channel import Replier
-from hunter.deliver.outcome import REPLY_KEY, Kind, PushResult, reply_unanswered
+from hunter.deliver.outcome import REPLY_KEY, Kind, PushResult, failure_of, reply_unanswered
 from hunter.errors import LineError
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
@@ -145,7 +145,7 @@ class Chat:
             self.store.outbox.mark_sent(key, self.clock())
             log.info("%d listings sent in a reply", len(batch))
         elif result.maybe_delivered:  # LINE may show them: never push them on a guess
-            failure = Failure.of(reply_unanswered(result), self.clock())
+            failure = failure_of(reply_unanswered(result), self.clock())
             self.store.outbox.mark_failed(key, self.worker, failure)
         else:  # LINE answered that it did not take them: they wait for the next push
             self.store.outbox.mark_failed(key, self.worker, Failure.unsent())

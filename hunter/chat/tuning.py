@@ -18,9 +18,9 @@ from datetime import datetime
 
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.settings.config import Config
-from hunter.sources.spec import FilterConfig
 from hunter.store import Store
 
 VERBS: dict[str, tuple[str, ...]] = {

@@ -18,10 +18,10 @@ from zoneinfo import ZoneInfo
 from hunter.chat.tuning import Tuning
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import floor_missed, judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import pay_text
-from hunter.sources.spec import FilterConfig
 from hunter.store.rows import document, optional_moment, optional_text, text
 
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
@@ -149,7 +149,7 @@ class Why:
         if source in by_name:
             configured = self.tuning.destinations.chat_named(chat)
             spec = by_name[source]
-            base = spec.filter if configured is None else configured.filter_for(spec)
+            base = spec.filter if configured is None else configured.filter_for(spec.filter)
         return changed.apply(base)
 
     def _listing(self, row: Mapping[str, Any]) -> Listing:

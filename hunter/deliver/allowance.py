@@ -15,12 +15,12 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel
-from hunter.deliver.pace import Pacer, PaceState, Plan
+from hunter.deliver.pace import Pacer, Plan
 from hunter.errors import ChatGone, LineError
 from hunter.rules import notices
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
-from hunter.store.records import GONE, ChatRow
+from hunter.store.records import GONE, ChatRow, PaceState
 
 log = logging.getLogger("hunter")
 

@@ -1,24 +1,36 @@
 """The channel port: what delivery asks of wherever alerts go, and nothing about how.
 
-A channel delivers a rendered batch to one recipient and says what happened (a `PushResult`:
-delivered, refused for good, try later, or unknown), tells what one push to a recipient costs
-(LINE counts one message per member of a group), and reads its monthly quota where it has
-one. Adapters live in hunter/channels/ (LINE, the terminal); `hunter.channels.open_channel`
-picks one from the environment. A new channel is one adapter folder there and its line in
-`open_channel`: delivery, the pace and the outbox stay as they are.
+A channel renders a batch of listings as it shows them, delivers it to one recipient and says
+what happened (a `PushResult`: delivered, refused for good, try later, or unknown), tells what
+one push to a recipient costs (LINE counts one message per member of a group), and reads its
+monthly quota where it has one. Adapters live in hunter/channels/ (LINE, the terminal);
+`hunter.channels.open_channel` picks one from the environment. A new channel is one adapter
+folder there and its line in `open_channel`: delivery, the pace and the outbox stay as they
+are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from hunter.deliver.outcome import PushResult
+from hunter.rules.listing import Listing
 
 
 class Channel(Protocol):
     """Where alerts go. `push` never raises for a failed delivery: it returns what happened."""
 
     name: str
+    max_per_push: int  # listings one push carries at most
+
+    def render(
+        self, listings: Sequence[Listing], note: str | None, actions: bool
+    ) -> list[dict[str, Any]]:
+        """A batch as this channel shows it: the listings' cards (with the buttons a chat
+        can answer when `actions`), then `note`. The deliverer keeps what this returns and
+        sends it again, identical, on every retry."""
+        ...
 
     def push(
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None

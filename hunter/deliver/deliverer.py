@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter.channels.line import render
-from hunter.channels.line.render import MAX_PER_PUSH
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
 from hunter.deliver.channel import Channel
@@ -104,7 +102,7 @@ class Deliverer:
                     report.next_push_at = self.calendar.quiet_until(now)
                     report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
                     break
-                batch = self._claim_new(min(room, MAX_PER_PUSH), now, report, done)
+                batch = self._claim_new(min(room, self.sender.max_per_push), now, report, done)
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
                     continue
@@ -164,7 +162,7 @@ class Deliverer:
                 f"Next alerts from {self._local(next_push_at)}: paced to "
                 f"{self.allowance.plan().budget} LINE messages this month."
             )
-        messages = render.messages(
+        messages = self.sender.render(
             [c.listing for c in batch], "\n".join(lines) or None, self.actions
         )
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
@@ -237,7 +235,7 @@ class Deliverer:
         return not decision.stop_delivery
 
     def _fail(self, key: str, decision: Decision) -> None:
-        failure = Failure.of(decision, self.clock())
+        failure = outcome.failure_of(decision, self.clock())
         self._finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
 
     def _finish(self, write: Callable[[], int]) -> int:

@@ -14,9 +14,11 @@ person.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Final, Literal
 
+from hunter.store.records import Failure
 from hunter.store.states import ErrorKind, RowStatus
 
 # The waits after the 1st..nth failed attempt; the nth failure parks the batch, and the last
@@ -206,3 +208,16 @@ DELIVERY_UNKNOWN = (
     "delivery unknown: LINE never confirmed this push within its 24 h retry window, so it may or "
     "may not have arrived; `hunter retry JOB_ID` sends it again"
 )
+
+
+def failure_of(decision: Decision, now: datetime) -> Failure:
+    """The rows' outcome, as the store writes it, of a failed push's decision."""
+    if decision.status not in (RowStatus.RETRY, RowStatus.STUCK, RowStatus.PENDING):
+        raise ValueError(f"{decision.status} is not the outcome of a failed push")
+    return Failure(
+        status=RowStatus(decision.status),
+        error_kind=decision.error_kind,
+        error=decision.error,
+        next_at=now + timedelta(seconds=decision.delay) if decision.delay else None,
+        count_attempt=decision.count_attempt,
+    )

@@ -20,11 +20,12 @@ from hunter.poll.health import Verdict
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, ChatConfig, Destinations
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, read_sources
-from hunter.sources.spec import FilterConfig, SourceConfig
+from hunter.sources.spec import SourceConfig
 from hunter.store import Store
 from hunter.store.records import SourceState
 from hunter.store.states import RowStatus
@@ -193,7 +194,7 @@ def judges(
     return [
         (OWNER, *chat_filter(rules, OWNER, source.filter)),
         *(
-            (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source)))
+            (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source.filter)))
             for chat in chats
             if chat.reads(source.name)
         ),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from hunter.sources.spec import FilterConfig, PayFloor
+from hunter.rules.filter_config import FilterConfig, PayFloor
 
 
 @dataclass(frozen=True)

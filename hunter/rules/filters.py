@@ -13,9 +13,9 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.sources.spec import FilterConfig
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 

@@ -5,15 +5,25 @@ get the same guarantees: written down before they are sent, sent once, retried, 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.rules.listing import Listing
-from hunter.sources.spec import SourceConfig
 
 SOURCE = "hunter"
 
 
-def _job_id(kind: str, source: SourceConfig, now: datetime) -> str:
+class Source(Protocol):
+    """The source a notice is about: its name and address (a Source)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def url(self) -> str: ...
+
+
+def _job_id(kind: str, source: Source, now: datetime) -> str:
     return f"{SOURCE}:{kind}:{source.name}:{now.isoformat()}"
 
 
@@ -22,7 +32,7 @@ def _month(now: datetime, timezone: str) -> str:
 
 
 def broken(
-    source: SourceConfig, reason: str, last_good_at: datetime | None, now: datetime, timezone: str
+    source: Source, reason: str, last_good_at: datetime | None, now: datetime, timezone: str
 ) -> Listing:
     when = (
         f"last good at {last_good_at.astimezone(ZoneInfo(timezone)):%Y-%m-%d %H:%M}"
@@ -38,7 +48,7 @@ def broken(
     )
 
 
-def recovered(source: SourceConfig, now: datetime) -> Listing:
+def recovered(source: Source, now: datetime) -> Listing:
     return Listing(
         job_id=_job_id("recovered", source, now),
         source=SOURCE,
@@ -60,7 +70,7 @@ def quota(used: int, limit: int, now: datetime, timezone: str) -> Listing:
     )
 
 
-def flood(source: SourceConfig, titles: list[str], now: datetime) -> Listing:
+def flood(source: Source, titles: list[str], now: datetime) -> Listing:
     """The title holds "%s" for the number of new listings, which only the store knows."""
     name = source.name.replace("%", "%%")
     sample = " · ".join(t[:60] for t in titles[:3])

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from itertools import islice
 
 from hunter.errors import ConfigError
-from hunter.sources.spec import FilterConfig, PayFloor
+from hunter.rules.filter_config import FilterConfig, PayFloor
 
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
 PAY_TEXT_MAX = 200  # what of a pay text is read: its amount, currency, period and bound

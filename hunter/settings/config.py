@@ -16,15 +16,17 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from hunter.deliver.pace import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.errors import ConfigError
-from hunter.rules.destinations import ChatConfig, parse_chats
+from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
+from hunter.rules.destinations import ChatConfig
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import PERIODS, floors
+from hunter.settings.chats import parse_chats
 from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
-from hunter.sources.spec import FilterConfig, SourceConfig
+from hunter.sources.spec import SourceConfig
 
 DEFAULT_CONFIG = "hunter.toml"
 

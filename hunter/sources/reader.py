@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import httpx
@@ -30,13 +31,31 @@ from hunter.sources.extract import ParseResult
 from hunter.sources.fetch import Fetched, Validators, client, fetch
 from hunter.sources.kinds import Read, source_kind
 from hunter.sources.spec import SourceConfig
-from hunter.store.records import SourceState
 
 log = logging.getLogger("hunter")
 
 PER_HOST = 2
 JITTER_SECONDS = 0.25
 STOP_CHECK_SECONDS = 0.1
+
+
+class SourceState(Protocol):
+    """What the store remembers of a source that a read uses (store.records.SourceState)."""
+
+    @property
+    def last_good_at(self) -> datetime | None: ...
+
+    @property
+    def etag(self) -> str | None: ...
+
+    @property
+    def last_modified(self) -> str | None: ...
+
+    @property
+    def validated_url(self) -> str | None: ...
+
+    @property
+    def not_before(self) -> datetime | None: ...
 
 
 @dataclass

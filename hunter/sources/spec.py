@@ -11,23 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-
-@dataclass(frozen=True)
-class PayFloor:
-    """The least pay a user wants, in one currency and period (hunter/rules/pay.py)."""
-
-    amount: int
-    currency: str  # ISO 4217
-    period: str  # "" for a whole job; hour, day, week, month or year
-
-
-@dataclass(frozen=True)
-class FilterConfig:
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    min_budget: int = 0  # baht for a whole job (what a bare number means); 0: no floor
-    ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    min_pay: tuple[PayFloor, ...] = ()  # floors in other currencies and periods
+from hunter.rules.filter_config import FilterConfig
 
 
 class _Now:

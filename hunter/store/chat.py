@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.chat_rules import ChatRules
-from hunter.sources.spec import PayFloor
+from hunter.rules.filter_config import PayFloor
 from hunter.store.records import Marked
 from hunter.store.room import Room
 from hunter.store.rows import Row, flag, moment, optional_integer, text

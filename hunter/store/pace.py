@@ -5,8 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import datetime
 
-from hunter.deliver.pace import Pace, PaceState
-from hunter.store.records import ChatRow, pace_state
+from hunter.store.records import ChatRow, Pace, PaceState, pace_state
 from hunter.store.room import Room
 
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from hunter.deliver.outcome import Decision
-from hunter.deliver.pace import PaceState
 from hunter.rules.listing import Listing
 from hunter.store.rows import (
     Row,
@@ -23,6 +21,29 @@ from hunter.store.rows import (
     text,
 )
 from hunter.store.states import ErrorKind, RowStatus
+
+
+@dataclass(frozen=True)
+class Pace:
+    """One claim of the allowance, as the store applies it (see `PaceStore.claim`)."""
+
+    month: str
+    now: float  # active seconds since the month began
+    interval: float  # active seconds per push at the current pace
+    tolerance: float  # active seconds of credit that may be spent ahead
+    cap: int  # the most messages hunter may count this month (its own counter)
+    notice: bool  # a notice of hunter's own waits: spend the reserve, not the pace
+    cost: int = 1  # messages this push costs: LINE counts one per recipient (a group's members)
+
+
+@dataclass(frozen=True)
+class PaceState:
+    """The pace as the store holds it: one row, shared by every replica."""
+
+    month: str
+    tat: float  # the theoretical arrival time of the next push, in active seconds
+    pushes: int  # messages hunter's pushes cost this month (one per recipient of each)
+    granted: bool = False  # the answer to the claim that returned this state
 
 
 @dataclass(frozen=True)
@@ -136,18 +157,6 @@ class Failure:
         """A batch that never reached LINE (held by the pace, or a reply that failed) goes
         back to `pending`, in its order, and gives up its key."""
         return cls(RowStatus.PENDING, None, None, None, count_attempt=False)
-
-    @classmethod
-    def of(cls, decision: Decision, now: datetime) -> Failure:
-        if decision.status not in (RowStatus.RETRY, RowStatus.STUCK, RowStatus.PENDING):
-            raise ValueError(f"{decision.status} is not the outcome of a failed push")
-        return cls(
-            status=RowStatus(decision.status),
-            error_kind=decision.error_kind,
-            error=decision.error,
-            next_at=now + timedelta(seconds=decision.delay) if decision.delay else None,
-            count_attempt=decision.count_attempt,
-        )
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from hunter.rules.filter_config import PayFloor
 from hunter.rules.listing import Listing
-from hunter.sources.spec import PayFloor
 from hunter.store.base import Store
 
 CAP = 100  # keywords one chat may add (hunter/chat/tuning.py)

@@ -9,9 +9,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from hunter.deliver.pace import Pace
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
+from hunter.store.records import Pace
 from tests.support.pace_claims import claim_many
 
 NOW = datetime(2026, 11, 12, 9, tzinfo=UTC)

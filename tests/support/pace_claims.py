@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from hunter.deliver.pace import Pace
 from hunter.store.postgres import PostgresStore
+from hunter.store.records import Pace
 
 
 def claim_many(database_url: str, pace: Pace, tries: int, start_at: float) -> int:

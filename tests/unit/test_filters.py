@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
-from hunter.sources.spec import FilterConfig
 
 THAI_TRAP = {"ไลน์": ("ออนไลน์",)}
 

@@ -1,6 +1,7 @@
-"""The shape of the code, kept: rooms of one noun stay small, and hunter's modules import each
-other without a cycle (an import made at module level, that is: one inside a function or under
-TYPE_CHECKING runs later and cannot loop at import time)."""
+"""The shape of the code, kept: folders named for the stages a listing passes through, whose
+imports point one way, no import cycle between modules (counting imports made inside functions
+and under TYPE_CHECKING: a lazy import is still a dependency), LINE's SDK in one folder, and
+classes small enough to read."""
 
 from __future__ import annotations
 
@@ -9,40 +10,71 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "hunter"
 MAX_CLASS_LINES = 200
+MAX_TOP_MODULES = 8
+# The folders, each importing only those after it: app -> chat -> ... -> rules. Each is one
+# stage or one kind of part; the modules directly in hunter/ (errors, logs, redact) are for all.
+ORDER = (
+    "app",
+    "chat",
+    "web",
+    "channels",
+    "poll",
+    "deliver",
+    "store",
+    "settings",
+    "sources",
+    "rules",
+)
 
 
-def modules() -> dict[str, ast.Module]:
+def modules() -> dict[str, tuple[Path, ast.Module]]:
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = ast.parse(path.read_text(encoding="utf-8"))
+        found[name] = (path, ast.parse(path.read_text(encoding="utf-8")))
     return found
 
 
-def module_level_imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:
-    """hunter's modules that `name` imports while it is imported."""
+def imports(name: str, path: Path, tree: ast.Module, known: set[str]) -> set[str]:
+    """hunter's modules that `name` imports anywhere: at module level, in a function, or
+    under TYPE_CHECKING."""
     imported: set[str] = set()
-    for node in tree.body:  # module level only: not in functions, not in `if TYPE_CHECKING`
+    for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:  # relative: from the module's own package
+                package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                base = package[: len(package) - node.level + 1]
+                module = ".".join([*base, module] if module else base)
             # `from a import b` imports the module a.b when there is one, else a name of a
             targets = [
-                f"{node.module}.{alias.name}"
-                if f"{node.module}.{alias.name}" in known
-                else node.module
+                f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module
                 for alias in node.names
             ]
         imported |= {target for target in targets if target in known and target != name}
     return imported
 
 
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports(name, path, tree, known) for name, (path, tree) in found.items()}
+
+
+def folder(module: str) -> str | None:
+    """The folder of hunter/ a module is in; None for hunter itself and the modules in it."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (PACKAGE / parts[-1]).is_dir() else None
+
+
 def test_no_class_in_hunter_is_over_200_lines() -> None:
     large = [
         f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"  # type: ignore[operator]
-        for name, tree in modules().items()
+        for name, (_path, tree) in modules().items()
         for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES  # type: ignore[operator]
     ]
@@ -50,22 +82,53 @@ def test_no_class_in_hunter_is_over_200_lines() -> None:
 
 
 def test_hunters_modules_import_each_other_without_a_cycle() -> None:
-    trees = modules()
-    known = set(trees)
-    graph = {name: module_level_imports(name, tree, known) for name, tree in trees.items()}
+    edges = graph()
     cycles: list[list[str]] = []
     state: dict[str, str] = {}
 
     def visit(node: str, path: list[str]) -> None:
         state[node] = "open"
-        for target in sorted(graph[node]):
+        for target in sorted(edges[node]):
             if state.get(target) == "open":
                 cycles.append([*path[path.index(target) :], target])
             elif target not in state:
                 visit(target, [*path, target])
         state[node] = "done"
 
-    for name in sorted(graph):
+    for name in sorted(edges):
         if name not in state:
             visit(name, [name])
     assert cycles == []
+
+
+def test_the_folders_import_one_way() -> None:
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(ORDER), "a new folder needs its place in ORDER"
+    backwards = sorted(
+        f"{source} -> {target}"
+        for source, targets in graph().items()
+        for target in targets
+        if (a := folder(source)) is not None
+        and (b := folder(target)) is not None
+        and ORDER.index(b) < ORDER.index(a)
+    )
+    assert backwards == []
+
+
+def test_few_modules_sit_directly_in_hunter() -> None:
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, top
+
+
+def test_lines_sdk_is_imported_in_one_folder_only() -> None:
+    """line-bot-sdk costs 70-80 MB and shapes everything it touches: only the LINE channel
+    (hunter/channels/line/) imports it."""
+    users = set()
+    for path, tree in modules().values():
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            if any(n == "linebot" or n.startswith("linebot.") for n in names):
+                users.add(path.parent.relative_to(PACKAGE.parent).as_posix())
+    assert users == {"hunter/channels/line"}

@@ -11,16 +11,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from hunter.deliver.pace import (
-    DAY,
-    LAST_CALL,
-    Calendar,
-    Pacer,
-    PaceState,
-    Plan,
-    QuietHours,
-    describe_interval,
-)
+from hunter.deliver.pace import LAST_CALL, Pacer, Plan, describe_interval
+from hunter.rules.calendar import DAY, Calendar, QuietHours
+from hunter.store.records import PaceState
 
 BANGKOK = ZoneInfo("Asia/Bangkok")
 NIGHT = QuietHours.parse("23:00-07:00")

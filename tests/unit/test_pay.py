@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from hunter.channels.line.render import money
 from hunter.errors import ConfigError
+from hunter.rules.filter_config import FilterConfig, PayFloor
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import MAX_BUDGET, PERIODS, floors, parse_budget_range, parse_floor
 from hunter.settings.config import parse_config
 from hunter.sources.extract import Details, make_listing
-from hunter.sources.spec import FilterConfig, PayFloor
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_chats_take_floors_the_same_way() -> None:
     chat = {"name": "jobs", "to": "C" + "0" * 32, "min_budget": ["฿40,000 per month"]}
     config = parse_config({"sources": [{"preset": "jobsdb"}], "chats": [chat]})
     [configured], [source] = config.chats, config.sources
-    rules = configured.filter_for(source)
+    rules = configured.filter_for(source.filter)
     assert rules.min_pay == (PayFloor(40000, "THB", "month"),) and rules.min_budget == 0
 
 

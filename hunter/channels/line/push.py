@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
 import urllib3
 
+from hunter.channels.line import render
 from hunter.deliver.outcome import Kind, PushResult, classify
 from hunter.errors import ChatGone, ConfigError, LineError
+from hunter.rules.listing import Listing
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
@@ -44,6 +46,13 @@ def _sdk() -> Any:  # the SDK's module; it ships no type information
 
 class LineSender:
     name = "LINE"
+
+    max_per_push = render.MAX_PER_PUSH
+
+    def render(
+        self, listings: Sequence[Listing], note: str | None, actions: bool
+    ) -> list[dict[str, Any]]:
+        return render.messages(list(listings), note, actions)
 
     def __init__(
         self,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from hunter.sources.spec import PayFloor
+from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import ChatStore, EventRow, event_payload
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.rows import moment, text, whole_number

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hunter.deliver.pace import Pace, PaceState
 from hunter.store.functions.carrier import FunctionCarrier
 from hunter.store.pace import PaceStore
-from hunter.store.records import pace_state
+from hunter.store.records import Pace, PaceState, pace_state
 from hunter.store.rows import flag
 
 

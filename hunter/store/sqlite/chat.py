@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from hunter.sources.spec import PayFloor
+from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.rows import flag, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hunter.deliver.pace import Pace, PaceState
 from hunter.store.pace import PaceStore
-from hunter.store.records import pace_state
+from hunter.store.records import Pace, PaceState, pace_state
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 
 

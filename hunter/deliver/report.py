@@ -9,13 +9,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel
-from hunter.deliver.pace import Pacer, PaceState, Plan, describe_interval
+from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import LineError
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
-from hunter.store.records import ChatRow, Marked, StatusReport
+from hunter.store.records import ChatRow, Marked, PaceState, StatusReport
 from hunter.store.states import RowStatus
 
 

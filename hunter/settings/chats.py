@@ -1,0 +1,81 @@
+"""The [[chats]] tables of hunter.toml, read into ChatConfigs (hunter/rules/destinations.py).
+
+[[chats]]
+name = "design"                           # shown in status; part of its rows' ids
+to = "C0123456789abcdef0123456789abcdef"  # a user U..., group C... or room R... id
+include = ["logo", "โลโก้"]                 # optional: else the global [filter]'s
+exclude = ["unpaid"]
+min_budget = 3000
+sources = ["fastwork"]                    # optional: else every source
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hunter.errors import ConfigError
+from hunter.rules.destinations import CHAT_ID, ChatConfig
+from hunter.rules.pay import floors
+from hunter.settings.toml_tables import reject_unknown, words
+
+_KEYS = {"name", "to", "include", "exclude", "min_budget", "sources"}
+
+
+def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfig, ...]:
+    """The [[chats]] tables; a chat's filter keys read exactly as [filter]'s do."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ConfigError(f"{where}: chats must be [[chats]] tables, each with a name and a to")
+    chats: list[ChatConfig] = []
+    for n, table in enumerate(raw, start=1):
+        at = f"{where} [[chats]] #{n}"
+        reject_unknown(table, _KEYS, at)
+        chats.append(_chat(table, at, sources))
+    names = [chat.name for chat in chats]
+    for name in names:
+        if names.count(name) > 1:
+            raise ConfigError(f"{where}: two [[chats]] are named {name!r}; names must be unique")
+    for n, chat in enumerate(chats, start=1):
+        first = next(i for i, c in enumerate(chats, start=1) if c.to == chat.to)
+        if first != n:
+            raise ConfigError(
+                f"{where} [[chats]] #{n} ({chat.name}): to is the same chat as [[chats]] #{first} "
+                f"({chats[first - 1].name}); each listing would reach it twice (a group pays "
+                "twice per member): merge the two, or remove one"
+            )
+    return tuple(chats)
+
+
+def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConfig:
+    name = table.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]{1,32}", name):
+        raise ConfigError(
+            f'{at}: name must be 1-32 letters, digits, "_", "-" or ".", e.g. name = "design"'
+        )
+    at = f"{at} ({name})"
+    to = table.get("to")
+    if not isinstance(to, str) or not CHAT_ID.match(to):
+        raise ConfigError(
+            f"{at}: to must be a LINE user (U...), group (C...) or room (R...) id of 33 "
+            f"characters, got {to!r}; the bot's welcome in that chat says its id"
+        )
+    rules: dict[str, Any] = {}
+    for key in ("include", "exclude"):
+        if key in table:
+            rules[key] = words(table, key, at)
+    if "min_budget" in table:
+        pay = floors(table["min_budget"], at)
+        rules.update(min_budget=pay.min_budget, min_pay=pay.min_pay)
+    chosen = table.get("sources")
+    if chosen is not None:
+        if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):
+            raise ConfigError(f'{at}: sources must be a list of source names, e.g. ["fastwork"]')
+        unknown = [s for s in chosen if s not in sources]
+        if unknown:
+            raise ConfigError(
+                f"{at}: no source named {unknown[0]!r}; the sources are {', '.join(sources)}"
+            )
+    return ChatConfig(name, to, rules, None if chosen is None else tuple(chosen))
