@@ -50,7 +50,10 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "LINE_CHANNEL_SECRET is set but PORT is not: LINE cannot reach the webhook; "
                 "run hunter as a web service (see the README)"
             )
-        hunter = Hunter(config, store, sender, actions=inbox is not None, line_to=env.line_to)
+        # Buttons whenever the chat can answer them, from any process: a cron `run --once`
+        # beside a web service that answers the webhook pushes them too.
+        actions = env.webhook_configured
+        hunter = Hunter(config, store, sender, actions=actions, line_to=env.line_to)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
             f"store {describe_store(env)}, alerts to {sender.name}"

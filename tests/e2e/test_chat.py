@@ -333,6 +333,23 @@ def test_mute_from_a_card_then_unmute(chat: Chat) -> None:
     assert chat.run("unmute", "python").returncode == 1  # nothing left to lift: one line
 
 
+def test_cards_carry_their_buttons_whenever_the_chat_can_answer(chat: Chat) -> None:
+    """A `run --once` (cron, GitHub Actions) beside the web service that answers the webhook:
+    its cards carry the buttons as the service's own do. Without LINE_CHANNEL_SECRET nothing
+    would answer a tap, so there are none."""
+    chat.configure()  # no quiet hours
+    chat.post_listings(1)
+    assert chat.run("run", "--once").returncode == 0
+    card = chat.line.pushes[-1].body["messages"][0]["contents"]
+    buttons = card["footer"]["contents"][1]["contents"]
+    assert [b["action"]["label"] for b in buttons] == ["ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]
+    chat.env.pop("LINE_CHANNEL_SECRET")
+    chat.post_listings(1, title="python plain {n}")
+    assert chat.run("run", "--once").returncode == 0
+    card = chat.line.pushes[-1].body["messages"][0]["contents"]
+    assert "ไม่สนใจ" not in json.dumps(card, ensure_ascii=False)
+
+
 def test_dismiss_and_applied_buttons(chat: Chat) -> None:
     chat.post_listings(2)
     replica = chat.start()
