@@ -1,12 +1,13 @@
-"""A database made by each release (commits 79ebbda and a1cc299) upgrades to exactly what a
-fresh install creates, and keeps every listing it knew: nothing is alerted again after an
-upgrade, and the chat's mutes, marks and answered events survive it.
+"""A database made by each release (commits 79ebbda, a1cc299 and cdd37b2) upgrades to exactly
+what a fresh install creates, and keeps every listing it knew: nothing is alerted again after
+an upgrade, and the chat's mutes, marks, answered events and tuning survive it.
 
 tests/fixtures/schema_79ebbda/ holds the first release's schema files as they were shipped
 (`git show 79ebbda:hunter/store/sql/<dialect>/001_init.sql`); they never change. The second
 release's database is made from migrations 001-003 as this checkout has them, after checking
 that they are, byte for byte, the files that release shipped (their SHA-256 below): a
-migration is never edited, a change is always a new numbered file.
+migration is never edited, a change is always a new numbered file. The third release's is
+made the same way from migrations 001-007.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from hunter.store.postgres import PostgresStore
 from hunter.store.sqlite import SQLiteStore
 from hunter.store.sqlite.database import _statements
 from tests.support import postgres
+from tests.support.schema import pg_shape, sqlite_shape
 
 FIRST_RELEASE = Path(__file__).resolve().parents[1] / "fixtures" / "schema_79ebbda"
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
@@ -43,31 +45,6 @@ def still_known(store: Store) -> None:
     assert store.outbox.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "pending"}
     assert store.outbox.record("a", SEEN, {x.job_id for x in SEEN}, T0) == {}  # nothing new
     assert queries.latest_version(store.dialect) == store.schema_version()
-
-
-def pg_shape(url: str) -> dict[str, Any]:
-    """Tables and columns, indexes, constraints and function definitions of a database."""
-    with psycopg.connect(url) as db:
-
-        def rows(sql: str) -> list[tuple[Any, ...]]:
-            return sorted(db.execute(sql.encode()).fetchall())
-
-        return {
-            "columns": rows(
-                "SELECT table_name, column_name, data_type, is_nullable, column_default "
-                "FROM information_schema.columns WHERE table_schema = 'public'"
-            ),
-            "indexes": rows("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname='public'"),
-            "constraints": rows(
-                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-                "WHERE connamespace = 'public'::regnamespace"
-            ),
-            "functions": rows(
-                "SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p "
-                "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'hunter%'"
-            ),
-            "meta": rows("SELECT key, value FROM hunter_meta WHERE key = 'schema_version'"),
-        }
 
 
 @pytest.fixture
@@ -106,25 +83,6 @@ def test_supabase_sql_upgrades_the_first_release_too(pg_url: str, second_pg_url:
     assert pg_shape(pg_url) == pg_shape(second_pg_url)
 
 
-def sqlite_shape(path: Path) -> dict[str, Any]:
-    with sqlite3.connect(path) as db:
-        tables = [
-            name
-            for (name,) in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-            )
-        ]
-        return {
-            "columns": {t: db.execute(f"PRAGMA table_info({t})").fetchall() for t in tables},
-            "indexes": sorted(
-                db.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index'")
-            ),
-            "version": db.execute(
-                "SELECT value FROM hunter_meta WHERE key = 'schema_version'"
-            ).fetchall(),
-        }
-
-
 def test_sqlite_from_the_first_release(tmp_path: Path) -> None:
     old_path, fresh_path = tmp_path / "old.db", tmp_path / "fresh.db"
     with sqlite3.connect(old_path) as db:
@@ -156,9 +114,32 @@ SECOND_RELEASE = {
 }
 
 
+# `git show cdd37b2:hunter/store/sql/<dialect>/<file> | sha256sum`
+THIRD_RELEASE = {
+    "postgres": {
+        **SECOND_RELEASE["postgres"],
+        "004_inbox.sql": "cb807212f6fd5649c4d96dec8769a1675ef01ecbea6cb41aa4e25fb7e7c5d9b3",
+        "005_chats.sql": "41451bc50eeb42cf70d5d697c42f1d097447e0a4ef43ee3becc6c2813347f197",
+        "006_tuning.sql": "761743972200dce517add42d4d732fac109e3533ad53530107b1942f93e80299",
+        "007_chat_floors.sql": "65d486a40b754fb97058d6f5f756fbc08735f6134b9aec8afcaec4a497629ecc",
+    },
+    "sqlite": {
+        **SECOND_RELEASE["sqlite"],
+        "004_inbox.sql": "7c3de1c58c557d91341ae76aba6650e17bb8debbed88720563efdb3db6b4c9e6",
+        "005_chats.sql": "f7cf6a231b47bb408c2de0e3871eeeafe836c7a25fec11d124303aad24b0596e",
+        "006_tuning.sql": "9b03a6edc921ea1c7a5cc9c596870514fe744783fdc7f9be64e3c783e645f828",
+        "007_chat_floors.sql": "2249bd74020352957c96ba023a780aa381724eb75ff39cb2ad7ff873bf31c5af",
+    },
+}
+
+
 def second_release_sql(dialect: str) -> list[str]:
     """Migrations 001-003, as commit a1cc299 shipped them (checked)."""
-    shipped = SECOND_RELEASE[dialect]
+    return release_sql(SECOND_RELEASE[dialect], dialect)
+
+
+def release_sql(shipped: dict[str, str], dialect: str) -> list[str]:
+    """The migrations a release shipped, as this checkout has them (checked byte for byte)."""
     found = {name: sql for _version, name, sql in queries.migrations(dialect) if name in shipped}
     for name, digest in shipped.items():
         assert hashlib.sha256(found[name].encode()).hexdigest() == digest, (
@@ -236,6 +217,57 @@ def test_sqlite_from_the_second_release(tmp_path: Path) -> None:
     with SQLiteStore(old_path) as upgraded:
         upgraded.migrate()
         still_known_after_the_second(upgraded)
+    with SQLiteStore(fresh_path) as fresh:
+        fresh.migrate()
+    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+
+
+def still_tuned_after_the_third(store: Store) -> None:
+    """cdd37b2's tuning survives, and from now on the command said last wins: an older one
+    (a replica late with it) changes nothing, a newer one does."""
+    still_known(store)
+    owner = store.chat.rules(T0)[""]
+    assert (owner.added, owner.min_budget, owner.paused) == (("django",), 5000, True)
+    store.chat.tune_settings("", T0 - timedelta(hours=1), min_budget=1000)  # said before
+    store.chat.tune_word("", "django", "remove", T0 - timedelta(hours=1), 100)
+    assert store.chat.rules(T0)[""].min_budget == 5000
+    assert store.chat.rules(T0)[""].added == ("django",)
+    store.chat.tune_settings("", T0 + timedelta(hours=1), min_budget=2000, paused=False)
+    owner = store.chat.rules(T0)[""]
+    assert (owner.min_budget, owner.paused) == (2000, False)
+
+
+def test_postgres_from_the_third_release(pg_url: str, second_pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        for sql in release_sql(THIRD_RELEASE["postgres"], "postgres"):
+            db.execute(sql.encode())
+    with PostgresStore(pg_url) as old:  # cdd37b2's functions, as that release called them
+        record_as_the_first_release(old)
+        old._execute("SELECT hunter_tune_word('', 'django', 'add', '2026-11-01 09:00+00')")
+        old._execute("SELECT hunter_tune_settings('', 5000, true, '2026-11-01 09:00+00')")
+    with PostgresStore(pg_url) as upgraded:
+        upgraded.migrate()
+        still_tuned_after_the_third(upgraded)
+    with PostgresStore(second_pg_url) as fresh:
+        fresh.migrate()
+    assert pg_shape(pg_url) == pg_shape(second_pg_url)
+
+
+def test_sqlite_from_the_third_release(tmp_path: Path) -> None:
+    old_path, fresh_path = tmp_path / "old.db", tmp_path / "fresh.db"
+    with sqlite3.connect(old_path) as db:
+        for sql in release_sql(THIRD_RELEASE["sqlite"], "sqlite"):
+            for statement in _statements(sql):
+                db.execute(statement)
+        db.execute("INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '7')")
+        at = "2026-11-01T09:00:00.000000Z"
+        db.execute(f"INSERT INTO hunter_tuning VALUES ('', 'django', 'add', '{at}')")
+        db.execute(f"INSERT INTO hunter_chat_settings VALUES ('', 5000, 1, '{at}')")
+    with SQLiteStore(old_path) as old:
+        record_as_the_first_release(old)
+    with SQLiteStore(old_path) as upgraded:
+        upgraded.migrate()
+        still_tuned_after_the_third(upgraded)
     with SQLiteStore(fresh_path) as fresh:
         fresh.migrate()
     assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
