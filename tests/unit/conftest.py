@@ -1,18 +1,28 @@
-"""The unit tier's store: a real SQLite file in the test's own folder, schema applied."""
+"""The unit tier: hunter's parts in this process, with nothing of the network. A unit test
+starts no server, opens no connection and runs no subprocess (a test that needs a board, LINE
+or the CLI belongs in tests/integration or tests/e2e); the whole tier runs in seconds. Its
+store is a real SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+import socket
+import subprocess
 
 import pytest
 
-from hunter.store.sqlite import SQLiteStore
+from tests.support.sqlite_store import store
+
+__all__ = ["store"]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    opened = SQLiteStore(tmp_path / "hunter.db")
-    opened.migrate()
-    yield opened
-    opened.close()
+@pytest.fixture(autouse=True)
+def no_network_and_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError(
+            "a unit test starts no server, opens no socket and runs no process: "
+            "move it to tests/integration (local servers) or tests/e2e (the CLI)"
+        )
+
+    monkeypatch.setattr(socket.socket, "bind", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(subprocess, "Popen", refuse)

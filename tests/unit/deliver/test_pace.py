@@ -1,7 +1,7 @@
 """The pace as a pure object: quiet hours, active time, the interval and the claim it makes.
 
 The store applies the claims (tests/contract/test_pace_store.py); the deliverer's use of them
-runs against a real SQLite store with a fake clock in tests/unit/test_pacing.py.
+runs against a real SQLite store with a fake clock in tests/unit/deliver/test_paced_delivery.py.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WORKFLOW = ROOT / "deploy" / "github-actions" / "hunter.yml"
 SECRETS = {
     "LINE_CHANNEL_ACCESS_TOKEN",

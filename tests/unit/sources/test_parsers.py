@@ -2,7 +2,8 @@
 
 The pages in ../shared/fixtures/real were captured from real sites by other people; the tests
 that read them skip (saying why) on a clone without ../shared. The small pages here are
-written for the case they test; feeds and the Fastwork-shaped sample are in test_feeds.py.
+written for the case they test; feeds and the Fastwork-shaped sample are in
+tests/integration/sources/test_feeds.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from hunter.sources.extract import canonical_url, fix_mojibake
 from hunter.sources.reader import parse
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
+REAL = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "real"
 needs_real = pytest.mark.skipif(
     not REAL.is_dir(), reason="../shared/fixtures/real is not here (a user's clone); CI has it"
 )

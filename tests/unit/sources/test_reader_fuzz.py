@@ -24,7 +24,7 @@ from hunter.settings.config import parse_config
 from hunter.sources.reader import parse
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
+REAL = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "real"
 FUZZ = settings(
     max_examples=150,
     deadline=None,
