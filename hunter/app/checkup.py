@@ -15,6 +15,7 @@ from hunter.channels.line.render import details
 from hunter.errors import HunterError
 from hunter.poll.poller import judges
 from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
@@ -123,7 +124,7 @@ def _report_source(
         say("  no listings: check the item/items selector against the page")
         return 1
     (_owner, owner_filter, owner_mutes), *chats = judges(
-        rules, config.chats, config.source(read.name)
+        rules, Destinations(None, config.chats), config.source(read.name)
     )
     for listing in read.listings[:3]:
         more = details(listing)

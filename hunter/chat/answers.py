@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from hunter.channels.line import render
 from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
 from hunter.channels.line.webhook import ChatEvent
-from hunter.chat import texts, tuning
+from hunter.chat import commands, texts
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
@@ -78,8 +78,7 @@ class Chat:
         """Answer one event (the inbox brings each one once), for the chat it came from."""
         now = self.clock()
         chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
-        command = texts.command(event.text) if event.kind == "message" else None
-        tune = tuning.parse(event.text) if event.kind == "message" and not command else None
+        command = commands.parse(event.text) if event.kind == "message" else None
         if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):
@@ -88,12 +87,10 @@ class Chat:
             self._text(event, texts.welcome(event.chat_id, chat is not None))
         elif event.kind == "postback" and chat is not None:
             self._button(event, now, chat)  # acts even when it is too late to answer
-        elif event.kind == "message" and event.in_group and command is None and tune is None:
+        elif event.kind == "message" and event.in_group and command is None:
             return  # in a group people talk to each other: only commands are for hunter
-        elif event.kind == "message" and chat is not None and tune is not None:
-            self._tune(event, tune, chat, now)
         elif event.kind == "message" and chat is not None:
-            self._command(event, command, chat)
+            self._command(event, command, chat, now)
         elif event.kind in ("message", "postback") and self._told_private(event, now):
             self._text(event, texts.PRIVATE_TEXT)
 
@@ -109,22 +106,23 @@ class Chat:
         return self.store.chat.note_private(event.chat_id, now, now - PRIVATE_AGAIN)
 
     # -- what the owner asks ------------------------------------------------------------------
-    def _command(self, event: ChatEvent, command: str | None, chat: str) -> None:
-        if command in texts.NEW:
+    def _command(
+        self, event: ChatEvent, command: commands.Command | None, chat: str, now: datetime
+    ) -> None:
+        verb = command.verb if command else "help"
+        if verb == "new":
             self._new(event, chat)
-        elif command in texts.STATUS:
+        elif verb == "status":
             self._text(event, self._status(chat))
+        elif verb == "why" and command:
+            self._text(event, self.why.explain(command.argument, chat))
+        elif verb in commands.TUNING and command:
+            # Stamped with LINE's time of the message, not this replica's: of two changes
+            # handled at once by two replicas, the one said last wins (issue 29).
+            reply, quick = self.tuning.apply(command, chat, event.at or now)
+            self._text(event, reply, quick)
         else:
             self._text(event, texts.HELP_TEXT)
-
-    def _tune(self, event: ChatEvent, command: tuning.Command, chat: str, now: datetime) -> None:
-        if command.verb == "why":
-            self._text(event, self.why.explain(command.argument, chat))
-            return
-        # Stamped with LINE's time of the message, not this replica's: of two changes handled
-        # at once by two replicas, the one said last wins (issue 29).
-        reply, quick = self.tuning.apply(command, chat, event.at or now)
-        self._text(event, reply, quick)
 
     def _new(self, event: ChatEvent, chat: str) -> None:
         """What waits for this chat, in a reply (free), claimed as a push would be."""

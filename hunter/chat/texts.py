@@ -1,12 +1,7 @@
-"""What the chat says, in Thai first and English after: the words it understands and its
-fixed answers."""
+"""What the chat says, in Thai first and English after: its fixed answers (the words it
+understands are commands.py's)."""
 
 from __future__ import annotations
-
-NEW = {"new", "งานใหม่"}
-STATUS = {"status", "สถานะ"}
-HELP = {"help", "ช่วยด้วย", "?"}
-COMMANDS = NEW | STATUS | HELP  # in a group, only these are answered: people talk there
 
 HELP_TEXT = (
     "hunter ส่งงานใหม่ที่ตรงกับคำของคุณมาที่แชทนี้\n"
@@ -39,9 +34,3 @@ def welcome(chat_id: str | None, owner: bool) -> str:
         f"This {where}'s id is {chat_id}: if this is your own hunter, set LINE_TO to it and "
         "restart."
     )
-
-
-def command(text: str) -> str | None:
-    """The command word a message is, if it is one."""
-    word = text.strip().casefold()
-    return word if word in COMMANDS else None

@@ -13,51 +13,22 @@ nothing changes.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
 from datetime import datetime
 
+from hunter.chat.commands import Command
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.destinations import Destinations
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.settings.config import Config
 from hunter.store import Store
 
-VERBS: dict[str, tuple[str, ...]] = {
-    "add": ("เพิ่ม", "add"),
-    "remove": ("ลบ", "remove"),
-    "words": ("คำ", "words"),
-    "budget": ("งบ", "budget"),
-    "pause": ("หยุด", "pause"),
-    "resume": ("ต่อ", "resume"),
-    "why": ("ทำไม", "why"),
-}
-TAKES_ARGUMENT = {"add", "remove", "budget", "why"}
 WORD_MAX = 60  # characters of one keyword
 KEYWORDS_MAX = 100  # keywords one chat may add from LINE (judging time grows with them)
 THAI_MIN = 2  # letters of a Thai keyword: Thai matches inside words, so one matches anything
 # Scripts whose letters pass for Latin ones ("python" with a Cyrillic U+0440 is not "python").
 _LOOKALIKES = {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
 CHANGED = ("คำ", "งานใหม่")  # quick replies after a change
-
-
-@dataclass(frozen=True)
-class Command:
-    verb: str  # a key of VERBS
-    argument: str
-
-
-def parse(text: str) -> Command | None:
-    """The tuning command a message is, if it is one: the verb alone, or the verb, a space and
-    its argument. People chat in groups: "ต่อไป" or "งบประมาณเท่าไหร่" is not a command."""
-    parts = text.split(maxsplit=1)
-    if not parts:
-        return None
-    folded, argument = parts[0].casefold(), parts[1] if len(parts) > 1 else ""
-    for verb, words in VERBS.items():
-        if folded in words and (verb in TAKES_ARGUMENT or not argument.strip()):
-            return Command(verb, argument.strip())
-    return None
 
 
 def word_problem(word: str) -> str | None:
@@ -107,14 +78,6 @@ class Tuning:
 
     def __init__(self, config: Config, store: Store, destinations: Destinations) -> None:
         self.config, self.store, self.destinations = config, store, destinations
-
-    def base(self, chat: str) -> FilterConfig:
-        """hunter.toml's filter for `chat`: the global [filter], with the chat's own keys
-        (a source's own keys still apply to that source's listings)."""
-        chosen = self.destinations.chat_named(chat)
-        if chat == OWNER or chosen is None:
-            return self.config.filter
-        return replace(self.config.filter, **chosen.rules)
 
     def apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         """Do `command` for `chat`, said at `at` (LINE's time of the message: of two changes,
@@ -173,10 +136,11 @@ class Tuning:
         return self.words(chat, at)
 
     def in_force(self, chat: str, now: datetime) -> tuple[FilterConfig, ChatRules | None]:
-        """`chat`'s filter as the next poll judges with it, and what the chat changed."""
-        rules = self.store.chat.rules(now).get(chat)
-        base = self.base(chat)
-        return (rules.apply(base) if rules else base), rules
+        """`chat`'s filter as the next poll judges with it (a source's own keys aside), and
+        what the chat changed."""
+        changes = self.store.chat.rules(now)
+        rules = self.destinations.rules_for(chat, self.config.filter, changes)[0]
+        return rules, changes.get(chat)
 
     def keywords(self, chat: str, now: datetime) -> set[str]:
         """`chat`'s include keywords in force, case-folded."""

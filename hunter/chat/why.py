@@ -143,14 +143,11 @@ class Why:
 
     # -- helpers ------------------------------------------------------------------------------
     def _rules(self, chat: str, source: str, changed: ChatRules) -> FilterConfig:
-        """The filter the poll judges `chat`'s listings of `source` with, today."""
-        by_name = {s.name: s for s in self.config.sources}
-        base = self.tuning.base(chat)
-        if source in by_name:
-            configured = self.tuning.destinations.chat_named(chat)
-            spec = by_name[source]
-            base = spec.filter if configured is None else configured.filter_for(spec.filter)
-        return changed.apply(base)
+        """The filter the poll judges `chat`'s listings of `source` with, today (the global
+        [filter] for a source no longer in hunter.toml)."""
+        spec = next((s for s in self.config.sources if s.name == source), None)
+        base = spec.filter if spec is not None else self.config.filter
+        return self.tuning.destinations.rules_for(chat, base, {chat: changed})[0]
 
     def _listing(self, row: Mapping[str, Any]) -> Listing:
         return Listing.from_payload(text(row, "job_id"), document(row, "listing"))

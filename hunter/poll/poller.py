@@ -19,7 +19,7 @@ from hunter.poll import health
 from hunter.poll.health import Verdict
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, ChatConfig, Destinations
+from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
@@ -146,9 +146,7 @@ class Poller:
         chats it matches."""
         source = read.source
         listings, matched = [], set()
-        (_owner, owner_filter, owner_mutes), *judged = judges(
-            rules, self.destinations.chats, source
-        )
+        (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
         for listing in read.listings:
             for name, rules_of_chat, mutes in judged:
@@ -187,24 +185,9 @@ class Poller:
 
 
 def judges(
-    rules: Mapping[str, ChatRules], chats: Sequence[ChatConfig], source: SourceConfig
+    rules: Mapping[str, ChatRules], destinations: Destinations, source: SourceConfig
 ) -> list[tuple[str, FilterConfig, Mapping[str, datetime]]]:
     """Who judges `source`'s listings, the owner's chat first, then each [[chats]] that reads
     it: its name, its filter as the poll judges with it, and its mutes in force."""
-    return [
-        (OWNER, *chat_filter(rules, OWNER, source.filter)),
-        *(
-            (chat.name, *chat_filter(rules, chat.name, chat.filter_for(source.filter)))
-            for chat in chats
-            if chat.reads(source.name)
-        ),
-    ]
-
-
-def chat_filter(
-    rules: Mapping[str, ChatRules], chat: str, base: FilterConfig
-) -> tuple[FilterConfig, Mapping[str, datetime]]:
-    """`chat`'s filter as the poll judges with it (hunter.toml's, with what the chat changed
-    over it) and its mutes in force."""
-    changed = rules.get(chat)
-    return (changed.apply(base), changed.mutes) if changed else (base, {})
+    names = [OWNER, *(c.name for c in destinations.chats if c.reads(source.name))]
+    return [(name, *destinations.rules_for(name, source.filter, rules)) for name in names]

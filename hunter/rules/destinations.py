@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from hunter.errors import ConfigError
+from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import FilterConfig
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
@@ -84,6 +86,19 @@ class Destinations:
         if self.owner is not None:
             return self.owner
         return self.chats[0].to if self.chats else None
+
+    def rules_for(
+        self, chat: str, base: FilterConfig, changes: Mapping[str, ChatRules]
+    ) -> tuple[FilterConfig, Mapping[str, datetime]]:
+        """The one answer to "which rules judge a listing for `chat`": `base` (its source's
+        filter, the global [filter] with the source's own keys; the global one when the source
+        is gone), the chat's own keys of hunter.toml over it, then what the chat changed from
+        its phone (`changes`, by chat); and the chat's mutes in force. The poll, `hunter
+        check`, "ทำไม" and "คำ" all ask here."""
+        configured = self.chat_named(chat) if chat != OWNER else None
+        start = configured.filter_for(base) if configured is not None else base
+        changed = changes.get(chat)
+        return (changed.apply(start), changed.mutes) if changed else (start, {})
 
     def chat_named(self, name: str) -> ChatConfig | None:
         return next((chat for chat in self.chats if chat.name == name), None)

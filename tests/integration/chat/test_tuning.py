@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hunter.app.service import Hunter
 from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
-from hunter.chat.tuning import parse
+from hunter.chat.commands import parse
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
