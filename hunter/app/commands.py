@@ -148,20 +148,8 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             marked = store.chat.marks("applied")
             _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
             return 0
-        result = store.status(now)
-        result.mutes = store.chat.mutes(now)
         destinations = Destinations(env.line_to, config.chats)
-        result.chats = report.chats(
-            destinations,
-            store.pace.chats(),
-            store.outbox.pending_by_chat(),
-            store.chat.rules(now),
-            config.calendar.month(now),
-        )
-    result.quota = report.line_quota(open_channel(env))
-    result.pace = report.pace(
-        config, result.quota, result.pace_state, now, result.outbox["pending"]
-    )
+        result = report.gather(config, store, destinations, open_channel(env).quota, now)
     if args.json:
         _say(report.as_json(result))
     else:

@@ -6,38 +6,34 @@ else is told "this bot is private" once in a long while (PRIVATE_AGAIN), and not
 listing. In a group or a multi-person chat people talk to each other: only the command words
 and the card buttons are answered there.
 
-"งานใหม่" ("new") takes what waits in the outbox exactly as a push does (claim, reply, then
-mark sent), so a listing reaches LINE once whether a reply or a push carries it. A reply LINE
-answered with an error puts its listings back to waiting; one that LINE may have taken but
-never answered leaves them stuck as "delivery unknown" (`hunter retry` sends them again),
-since a reply has no retry key and pushing them again could show them twice. So does a reply
-whose worker died before it knew (kill -9): its batch's key says it was a reply's, and the
-deliverer that finds it past its lease marks it stuck instead of pushing it.
+"งานใหม่" ("new") is delivered by hunter/deliver/reply.py exactly as a push is (claim, render,
+send, mark), so a listing reaches LINE once whether a reply or a push carries it; "สถานะ"
+("status") is the report `hunter status` prints (hunter/deliver/report.py), as this chat
+needs it. The words each command takes are in commands.py.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from hunter.channels.line import render
-from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MAX_PER_PUSH, MUTE
+from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MUTE
 from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import commands, texts
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
 from hunter.deliver.channel import Replier
-from hunter.deliver.outcome import REPLY_KEY, Kind, PushResult, failure_of, reply_unanswered
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.reply import ReplyDelivery
 from hunter.errors import LineError
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.store import Store
-from hunter.store.records import Failure
 
 log = logging.getLogger("hunter")
 
@@ -67,6 +63,7 @@ class Chat:
         self.worker = worker
         self.tuning = Tuning(config, store, self.destinations)
         self.why = Why(self.tuning, clock, self._next_push_at)
+        self.replies = ReplyDelivery(store, replier, clock, worker)
 
     @property
     def configured(self) -> frozenset[str]:
@@ -125,67 +122,35 @@ class Chat:
             self._text(event, texts.HELP_TEXT)
 
     def _new(self, event: ChatEvent, chat: str) -> None:
-        """What waits for this chat, in a reply (free), claimed as a push would be."""
-        now = self.clock()
-        key = f"{REPLY_KEY}{uuid.uuid4()}"  # a reply's: never pushed if this worker dies
-        batch = self.store.outbox.claim_new(self.worker, key, MAX_PER_PUSH, now, chat)
-        if not batch:
-            recent = self.store.outbox.recent_sent(MAX_BUBBLES, chat)
-            if not recent:
-                self._text(event, texts.NOTHING_NEW)
-                return
-            self._reply(event, render.messages(recent, texts.ONLY_SENT, actions=True))
+        """What waits for this chat, in a reply (free), claimed as a push would be; when
+        nothing waits, the last ones sent again (they were delivered: no row changes)."""
+
+        def send(messages: list[dict[str, Any]]) -> PushResult:
+            return self._reply(event, messages)
+
+        if self.replies.carry(chat, send, texts.more_waiting):
             return
-        waiting = self.store.outbox.count_pending(chat)
-        more = texts.more_waiting(waiting) if waiting else None
-        result = self._reply(event, render.messages([c.listing for c in batch], more, True))
-        if result.kind is Kind.SENT:
-            self.store.outbox.mark_sent(key, self.clock())
-            log.info("%d listings sent in a reply", len(batch))
-        elif result.maybe_delivered:  # LINE may show them: never push them on a guess
-            failure = failure_of(reply_unanswered(result), self.clock())
-            self.store.outbox.mark_failed(key, self.worker, failure)
-        else:  # LINE answered that it did not take them: they wait for the next push
-            self.store.outbox.mark_failed(key, self.worker, Failure.unsent())
+        recent = self.store.outbox.recent_sent(MAX_BUBBLES, chat)
+        if not recent:
+            self._text(event, texts.NOTHING_NEW)
+            return
+        self._reply(event, self.replier.render(recent, texts.ONLY_SENT, True))
 
     def _status(self, chat: str) -> str:
+        """The same report `hunter status` prints, as this chat needs it."""
         now = self.clock()
-        tz = ZoneInfo(self.config.timezone)
-        lines = []
-        for source in self.store.sources.all():
-            state = "❌ " + (source.last_error or "")[:80] if source.last_error else "✅"
-            if source.broken_at:
-                state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
-            lines.append(f"{source.name}: {state}")
-        outbox = self.store.outbox.counts()
-        waiting = self.store.outbox.count_pending(chat)
-        pace = self._pace(now, outbox["pending"])
-        lines.append(f"รอส่ง {waiting} · waiting {waiting}")
-        if outbox["stuck"]:
-            lines.append(f"ติดค้าง {outbox['stuck']} · stuck {outbox['stuck']}: hunter status")
-        if pace["plan"] is not None:
-            next_at = datetime.fromisoformat(pace["next_push_at"]).astimezone(tz)
-            lines.append(f"LINE {pace['used']}/{pace['plan']} · next push {next_at:%d %b %H:%M}")
-        known = self.store.pace.chats().get(chat)
-        if known is not None:
-            spent = known.spent_in(self.config.calendar.month(now))
-            members = known.members or 1
-            lines.append(f"แชทนี้ · this chat: {members} คน/members, {spent} ข้อความ/messages")
-        mutes = self.store.chat.mutes(now, chat)
-        if mutes:
-            lines.append("ปิดคำ · muted: " + ", ".join(sorted(mutes)))
-        return "\n".join(lines) or "no sources polled yet"
-
-    def _pace(self, now: datetime, waiting: int) -> dict[str, Any]:
-        try:
-            quota = report.line_quota_of(self.replier.quota())
-        except LineError as exc:  # LINE could not tell; the rest of the status still helps
-            quota = {"error": str(exc)}
-        return report.pace(self.config, quota, self.store.pace.state(), now, waiting)
+        gathered = report.gather(
+            self.config, self.store, self.destinations, self.replier.quota, now
+        )
+        return report.chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
 
     def _next_push_at(self) -> datetime | None:
-        pace = self._pace(self.clock(), 1)
-        return datetime.fromisoformat(pace["next_push_at"]) if pace["plan"] is not None else None
+        now = self.clock()
+        try:
+            quota = report.line_quota_of(self.replier.quota())
+        except LineError as exc:
+            quota = {"error": str(exc)}
+        return report.next_push_at(self.config, quota, self.store.pace.state(), now)
 
     # -- the buttons under a card -------------------------------------------------------------
     def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:

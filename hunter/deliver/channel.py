@@ -53,6 +53,12 @@ class Channel(Protocol):
 class Replier(Protocol):
     """A channel that answers a person's message (free on LINE, once per reply token)."""
 
+    max_per_push: int  # listings one reply carries at most, as a push
+
+    def render(
+        self, listings: Sequence[Listing], note: str | None, actions: bool
+    ) -> list[dict[str, Any]]: ...
+
     def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult: ...
 
     def quota(self) -> tuple[int | None, int] | None: ...

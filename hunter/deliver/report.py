@@ -1,9 +1,10 @@
-"""`hunter status` as text for people and as JSON for scripts."""
+"""The status report: one object (`gather`), printed by `hunter status` as text for people and
+as JSON for scripts, and shown in a chat's "สถานะ" (`chat_text`), so that both say the same."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -15,6 +16,7 @@ from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
+from hunter.store import Store
 from hunter.store.records import ChatRow, Marked, PaceState, StatusReport
 from hunter.store.states import RowStatus
 
@@ -46,6 +48,56 @@ def line_quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None
     return None if quota is None else {"limit": quota[0], "used": quota[1]}
 
 
+def gather(
+    config: Config,
+    store: Store,
+    destinations: Destinations,
+    quota: Callable[[], tuple[int | None, int] | None],
+    now: datetime,
+) -> StatusReport:
+    """Everything the status says, read once: the store's rooms, each chat, LINE's quota
+    (`quota`, the channel's; its failure is part of the report) and the pace."""
+    result = store.status(now)
+    result.mutes = store.chat.mutes(now)
+    result.chats = chats(
+        destinations,
+        store.pace.chats(),
+        store.outbox.pending_by_chat(),
+        store.chat.rules(now),
+        config.calendar.month(now),
+    )
+    try:
+        result.quota = line_quota_of(quota())
+    except LineError as exc:  # LINE could not tell; the rest of the status still helps
+        result.quota = {"error": str(exc)}
+    result.pace = pace(config, result.quota, result.pace_state, now, result.outbox["pending"])
+    result.next_push_at = next_push_at(config, result.quota, result.pace_state, now)
+    return result
+
+
+def _next_push(
+    config: Config, quota: dict[str, Any] | None, state: PaceState | None, now: datetime
+) -> tuple[Plan, float, datetime]:
+    """The month's plan, the push interval in force, and when the next push may go."""
+    line = None if quota is None or "error" in quota else (quota["limit"], quota["used"])
+    plan = Plan.of(line, config.monthly_messages, config.reserve_messages)
+    pacer = Pacer(config.calendar, timedelta(minutes=config.interval_minutes))
+    current = pacer.pace(plan, state, now, notice=False)
+    paced = plan.limit is not None
+    next_at = pacer.next_push(state, current, now) if paced and state is not None else now
+    if config.calendar.is_quiet(next_at):
+        next_at = config.calendar.quiet_until(next_at)
+    return plan, current.interval, next_at
+
+
+def next_push_at(
+    config: Config, quota: dict[str, Any] | None, state: PaceState | None, now: datetime
+) -> datetime | None:
+    """When the pace lets the next push go; None when nothing is paced (no monthly limit)."""
+    plan, _interval, at = _next_push(config, quota, state, now)
+    return at if plan.limit is not None else None
+
+
 def pace(
     config: Config,
     quota: dict[str, Any] | None,
@@ -55,20 +107,14 @@ def pace(
 ) -> dict[str, Any]:
     """The pace of pushes for `hunter status`: the plan, what is spent, the pace, when the
     next push may go and how many listings wait for it."""
-    line = None if quota is None or "error" in quota else (quota["limit"], quota["used"])
-    plan = Plan.of(line, config.monthly_messages, config.reserve_messages)
-    pacer = Pacer(config.calendar, timedelta(minutes=config.interval_minutes))
-    current = pacer.pace(plan, state, now, notice=False)
-    paced = plan.limit is not None
-    next_at = pacer.next_push(state, current, now) if paced and state is not None else now
-    if config.calendar.is_quiet(next_at):
-        next_at = config.calendar.quiet_until(next_at)
+    plan, interval, next_at = _next_push(config, quota, state, now)
+    month = config.calendar.month(now)
     return {
         "plan": plan.limit,
         "used": plan.used,
         "reserve": plan.reserve,
-        "pushes_this_month": state.pushes if state and state.month == current.month else 0,
-        "push_every_seconds": round(current.interval) if paced else None,
+        "pushes_this_month": state.pushes if state and state.month == month else 0,
+        "push_every_seconds": round(interval) if plan.limit is not None else None,
         "next_push_at": next_at.isoformat(),
         "waiting": waiting,
         "quiet_hours": None if config.quiet_hours is None else str(config.quiet_hours),
@@ -243,6 +289,35 @@ def as_json(report: StatusReport) -> str:
         "chats": report.chats,
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
+    """ "สถานะ" in a chat: the sources' health, what waits for this chat, LINE's quota and the
+    next push, this chat's recipients and spending and its mutes, from the report `hunter
+    status` prints."""
+    tz = ZoneInfo(timezone)
+    lines = []
+    for source in report.sources:
+        state = "❌ " + (source.last_error or "")[:80] if source.last_error else "✅"
+        if source.broken_at:
+            state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
+        lines.append(f"{source.name}: {state}")
+    mine = next((c for c in report.chats if c["name"] == (chat or "LINE_TO")), None)
+    waiting = mine["waiting"] if mine else 0
+    lines.append(f"รอส่ง {waiting} · waiting {waiting}")
+    stuck = report.outbox["stuck"]
+    if stuck:
+        lines.append(f"ติดค้าง {stuck} · stuck {stuck}: hunter status")
+    if report.pace is not None and report.pace["plan"] is not None and report.next_push_at:
+        at = report.next_push_at.astimezone(tz)
+        used, plan = report.pace["used"], report.pace["plan"]
+        lines.append(f"LINE {used}/{plan} · next push {at:%d %b %H:%M}")
+    if mine is not None and mine["messages_this_month"]:
+        members, spent = mine["recipients"] or 1, mine["messages_this_month"]
+        lines.append(f"แชทนี้ · this chat: {members} คน/members, {spent} ข้อความ/messages")
+    if mine is not None and mine["mutes"]:
+        lines.append("ปิดคำ · muted: " + ", ".join(mine["mutes"]))
+    return "\n".join(lines)
 
 
 def applied_text(marked: list[Marked], now: datetime) -> str:

@@ -292,6 +292,7 @@ class StatusReport:
     pace_state: PaceState | None = None
     mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
     chats: list[dict[str, Any]] = field(default_factory=list)  # report.chats, by the caller
+    next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:

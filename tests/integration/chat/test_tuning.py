@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from hunter.app.service import Hunter
 from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
 from hunter.chat.commands import parse
+from hunter.deliver import report
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
@@ -297,3 +299,21 @@ def test_any_message_gets_at_most_one_reply_and_no_traceback(setting: Setting, t
         assert setting.store.chat.rules(setting.clock()).get("") is None or all(
             len(w) <= 60 for w in setting.store.chat.rules(setting.clock())[""].added
         )
+
+
+def test_status_in_the_chat_says_what_hunter_status_says(store: SQLiteStore, board: Board) -> None:
+    """ "สถานะ" and `hunter status` print one report: the chat shows its own waiting count and
+    the pace's next push exactly as the report has them (no second reckoning)."""
+    s = Setting(store, board, monthly_messages=20)
+    s.line.quota_answer = (20, 0)
+    for n in range(6):  # more than the pace lets go today: some wait
+        s.show(f"p{n}", f"python {n}")
+        s.poll()
+    gathered = report.gather(s.config, store, s.chat.destinations, s.line.quota, s.clock())
+    owner = next(c for c in gathered.chats if c["name"] == "LINE_TO")
+    assert owner["waiting"] > 0 and gathered.next_push_at is not None
+    said = s.say("สถานะ")
+    assert f"รอส่ง {owner['waiting']} · waiting {owner['waiting']}" in said
+    at = gathered.next_push_at.astimezone(ZoneInfo("Asia/Bangkok"))
+    assert f"LINE 0/20 · next push {at:%d %b %H:%M}" in said
+    assert said == report.chat_text(gathered, "", "Asia/Bangkok")
