@@ -39,7 +39,7 @@ log = logging.getLogger("hunter")
 
 MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
-# LINE's reply token works once, within about a minute of the event (DESIGN.md); an event
+# LINE's reply token works once, within about a minute of the event (LINE's reply API); an event
 # handled later (taken over after a restart) still acts, but no longer answers.
 REPLY_WINDOW = timedelta(seconds=50)
 MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds

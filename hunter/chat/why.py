@@ -22,7 +22,7 @@ from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import floor_missed, judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import pay_text
-from hunter.store.rows import document, optional_moment, optional_text, text
+from hunter.store.columns import document, optional_moment, optional_text, text
 
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
 

@@ -28,7 +28,7 @@ MEMBERS_FRESH = timedelta(days=1)  # a group's member count is read again after 
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Grant:
     granted: bool
     next_push_at: datetime | None = None  # when a new batch may go, if it is not soon
 
@@ -112,7 +112,7 @@ class Allowance:
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
 
-    def claim_for(self, batch: list[Claimed], chat: str, to: str | None) -> Verdict:
+    def claim_for(self, batch: list[Claimed], chat: str, to: str | None) -> Grant:
         """`claim` for a batch of `chat`, at what one push to `to` costs; not granted when
         that cost cannot be known: the bot left the group (its rows wait until it is back),
         or LINE cannot tell its size yet (the next poll asks again)."""
@@ -120,10 +120,10 @@ class Allowance:
             cost = self.cost(chat, to)
         except ChatGone as exc:
             log.info("chat %s waits: %s", chat or "LINE_TO", exc)
-            return Verdict(False)
+            return Grant(False)
         except LineError as exc:
             log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
-            return Verdict(False)
+            return Grant(False)
         return self.claim(batch, cost)
 
     @property
@@ -142,15 +142,15 @@ class Allowance:
             self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)
         return self._plan
 
-    def claim(self, batch: list[Claimed], cost: int = 1) -> Verdict:
+    def claim(self, batch: list[Claimed], cost: int = 1) -> Grant:
         """Claim one push of the month's allowance for this new batch, `cost` messages (the
         store decides, so replicas share one pace). A batch holding a notice of hunter's own
         spends the reserve."""
         if self.pacer is None:
-            return Verdict(True)
+            return Grant(True)
         plan = self.plan()
         if plan.limit is None:
-            return Verdict(True)  # unlimited and no ceiling configured: nothing to pace
+            return Grant(True)  # unlimited and no ceiling configured: nothing to pace
         now = self.clock()
         notice = any(c.listing.source == notices.SOURCE for c in batch)
         pace = self.pacer.pace(plan, self.store.pace.state(), now, notice, cost)
@@ -159,14 +159,14 @@ class Allowance:
         listings_pace = self.pacer.pace(plan, state, now, notice=False, cost=cost)
         next_at = self.pacer.next_push(state, listings_pace, now)
         if state.granted:  # the next poll's finds will wait: say when
-            return Verdict(True, next_at if next_at > now + self.poll_every else None)
+            return Grant(True, next_at if next_at > now + self.poll_every else None)
         log.info(
             "the pace holds new listings until %s (%d of %s messages spent this month)",
             local_time(next_at, self.config.timezone, now),
             state.pushes,
             plan.budget,
         )
-        return Verdict(False, next_at)
+        return Grant(False, next_at)
 
     def warn_quota(self, since: int = 0) -> None:
         """When only the reserve of the month's messages is left and hunter's pace is not why

@@ -20,7 +20,7 @@ from hunter.store.records import SourceNote, SourceState
 
 
 @dataclass(frozen=True)
-class Verdict:
+class HealthVerdict:
     good: bool | None  # None: no verdict (unchanged page, waiting as the site asked)
     reason: str | None = None
 
@@ -29,7 +29,7 @@ class Verdict:
 class Health:
     """A source's health after one read: the verdict, and the note the store keeps of it."""
 
-    verdict: Verdict
+    verdict: HealthVerdict
     note: SourceNote
 
 
@@ -39,29 +39,33 @@ def assess(read: SourceRead, state: SourceState | None, config: Config, now: dat
     return Health(verdict, note(read, state, verdict, config, now))
 
 
-def judge(read: SourceRead, state: SourceState | None) -> Verdict:
+def judge(read: SourceRead, state: SourceState | None) -> HealthVerdict:
     if read.waiting_until or read.unchanged or read.stopped:
-        return Verdict(None)
+        return HealthVerdict(None)
     if read.error:
-        return Verdict(False, read.error)
+        return HealthVerdict(False, read.error)
     if not read.listings:
         if state and state.last_good_at:
-            return Verdict(
+            return HealthVerdict(
                 False,
                 "no listings found where there used to be some: the page's layout may have changed",
             )
-        return Verdict(None)  # never worked yet: `hunter check` is where that shows
+        return HealthVerdict(None)  # never worked yet: `hunter check` is where that shows
     if read.skipped > len(read.listings):
-        return Verdict(
+        return HealthVerdict(
             False,
             f"{read.skipped} of {read.skipped + len(read.listings)} items had "
             "no title or no id: the page's layout may have changed",
         )
-    return Verdict(True)
+    return HealthVerdict(True)
 
 
 def note(
-    read: SourceRead, state: SourceState | None, verdict: Verdict, config: Config, now: datetime
+    read: SourceRead,
+    state: SourceState | None,
+    verdict: HealthVerdict,
+    config: Config,
+    now: datetime,
 ) -> SourceNote:
     """The source's row after this read; notices ready in case the store decides to send."""
     source = read.source

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from hunter.errors import StoreError
 from hunter.poll import health
-from hunter.poll.health import Verdict
+from hunter.poll.health import HealthVerdict
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -40,7 +40,7 @@ class SourcePoll:
     """One source's part of a poll: what was read, the verdict, and what was recorded."""
 
     read: SourceRead
-    verdict: Verdict
+    verdict: HealthVerdict
     recorded: dict[str, int] = field(default_factory=dict)  # new rows per status, and "flood"
 
     @property
@@ -113,7 +113,7 @@ class Poller:
         self.paused = frozenset(chat for chat, r in rules.items() if r.paused)
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
-                polls.append(SourcePoll(read, Verdict(None)))
+                polls.append(SourcePoll(read, HealthVerdict(None)))
                 continue
             state = states.get(read.name)
             judged = health.assess(read, state, self.config, now)

@@ -66,32 +66,32 @@ def _hits(keyword: _Keyword, text: str, ignore_within: Mapping[str, Iterable[str
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Judgement:
     matched: bool
     reason: str  # why, in words: shown by `hunter check`
     keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
 
 
-def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Verdict:
+def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Judgement:
     """Whether the user wants `listing`. `muted`: case-folded include keywords the user muted
     on LINE; a listing that only they match is not wanted (for now)."""
     text = f"{listing.title}\n{listing.summary}".casefold()
     ignore = {k.casefold(): v for k, v in rules.ignore_within.items()}
     for keyword in keywords(tuple(rules.exclude)):
         if _hits(keyword, text, ignore):
-            return Verdict(False, f"excluded by {keyword.word!r}")
+            return Judgement(False, f"excluded by {keyword.word!r}")
     under = under_floor(listing, rules)
     if under:
-        return Verdict(False, under)
+        return Judgement(False, under)
     if not rules.include:
-        return Verdict(True, "no include keywords: everything matches")
+        return Judgement(True, "no include keywords: everything matches")
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
     live = tuple(word for word in found if word.casefold() not in muted)
     if live:
-        return Verdict(True, f"matches {live[0]!r}", live)
+        return Judgement(True, f"matches {live[0]!r}", live)
     if found:
-        return Verdict(False, f"matches only muted keywords: {', '.join(found)}")
-    return Verdict(False, "no include keyword")
+        return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
+    return Judgement(False, "no include keyword")
 
 
 def floor_missed(listing: Listing, rules: FilterConfig) -> tuple[int, int] | None:

@@ -188,10 +188,10 @@ def period_of(value: object) -> str | None:
     return None
 
 
-def floors(value: object, where: str) -> FilterConfig:
+def read_min_budget(value: object, where: str) -> tuple[int, tuple[PayFloor, ...]]:
     """`min_budget` as written: a number (baht for a whole job), a text with its currency and
-    period ("$25/hour"), or a list of them, one per currency and period. The baht-per-job
-    floor is `min_budget`, the others `min_pay`, of the FilterConfig returned."""
+    period ("$25/hour"), or a list of them, one per currency and period: (the baht-per-job
+    floor, the floors in other terms), a FilterConfig's `min_budget` and `min_pay`."""
     written = value if isinstance(value, list) else [value]
     found: dict[tuple[str, str], PayFloor] = {}
     for item in written:
@@ -203,7 +203,7 @@ def floors(value: object, where: str) -> FilterConfig:
             )
         found[key] = floor
     home = found.pop((HOME.currency, HOME.period), HOME)
-    return FilterConfig(min_budget=home.amount, min_pay=tuple(found.values()))
+    return home.amount, tuple(found.values())
 
 
 def _floor(item: object, where: str) -> PayFloor:

@@ -17,7 +17,7 @@ from typing import Any
 
 from hunter.errors import ConfigError
 from hunter.rules.destinations import CHAT_ID, ChatConfig
-from hunter.rules.pay import floors
+from hunter.rules.pay import read_min_budget
 from hunter.settings.toml_tables import reject_unknown, words
 
 _KEYS = {"name", "to", "include", "exclude", "min_budget", "sources"}
@@ -67,8 +67,8 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
         if key in table:
             rules[key] = words(table, key, at)
     if "min_budget" in table:
-        pay = floors(table["min_budget"], at)
-        rules.update(min_budget=pay.min_budget, min_pay=pay.min_pay)
+        budget, floors = read_min_budget(table["min_budget"], at)
+        rules.update(min_budget=budget, min_pay=floors)
     chosen = table.get("sources")
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):

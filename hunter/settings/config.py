@@ -20,7 +20,7 @@ from hunter.errors import ConfigError
 from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
-from hunter.rules.pay import PERIODS, floors
+from hunter.rules.pay import PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
 from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
@@ -280,13 +280,15 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
                 f'{where}: ignore_within must be a table like {{ "ไลน์" = ["ออนไลน์"] }}'
             )
         ignore = {k: words(table, k, f"{where} ignore_within") for k in table}
-    pay = floors(raw["min_budget"], where) if "min_budget" in raw else base
+    budget, floors = base.min_budget, base.min_pay
+    if "min_budget" in raw:
+        budget, floors = read_min_budget(raw["min_budget"], where)
     return FilterConfig(
         include=words(raw, "include", where) if "include" in raw else base.include,
         exclude=words(raw, "exclude", where) if "exclude" in raw else base.exclude,
-        min_budget=pay.min_budget,
+        min_budget=budget,
         ignore_within=ignore,
-        min_pay=pay.min_pay,
+        min_pay=floors,
     )
 
 

@@ -12,5 +12,7 @@ encoding.py   bytes -> text (HTTP charset, BOM, <meta charset>, windows-874)
 reader.py     one source, all its pages, at once with the others -> SourceRead
 conditions.py `where` conditions on JSON items
 extract.py    ids from links, budgets from text, clean text
-presets.py    sources described once (fastwork, remoteok, weworkremotely)
+presets.py    real sources described once, as data: fastwork, jobthai, jobsdb,
+              freelancer, remoteok, weworkremotely, himalayas, remotive, jobicy
+headers.py    a source's own headers, and which of them (and of its url) are secrets
 """

@@ -20,10 +20,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.store.chat import ChatStore
+from hunter.store.columns import Row, text, utc
 from hunter.store.outbox import OutboxStore
 from hunter.store.pace import PaceStore
 from hunter.store.records import StatusReport
-from hunter.store.rows import Row, text, utc
 from hunter.store.sources import SourceStore
 
 

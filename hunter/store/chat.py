@@ -17,9 +17,9 @@ from typing import Any
 
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import PayFloor
+from hunter.store.columns import Row, flag, moment, optional_integer, text
 from hunter.store.records import Marked
 from hunter.store.room import Room
-from hunter.store.rows import Row, flag, moment, optional_integer, text
 
 EVENT_MEMORY = timedelta(days=7)  # an event id is accepted once within this (hunter_accept_events)
 EventRow = tuple[str, str | None, dict[str, Any]]  # (webhookEventId, chat id, the event's JSON)

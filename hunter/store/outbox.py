@@ -1,6 +1,6 @@
 """The outbox: every listing seen, what waits to be sent, what is in flight, what was sent.
 
-The rows of hunter_seen_jobs and their batches (DESIGN.md, "States of a row"). Claims are
+The rows of hunter_seen_jobs and their batches (their states: store/states.py). Claims are
 decided by the database: a row is `sending` for exactly one worker under one retry key.
 """
 
@@ -11,9 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from hunter.rules.listing import Listing
-from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow
-from hunter.store.room import Room
-from hunter.store.rows import (
+from hunter.store.columns import (
     document,
     integer,
     optional_integer,
@@ -21,6 +19,8 @@ from hunter.store.rows import (
     optional_text,
     text,
 )
+from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow
+from hunter.store.room import Room
 from hunter.store.states import OUTBOX
 
 PRUNE_BATCH = 5_000

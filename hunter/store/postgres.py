@@ -16,8 +16,8 @@ from psycopg.types.json import Jsonb
 from hunter.errors import SchemaError, StoreError
 from hunter.redact import redact
 from hunter.store import queries
+from hunter.store.columns import Row, integer
 from hunter.store.functions import Document, FunctionStore
-from hunter.store.rows import Row, integer
 
 _MIGRATION_LOCK = 0x68756E74  # "hunt": one migrator at a time when instances start together
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.store.rows import (
+from hunter.store.columns import (
     Row,
     document,
     integer,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
-from hunter.store.rows import Row
+from hunter.store.columns import Row
 
 
 class Reads(Protocol):

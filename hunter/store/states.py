@@ -11,7 +11,10 @@ from enum import StrEnum
 
 
 class RowStatus(StrEnum):
-    """Where a listing stands (DESIGN.md, "States of a row")."""
+    """Where a listing's row stands: primed or ignored (seen, never sent), pending (waits to
+    be claimed), sending (claimed, the push in flight, its retry key fixed), retry (a
+    transient failure, tried again after next_attempt_at), sent (LINE took it), stuck (refused
+    for good, five failures, or delivery unknown: `hunter retry` sends it again)."""
 
     PRIMED = "primed"  # seen while its source was primed; never sent
     IGNORED = "ignored"  # seen, did not match the filters

@@ -21,8 +21,8 @@ from supabase.lib.client_options import SyncClientOptions
 
 from hunter.errors import SchemaError, StoreError
 from hunter.store import queries
+from hunter.store.columns import whole_number
 from hunter.store.functions import Document, FunctionStore
-from hunter.store.rows import whole_number
 
 TIMEOUT_SECONDS = 20
 SCHEMA_FIX = (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hunter.store.base import Store
-from hunter.store.rows import Row
+from hunter.store.columns import Row
 
 # Read-only queries of the rooms, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {

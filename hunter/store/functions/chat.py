@@ -8,8 +8,8 @@ from typing import Any
 
 from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import ChatStore, EventRow, event_payload
+from hunter.store.columns import moment, text, whole_number
 from hunter.store.functions.carrier import Document, FunctionCarrier
-from hunter.store.rows import moment, text, whole_number
 
 
 class FunctionChat(ChatStore):

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from hunter.rules.listing import Listing
+from hunter.store.columns import integer, text, whole_number
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.outbox import OutboxStore
 from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
-from hunter.store.rows import integer, text, whole_number
 
 
 def notice_document(listing: Listing | None) -> Document | None:

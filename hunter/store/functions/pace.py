@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from hunter.store.columns import flag
 from hunter.store.functions.carrier import FunctionCarrier
 from hunter.store.pace import PaceStore
 from hunter.store.records import Pace, PaceState, pace_state
-from hunter.store.rows import flag
 
 
 class FunctionPace(PaceStore):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from hunter.store.columns import text
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.records import SourceNote
-from hunter.store.rows import text
 from hunter.store.sources import SourceStore
 
 

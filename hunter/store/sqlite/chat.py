@@ -9,7 +9,7 @@ from typing import Any
 
 from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
-from hunter.store.rows import flag, text
+from hunter.store.columns import flag, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from hunter.errors import SchemaError, StoreError, StoreGone
 from hunter.store import queries
 from hunter.store.base import Store
-from hunter.store.rows import Row, integer
+from hunter.store.columns import Row, integer
 
 Q = queries.load("sqlite")
 

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.listing import Listing
+from hunter.store.columns import flag, integer, text
 from hunter.store.outbox import OutboxStore
 from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
-from hunter.store.rows import flag, integer, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.states import RowStatus
 

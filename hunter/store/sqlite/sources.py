@@ -6,8 +6,8 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
+from hunter.store.columns import integer, optional_moment
 from hunter.store.records import SourceNote
-from hunter.store.rows import integer, optional_moment
 from hunter.store.sources import SourceStore
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import insert_notice

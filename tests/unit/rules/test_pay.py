@@ -15,7 +15,7 @@ from hunter.errors import ConfigError
 from hunter.rules.filter_config import FilterConfig, PayFloor
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
-from hunter.rules.pay import MAX_BUDGET, PERIODS, floors, parse_budget_range, parse_floor
+from hunter.rules.pay import MAX_BUDGET, PERIODS, parse_budget_range, parse_floor, read_min_budget
 from hunter.settings.config import parse_config
 from hunter.sources.extract import Details, make_listing
 
@@ -192,11 +192,11 @@ def test_any_pay_text_reads_or_is_refused_in_one_line(text: str) -> None:
     assert listing.period in ("", *PERIODS)
     assert listing.budget is None or 0 < listing.budget <= MAX_BUDGET
     try:
-        rules = floors([text], "[filter]")
+        _budget, floors = read_min_budget([text], "[filter]")
     except ConfigError as exc:
         assert "\n" not in str(exc) and str(exc).startswith("[filter]: min_budget")
     else:
-        assert all(f.amount > 0 and f.period in ("", *PERIODS) for f in rules.min_pay)
+        assert all(f.amount > 0 and f.period in ("", *PERIODS) for f in floors)
 
 
 @pytest.mark.parametrize(
