@@ -1,9 +1,13 @@
-"""`hunter run` with PORT and LINE_CHANNEL_SECRET, attacked from 127.0.0.1 as issue 21 did:
-500 connections trickling their headers a byte every 5 s and 200 holding the last byte of a
-1 MB body for 30 s, 16 clients posting 1 MB unsigned bodies for 15 s. Meanwhile LINE's signed
-requests must each be answered 200 within 2 s, /healthz must answer, the slow connections must
-be dropped within the read timeouts, and threads and memory must stay bounded. (The same
-attack on the first webhook server, side by side: bench/siege.py, bench/RESULTS.md.)"""
+"""`hunter run` with PORT and LINE_CHANNEL_SECRET, attacked from 127.0.0.1 for 30 s each time.
+
+The first attack (issue 21): 500 connections trickling their headers a byte every 5 s and 200
+holding the last byte of a 1 MB body, 16 clients posting 1 MB unsigned bodies for 15 s; the
+slow connections must be dropped within the read timeouts, and threads and memory must stay
+bounded. The second (issue 29): 600 connections each sending a whole signed-looking head
+announcing a 60 KB body, then nothing, opened again as soon as they are closed; before the fix
+they filled every connection slot (LINE got 2 answers of 23). Meanwhile LINE's signed requests
+must each be answered 200 within 2 s, and /healthz must answer. (Both attacks on an earlier
+hunter, side by side: bench/siege.py, bench/RESULTS.md.)"""
 
 from __future__ import annotations
 
@@ -14,13 +18,17 @@ from tests.support.board import Board, html_source
 from tests.support.cli import base_env, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.local_server import free_port, wait_for
-from tests.support.siege import Attack, besiege
+from tests.support.siege import Attack, Report, besiege
 from tests.support.webhook import SECRET
 
+HELD_SMALL_BODIES = Attack(slowloris=0, held_bodies=0, posters=0, held_small=600, seconds=30)
 
-def test_the_webhook_answers_line_in_time_under_attack(
-    tmp_path: Path, board: Board, line: LineStandIn
-) -> None:
+
+def besiege_hunter(
+    tmp_path: Path, board: Board, line: LineStandIn, attack: Attack
+) -> tuple[Report, int | None, str]:
+    """Start `hunter run` serving the webhook, attack it, stop it: the report, its exit
+    code and its log."""
     url = board.serve_jobs("/jobs", [("seed", "seed listing")])
     write_config(tmp_path, [html_source("board", url)], interval_minutes=30)
     port = free_port()
@@ -28,14 +36,26 @@ def test_the_webhook_answers_line_in_time_under_attack(
     process = start_hunter(tmp_path, "run", env=env)
     try:
         wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
-        report = besiege("127.0.0.1", port, process.pid, SECRET, Attack())
+        report = besiege("127.0.0.1", port, process.pid, SECRET, attack)
     finally:
         process.terminate()
         _out, log = process.communicate(timeout=40)
+    return report, process.returncode, log
+
+
+def assert_line_was_heard(report: Report) -> None:
     summary = report.summary()
     assert report.signed and all(status == 200 for status, _ in report.signed), summary
     assert report.slowest_signed() < 2.0, summary
     assert report.healthz and all(status == 200 for status, _ in report.healthz), summary
+
+
+def test_the_webhook_answers_line_in_time_under_attack(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    report, returncode, log = besiege_hunter(tmp_path, board, line, Attack())
+    summary = report.summary()
+    assert_line_was_heard(report)
     limits = Limits()
     assert report.slow_still_open == 0 and report.held_still_open == 0, summary
     # Dropped once their head (or body) was late; the trickle notices it within its 5 s step.
@@ -43,5 +63,15 @@ def test_the_webhook_answers_line_in_time_under_attack(
     assert max(report.slow_dropped_after) <= deadline, summary
     assert max(report.threads) <= 30, summary  # the first server: one per connection (700)
     assert max(report.rss_mb) - report.rss_mb[0] <= 60, summary
-    assert process.returncode == 0 and "Traceback" not in log
+    assert returncode == 0 and "Traceback" not in log
     assert len([line for line in log.splitlines() if "refused" in line]) <= 20  # bounded rate
+
+
+def test_held_small_bodies_never_shut_line_out(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    report, returncode, log = besiege_hunter(tmp_path, board, line, HELD_SMALL_BODIES)
+    assert report.held_small_opened > 600, report.summary()  # closed, and came back
+    assert len(report.signed) >= 40, report.summary()
+    assert_line_was_heard(report)
+    assert returncode == 0 and "Traceback" not in log
