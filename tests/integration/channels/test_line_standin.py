@@ -12,7 +12,7 @@ import pytest
 from hunter.channels.line.push import LineSender
 from hunter.channels.line.render import messages
 from hunter.deliver.outcome import Kind
-from hunter.errors import LineError
+from hunter.errors import ChatGone
 from hunter.rules.listing import Listing
 from tests.support.line_limits import limit_errors
 from tests.support.line_spec import spec_available, spec_errors
@@ -115,8 +115,8 @@ def test_a_push_to_a_group_or_room_counts_once_per_member(line: LineStandIn) -> 
     line.members.update({group: 4, room: 3})
     sender = LineSender(line.token, TO, line.url)
     assert (sender.members(group), sender.members(room), sender.members(TO)) == (4, 3, 1)
-    with pytest.raises(LineError, match="HTTP 404"):
-        sender.members(stranger)  # the bot is not in that group
+    with pytest.raises(ChatGone, match="HTTP 404"):  # a LineError: the bot is not in it
+        sender.members(stranger)
     text = [{"type": "text", "text": "job"}]
     for to in (TO, group, room):
         assert sender.push(text, str(uuid.uuid4()), to).kind is Kind.SENT
