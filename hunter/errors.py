@@ -4,6 +4,7 @@
     ├── ConfigError             bad hunter.toml, environment or command line   -> exit 2
     └── RunError                the run itself failed                          -> exit 1
         ├── StoreError          the database cannot be reached or refused a statement
+        │   ├── StoreRefused    the database answered, and refused this statement's values
         │   ├── SchemaError     the database holds an older or newer schema than this hunter
         │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
@@ -35,6 +36,12 @@ class RunError(HunterError):
 
 class StoreError(RunError):
     """The database could not be reached or refused a statement."""
+
+
+class StoreRefused(StoreError):
+    """The database was reached and refused the statement for what it carries (a value it
+    cannot store, a key past its size): the same statement will be refused again, while the
+    others still go through."""
 
 
 class SchemaError(StoreError):

@@ -140,7 +140,7 @@ class Chat:
         """The same report `hunter status` prints, as this chat needs it."""
         now = self.clock()
         gathered = report.gather(
-            self.config, self.store, self.destinations, self.replier.quota, now
+            self.config, self.store, self.destinations, self.replier.quota, now, rows=0
         )
         return report.chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
 

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from hunter.channels.line.webhook import BadRequest, ChatEvent, from_payload, parse
 from hunter.chat.answers import Chat
-from hunter.errors import HunterError
+from hunter.errors import HunterError, StoreRefused
 from hunter.store import Store
 from hunter.store.chat import EVENT_MEMORY, EventRow
 from hunter.web.limits import Throttled
@@ -142,8 +142,11 @@ class Inbox:
         rows = [(event.event_id, event.chat_id, event.raw) for event in timely]
         try:
             new: set[str] | None = self._store.chat.accept(rows, self._worker, now)
-        except HunterError as exc:
+        except StoreRefused as exc:  # the database answered: one event it cannot keep
             new = self._accept_one_by_one(rows, now, exc)
+        except HunterError as exc:  # the database is away: LINE sends them all again
+            log.error("could not keep %d webhook events (answered 500): %s", len(rows), exc)
+            return 500
         if new is None:
             return 500
         for event in timely:
@@ -156,10 +159,10 @@ class Inbox:
     def _accept_one_by_one(
         self, rows: list[EventRow], now: datetime, error: HunterError
     ) -> set[str] | None:
-        """After the request's events could not be kept together: each on its own, so that
-        one the database refuses never costs the others (LINE would redeliver them all, into
-        the same refusal, again and again). None when none could be kept: the database is
-        away, and a 500 makes LINE send them again."""
+        """After the database refused the request's events together: each on its own, so
+        that one it refuses never costs the others (LINE would redeliver them all, into the
+        same refusal, again and again). None when none could be kept: a 500, and LINE sends
+        them again."""
         new: set[str] = set()
         kept = 0
         for row in rows:

@@ -54,16 +54,19 @@ def gather(
     destinations: Destinations,
     quota: Callable[[], tuple[int | None, int] | None],
     now: datetime,
+    rows: int = 100,
 ) -> StatusReport:
-    """Everything the status says, read once: the store's rooms, each chat, LINE's quota
-    (`quota`, the channel's; its failure is part of the report) and the pace."""
-    result = store.status(now)
-    result.mutes = store.chat.mutes(now)
+    """Everything the status says, read once: the store's rooms (up to `rows` outbox rows not
+    done), each chat, LINE's quota (`quota`, the channel's; its failure is part of the
+    report) and the pace."""
+    result = store.status(now, rows)
+    rules = store.chat.rules(now)
+    result.mutes = dict(rules[OWNER].mutes) if OWNER in rules else {}
     result.chats = chats(
         destinations,
         store.pace.chats(),
         store.outbox.pending_by_chat(),
-        store.chat.rules(now),
+        rules,
         config.calendar.month(now),
     )
     try:

@@ -13,7 +13,7 @@ import psycopg
 import psycopg.rows
 from psycopg.types.json import Jsonb
 
-from hunter.errors import SchemaError, StoreError
+from hunter.errors import SchemaError, StoreError, StoreRefused
 from hunter.redact import redact
 from hunter.store import queries
 from hunter.store.columns import Row, integer
@@ -56,12 +56,12 @@ class PostgresStore(FunctionStore):
             with db.cursor(row_factory=psycopg.rows.dict_row) as cursor:
                 cursor.execute(sql.encode(), params)
                 return list(cursor.fetchall()) if cursor.description else []
-        except psycopg.OperationalError as exc:
-            # The connection may be gone (restart, failover): the next call reconnects.
-            db.close()
-            raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
         except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL refused a statement: {_reason(exc)}") from exc
+            if isinstance(exc, psycopg.OperationalError):
+                db.close()  # the connection may be gone (restart, failover): reconnect next
+            if _unreachable(exc.sqlstate):
+                raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
+            raise StoreRefused(f"PostgreSQL refused a statement: {_reason(exc)}") from exc
 
     def migrate(self) -> None:
         """Apply each migration the database lacks, one transaction each, in order, under an
@@ -119,6 +119,14 @@ class PostgresStore(FunctionStore):
 
 def _adapt(value: Any) -> Any:
     return Jsonb(value.value) if isinstance(value, Document) else value
+
+
+def _unreachable(sqlstate: str | None) -> bool:
+    """Whether an error says the database could not be used at all (no answer, the
+    connection lost, out of resources, shutting down), not that it refused this statement.
+    SQLSTATE classes: 08 connection, 53 insufficient resources, 57 operator intervention,
+    58 system error."""
+    return sqlstate is None or sqlstate[:2] in ("08", "53", "57", "58")
 
 
 def _reason(exc: BaseException) -> str:

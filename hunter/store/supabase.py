@@ -19,7 +19,7 @@ from postgrest.exceptions import APIError
 from supabase import create_client
 from supabase.lib.client_options import SyncClientOptions
 
-from hunter.errors import SchemaError, StoreError
+from hunter.errors import SchemaError, StoreError, StoreRefused
 from hunter.store import queries
 from hunter.store.columns import whole_number
 from hunter.store.functions import Document, FunctionStore
@@ -70,7 +70,10 @@ class SupabaseStore(FunctionStore):
                     "Supabase refused hunter's key access to its tables: use the secret "
                     "(service_role) key, and run `hunter schema` again to set the grants"
                 ) from exc
-            raise StoreError(f"Supabase ({function}): {exc.message or exc.code}") from exc
+            said = f"Supabase ({function}): {exc.message or exc.code}"
+            if _refused(exc.code):
+                raise StoreRefused(said) from exc
+            raise StoreError(said) from exc
         except httpx.HTTPError as exc:
             raise StoreError(
                 f"cannot reach Supabase at {self._host}: {type(exc).__name__}; check SUPABASE_URL "
@@ -94,3 +97,10 @@ class SupabaseStore(FunctionStore):
                 f"the hunter schema in Supabase is version {current}, newer than "
                 f"this hunter ({latest}); upgrade hunter"
             )
+
+
+def _refused(code: str | None) -> bool:
+    """Whether PostgREST passed on PostgreSQL refusing the statement (a SQLSTATE), rather than
+    failing to reach it (its own PGRST codes) or the database being away (classes 08, 53, 57
+    and 58)."""
+    return code is not None and len(code) == 5 and code[:2] not in ("08", "53", "57", "58")

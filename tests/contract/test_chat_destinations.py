@@ -5,6 +5,7 @@ board, a scripted LINE and a fake clock; the store is the real one."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -19,7 +20,7 @@ from hunter.store.base import Store
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO, titles_of
 from tests.support.scripted import Clock, ScriptedSender
-from tests.support.webhook import SECRET, event, payload, signature
+from tests.support.webhook import BOT, SECRET, event, signature
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 GROUP = "C" + "a1" * 16
@@ -124,21 +125,42 @@ def test_a_group_the_bot_left_waits_and_the_owner_is_told_once(store: Store, boa
     assert len(line.titles_to(GROUP)) == 12 and not store.pace.chats()["design"].gone
 
 
-def test_a_nul_in_one_event_never_refuses_the_request(store: Store, board: Board) -> None:
-    """Finding 6: on PostgreSQL a signed event whose text held U+0000 got a 500, every event
-    of its request was refused, and LINE's redelivery met the same error each time."""
+def received(store: Store, board: Board, *events: dict[str, Any]) -> tuple[int, Line, Clock]:
+    """The webhook's answer to one signed request of `events`, once its events are answered;
+    the scripted LINE that got the replies."""
     url = board.serve_jobs("/a", [("seed", "seed")])
     clock, line = Clock(datetime.now(UTC)), Line()
-    chat = Chat(configure(url), store, line, TO, clock, "w")
-    inbox = Inbox(SECRET, chat, "w", clock)
+    inbox = Inbox(SECRET, Chat(configure(url), store, line, TO, clock, "w"), "w", clock)
     try:
-        body = payload(
-            event("message", TO, "r1", text="ทำไม abc\u0000def"),
-            event("message", TO, "r2", text="เพิ่ม django"),
-        )
-        assert inbox.receive(body, signature(body)) == 200
+        # json.dumps escapes a lone surrogate as \ud800, as a JSON sender may
+        body = json.dumps({"destination": BOT, "events": list(events)}).encode()
+        status = inbox.receive(body, signature(body))
         assert inbox.wait_idle(10)
     finally:
         inbox.stop(0)
-    assert len(line.replies) == 2
+    return status, line, clock
+
+
+def test_text_no_store_keeps_never_refuses_the_request(store: Store, board: Board) -> None:
+    """Finding 6: on PostgreSQL a signed event whose text held U+0000 got a 500, every event
+    of its request was refused, and LINE's redelivery met the same error each time. A lone
+    surrogate did the same on SQLite (it cannot encode one)."""
+    status, line, clock = received(
+        store,
+        board,
+        event("message", TO, "r1", text="ทำไม abc\u0000def"),
+        event("message", TO, "r2", text="ทำไม \ud800 lone"),
+        event("message", TO, "r3", text="เพิ่ม django"),
+    )
+    assert status == 200 and len(line.replies) == 3
     assert store.chat.rules(clock())[""].added == ("django",)
+
+
+def test_an_event_the_database_refuses_costs_the_others_nothing(store: Store, board: Board) -> None:
+    """An event id past PostgreSQL's key size is refused by the database (SQLite keeps it):
+    the request's other events are still kept and answered, and LINE gets its 200."""
+    huge = event("message", TO, "r1", text="สถานะ", event_id="E" * 10_000)
+    status, line, clock = received(store, board, huge, event("message", TO, "r2", text="เพิ่ม go"))
+    assert status == 200
+    assert store.chat.rules(clock())[""].added == ("go",)
+    assert len(line.replies) >= 1

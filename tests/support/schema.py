@@ -80,10 +80,7 @@ def postgres_schema(url: str) -> str:
             "ORDER BY p.proname, pg_get_function_identity_arguments(p.oid)"
         ).fetchall()
         parts += [f"{definition.strip()};\n" for (definition,) in functions]
-        parts.append(
-            f"INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '{version}');\n"
-        )
-    return "\n".join(parts)
+    return "\n".join([*parts, _version_row(version)])
 
 
 def sqlite_schema(path: Path) -> str:
@@ -96,10 +93,11 @@ def sqlite_schema(path: Path) -> str:
             "ORDER BY type DESC, name"
         ).fetchall()
         parts += [f"{sql};\n" for (sql,) in rows]
-        parts.append(
-            f"INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '{version}');\n"
-        )
-    return "\n".join(parts)
+    return "\n".join([*parts, _version_row(version)])
+
+
+def _version_row(version: str) -> str:
+    return f"INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '{version}');\n"
 
 
 def pg_shape(url: str) -> dict[str, Any]:

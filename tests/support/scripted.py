@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter.channels.line import render
+from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import LineError
-from hunter.rules.listing import Listing
 
 
 class Clock:
@@ -23,16 +21,10 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
-class ScriptedSender:
+class ScriptedSender(LineCards):
     """Answers each push from a script (then 200), or by a rule over the pushed titles."""
 
     name = "scripted"
-    max_per_push = render.MAX_PER_PUSH
-
-    def render(
-        self, listings: Sequence[Listing], note: str | None, actions: bool
-    ) -> list[dict[str, Any]]:
-        return render.messages(list(listings), note, actions)
 
     def __init__(self) -> None:
         self.script: list[PushResult] = []

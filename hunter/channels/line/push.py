@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
 
 import urllib3
 
-from hunter.channels.line import render
+from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult, classify
 from hunter.errors import ChatGone, ConfigError, LineError
-from hunter.rules.listing import Listing
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
@@ -44,15 +43,8 @@ def _sdk() -> Any:  # the SDK's module; it ships no type information
     return sdk
 
 
-class LineSender:
+class LineSender(LineCards):
     name = "LINE"
-
-    max_per_push = render.MAX_PER_PUSH
-
-    def render(
-        self, listings: Sequence[Listing], note: str | None, actions: bool
-    ) -> list[dict[str, Any]]:
-        return render.messages(list(listings), note, actions)
 
     def __init__(
         self,

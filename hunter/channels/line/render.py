@@ -265,3 +265,15 @@ def plain_lines(messages: list[dict[str, Any]]) -> list[str]:
             for button in card.get("footer", {}).get("contents", []):
                 out.append(f"  link: {button.get('action', {}).get('uri', '')}")
     return out
+
+
+class LineCards:
+    """Listings shown as LINE's Flex cards: the render half of a channel (deliver/channel.py)
+    for LINE, and for the terminal, which prints what LINE would show."""
+
+    max_per_push = MAX_PER_PUSH
+
+    def render(
+        self, listings: Sequence[Listing], note: str | None, actions: bool
+    ) -> list[dict[str, Any]]:
+        return messages(list(listings), note, actions)

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
+from hunter.sources.extract import storable
+
 log = logging.getLogger("hunter")
 
 
@@ -76,20 +78,21 @@ def parse(body: bytes, signature: str | None, secret: str) -> list[ChatEvent]:
             raise TypeError("events is not a list")
     except (ValueError, KeyError, TypeError) as exc:  # signed, yet not the JSON LINE sends
         raise BadRequest(f"signed but unreadable ({type(exc).__name__})") from None
-    read = [from_payload(without_nul(event)) for event in events]
+    read = [from_payload(storable_event(event)) for event in events]
     return [event for event in read if event is not None]
 
 
-def without_nul(value: Any) -> Any:
-    """`value` with U+0000 taken out of every string in it. PostgreSQL stores no NUL in text
-    or jsonb ("unsupported Unicode escape sequence"), and one such event refused every event
-    of its request, on every redelivery (issue 29); nobody types a NUL on purpose."""
+def storable_event(value: Any) -> Any:
+    """`value` with every string in it as every store keeps it (`storable`: no NUL, other
+    control characters or lone surrogates). PostgreSQL refused a NUL ("unsupported Unicode
+    escape sequence") and SQLite cannot encode a lone surrogate: either refused every event
+    of its request, on every redelivery (issue 29). Nobody types them on purpose."""
     if isinstance(value, str):
-        return value.replace("\x00", "")
+        return storable(value)
     if isinstance(value, list):
-        return [without_nul(item) for item in value]
+        return [storable_event(item) for item in value]
     if isinstance(value, dict):
-        return {without_nul(key): without_nul(item) for key, item in value.items()}
+        return {storable(key): storable_event(item) for key, item in value.items()}
     return value
 
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hunter.errors import SchemaError, StoreError, StoreGone
+from hunter.errors import SchemaError, StoreError, StoreGone, StoreRefused
 from hunter.store import queries
 from hunter.store.base import Store
 from hunter.store.columns import Row, integer
@@ -86,7 +86,7 @@ class SQLiteDatabase(Store):
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise StoreError(f"SQLite ({self.path}): {exc}") from exc
+                raise _wrapped(exc, self.path) from exc
 
     def rows(self, name: str, **params: Any) -> list[Row]:
         # A list travels as JSON text (the queries read it with json_each).
@@ -96,7 +96,7 @@ class SQLiteDatabase(Store):
             try:
                 return list(self._db.execute(Q[name], params).fetchall())
             except sqlite3.Error as exc:
-                raise StoreError(f"SQLite ({self.path}): {exc}") from exc
+                raise _wrapped(exc, self.path) from exc
 
     def param_time(self, value: datetime) -> object:
         return ts(value)
@@ -140,6 +140,13 @@ class SameFile:
                 "stopping so that no listing is alerted twice or missed: put the file back "
                 "(or accept a fresh start) and start hunter again"
             )
+
+
+def _wrapped(exc: sqlite3.Error, path: str) -> StoreError:
+    """A constraint or a value SQLite refuses is this statement's (StoreRefused); a locked,
+    full or broken file is the database's."""
+    refused = isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError | sqlite3.ProgrammingError)
+    return (StoreRefused if refused else StoreError)(f"SQLite ({path}): {exc}")
 
 
 def _migrate(db: sqlite3.Connection, path: str, version: int, sql: str) -> None:
