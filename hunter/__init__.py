@@ -12,7 +12,8 @@ listing passes through; imports point one way, down this list:
     store/     the database port by noun, its adapters, the migrations and today's schema
     settings/  hunter.toml and the environment -> one typed Config
     sources/   where listings come from: page kinds and presets (real boards, as data)
-    rules/     pure: the listing, filters, pay, where alerts go and which rules judge them
+    rules/     pure: the listing, filters, pay, a board's shape, where alerts go and
+               which rules judge them
 
 A new board: sources/presets.py. A new chat command: chat/commands.py and chat/answers.py.
 A new store operation: the room of its noun in store/, both adapters, a new migration. A new

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from hunter.channels.line.render import details
 from hunter.errors import HunterError
 from hunter.poll.poller import judges
+from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import Destinations
 from hunter.rules.filters import judge
@@ -123,6 +124,7 @@ def _report_source(
     if not read.listings:
         say("  no listings: check the item/items selector against the page")
         return 1
+    say(f"  {_fields(read)}")
     (_owner, owner_filter, owner_mutes), *chats = judges(
         rules, Destinations(None, config.chats), config.source(read.name)
     )
@@ -136,6 +138,29 @@ def _report_source(
         for name, chat_rules, mutes in chats:
             say(f"      chat {name}: [{judge(listing, chat_rules, mutes).reason}]")
     return 0
+
+
+def _fields(read: SourceRead) -> str:
+    """Which fields the listings carried: "fields found: link 20/20, pay 3/20; not found:
+    deadline (...)". A field the source names and no listing has is the sign of a renamed
+    field or a selector that no longer matches."""
+    counts, total = shape.present(read.listings), len(read.listings)
+    found = [f"{name} {counts[name]}/{total}" for name in shape.FIELDS.values() if counts[name]]
+    missing = [
+        name
+        for attribute, name in shape.FIELDS.items()
+        if not counts[name] and bool(getattr(read.source, _KEY.get(attribute, attribute), None))
+    ]
+    text = f"fields found: {', '.join(found) or 'none beyond the title'}"
+    if missing:
+        text += (
+            f"; not found: {', '.join(missing)} (the site may have renamed it, or its path or "
+            "selector is wrong)"
+        )
+    return text
+
+
+_KEY = {"url": "link"}  # a listing's attribute -> the source's key that reads it
 
 
 def _budget(listing: Listing) -> str:

@@ -12,12 +12,13 @@ from zoneinfo import ZoneInfo
 from hunter.deliver.channel import Channel
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import LineError
+from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
-from hunter.store.records import ChatRow, Marked, PaceState, StatusReport
+from hunter.store.records import ChatRow, Marked, PaceState, SourceRow, StatusReport
 from hunter.store.states import RowStatus
 
 
@@ -236,6 +237,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
                 f"    BROKEN since {at(s.broken_at)}: {s.fail_streak} bad polls "
                 f"in a row; last good {at(s.last_good_at)}; see `hunter check`"
             )
+        if fields := shape.describe(s.shape):
+            lines.append(f"    fields found: {fields}")
     o = report.outbox
     lines += [
         "Outbox:",
@@ -279,8 +282,12 @@ def as_json(report: StatusReport) -> str:
     def value(v: Any) -> Any:
         return v.isoformat() if isinstance(v, datetime) else v
 
+    def source(row: SourceRow) -> dict[str, Any]:
+        shown = {k: value(v) for k, v in vars(row).items() if k != "shape"}
+        return {**shown, "fields": shape.presence(row.shape)}
+
     document = {
-        "sources": [{k: value(v) for k, v in vars(s).items()} for s in report.sources],
+        "sources": [source(s) for s in report.sources],
         "outbox": report.outbox,
         "sent_last_24h": report.sent_last_24h,
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],
@@ -304,6 +311,8 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
         state = "❌ " + (source.last_error or "")[:80] if source.last_error else "✅"
         if source.broken_at:
             state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
+        elif missing := shape.gone(source.shape):
+            state = f"⚠️ {', '.join(missing)} no longer found"
         lines.append(f"{source.name}: {state}")
     mine = next((c for c in report.chats if c["name"] == (chat or "LINE_TO")), None)
     waiting = mine["waiting"] if mine else 0

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from hunter.rules import notices
+from hunter.rules import notices, shape
 from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, wait_until
 from hunter.store.records import SourceNote, SourceState
@@ -93,4 +94,25 @@ def note(
         if verdict.good is False
         else None,
         recovered_notice=notices.recovered(source, now) if verdict.good else None,
+        **_shape(read, state, verdict),
     )
+
+
+def _shape(read: SourceRead, state: SourceState | None, verdict: HealthVerdict) -> dict[str, Any]:
+    """The SourceNote fields of the source's shape after a good read: its fields' presence,
+    the version it was computed from, and the notices of a field gone or back."""
+    if not verdict.good or not read.listings:
+        return {}
+    version = state.shape_version if state else 0
+    after, changes = shape.advance(
+        shape.load(state.shape if state else {}),
+        shape.present(read.listings),
+        len(read.listings),
+    )
+    told = (
+        (notices.field_gone if change.gone else notices.field_back)(
+            read.source, change.field, version + 1
+        )
+        for change in changes
+    )
+    return {"shape": shape.document(after), "shape_version": version, "shape_notices": (*told,)}

@@ -1,6 +1,7 @@
-"""What hunter itself has to tell the user on LINE: a source stopped working, works again, or
-flooded. Notices are rows of the pseudo-source "hunter" in the same outbox as listings, so they
-get the same guarantees: written down before they are sent, sent once, retried, never lost."""
+"""What hunter itself has to tell the user on LINE: a source stopped working, works again,
+flooded, or no longer shows a field it used to (and shows it again). Notices are rows of the
+pseudo-source "hunter" in the same outbox as listings, so they get the same guarantees:
+written down before they are sent, sent once, retried, never lost."""
 
 from __future__ import annotations
 
@@ -55,6 +56,29 @@ def recovered(source: Source, now: datetime) -> Listing:
         title=f"✅ Source {source.name} works again",
         url=source.url,
         summary="Its new listings are alerted as before.",
+    )
+
+
+def field_gone(source: Source, field: str, version: int) -> Listing:
+    """Once per change: the store keeps `version` of the source's shape, and writes a notice
+    only with the shape change that made it."""
+    return Listing(
+        job_id=f"{SOURCE}:shape:{source.name}:{field}:gone:{version}",
+        source=SOURCE,
+        title=f"🔎 {source.name}: {field} no longer found in its listings",
+        url=source.url,
+        summary="The site may have changed: its listings still come, without their "
+        f"{field}. Run `hunter check` to see which fields it finds.",
+    )
+
+
+def field_back(source: Source, field: str, version: int) -> Listing:
+    return Listing(
+        job_id=f"{SOURCE}:shape:{source.name}:{field}:back:{version}",
+        source=SOURCE,
+        title=f"✅ {source.name}: {field} found again in its listings",
+        url=source.url,
+        summary="Its listings carry it as before.",
     )
 
 

@@ -20,6 +20,10 @@ from hunter.rules.filter_config import FilterConfig, PayFloor
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
 PAY_TEXT_MAX = 200  # what of a pay text is read: its amount, currency, period and bound
 PERIODS = ("hour", "day", "week", "month", "year")  # and "" for a whole job
+# A source may only guess its pay's period ("year?": Remotive's "$55k - $100k" says none): a
+# guess is shown with its question mark and no floor ever judges it (pay is never hidden on
+# a guess).
+GUESSES = tuple(f"{period}?" for period in PERIODS)
 HOME = PayFloor(0, "THB", "")  # what a bare number means: baht for a whole job
 
 # A number and its multiplier word; "m" of "monthly" or "months" is no million.
@@ -305,7 +309,14 @@ def pay_text(low: int, high: int | None, currency: str, period: str, bound: str 
         text += "+"
     elif bound == "up to":
         text = f"\u2264 {text}"
-    return f"{text} {PER[period]}" if period in PER else text
+    return f"{text} {per(period)}" if period else text
+
+
+def per(period: str) -> str:
+    """ "ต่อปี · per year", and for a guess "ต่อปี? · per year?"; "" for a whole job."""
+    if period in GUESSES:
+        return " · ".join(f"{words}?" for words in PER[period[:-1]].split(" · "))
+    return PER.get(period, "")
 
 
 def describe_terms(currency: str, period: str) -> str:

@@ -20,7 +20,7 @@ from hunter.errors import ConfigError
 from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
-from hunter.rules.pay import PERIODS, read_min_budget
+from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
 from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
@@ -330,10 +330,11 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     register_url_secrets(url)
     fields = kind.check(raw, where)
     pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
-    if pages > 1 and "{page}" not in url and "{page}" not in json.dumps(fields.get("body")):
+    paged = "{page}" in url or "{page}" in json.dumps(fields.get("body")) or fields.get("cursor")
+    if pages > 1 and not paged:
         raise ConfigError(
             f"{where}: pages = {pages} needs {{page}} in the url (or the body), where the "
-            "number goes"
+            "number goes, or a json source's cursor (the path to the next page's cursor)"
         )
     headers = source_headers(raw, where)
     every = _every(raw, where)
@@ -343,10 +344,10 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f'{where}: currency must be an ISO 4217 code such as "THB" or "USD", got {currency!r}'
         )
     period = raw.get("period", "")
-    if period not in ("", "job", *PERIODS):
+    if period not in ("", "job", *PERIODS, *GUESSES):
         raise ConfigError(
-            f"{where}: period must be one of job, {', '.join(PERIODS)} (what its pay is per), "
-            f"got {period!r}"
+            f"{where}: period must be one of job, {', '.join(PERIODS)} (what its pay is per; "
+            f'"year?" when the site does not say and a year is only likely), got {period!r}'
         )
     flood = raw.get("flood_threshold")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}

@@ -58,6 +58,7 @@ class ParseResult:
     listings: list[Listing] = field(default_factory=list)
     skipped: int = 0
     warnings: list[str] = field(default_factory=list)
+    cursor: str = ""  # where the next page starts, when the answer says (json `cursor`)
     _ids: set[str] = field(default_factory=set, repr=False)
 
     def add(self, listing: Listing | None) -> None:

@@ -1,4 +1,5 @@
-"""JSON APIs -> Listings, with dotted paths ("data.items", "jobs.0.title") and link templates
+"""JSON APIs -> Listings, with dotted paths ("data.items", "jobs.0.title"), alternatives for a
+field a board renamed ("salaryMin|annualSalaryMin": the first present wins) and link templates
 ("https://jobboard.fastwork.co/jobs/{id}")."""
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ _FIELDS = ("items", "id", "title", "link", "budget", "summary")
 _DETAILS = (
     "budget_max", "category", "engagement", "offers", "deadline", "item_currency", "item_period"
 )  # fmt: skip
+# Path to the answer's next-page cursor (Himalayas' `nextCursor`): pages after the first are
+# asked for with cursor=<it>, and paging stops where an answer names none.
+_PAGING = ("cursor",)
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _MISSING = object()
@@ -50,6 +54,18 @@ def lookup(data: Any, path: str) -> Any:
     return data
 
 
+def find(data: Any, path: str) -> Any:
+    """The value at the first of `path`'s alternatives ("a|b") that has one (null counts as
+    none: a board that renamed a field may keep the old name, empty); `_MISSING` otherwise."""
+    if "|" not in path:
+        return lookup(data, path)
+    for alternative in path.split("|"):
+        found = lookup(data, alternative.strip())
+        if found is not _MISSING and found is not None:
+            return found
+    return _MISSING
+
+
 def _text(value: Any) -> str:
     if value is _MISSING or value is None:
         return ""
@@ -63,21 +79,28 @@ def _field(item: Any, spec: str) -> str:
     if not spec:
         return ""
     if "{" in spec:
-        return _PLACEHOLDER.sub(lambda m: _text(lookup(item, m.group(1).strip())), spec)
-    return _text(lookup(item, spec))
+        return _PLACEHOLDER.sub(lambda m: _text(find(item, m.group(1).strip())), spec)
+    return _text(find(item, spec))
 
 
 def _value(item: Any, path: str) -> object:
     """The raw value at `path` (a number stays a number); None when absent."""
     if not path:
         return None
-    found = lookup(item, path)
+    found = find(item, path)
     return None if found is _MISSING else found
+
+
+def _cursor(value: Any) -> str:
+    """A next-page cursor as the answer gives it (a text or a number); "" for none."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return ""
+    return str(value).strip()[:1000]
 
 
 def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The json keys of a source's table: paths, templates and `where` conditions."""
-    fields: dict[str, Any] = strings(raw, _FIELDS + _DETAILS, where)
+    fields: dict[str, Any] = strings(raw, _FIELDS + _DETAILS + _PAGING, where)
     require_title(fields, where)
     require_identity(fields, where)
     fields["where"] = parse_conditions(raw.get("where"), where)
@@ -116,7 +139,7 @@ def parse_document(
     source: SourceConfig, data: Any, base_url: str = "", now: datetime | None = None
 ) -> ParseResult:
     """The listings of an already loaded JSON document."""
-    items = lookup(data, source.items)
+    items = find(data, source.items)
     if not isinstance(items, list):
         said = site_says(data)
         if said:
@@ -126,6 +149,8 @@ def parse_document(
             "check the path with `hunter check`"
         )
     result = ParseResult()
+    if source.cursor:
+        result.cursor = _cursor(find(data, source.cursor))
     unreadable = ""
     for item in items:
         if not isinstance(item, dict):
@@ -167,4 +192,6 @@ def parse_document(
     return result
 
 
-KIND = SourceKind("json", frozenset({*_FIELDS, *_DETAILS, "where", "body"}), check, parse_json)
+KIND = SourceKind(
+    "json", frozenset({*_FIELDS, *_DETAILS, *_PAGING, "where", "body"}), check, parse_json
+)

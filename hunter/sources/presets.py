@@ -2,7 +2,10 @@
 
 A preset fills in what the user did not write; anything written in [[sources]] wins. Each one
 is written from the site's public API or feed as documented or observed; where a detail could
-not be confirmed from here, the comment says so. `search` puts the user's text where the
+not be confirmed from here, the comment says so, with each fact's date. Boards rename fields:
+a path names the current field first and keeps the older names after it ("salaryMin|
+annualSalaryMin": the first present wins), and `hunter check` and the poll's shape notice
+tell when a field stops being found. `search` puts the user's text where the
 site's own search takes it ("{search}" in the url or body); a site that searches at another
 address than it lists names it as `search_url`.
 """
@@ -65,7 +68,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # server with CSRF prevention refuses a POST that is not JSON with 400), newest first
     # (orderBy UPDATED_AT_DESC), 100 a page, results at data.searchJobs.data.data; `salary` is
     # Thai free text ("25,000 - 35,000"; "ตามตกลง": negotiable, not stated); a person's page
-    # is /th/job/<id>. shared/sources/README.md: kalil0321/ats-scrapers, probed 2026-05.
+    # is /th/job/<id> (ats-scrapers, probed 2026-05). One scraper's output (2025-12) holds
+    # /th/company/job/<id> links instead: unconfirmed which the site serves today; a link that
+    # stops working shows in `hunter check`, and `link` can be overridden.
     "jobthai": {
         "kind": "json",
         "url": "https://api.jobthai.com/v1/graphql",
@@ -145,12 +150,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     # Himalayas' jobs API (its data dictionary): newest first, 20 a request, no key; a search
     # goes to /jobs/api/search with q and sort=recent (one article writes `keyword`:
-    # unconfirmed). Salaries are numbers with their currency and period (annual unless
-    # salaryPeriod says). `guid` is the job's page, also its id. Its terms ask for a link back
-    # naming Himalayas: every alert links to the job there and names the source.
+    # unconfirmed). Salaries are numbers with their currency and period; answers recorded in
+    # 2026-07 and 2026-09 say salaryPeriod "annual" or "hourly", and minSalary, maxSalary and
+    # currency may all be null (not stated). Offset paging is deprecated (the answer's own
+    # comments, 2026-08-21) for its top-level nextCursor: with pages > 1 the preset pages by
+    # cursor (the parameter's name, cursor, is unconfirmed). `guid` is the job's page, also its
+    # id. Its terms ask for a link back naming Himalayas: every alert links to the job there.
     "himalayas": {
         "kind": "json",
-        "url": "https://himalayas.app/jobs/api?limit=20&offset=0",
+        "url": "https://himalayas.app/jobs/api?limit=20",
+        "cursor": "nextCursor",
         "search_url": "https://himalayas.app/jobs/api/search?q={search}&sort=recent&limit=20",
         "items": "jobs",
         "id": "guid",
@@ -168,8 +177,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     # Remotive's public API (remotive-com/remote-jobs-api): jobs with a 24-hour delay, `url`
     # linked back as its terms require. Its terms allow "max. 4 times a day" and block more than
-    # 2 a minute: the preset reads it every 6 hours. `salary` is free text ("$40k - $60k",
-    # yearly unless it says otherwise).
+    # 2 a minute: the preset reads it every 6 hours. `salary` is free text that states no
+    # period (a 2026-07 answer: "$55k - $100k", "OTE $25k - $35k", "$3k - $10k", ""): "year?"
+    # shows it as likely yearly, and no floor judges it (a text that says its period wins).
     "remotive": {
         "kind": "json",
         "url": "https://remotive.com/api/remote-jobs?limit=100",
@@ -180,7 +190,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "link": "url",
         "budget": "salary",
         "currency": "USD",
-        "period": "year",
+        "period": "year?",
         "summary": "{company_name} · {candidate_required_location}",
         "category": "category",
         "engagement": "job_type",
@@ -188,8 +198,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     # Jobicy's remote jobs API (go-api-libs/jobicy's recorded answer, 2024-12): 50 at most a
     # request, jobs open to Asia-Pacific (geo=apac; an unknown geo or industry slug is refused
-    # with 400 or 403). Annual salaries, only when stated, with their currency. Its notice asks
-    # for "a few times daily" at most: every 6 hours. `search` is its tag (title and text).
+    # with 400 or 403). Salaries only when stated, with their currency: answers of 2026-07 and
+    # 2026-09 (apiVersion 2.2.14, 2.2.16) write salaryMin, salaryMax (numbers) and salaryPeriod
+    # ("yearly"); the 2024 answer wrote annualSalaryMin/annualSalaryMax (strings), still read.
+    # Its notice asks for "a few times daily" at most: every 6 hours. `search` is its tag.
     "jobicy": {
         "kind": "json",
         "url": "https://jobicy.com/api/v2/remote-jobs?count=50&geo=apac",
@@ -198,11 +210,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         "id": "id",
         "title": "jobTitle",
         "link": "url",
-        "budget": "annualSalaryMin",
-        "budget_max": "annualSalaryMax",
+        "budget": "salaryMin|annualSalaryMin",
+        "budget_max": "salaryMax|annualSalaryMax",
         "currency": "USD",
         "period": "year",
         "item_currency": "salaryCurrency",
+        "item_period": "salaryPeriod",
         "summary": "{companyName} · {jobExcerpt}",
         "category": "jobIndustry",
         "engagement": "jobType",
@@ -232,6 +245,11 @@ def apply_preset(raw: Mapping[str, Any]) -> dict[str, Any]:
     if search and searched_url and "url" not in raw:
         merged["url"] = searched_url
     if search and SEARCH not in json.dumps([merged.get("url"), merged.get("body")]):
+        if "url" in raw and SEARCH in json.dumps(PRESETS[name]):
+            raise ConfigError(
+                f"search is set but the url you gave preset {name!r} has no {SEARCH}; put "
+                f"{SEARCH} where the site takes the search text, or drop search"
+            )
         raise ConfigError(
             f"preset {name!r} has no search of its site ({searching} have); use include instead"
         )

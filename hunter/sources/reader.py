@@ -99,8 +99,11 @@ async def _read(
     kind = source_kind(source.kind)
     if kind.read is not None:
         return await _read_by_kind(http, source, state, limit, now, kind.read, read)
+    cursor = ""
     for page in range(1, source.pages + 1):
-        url = source.page_url(page)
+        if page > 1 and source.cursor and not cursor:
+            break  # the last answer named no next page
+        url = source.page_url(page, cursor)
         validators = None
         body = source.page_body(page) if source.body is not None else None
         if conditional and page == 1 and state and state.validated_url == url and body is None:
@@ -119,8 +122,10 @@ async def _read(
             read.unchanged, read.validators = True, validators
             break
         found = len(read.listings)
-        if not _parse_into(read, source, got, now):
+        parsed = _parse_into(read, source, got, now)
+        if parsed is None:
             break
+        cursor = parsed.cursor
         if page == 1:
             read.validators = Validators(url, got.etag, got.last_modified)
         if len(read.listings) == found:  # an empty page: the end
@@ -165,19 +170,23 @@ def _decode(read: SourceRead, got: Fetched) -> str:
     return text
 
 
-def _parse_into(read: SourceRead, source: SourceConfig, got: Fetched, now: datetime) -> bool:
+def _parse_into(
+    read: SourceRead, source: SourceConfig, got: Fetched, now: datetime
+) -> ParseResult | None:
+    """Add one page's listings to the read; what the page gave, or None when it was no page
+    of listings (the read's error says why)."""
     text = _decode(read, got)
     try:
         parsed = parse(source, text, got.url, now)
     except SourceError as exc:
         read.error = str(exc)
-        return False
+        return None
     known = {x.job_id for x in read.listings}
     read.listings += [x for x in parsed.listings if x.job_id not in known]
     read.skipped += parsed.skipped
     read.warnings += parsed.warnings
     read.pages += 1
-    return True
+    return parsed
 
 
 async def read_all(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from hunter.rules.filter_config import FilterConfig
 
@@ -47,7 +48,7 @@ class SourceConfig:
     summary: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     filter: FilterConfig = field(default_factory=FilterConfig)
-    pages: int = 1  # with {page} in the url: pages 1..N, stopping at an empty one
+    pages: int = 1  # with {page} in the url (or a cursor): pages 1..N, stopping at an empty one
     every_seconds: float = 0.0  # read at most this often (a site's terms); 0: every poll
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
@@ -63,9 +64,17 @@ class SourceConfig:
     item_period: str = ""  # json: path to an item's own period word ("hourly", "month")
     categories: tuple[str, ...] = ()  # fastwork: category names, resolved to tag ids per read
     body: Any = None  # json: a request body, POSTed as JSON (a GraphQL query and variables)
+    cursor: str = ""  # json: path to the answer's next-page cursor
 
-    def page_url(self, page: int) -> str:
-        return self.url.replace("{page}", str(page))
+    def page_url(self, page: int, cursor: str = "") -> str:
+        """Page `page`'s address: its number in place of {page}, and from the second page of
+        a cursor-paged source, the previous answer's cursor as `cursor=`."""
+        url = self.url.replace("{page}", str(page))
+        if not (self.cursor and cursor and page > 1):
+            return url
+        parts = urlsplit(url)
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "cursor"]
+        return urlunsplit(parts._replace(query=urlencode([*query, ("cursor", cursor)])))
 
     def page_body(self, page: int) -> Any:
         """The body for page `page`: a value "{page}" becomes the number, "{page}" inside a

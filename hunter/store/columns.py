@@ -77,6 +77,11 @@ def document(row: Row, column: str) -> dict[str, Any]:
     return data
 
 
+def optional_document(row: Row, column: str) -> dict[str, Any]:
+    """A JSON object column that may be NULL (an empty object then)."""
+    return {} if row[column] is None else document(row, column)
+
+
 def utc(value: object) -> datetime | None:
     """A database time (datetime or ISO text) as an aware UTC datetime."""
     if value is None:

@@ -14,6 +14,7 @@ from hunter.store.columns import (
     document,
     integer,
     moment,
+    optional_document,
     optional_integer,
     optional_moment,
     optional_text,
@@ -91,6 +92,12 @@ class SourceNote:
     not_before: datetime | None = None
     broken_notice: Listing | None = None  # queued when this note makes the source broken
     recovered_notice: Listing | None = None  # queued when this note ends a broken spell
+    # Its fields' presence after this poll (hunter/rules/shape.py), computed from the version
+    # the poll read: written, with its notices, only if the row still holds that version, so
+    # two replicas polling one source at once never tell one change twice.
+    shape: Mapping[str, Any] | None = None
+    shape_version: int = 0
+    shape_notices: tuple[Listing, ...] = ()
 
     def document(self) -> dict[str, Any]:
         def notice(listing: Listing | None) -> dict[str, Any] | None:
@@ -110,6 +117,9 @@ class SourceNote:
             "not_before": self.not_before.isoformat() if self.not_before else None,
             "broken_notice": notice(self.broken_notice),
             "recovered_notice": notice(self.recovered_notice),
+            "shape": None if self.shape is None else dict(self.shape),
+            "shape_version": self.shape_version,
+            "shape_notices": [notice(listing) for listing in self.shape_notices],
         }
 
 
@@ -126,6 +136,8 @@ class SourceState:
     last_modified: str | None = None
     validated_url: str | None = None
     not_before: datetime | None = None
+    shape: Mapping[str, Any] = field(default_factory=dict)  # what rules/shape.py keeps
+    shape_version: int = 0
 
     @classmethod
     def from_row(cls, row: Row) -> SourceState:
@@ -139,6 +151,8 @@ class SourceState:
             last_modified=optional_text(row, "last_modified"),
             validated_url=optional_text(row, "validated_url"),
             not_before=optional_moment(row, "not_before"),
+            shape=optional_document(row, "shape"),
+            shape_version=integer(row, "shape_version"),
         )
 
 
@@ -202,6 +216,7 @@ class SourceRow:
     last_good_at: datetime | None
     fail_streak: int
     broken_at: datetime | None
+    shape: Mapping[str, Any]  # its fields' presence (hunter/rules/shape.py)
 
     @classmethod
     def from_row(cls, row: Row) -> SourceRow:
@@ -215,6 +230,7 @@ class SourceRow:
             last_good_at=optional_moment(row, "last_good_at"),
             fail_streak=integer(row, "fail_streak"),
             broken_at=optional_moment(row, "broken_at"),
+            shape=optional_document(row, "shape"),
         )
 
 

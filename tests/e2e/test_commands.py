@@ -74,6 +74,7 @@ def test_check_shows_what_each_source_parses_and_how_each_chat_judges_it(
     assert "LINE: bot hunter test bot (@hunter-test)" in out
     assert "source board: HTTP 200" in out and "4 listings" in out
     assert "board:1: Python bot, budget 9,500 THB a whole job" in out
+    assert "fields found: link 4/4, pay 4/4, summary 4/4" in out
     assert "[matches 'python']" in out
     # Each [[chats]] is judged with its own rules, as the poll judges it.
     assert "chat studio: [no include keyword]" in out and "chat studio: [matches 'logo']" in out

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.support.board import Board, html_source
-from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.cli import run_hunter, write_config
 from tests.support.line_standin import TOKEN, LineStandIn
 
 FIRST = [("1", "Old python job"), ("2", "Old logo job"), ("3", "Old writing job")]
 NEW = [("4", "New Python bot"), ("5", "Logo design"), ("6", "python scraper for a shop")]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def env(request: pytest.FixtureRequest, tmp_path: Path, line: LineStandIn) -> dict[str, str]:
-    extra = line.env()
-    if request.param == "postgres":
-        extra["DATABASE_URL"] = request.getfixturevalue("pg_url")
-    return base_env(tmp_path, **extra)
 
 
 def test_prime_then_alert_each_new_match_once(

@@ -9,12 +9,18 @@ holds all four, told apart by path:
   refused 401 in the SDK's error shape {"status": "error", "message", "error_code"}: the SDK
   asks for a token, and whether the live API does is unconfirmed.
 - Himalayas, GET /jobs/api (browse, newest first) and /jobs/api/search (`q`; relevance order
-  unless `sort=recent`): at most 20 jobs a request (its clients), {"jobs": [...]}.
+  unless `sort=recent`): at most 20 jobs a request (its clients), {"jobs": [...]}. As answers
+  recorded in 2026-07 and 2026-09 show: a top-level `nextCursor` (null on the last page) that
+  `cursor=` continues from, `comments` saying offset paging is deprecated (2026-08-21; offset
+  still answers), and jobs whose minSalary, maxSalary and currency may all be null.
 - Remotive, GET /api/remote-jobs (`search`, `limit`): the answer's first key is
-  "0-legal-notice", jobs in `jobs`. More than 2 requests a minute are blocked (its terms):
-  the third in a minute gets 429. `clock` is the test's clock, so a minute is the test's.
+  "0-legal-notice", jobs in `jobs`, their `salary` free text that never states a period (a
+  2026-07 answer). More than 2 requests a minute are blocked (its terms): the third in a
+  minute gets 429. `clock` is the test's clock, so a minute is the test's.
 - Jobicy, GET /api/v2/remote-jobs (`count` 1-50, `geo`, `industry`, `tag`): an unknown `geo` or
-  `industry` slug is refused with 400 (the recorded answer of go-api-libs/jobicy).
+  `industry` slug is refused with 400 (the recorded answer of go-api-libs/jobicy). It answers
+  as apiVersion 2.2.16 did in 2026-09; the jobs a test gives carry the fields of their year
+  (2026: salaryMin, salaryMax numbers and salaryPeriod "yearly"; 2024: annualSalaryMin/Max).
 """
 
 from __future__ import annotations
@@ -83,9 +89,23 @@ class RemoteBoards:
 
     def _himalayas(self, _h: QuietHandler, query: dict[str, str], _: Any) -> Answer:
         limit = min(int(query.get("limit", 20)), 20)  # at most 20 a request
-        offset = int(query.get("offset", 0))
-        shown = self.himalayas[offset : offset + limit]
-        return 200, {"jobs": shown, "totalCount": len(self.himalayas), "limit": limit}
+        # The cursor is opaque to a client; here it is the next job's guid, base-16.
+        cursor = query.get("cursor")
+        if cursor:
+            guid = bytes.fromhex(cursor).decode()
+            start = next((i for i, j in enumerate(self.himalayas) if j["guid"] == guid), 0)
+        else:
+            start = int(query.get("offset", 0))
+        shown = self.himalayas[start : start + limit]
+        after = self.himalayas[start + limit : start + limit + 1]
+        return 200, {
+            "comments": "Offset-based pagination is deprecated as of 2026-08-21; use the "
+            "nextCursor value as the cursor parameter.",
+            "jobs": shown,
+            "nextCursor": after[0]["guid"].encode().hex() if after else None,
+            "totalCount": len(self.himalayas),
+            "limit": limit,
+        }
 
     def _himalayas_search(self, _h: QuietHandler, query: dict[str, str], _: Any) -> Answer:
         found = [j for j in self.himalayas if _has(j["title"], query.get("q"))]
@@ -110,7 +130,12 @@ class RemoteBoards:
             return 400, {"success": False, "message": "Invalid parameter value"}
         count = min(int(query.get("count", 50)), 50)  # 1-50; what it does past 50 is unrecorded
         found = [j for j in self.jobicy if _has(j["jobTitle"], query.get("tag"))]
-        return 200, {"apiVersion": "2", "success": True, "jobCount": count, "jobs": found[:count]}
+        return 200, {
+            "apiVersion": "2.2.16",
+            "success": True,
+            "jobCount": count,
+            "jobs": found[:count],
+        }
 
 
 Answer = tuple[int, Any]

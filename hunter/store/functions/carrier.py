@@ -24,7 +24,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),
     "outbox_rows": ("hunter_outbox_rows", ("limit",)),
-    "sources": ("hunter_sources_rows", ()),
+    "sources": ("hunter_sources_all", ()),
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_job_states", ()),
     "pace": ("hunter_pace_row", ()),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -38,12 +39,15 @@ class SQLiteSources(SourceStore):
 
 
 def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:
-    """Write one source's note; True when it queued a broken or recovered notice."""
+    """Write one source's note; True when it queued a notice (broken, recovered, a field gone
+    or back)."""
     document = note.document()
     document["not_before"] = ts(note.not_before)
-    del document["broken_notice"], document["recovered_notice"]
+    for unwritten in ("broken_notice", "recovered_notice", "shape", "shape_notices"):
+        del document[unwritten]
     db.execute(Q["note_source"], {"name": note.name})
     row = db.execute(Q["update_source"], {**document, "now": at}).fetchone()
+    told = _note_shape(db, note, at)
     streak, broken_at = integer(row, "fail_streak"), optional_moment(row, "broken_at")
     notice = None
     if note.good is False and streak >= broken_after and broken_at is None:
@@ -53,6 +57,19 @@ def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after
         db.execute(Q["set_broken"], {"name": note.name, "broken_at": None})
         notice = note.recovered_notice
     if notice is None:
-        return False
+        return told
     insert_notice(db, notice.job_id, notice.payload(), at)
     return True
+
+
+def _note_shape(db: sqlite3.Connection, note: SourceNote, at: str | None) -> bool:
+    """Write the source's new shape if it still holds the version the poll read, and then
+    its notices; True when there were any."""
+    if note.shape is None:
+        return False
+    params = {"name": note.name, "shape": json.dumps(note.shape), "version": note.shape_version}
+    if db.execute(Q["update_shape"], params).rowcount != 1:
+        return False  # another poll of it was written first: its verdict stands
+    for notice in note.shape_notices:
+        insert_notice(db, notice.job_id, notice.payload(), at)
+    return bool(note.shape_notices)

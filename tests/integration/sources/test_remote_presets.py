@@ -63,6 +63,7 @@ def project(n: int, title: str, **more: Any) -> dict[str, Any]:
 
 
 def himalayas_job(n: int, title: str, **more: Any) -> dict[str, Any]:
+    """As answers of 2026-07 and 2026-09 carry a job: its pay fields all null unless stated."""
     return {
         "guid": f"https://himalayas.app/companies/acme/jobs/{slug(title)}",
         "title": title,
@@ -70,7 +71,8 @@ def himalayas_job(n: int, title: str, **more: Any) -> dict[str, Any]:
         "excerpt": "Remote across Asia",
         "minSalary": None,
         "maxSalary": None,
-        "currency": "USD",
+        "currency": None,
+        "salaryPeriod": None,
         "employmentType": "Contractor",
         "categories": ["Software Engineering", "Python"],
         "pubDate": 1_762_160_000_000 + n,
@@ -94,6 +96,7 @@ def remotive_job(n: int, title: str, salary: str = "") -> dict[str, Any]:
 
 
 def jobicy_job(n: int, title: str, **more: Any) -> dict[str, Any]:
+    """A job as Jobicy answers it; its pay fields are those of the year a test gives."""
     return {
         "id": n,
         "url": f"https://jobicy.com/jobs/{n}-{slug(title)}",
@@ -137,24 +140,33 @@ def test_himalayas_alerts_a_new_job_with_its_salary_period_and_names_its_source(
     boards: RemoteBoards, store: SQLiteStore, clock: Clock
 ) -> None:
     boards.himalayas = [himalayas_job(1, "Python Engineer")]
-    new = himalayas_job(
+    annual = himalayas_job(
         2,
         "Senior Python Engineer",
-        minSalary=4000,
-        maxSalary=6000,
+        minSalary=50000,
+        maxSalary=70000,
         currency="EUR",
-        salaryPeriod="month",
+        salaryPeriod="annual",
     )
+    hourly = himalayas_job(
+        3, "Python Tutor", minSalary=40, maxSalary=60, currency="USD", salaryPeriod="hourly"
+    )
+    unstated = himalayas_job(4, "Python Writer")  # every pay field null
     source = {
         "preset": "himalayas",
         "url": boards.url + "/jobs/api/search?q={search}&sort=recent&limit=20",
         "search": "python",
     }
+    new = [annual, hourly, unstated]
     card = card_of(
-        pushes_after_two_polls(source, store, lambda: boards.himalayas.insert(0, new), clock)
+        pushes_after_two_polls(
+            source, store, lambda: boards.himalayas.__setitem__(slice(0, 0), new), clock
+        )
     )
-    assert new["guid"] in card  # the link back its terms ask for
-    assert "€4,000\u20136,000 ต่อเดือน · per month" in card
+    assert annual["guid"] in card  # the link back its terms ask for
+    assert "€50,000\u201370,000 ต่อปี · per year" in card
+    assert "$40\u201360 ต่อชั่วโมง · per hour" in card
+    assert "Python Writer" in card and "งบไม่ระบุ · budget not stated" in card
     assert "Contractor" in card and "himalayas" in card
     assert {q["q"] for _b, q in boards.asked} == {"python"}
 
@@ -174,19 +186,48 @@ def test_remotive_is_read_four_times_a_day_and_never_blocked(
     line = ScriptedSender()
     hunter = Hunter(config, store, line, clock, "w", threading.Event())
     for poll in range(48):
-        if poll == 10:
+        if poll == 10:  # its salaries state no period (a 2026-07 answer)
             boards.remotive.insert(0, remotive_job(2, "Python Data Engineer", "$40k - $60k"))
         hunter.poll()
         clock.advance(30 * 60)
     assert len(boards.asked) == 4 and boards.refused == []
     card = card_of(line.pushes)
-    assert "$40,000\u201360,000 ต่อปี · per year" in card
+    assert "$40,000\u201360,000 ต่อปี? · per year?" in card  # likely, never claimed
     assert "https://remotive.com/remote-jobs/software-dev/python-data-engineer-2" in card
+
+
+def test_remotive_pay_states_no_period_so_no_yearly_floor_hides_it(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    """ "$3k - $10k" may be a month's: a floor of $50,000 a year cannot judge it, so it is
+    alerted (pay is never hidden on a guess); a text that states its period is judged."""
+    boards.remotive = [remotive_job(1, "Python Developer")]
+    new = [
+        remotive_job(2, "Python Contractor", "$3k - $10k"),
+        remotive_job(3, "Python Intern", "$1k - $2k per month"),
+        remotive_job(4, "Python Lead", "OTE $25k - $35k"),
+        remotive_job(5, "Python Tester", ""),
+    ]
+    source = {
+        "preset": "remotive",
+        "url": boards.url + "/api/remote-jobs?limit=100",
+        "min_budget": ["$50,000 per year", "$3,000 per month"],
+    }
+    card = card_of(
+        pushes_after_two_polls(
+            source, store, lambda: boards.remotive.__setitem__(slice(0, 0), new), clock
+        )
+    )
+    assert "$3,000\u201310,000 ต่อปี? · per year?" in card
+    assert "$25,000\u201335,000 ต่อปี? · per year?" in card
+    assert "Python Tester" in card and "งบไม่ระบุ · budget not stated" in card
+    assert "Python Intern" not in card  # $2,000 a month, as its text says, under $3,000
 
 
 def test_jobicy_alerts_a_new_job_with_its_annual_salary(
     boards: RemoteBoards, store: SQLiteStore, clock: Clock
 ) -> None:
+    """As Jobicy answered in 2024: annualSalaryMin/Max, strings (still read)."""
     boards.jobicy = [jobicy_job(1, "Python Developer")]
     new = jobicy_job(
         2, "Python Backend", annualSalaryMin="60000", annualSalaryMax="90000", salaryCurrency="USD"
@@ -202,6 +243,45 @@ def test_jobicy_alerts_a_new_job_with_its_annual_salary(
     assert "https://jobicy.com/jobs/2-python-backend" in card
     assert "$60,000\u201390,000 ต่อปี · per year" in card
     assert "Programming · สัญญาจ้าง" in card  # its industry, and "Contract" as Thais read it
+
+
+def test_jobicy_2026_salaries_are_stated_and_judged_by_a_floor(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    """As Jobicy answered in 2026-07 and 2026-09 (apiVersion 2.2.14, 2.2.16): salaryMin and
+    salaryMax as numbers, salaryPeriod "yearly", no annualSalaryMin/Max. A stated 227,000 USD
+    a year shows as stated, and a floor judges it: a lower one passes, a higher one hides."""
+    boards.jobicy = [jobicy_job(1, "Python Developer")]
+    new = [
+        jobicy_job(
+            2,
+            "Python Staff Engineer",
+            salaryMin=227000,
+            salaryMax=250000,
+            salaryCurrency="USD",
+            salaryPeriod="yearly",
+        ),
+        jobicy_job(
+            3,
+            "Python Junior",
+            salaryMin=40000,
+            salaryMax=45000,
+            salaryCurrency="USD",
+            salaryPeriod="yearly",
+        ),
+    ]
+    source = {
+        "preset": "jobicy",
+        "url": boards.url + "/api/v2/remote-jobs?count=50&geo=apac",
+        "min_budget": "$100,000 per year",
+    }
+    card = card_of(
+        pushes_after_two_polls(
+            source, store, lambda: boards.jobicy.__setitem__(slice(0, 0), new), clock
+        )
+    )
+    assert "$227,000\u2013250,000 ต่อปี · per year" in card
+    assert "Python Junior" not in card  # 45,000 a year is under the floor
 
 
 @pytest.mark.parametrize(
@@ -265,3 +345,16 @@ def test_each_remote_preset_searches_where_its_site_does() -> None:
         [source] = parse_config({"sources": [{"preset": preset, "search": "data & ai"}]}).sources
         [plain] = parse_config({"sources": [{"preset": preset}]}).sources
         assert part in source.url and "data" not in plain.url
+
+
+def test_himalayas_pages_by_its_cursor_where_it_pages(boards: RemoteBoards) -> None:
+    """Offset paging is deprecated (its answers' comments, 2026-08-21): with pages = 3, the
+    second page is asked for with the first answer's nextCursor, and paging stops where an
+    answer's nextCursor is null."""
+    boards.himalayas = [himalayas_job(n, f"Python job {n}") for n in range(25)]
+    source = {"preset": "himalayas", "url": boards.url + "/jobs/api?limit=20", "pages": 3}
+    [read] = read_sources(list(parse_config({"sources": [source]}).sources), {}, 10, T0)
+    assert read.error is None and len(read.listings) == 25 and read.pages == 2
+    first, second = (query for _board, query in boards.asked)
+    assert "cursor" not in first and "offset" not in first
+    assert second["cursor"] == boards.himalayas[20]["guid"].encode().hex()

@@ -132,3 +132,8 @@ def test_search_goes_with_a_preset_whose_site_searches() -> None:
         )
     [source] = parse_config({"sources": [{"preset": "jobsdb", "search": "data & ai"}]}).sources
     assert "keywords=data+%26+ai" in source.url and source.every_seconds == 2 * 3600
+    # A url of one's own without {search}: the error says that, not that the site has none.
+    for preset in ("freelancer", "jobsdb"):
+        own = {"preset": preset, "url": "https://mirror.test/api?q=python", "search": "python"}
+        with pytest.raises(ConfigError, match=r"the url you gave preset .* has no \{search\}"):
+            parse_config({"sources": [own]})

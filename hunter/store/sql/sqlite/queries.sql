@@ -148,6 +148,10 @@ UPDATE hunter_sources SET
 WHERE name = :name
 RETURNING fail_streak, broken_at;
 
+-- name: update_shape
+UPDATE hunter_sources SET shape = :shape, shape_version = shape_version + 1
+WHERE name = :name AND shape_version = :version;
+
 -- name: set_broken
 UPDATE hunter_sources SET broken_at = :broken_at WHERE name = :name;
 
@@ -212,7 +216,8 @@ ORDER BY status, first_seen_at, job_id LIMIT :limit;
 
 -- name: sources
 SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
-       fail_streak, broken_at, etag, last_modified, validated_url, not_before
+       fail_streak, broken_at, etag, last_modified, validated_url, not_before, shape,
+       shape_version
 FROM hunter_sources ORDER BY name;
 
 -- name: meta
