@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hunter.web.limits import Limits
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, start_hunter, write_config
@@ -20,6 +22,9 @@ from tests.support.line_standin import LineStandIn
 from tests.support.local_server import free_port, wait_for
 from tests.support.siege import Attack, Report, besiege
 from tests.support.webhook import SECRET
+
+# One process runs both (pytest-xdist): two attacks at once would measure each other.
+pytestmark = pytest.mark.xdist_group("siege")
 
 HELD_SMALL_BODIES = Attack(slowloris=0, held_bodies=0, posters=0, held_small=600, seconds=30)
 
