@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.board import Board, html_source, jobs_html
-from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.cli import run_hunter, write_config
 from tests.support.line_standin import LineStandIn
 
 SHAPE = ("🔎", "✅")  # a field gone, a field (or a source) back
@@ -99,11 +99,10 @@ def test_a_renamed_pay_field_is_told_once_and_its_return_once(
 
 
 def test_a_link_field_and_an_html_selector_that_stop_matching(
-    tmp_path: Path, board: Board, line: LineStandIn
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:
     """Two sources at once: a JSON API whose link field is renamed, an HTML page whose price
     class is; each is told once, by name and field, and nothing else is."""
-    env = base_env(tmp_path, **line.env())
     jobs = [(str(n), f"python job {n}") for n in range(1, 9)]
     page = board.serve_jobs("/jobs", jobs, budget="฿9,000")
     api = board.serve_json("/api", jobicy(1, 10, 2026))
