@@ -6,7 +6,8 @@ listing passes through; imports point one way, down this list:
     app/       the `hunter` command, the service and its schedule, `hunter check`, the demo
     chat/      LINE's webhook events answered: one table of commands, answers, tuning, why
     web/       the public HTTP side: every limit a stranger meets
-    channels/  where alerts go: line/ (the only folder importing line-bot-sdk), the terminal
+    channels/  where alerts go: line/ (the only folder importing line-bot-sdk), telegram/,
+               the terminal
     poll/      one poll: read every source, judge each listing for each chat, record
     deliver/   claim -> render -> send -> mark; the pace; the channel port; the status report
     store/     the database port by noun, its adapters, the migrations and today's schema

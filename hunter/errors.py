@@ -8,8 +8,10 @@
         │   ├── SchemaError     the database holds an older or newer schema than this hunter
         │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
-        └── LineError           LINE could not be reached for a check (bot info, quota)
-            └── ChatGone        LINE says a group or room is not there for the bot (it left)
+        └── ChannelError        a channel could not be reached for a check
+            ├── LineError       LINE could not tell (bot info, quota, a group's members)
+            ├── TelegramError   Telegram's Bot API could not tell (getMe, getChat)
+            └── ChatGone        the channel says a chat is not there for the bot (it left)
 
 Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the boundary with
 ``raise ... from exc`` so the CLI prints one sentence, never a traceback, and never a secret.
@@ -56,10 +58,20 @@ class SourceError(RunError):
     """A source could not be fetched or parsed."""
 
 
-class LineError(RunError):
+class ChannelError(RunError):
+    """A channel (LINE, Telegram) could not be reached, or refused a check."""
+
+
+class LineError(ChannelError):
     """LINE could not be reached or refused a check."""
 
 
-class ChatGone(LineError):
-    """LINE answers that the bot is not in a group or room (404 or 403 to its member count):
-    the bot left or was removed. Its pushes would all be refused, so its rows wait."""
+class TelegramError(ChannelError):
+    """Telegram's Bot API could not be reached or refused a check."""
+
+
+class ChatGone(ChannelError):
+    """The channel answers that the bot is not in a chat: LINE's 404 or 403 to a group's
+    member count (the bot left or was removed), Telegram's 403 ("bot was blocked by the
+    user", "bot was kicked") or "chat not found". Its pushes would all be refused, so its
+    rows wait."""

@@ -1,4 +1,4 @@
-"""Fixtures with real parts: a LINE stand-in, a job board, PostgreSQL, SQLite."""
+"""Fixtures with real parts: LINE and Telegram stand-ins, a job board, PostgreSQL, SQLite."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.support import postgres
 from tests.support.board import Board
 from tests.support.line_standin import LineStandIn
 from tests.support.postgrest import SECRET_KEY, PostgREST, ensure_roles
+from tests.support.telegram_standin import TelegramStandIn
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -26,6 +27,13 @@ def line() -> Iterator[LineStandIn]:
     yield stand_in
     stand_in.close()
     assert not stand_in.violations, f"hunter sent LINE an invalid request: {stand_in.violations}"
+
+
+@pytest.fixture
+def telegram() -> Iterator[TelegramStandIn]:
+    stand_in = TelegramStandIn()
+    yield stand_in
+    stand_in.close()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from hunter.errors import HunterError
 from hunter.poll.poller import judges
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import Destinations
+from hunter.rules.destinations import TELEGRAM, Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
@@ -57,6 +57,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         )
     if env.line_token:
         failures += _check_chat(env, say)
+    failures += _check_telegram(config, env, say)
 
     with store:
         now = datetime.now(UTC)
@@ -100,6 +101,32 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
             + "; `hunter line setup` makes it"
         )
     return 0
+
+
+def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:
+    """getMe with TELEGRAM_BOT_TOKEN, and the [[chats]] on Telegram; 1 if it failed."""
+    telegram = [chat for chat in config.chats if chat.to.startswith(TELEGRAM)]
+    if not env.telegram_token:
+        if telegram:
+            say(
+                f"Telegram: FAILED: [[chats]] {telegram[0].name!r} is on Telegram; set "
+                "TELEGRAM_BOT_TOKEN"
+            )
+            return 1
+        return 0
+    from hunter.channels import telegram_channel
+
+    channel = telegram_channel(env)
+    try:
+        info = channel.bot_info()
+        names = ", ".join(chat.name for chat in telegram) or "no [[chats]] yet"
+        say(f"Telegram: bot {info['name']} (@{info['username']}), pushing to {names}")
+        return 0
+    except HunterError as exc:
+        say(f"Telegram: FAILED: {exc}")
+        return 1
+    finally:
+        channel.close()
 
 
 def _report_source(

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from hunter.app.service import Hunter, utcnow, worker_name
-from hunter.channels import open_channel
+from hunter.channels import open_channel, open_others
 from hunter.deliver import report
 from hunter.errors import ConfigError, LineError, RunError
 from hunter.logs import json_logs
@@ -41,7 +41,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     with open_store(env) as store, ExitStack() as resources:
         sender = open_channel(env, config.push_deadline_seconds, chats=bool(config.chats))
-        if sender.name == "terminal":
+        others = open_others(env, config.chats, config.push_deadline_seconds)
+        if sender.name == "terminal" and not others:
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
         inbox = _inbox(config, env, resources) if port and env.webhook_configured else None
@@ -53,10 +54,11 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         # Buttons whenever the chat can answer them, from any process: a cron `run --once`
         # beside a web service that answers the webhook pushes them too.
         actions = env.webhook_configured
-        hunter = Hunter(config, store, sender, actions=actions, line_to=env.line_to)
+        hunter = Hunter(config, store, sender, actions=actions, line_to=env.line_to, others=others)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
-            f"store {describe_store(env)}, alerts to {sender.name}"
+            f"store {describe_store(env)}, alerts to "
+            f"{' and '.join([sender.name, *(other.name for other in others.values())])}"
         )
         # A person reads it on stdout; a log platform gets it as a record like every line.
         if json_logs():

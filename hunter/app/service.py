@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -96,7 +96,10 @@ class Hunter:
         pacing: bool = True,
         actions: bool = False,
         line_to: str | None = None,
+        others: Mapping[str, Channel] | None = None,
     ) -> None:
+        """`sender` is the owner's channel (LINE, or the terminal); `others` the channels of
+        [[chats]] elsewhere, by the prefix of their `to` (Telegram's)."""
         self.config = config
         self.store = store
         self.clock = clock
@@ -114,6 +117,7 @@ class Hunter:
             pacing=pacing,
             actions=actions,
             destinations=self.destinations,
+            others=others,
         )
 
     @property

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel
 from hunter.deliver.pace import Pacer, Plan
-from hunter.errors import ChatGone, LineError
+from hunter.errors import ChannelError, ChatGone
 from hunter.rules import notices
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
@@ -72,10 +72,11 @@ class Allowance:
         spent = {n: chats[n].spent_in(month) if n in chats else 0 for n in names[1:]}
         return [names[0], *sorted(names[1:], key=lambda n: (spent[n], n))]
 
-    def cost(self, chat: str, to: str | None) -> int:
+    def cost(self, chat: str, to: str | None, channel: Channel | None = None) -> int:
         """Messages one push to `chat` (at `to`) costs: 1 for a user, a group's or room's
-        members, read from LINE at most daily (sooner when members came or went). Raises
-        LineError when LINE cannot tell and the count was never read."""
+        members, read from `channel` (LINE by default) at most daily (sooner when members
+        came or went). Raises ChannelError when it cannot tell and the count was never read,
+        ChatGone while the chat is known to be gone."""
         if to is None or to.startswith("U"):
             return 1
         now = self.clock()
@@ -87,17 +88,21 @@ class Allowance:
                 raise ChatGone(f"the bot is not in {to} (LINE said so on {known.members_at:%d %b})")
             return known.members
         try:
-            members = max(self.sender.members(to), 1)
+            members = max((channel or self.sender).members(to), 1)
         except ChatGone:
             self._gone(chat, to, known, now)
             raise
-        except LineError:
+        except ChannelError:
             if known is not None and known.members is not None and not known.gone:
                 return known.members  # LINE is away: the last count is the best guess
             raise
         self.store.pace.set_members(chat, to, members, now)
         self._chats = None
         return members
+
+    def gone(self, chat: str, to: str) -> None:
+        """`chat` is gone, as a push to it just said (Telegram's 403): kept so, and told."""
+        self._gone(chat, to, self.chats().get(chat), self.clock())
 
     def _gone(self, chat: str, to: str, known: ChatRow | None, now: datetime) -> None:
         """The bot left `chat` (LINE said so): kept as its member count (GONE) until LINE says
@@ -112,18 +117,23 @@ class Allowance:
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
 
-    def claim_for(self, batch: list[Claimed], chat: str, to: str | None) -> Grant:
-        """`claim` for a batch of `chat`, at what one push to `to` costs; not granted when
-        that cost cannot be known: the bot left the group (its rows wait until it is back),
-        or LINE cannot tell its size yet (the next poll asks again)."""
+    def claim_for(
+        self, batch: list[Claimed], chat: str, to: str | None, channel: Channel | None = None
+    ) -> Grant:
+        """`claim` for a batch of `chat`, at what one push to `to` costs on `channel` (LINE by
+        default); not granted when that cost cannot be known: the bot left the group (its rows
+        wait until it is back), or the channel cannot tell its size yet (the next poll asks
+        again). A channel without a quota (Telegram) is granted without the pace."""
         try:
-            cost = self.cost(chat, to)
+            cost = self.cost(chat, to, channel)
         except ChatGone as exc:
             log.info("chat %s waits: %s", chat or "LINE_TO", exc)
             return Grant(False)
-        except LineError as exc:
+        except ChannelError as exc:
             log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
             return Grant(False)
+        if channel is not None and not channel.paced:
+            return Grant(True)
         return self.claim(batch, cost)
 
     @property
@@ -136,7 +146,7 @@ class Allowance:
         if self._plan is None:
             try:
                 line = self.sender.quota()
-            except LineError as exc:
+            except ChannelError as exc:
                 log.warning("could not read LINE's message quota: %s", exc)
                 line = None
             self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)

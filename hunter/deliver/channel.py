@@ -3,15 +3,17 @@
 A channel renders a batch of listings as it shows them, delivers it to one recipient and says
 what happened (a `PushResult`: delivered, refused for good, try later, or unknown), tells what
 one push to a recipient costs (LINE counts one message per member of a group), and reads its
-monthly quota where it has one. Adapters live in hunter/channels/ (LINE, the terminal);
-`hunter.channels.open_channel` picks one from the environment. A new channel is one adapter
-folder there and its line in `open_channel`: delivery, the pace and the outbox stay as they
-are.
+monthly quota where it has one. Adapters live in hunter/channels/ (LINE, Telegram, the
+terminal); `hunter.channels.open_channel` picks the owner's from the environment, and
+`hunter.channels.open_others` the channels of recipients by the prefix of their id
+("telegram:"). A new channel is one adapter folder there and its line in those two: delivery,
+the pace and the outbox stay as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hunter.deliver.outcome import PushResult
@@ -23,6 +25,8 @@ class Channel(Protocol):
 
     name: str
     max_per_push: int  # listings one push carries at most
+    paced: bool  # pushes spend a monthly quota: the pace spreads them (LINE's)
+    dedupes: bool  # a batch resent under its retry key shows once (LINE's X-Line-Retry-Key)
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool
@@ -48,6 +52,21 @@ class Channel(Protocol):
         """(this month's message limit, None when unlimited; messages used), or None when
         the channel has no quota. Raises LineError when it cannot tell."""
         ...
+
+
+@dataclass(frozen=True)
+class Channels:
+    """Each recipient's channel: one whose id starts with a prefix of `others` ("telegram:")
+    goes there, any other to `default` (LINE, or the terminal)."""
+
+    default: Channel
+    others: Mapping[str, Channel] = field(default_factory=dict)
+
+    def of(self, to: str | None) -> Channel:
+        for prefix, channel in self.others.items():
+            if to is not None and to.startswith(prefix):
+                return channel
+        return self.default
 
 
 class Replier(Protocol):

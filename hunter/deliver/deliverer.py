@@ -1,11 +1,15 @@
-"""The deliverer: empties the outbox into LINE, batch by batch, exactly once.
+"""The deliverer: empties the outbox into each chat's channel (LINE, Telegram), batch by
+batch, exactly once.
 
 For each batch it claims rows in the store (the database decides who owns them), asks the
 allowance whether a new push may go (allowance.py: the month's messages spread over the
 month; nothing during quiet hours), renders the batch and writes the body down before the
-first push, pushes with the batch's retry key, asks the pure policy what LINE's answer means,
-and writes that outcome. A batch the pace holds goes back to `pending`, in order, for the next
-allowed push. It owns nothing else: what is in the outbox, and why, is the poller's business.
+first push, pushes with the batch's retry key, asks the pure policy what the answer means,
+and writes that outcome. A channel without a retry key (Telegram) gets a mark written before
+each attempt: a batch found with its attempt marked but never answered may have arrived, and
+is held for a person instead of sent again. A batch the pace holds goes back to `pending`, in
+order, for the next allowed push. It owns nothing else: what is in the outbox, and why, is the
+poller's business.
 """
 
 from __future__ import annotations
@@ -15,14 +19,14 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
-from hunter.deliver.channel import Channel
+from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.outcome import SPLIT, Decision
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
@@ -65,8 +69,11 @@ class Deliverer:
         pacing: bool = True,
         actions: bool = False,
         destinations: Destinations | None = None,
+        others: Mapping[str, Channel] | None = None,
     ) -> None:
         self.config = config
+        # LINE (or the terminal) for most, another channel for ids of its prefix ("telegram:")
+        self.channels = Channels(sender, others or {})
         self.destinations = destinations or Destinations(None, config.chats)
         self.actions = actions  # buttons under each card: only when the webhook answers them
         self.calendar = config.calendar
@@ -102,7 +109,7 @@ class Deliverer:
                     report.next_push_at = self.calendar.quiet_until(now)
                     report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
                     break
-                batch = self._claim_new(min(room, self.sender.max_per_push), now, report, done)
+                batch = self._claim_new(room, now, report, done)
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
                     continue
@@ -116,18 +123,22 @@ class Deliverer:
         return report
 
     def _claim_new(
-        self, limit: int, now: datetime, report: Delivery, done: set[str]
+        self, room: int, now: datetime, report: Delivery, done: set[str]
     ) -> list[Claimed]:
-        """A new batch for the first chat that has one and that the pace allows, the owner's
-        first, then the chats that spent least this month; [] when none has."""
+        """A new batch (of at most `room` listings, and what its chat's channel carries in one
+        push) for the first chat that has one and that the pace allows, the owner's first,
+        then the chats that spent least this month; [] when none has."""
         for chat in self.allowance.order(self.destinations.names(), now):
             if chat in done:
                 continue
+            to = self.destinations.to_of(chat)
+            channel = self.channels.of(to)
+            limit = min(room, channel.max_per_push)
             batch = self.store.outbox.claim_new(self.worker, str(uuid.uuid4()), limit, now, chat)
             if not batch:
                 done.add(chat)
                 continue
-            verdict = self.allowance.claim_for(batch, chat, self.destinations.to_of(chat))
+            verdict = self.allowance.claim_for(batch, chat, to, channel)
             if verdict.next_push_at is not None:
                 report.next_push_at = verdict.next_push_at
             if verdict.granted:
@@ -162,7 +173,8 @@ class Deliverer:
                 f"Next alerts from {self._local(next_push_at)}: paced to "
                 f"{self.allowance.plan().budget} LINE messages this month."
             )
-        messages = self.sender.render(
+        channel = self.channels.of(self.destinations.to_of(batch[0].chat))
+        messages = channel.render(
             [c.listing for c in batch], "\n".join(lines) or None, self.actions
         )
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
@@ -185,31 +197,22 @@ class Deliverer:
     def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
         """Push one claimed batch and write down the outcome. False: stop delivering."""
         key = batch[0].retry_key
-        if not self.destinations.knows(batch[0].chat):  # its [[chats]] was removed
-            decision = outcome.chat_removed(batch[0].chat)
-            self._fail(key, decision)
-            log.error("%d listings: %s", len(batch), decision.error)
+        to = self.destinations.to_of(batch[0].chat)
+        channel = self.channels.of(to)
+        held = unpushable(batch, self.destinations, self.store, channel, self.clock())
+        if held is not None:
+            self._fail(key, held)
+            log.error("%d listings: %s", len(batch), held.error)
             return True
-        if key.startswith(outcome.REPLY_KEY):  # a reply's batch whose worker died mid-reply
-            decision = outcome.reply_interrupted()
-            self._fail(key, decision)
-            log.error("%d listings: %s", len(batch), decision.error)
-            return True
-        if self.clock() - batch[0].retry_key_at > timedelta(
-            seconds=outcome.RETRY_KEY_WINDOW_SECONDS
-        ):
-            self._fail(key, outcome.key_expired())
-            log.error("%d listings: %s", len(batch), outcome.DELIVERY_UNKNOWN)
-            return True
-        result = self.sender.push(messages, key, self.destinations.to_of(batch[0].chat))
+        result = channel.push(messages, key, to)
         report.pushes += 1
         decision = outcome.decide(
-            result, batch[0].attempts, len(batch), self.config.backoff_seconds
+            result, batch[0].attempts, len(batch), self.config.backoff_seconds, channel.dedupes
         )
         if decision.status is RowStatus.SENT:
             requeued = self._finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)
-            report.accepted += 1
+            report.accepted += 1 if channel.paced else 0
             if requeued:
                 log.info("LINE accepts pushes again: %d parked listings re-queued", requeued)
             return True
@@ -224,6 +227,8 @@ class Deliverer:
                 result.summary,
             )
             return True
+        if result.kind is outcome.Kind.GONE and to is not None:
+            self.allowance.gone(batch[0].chat, to)  # its rows wait; the owner is told once
         report.failed += len(batch)
         self._fail(key, decision)
         if decision.status is RowStatus.STUCK:
@@ -248,3 +253,27 @@ class Deliverer:
                 log.warning("writing a push's outcome failed (%s); trying again", exc)
                 time.sleep(pause)
         return write()
+
+
+def unpushable(
+    batch: list[Claimed], destinations: Destinations, store: Store, channel: Channel, now: datetime
+) -> Decision | None:
+    """Why this batch must not be pushed (it waits for a person instead), or None: its
+    [[chats]] was removed, a reply carried it when its worker died, LINE forgot its retry key,
+    or, for a channel without a retry key, an attempt at it was never answered."""
+    key = batch[0].retry_key
+    if not destinations.knows(batch[0].chat):
+        return outcome.chat_removed(batch[0].chat)
+    if key.startswith(outcome.REPLY_KEY):
+        return outcome.reply_interrupted()
+    if now - batch[0].retry_key_at > timedelta(seconds=outcome.RETRY_KEY_WINDOW_SECONDS):
+        return outcome.key_expired()
+    if channel.dedupes:
+        return None
+    # Written down before each attempt is made; every answered attempt counts in `attempts`,
+    # so a mark already there is an attempt that may have arrived.
+    marker = f"{key}#attempt-{batch[0].attempts + 1}"
+    if store.outbox.batch_body(marker) is not None:
+        return outcome.unconfirmed()
+    store.outbox.save_batch(marker, "[]", now)
+    return None

@@ -4,6 +4,11 @@
     auth       401/403, a permanent failure whose fix is the token or the channel, not the row
     quota      429 "You have reached your monthly limit.": wait, burn no attempts
     transient  5xx, 408, other 429s, timeouts, connection resets: try again later
+    gone       the chat is not there for the bot (Telegram's 403 "bot was blocked"): its
+               rows wait, unsent, and the owner is told once
+
+A channel without a retry key (Telegram) cannot be asked again safely when its answer was
+lost: such a batch is "delivery unknown", stuck for a person, never sent twice.
 
 Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth (one attempt per backoff step)
 parks the batch as `stuck` (so one bad batch never clogs the rest) with a probe every 300 s,
@@ -36,6 +41,7 @@ class Kind(Enum):
     PERMANENT = "permanent"
     QUOTA = "quota"
     TRANSIENT = "transient"
+    GONE = "gone"
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class PushResult:
     # No answer, yet the request may have reached LINE (a timeout or a reset after it left).
     # A push is resent under its retry key, which LINE dedupes; a reply has no such key.
     maybe_delivered: bool = False
+    fix: str = ""  # for an auth failure: what to do, in the channel's own words
 
     @property
     def summary(self) -> str:
@@ -99,13 +106,19 @@ def decide(
     attempts_before: int,
     batch_size: int,
     steps: tuple[float, ...] = BACKOFF_SECONDS,
+    dedupes: bool = True,
 ) -> Decision:
     """The rows' next state after `result`, given how many attempts had already failed.
     `steps` are the waits after each failed attempt: there are as many attempts as steps,
-    and the last one paces a parked batch."""
+    and the last one paces a parked batch. `dedupes`: the channel takes a resent batch once
+    (LINE's retry key); without it, a push that may have arrived is never sent again."""
     kind = result.kind
     if kind is Kind.SENT:
         return Decision(RowStatus.SENT)
+    if kind is Kind.GONE:
+        return Decision(RowStatus.PENDING, error=f"the chat is gone: {result.detail}")
+    if result.maybe_delivered and not dedupes:
+        return unconfirmed(result)
     if kind is Kind.QUOTA:
         return Decision(
             RowStatus.PENDING,
@@ -117,12 +130,15 @@ def decide(
     if kind is Kind.REJECTED:
         return _permanent(f"LINE rejected this listing: {result.detail}")
     if kind is Kind.AUTH:
-        return _permanent(auth_sentence(result), stop_delivery=True)
+        return _permanent(result.fix or auth_sentence(result), stop_delivery=True)
     if kind is Kind.PERMANENT:
         return _permanent(f"LINE refused it ({result.summary})")
     failed = attempts_before + 1
     retry_after = result.retry_after or 0.0
-    if failed >= len(steps):
+    # Parked batches are re-queued with their attempts counted from 0; a channel without a
+    # retry key tells an unanswered attempt by its count (deliverer.py), so its batches
+    # are never parked: they retry at the last step's pace instead.
+    if failed >= len(steps) and dedupes:
         return Decision(
             RowStatus.STUCK,
             ErrorKind.TRANSIENT,
@@ -135,7 +151,7 @@ def decide(
     return Decision(
         RowStatus.RETRY,
         ErrorKind.TRANSIENT,
-        delay=max(backoff(failed, steps), retry_after),
+        delay=max(backoff(failed, steps), retry_after),  # the last step repeats
         count_attempt=True,
         error=f"attempt {failed} failed: {result.summary}",
         stop_delivery=result.status == 429,
@@ -188,6 +204,19 @@ def reply_unanswered(result: PushResult) -> Decision:
         error="delivery unknown: LINE never answered the reply that carried it "
         f"({result.summary}), so it may or may not have arrived; `hunter retry JOB_ID` sends "
         "it again",
+    )
+
+
+def unconfirmed(result: PushResult | None = None) -> Decision:
+    """A push of a channel without a retry key that may have arrived: its answer was lost, or
+    hunter stopped while it was on its way. Sending it again could show it twice, so it waits
+    for a person, visible and retryable."""
+    why = f"no answer came ({result.summary})" if result else "hunter stopped while it was sent"
+    return Decision(
+        RowStatus.STUCK,
+        ErrorKind.UNKNOWN,
+        error=f"delivery unknown: {why}, so it may or may not have arrived, and this channel "
+        "has no retry key to send it again safely; `hunter retry JOB_ID` sends it again",
     )
 
 

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel
 from hunter.deliver.pace import Pacer, Plan, describe_interval
-from hunter.errors import LineError
+from hunter.errors import ChannelError
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -41,7 +41,7 @@ def line_quota(sender: Channel) -> dict[str, Any] | None:
     """This month's LINE quota for `hunter status`; None without LINE."""
     try:
         return line_quota_of(sender.quota())
-    except LineError as exc:
+    except ChannelError as exc:
         return {"error": str(exc)}
 
 
@@ -72,7 +72,7 @@ def gather(
     )
     try:
         result.quota = line_quota_of(quota())
-    except LineError as exc:  # LINE could not tell; the rest of the status still helps
+    except ChannelError as exc:  # LINE could not tell; the rest of the status still helps
         result.quota = {"error": str(exc)}
     result.pace = pace(config, result.quota, result.pace_state, now, result.outbox["pending"])
     result.next_push_at = next_push_at(config, result.quota, result.pace_state, now)

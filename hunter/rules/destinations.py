@@ -20,7 +20,10 @@ from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import FilterConfig
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
-CHAT_ID = re.compile(r"^[UCR][0-9a-f]{32}$")  # LINE's user, group and room ids
+# LINE's user, group and room ids; a Telegram chat is "telegram:" and its id (a user's, or a
+# group's or supergroup's, negative).
+CHAT_ID = re.compile(r"^(?:[UCR][0-9a-f]{32}|telegram:-?[1-9][0-9]{0,19})$")
+TELEGRAM = "telegram:"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class ChatConfig:
 
     @property
     def kind(self) -> str:
+        if self.to.startswith(TELEGRAM):
+            return "Telegram group" if self.to[len(TELEGRAM)] == "-" else "Telegram user"
         return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
 
 

@@ -2,7 +2,8 @@
 
 [[chats]]
 name = "design"                           # shown in status; part of its rows' ids
-to = "C0123456789abcdef0123456789abcdef"  # a user U..., group C... or room R... id
+to = "C0123456789abcdef0123456789abcdef"  # a LINE user U..., group C... or room R... id,
+                                          # or "telegram:<chat id>" (-100... for a group)
 include = ["logo", "โลโก้"]                 # optional: else the global [filter]'s
 exclude = ["unpaid"]
 min_budget = 3000
@@ -60,7 +61,8 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
     if not isinstance(to, str) or not CHAT_ID.match(to):
         raise ConfigError(
             f"{at}: to must be a LINE user (U...), group (C...) or room (R...) id of 33 "
-            f"characters, got {to!r}; the bot's welcome in that chat says its id"
+            f'characters, or "telegram:<chat id>" (a number, negative for a group), got '
+            f"{to!r}; the bot's welcome in that chat says its id"
         )
     rules: dict[str, Any] = {}
     for key in ("include", "exclude"):

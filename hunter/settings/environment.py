@@ -10,6 +10,7 @@ import base64
 import binascii
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ class Environment:
     line_api_url: str = "https://api.line.me"
     supabase_url: str | None = None
     supabase_key: str | None = field(default=None, repr=False)
+    telegram_token: str | None = field(default=None, repr=False)  # BotFather's bot token
+    telegram_api_url: str = "https://api.telegram.org"
 
     @property
     def line_configured(self) -> bool:
@@ -48,7 +51,13 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
     supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
     supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
     secret = environ.get("LINE_CHANNEL_SECRET") or None
-    redact.register(token, database_url, _password_of(database_url), supabase_key, secret)
+    telegram = (environ.get("TELEGRAM_BOT_TOKEN") or "").strip() or None
+    redact.register(token, database_url, _password_of(database_url), supabase_key, secret, telegram)
+    if telegram and not re.fullmatch(r"[0-9]{1,20}:[A-Za-z0-9_-]{20,100}", telegram):
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN is not a bot token (BotFather gives one like 123456:ABC-...); "
+            "copy it again from BotFather's /token"
+        )
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
@@ -74,9 +83,8 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
             "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
             "not a display name; see the README's LINE set-up"
         )
-    api_url = (environ.get("HUNTER_LINE_API_URL") or "https://api.line.me").rstrip("/")
-    if not api_url.startswith(("http://", "https://")):
-        raise ConfigError("HUNTER_LINE_API_URL must start with http:// or https://")
+    api_url = _api_url(environ, "HUNTER_LINE_API_URL", "https://api.line.me")
+    telegram_api_url = _api_url(environ, "HUNTER_TELEGRAM_API_URL", "https://api.telegram.org")
     return Environment(
         database_url=database_url,
         sqlite_path=environ.get("HUNTER_DB") or "hunter.db",
@@ -86,7 +94,17 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         line_api_url=api_url,
         supabase_url=supabase_url,
         supabase_key=supabase_key,
+        telegram_token=telegram,
+        telegram_api_url=telegram_api_url,
     )
+
+
+def _api_url(environ: Mapping[str, str], name: str, default: str) -> str:
+    """An API's base address, overridable for tests and self-hosted servers."""
+    url = (environ.get(name) or default).rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{name} must start with http:// or https://")
+    return url
 
 
 def supabase_key_role(key: str) -> str | None:

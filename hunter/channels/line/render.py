@@ -272,6 +272,8 @@ class LineCards:
     for LINE, and for the terminal, which prints what LINE would show."""
 
     max_per_push = MAX_PER_PUSH
+    paced = True  # LINE's monthly quota (the terminal, without one, is never held)
+    dedupes = True  # X-Line-Retry-Key (the terminal resends nothing)
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool

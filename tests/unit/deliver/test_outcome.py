@@ -16,6 +16,7 @@ from hunter.deliver.outcome import (
     key_expired,
     reply_interrupted,
     reply_unanswered,
+    unconfirmed,
 )
 from hunter.store.states import ErrorKind, RowStatus
 
@@ -88,8 +89,11 @@ def test_retry_after_is_honoured() -> None:
         (PushResult(Kind.AUTH, 403, "no"), 5, "stuck", "permanent", True),
         (PushResult(Kind.PERMANENT, 404, "x"), 5, "stuck", "permanent", False),
         (PushResult(Kind.QUOTA, 429, "limit"), 5, "pending", None, True),
+        # Telegram's 403 "bot was blocked": unsent, the rows wait with the chat kept as gone
+        (PushResult(Kind.GONE, 403, "Forbidden: bot was blocked by the user"), 1, "pending",
+         None, False),
     ],
-)
+)  # fmt: skip
 def test_decisions(
     result: PushResult, size: int, status: str, kind: str | None, stop: bool
 ) -> None:
@@ -118,10 +122,27 @@ def test_there_are_as_many_attempts_as_backoff_steps() -> None:
     assert decide(transient(), 2, 1, steps).status == "stuck"  # the third failure parks
 
 
+def test_a_channel_without_a_retry_key_never_sends_what_may_have_arrived_and_never_parks() -> None:
+    """Telegram: a lost answer is "delivery unknown", stuck; an answered failure (a 500, a 429)
+    is retried, past the last step at the last step's pace, never parked (a parked batch is
+    re-queued with its attempts from 0, which would hide an unanswered attempt)."""
+    lost = PushResult(Kind.TRANSIENT, None, "ReadTimeout", maybe_delivered=True)
+    assert decide(lost, 0, 1, dedupes=False) == unconfirmed(lost)
+    assert decide(lost, 0, 1).status == "retry"  # LINE: resent under its retry key
+    assert decide(transient(), 9, 1, dedupes=False).status == "retry"
+    assert decide(transient(), 9, 1, dedupes=False).delay == 300.0
+    assert decide(transient(), 9, 1).status == "stuck"
+    busy = PushResult(Kind.TRANSIENT, 429, "Too Many Requests: retry after 7", retry_after=7)
+    assert decide(busy, 0, 1, dedupes=False).delay == 7 and decide(busy, 0, 1).stop_delivery
+    token = PushResult(Kind.AUTH, 401, "Unauthorized", fix="check TELEGRAM_BOT_TOKEN")
+    assert decide(token, 0, 1, dedupes=False).error == "check TELEGRAM_BOT_TOKEN"
+
+
 @pytest.mark.parametrize(
     ("decision", "says"),
     [
         (key_expired(), "delivery unknown"),
+        (unconfirmed(), "hunter stopped while it was sent"),
         (reply_interrupted(), "hunter stopped while a reply carried it"),
         (reply_unanswered(PushResult(Kind.TRANSIENT, None, "timed out")), "timed out"),
     ],

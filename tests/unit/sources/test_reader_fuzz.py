@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from hunter.errors import HunterError
 from hunter.rules.listing import Listing
+from hunter.rules.pay import GUESSES, PERIODS
 from hunter.settings.config import parse_config
 from hunter.sources.reader import parse
 
@@ -161,9 +162,7 @@ def test_board_answers_of_any_shape(name: str, data: st.DataObject) -> None:
         document = {part: document}
     listings = read(name, json.dumps(document))
     assert_storable(listings)
-    assert all(
-        listing.period in ("", "hour", "day", "week", "month", "year") for listing in listings
-    )
+    assert all(listing.period in ("", *PERIODS, *GUESSES) for listing in listings)
     assert all(re.fullmatch("[A-Z]{3}", listing.currency) for listing in listings)
 
 

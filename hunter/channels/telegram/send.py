@@ -1,0 +1,169 @@
+"""Telegram's Bot API (core.telegram.org/bots/api) as a channel: sendMessage for a push,
+getChat to know a chat is still there, getMe for `hunter check`. Every answer is
+{"ok": true, "result": ...} or {"ok": false, "error_code", "description", "parameters"}.
+
+What an answer means here:
+    ok                       delivered
+    429                      too many requests: wait `parameters.retry_after` seconds
+    403                      the bot was blocked by the user, or kicked from the group: gone
+    400 "chat not found"     gone, as 403
+    400 migrate_to_chat_id   the group became a supergroup: a new id, stuck until to is fixed
+    400 (other)              this message is refused, stuck with Telegram's words
+    401                      the token is wrong: stuck, delivery stops
+    5xx, refused connection  not delivered: try again later
+    no answer after sending  delivery unknown: stuck, never sent twice (no retry key)
+
+Telegram's own pace (its FAQ): about one message a second in a chat, 20 a minute in a group,
+30 a second in all. The sender keeps to it within this process; a 429 covers the rest.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from hunter.channels.telegram.render import TelegramMessages
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.errors import ChatGone, ConfigError, TelegramError
+from hunter.rules.destinations import TELEGRAM
+
+PUSH_DEADLINE_SECONDS = 20.0
+USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 30  # seconds between two messages
+
+
+class TelegramSender(TelegramMessages):
+    name = "Telegram"
+    paced = False  # no monthly quota, no price per member
+    dedupes = False  # no retry key: a lost answer is never followed by a second send
+
+    def __init__(
+        self,
+        token: str,
+        api_url: str = "https://api.telegram.org",
+        deadline: float = PUSH_DEADLINE_SECONDS,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        self._base = f"{api_url.rstrip('/')}/bot{token}"
+        self._http = httpx.Client(timeout=httpx.Timeout(deadline, connect=5.0))
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._last: dict[str, float] = {}  # chat -> when its last message went (monotonic)
+
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        [fields] = messages  # one listing, one message (render.py)
+        chat = _chat_id(to)
+        self._keep_pace(chat)
+        try:
+            answer = self._http.post(f"{self._base}/sendMessage", json={"chat_id": chat, **fields})
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # never left: not delivered
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Telegram: {_reason(exc)}")
+        except httpx.HTTPError as exc:  # it may have arrived: only Telegram knows
+            detail = f"no answer from Telegram: {_reason(exc)}"
+            return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
+        return _result(answer)
+
+    def members(self, to: str) -> int:
+        """1: Telegram has no price per member. Asks getChat, which says whether the chat is
+        still there for the bot (ChatGone when not)."""
+        answer = self._call("getChat", {"chat_id": _chat_id(to)})
+        result = _result(answer)
+        if result.kind is Kind.GONE:
+            raise ChatGone(f"Telegram says {result.detail}")
+        if result.kind is not Kind.SENT:
+            raise TelegramError(f"Telegram getChat failed: {result.summary}")
+        return 1
+
+    def quota(self) -> None:
+        return None  # no monthly quota
+
+    def bot_info(self) -> dict[str, Any]:
+        """getMe: the bot's name and @username; proves the token works."""
+        answer = self._call("getMe", {})
+        result = _result(answer)
+        if result.kind is Kind.AUTH:
+            raise ConfigError(
+                "Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN (BotFather's "
+                "/token)"
+            )
+        if result.kind is not Kind.SENT:
+            raise TelegramError(f"Telegram getMe failed: {result.summary}")
+        bot = answer.json().get("result") or {}
+        return {"name": str(bot.get("first_name", "")), "username": str(bot.get("username", ""))}
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _call(self, method: str, fields: dict[str, Any]) -> httpx.Response:
+        try:
+            return self._http.post(f"{self._base}/{method}", json=fields)
+        except httpx.HTTPError as exc:
+            raise TelegramError(f"cannot reach Telegram: {_reason(exc)}") from None
+
+    def _keep_pace(self, chat: int) -> None:
+        """Wait, if need be, so that this message keeps Telegram's pace for its chat and for
+        all chats."""
+        gap = GROUP_GAP if chat < 0 else USER_GAP
+        with self._lock:
+            now = time.monotonic()
+            due = max(self._last.get(str(chat), -gap) + gap, self._last.get("", -1.0) + ALL_GAP)
+            self._last[str(chat)] = self._last[""] = max(now, due)
+        if due > now:
+            self._sleep(due - now)
+
+
+def _chat_id(to: str | None) -> int:
+    if to is None or not to.startswith(TELEGRAM):
+        raise ValueError(f"not a Telegram chat: {to!r}")
+    return int(to[len(TELEGRAM) :])
+
+
+def _result(answer: httpx.Response) -> PushResult:
+    """What one Bot API answer means (see the module's table)."""
+    try:
+        data = answer.json()
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):  # a proxy's page, or nothing Telegram would send
+        kind = Kind.TRANSIENT if answer.status_code >= 500 else Kind.PERMANENT
+        return PushResult(
+            kind, answer.status_code, f"not Telegram's answer ({answer.reason_phrase})"
+        )
+    if data.get("ok") is True:
+        return PushResult(Kind.SENT, answer.status_code)
+    error_code = data.get("error_code")
+    code = error_code if isinstance(error_code, int) else answer.status_code
+    said = str(data.get("description") or answer.reason_phrase)[:300]
+    parameters = data.get("parameters")
+    more: dict[str, Any] = parameters if isinstance(parameters, dict) else {}
+    if code == 429:
+        wait = more.get("retry_after")
+        after = float(wait) if isinstance(wait, int | float) and 0 <= wait <= 86400 else 30.0
+        return PushResult(Kind.TRANSIENT, code, said, retry_after=after)
+    if code == 403 or (code == 400 and "chat not found" in said.lower()):
+        return PushResult(Kind.GONE, code, said)
+    if code == 400 and isinstance(more.get("migrate_to_chat_id"), int):
+        new = f"{TELEGRAM}{more['migrate_to_chat_id']}"
+        return PushResult(
+            Kind.PERMANENT, code, f'the group became a supergroup: set its to = "{new}"'
+        )
+    if code == 401:
+        fix = (
+            "Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN (BotFather's /token), "
+            "then run `hunter retry --all`"
+        )
+        return PushResult(Kind.AUTH, code, said, fix=fix)
+    if code == 400:
+        return PushResult(Kind.REJECTED, code, said)
+    if code >= 500 or code in (408, 420):
+        return PushResult(Kind.TRANSIENT, code, said)
+    return PushResult(Kind.PERMANENT, code, said)
+
+
+def _reason(exc: Exception) -> str:
+    return type(exc).__name__

@@ -1,0 +1,160 @@
+"""Telegram beside LINE, as a user runs it: the CLI as a subprocess, the owner on LINE and a
+[[chats]] on Telegram, with a SQLite file and with PostgreSQL. Each matching listing reaches
+each chat once; LINE's monthly count grows by LINE's pushes only; and each of Telegram's
+failures ends with nothing twice and nothing silently lost: a 500 and a 429 are retried, a
+lost answer and a kill -9 mid-send are "delivery unknown" (Telegram has no retry key),
+visible and retryable, and a user who blocked the bot stops its rows and is told once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import run_hunter, start_hunter, write_config
+from tests.support.line_standin import LineStandIn
+from tests.support.telegram_standin import TOKEN, TelegramStandIn
+
+FAST = {"backoff_seconds": [0.2, 0.2, 0.2, 0.2, 0.5], "lease_seconds": 2}
+ME = 111  # the Telegram user of the [[chats]] "tg"
+
+
+@pytest.fixture
+def tg_env(env: dict[str, str], telegram: TelegramStandIn) -> dict[str, str]:
+    return {**env, **telegram.env()}
+
+
+def configure(folder: Path, url: str) -> None:
+    write_config(
+        folder,
+        [html_source("board", url)],
+        filter={"include": ["python"]},
+        chats=[{"name": "tg", "to": f"telegram:{ME}"}],
+        **FAST,
+    )
+
+
+def prime_then_post(folder: Path, board: Board, env: dict[str, str], titles: list[str]) -> None:
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    configure(folder, url)
+    assert run(folder, env).returncode == 0
+    jobs = [(f"j{n}", title) for n, title in enumerate(titles, start=1)]
+    board.serve_jobs("/jobs", [*jobs, ("seed", "python seed")])
+
+
+def run(folder: Path, env: dict[str, str], *args: str) -> Any:
+    result = run_hunter(folder, *(args or ("run", "--once")), env=env)
+    assert result.returncode in (0, 1), result.stderr
+    return result
+
+
+def titles_on_telegram(telegram: TelegramStandIn) -> list[str]:
+    return sorted(text.split("\n", 1)[0] for text in telegram.texts(ME))
+
+
+def rows(folder: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    return json.loads(run(folder, env, "status", "--json").stdout)["rows"]
+
+
+def test_each_listing_reaches_line_and_telegram_once_and_line_counts_its_own(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, tg_env, ["python bot", "python scraper"])
+    assert line.pushes == [] and telegram.delivered == []  # priming is silent
+    started = run(tmp_path, tg_env)
+    assert "alerts to LINE and Telegram" in started.stdout
+    run(tmp_path, tg_env)  # the same page again: nothing twice
+    assert sorted(line.delivered) == ["python bot", "python scraper"]
+    assert titles_on_telegram(telegram) == ["python bot", "python scraper"]
+    assert line.used == 1  # one LINE push of both; Telegram's two messages cost nothing there
+    status = run(tmp_path, tg_env, "status").stdout
+    assert "tg" in status and "telegram:111" in status
+    check = run(tmp_path, tg_env, "check").stdout
+    assert "Telegram: bot hunter test (@hunter_test_bot), pushing to tg" in check
+    assert TOKEN not in started.stdout + started.stderr + check  # a secret, never shown
+
+
+def test_a_500_and_a_429_are_retried_and_delivered_once(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, tg_env, ["python one", "python two"])
+    telegram.script.extend(["500", "429:1"])
+    run(tmp_path, tg_env)
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python one", "python two"]
+    assert rows(tmp_path, tg_env) == []  # all sent
+
+
+def test_a_lost_answer_is_held_never_sent_twice_and_retry_sends_it(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, tg_env, ["python lost"])
+    telegram.script.append("lost")
+    run(tmp_path, tg_env)
+    time.sleep(FAST["lease_seconds"] + 0.5)
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python lost"]  # once, though no answer came
+    [row] = rows(tmp_path, tg_env)
+    assert row["status"] == "stuck" and "delivery unknown" in row["last_error"]
+    assert run(tmp_path, tg_env, "retry", "--all").returncode == 0
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python lost", "python lost"]  # asked for
+    assert rows(tmp_path, tg_env) == []
+
+
+def test_kill_9_mid_send_holds_the_listing_for_a_person(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, tg_env, ["python killed"])
+    telegram.script.append("hold")
+    process = start_hunter(tmp_path, "run", "--once", env=tg_env)
+    deadline = time.monotonic() + 30
+    while not telegram.delivered and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert telegram.delivered, "hunter never sent"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(10)
+    time.sleep(FAST["lease_seconds"] + 0.5)
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python killed"]  # never a second send
+    [row] = rows(tmp_path, tg_env)
+    assert row["status"] == "stuck" and "hunter stopped while it was sent" in row["last_error"]
+
+
+def test_a_user_who_blocked_the_bot_stops_its_rows_and_the_owner_is_told_once(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, tg_env, ["python a"])
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python a"]
+    telegram.blocked.add(ME)  # the user blocks the bot; two more listings come
+    jobs = [("j1", "python a"), ("j2", "python b"), ("j3", "python c"), ("seed", "python seed")]
+    board.serve_jobs("/jobs", jobs)
+    for _ in range(3):
+        run(tmp_path, tg_env)
+    sends = [body for method, body in telegram.calls if method == "sendMessage"]
+    assert len(sends) == 2  # "python a", then one refusal (403): its rows wait, never a loop
+    gone = [title for title in line.delivered if title.startswith("🚪")]
+    assert gone == ["🚪 The bot is no longer in chat tg (telegram:111)"]
+    status = json.loads(run(tmp_path, tg_env, "status", "--json").stdout)
+    assert status["outbox"]["pending"] == 2  # waiting, not lost
+
+
+def test_a_telegram_chat_without_a_token_or_with_a_bad_one_stops_with_one_line(
+    tmp_path: Path, board: Board, tg_env: dict
+) -> None:
+    configure(tmp_path, board.serve_jobs("/jobs", [("1", "python")]))
+    missing = {k: v for k, v in tg_env.items() if k != "TELEGRAM_BOT_TOKEN"}
+    result = run_hunter(tmp_path, "run", "--once", env=missing)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "[[chats]] 'tg' is a Telegram chat, and TELEGRAM_BOT_TOKEN is not set" in result.stderr
+    bad = "999:not-a-token-at-all"
+    result = run_hunter(tmp_path, "run", "--once", env={**tg_env, "TELEGRAM_BOT_TOKEN": bad})
+    assert result.returncode == 2 and "is not a bot token" in result.stderr
+    assert bad not in result.stderr

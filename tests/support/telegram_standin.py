@@ -1,0 +1,236 @@
+"""A stand-in for Telegram's Bot API on 127.0.0.1, answering as core.telegram.org/bots/api
+documents it, so that hunter's Telegram channel is tested against the service's own rules:
+
+- POST /bot<token>/<method>, a JSON body; every answer is {"ok": true, "result": ...} or
+  {"ok": false, "error_code", "description"[, "parameters"]}. A wrong token is 401
+  "Unauthorized", an unknown method 404 "Not Found".
+- sendMessage: `chat_id` of a known chat (else 400 "Bad Request: chat not found"); a user who
+  blocked the bot, or a group that kicked it, 403 "Forbidden: bot was blocked by the user" /
+  "Forbidden: bot was kicked from the group chat"; a group upgraded to a supergroup, 400 with
+  `parameters.migrate_to_chat_id`. `text` 1-4,096 characters after entities are parsed (400
+  "Bad Request: message is too long" / "message text is empty"); with parse_mode HTML only
+  Telegram's tags, balanced (400 "Bad Request: can't parse entities: ..."); inline buttons
+  each with a text and one of url (http, https or tg) or callback_data of 1-64 bytes (400
+  "Bad Request: BUTTON_DATA_INVALID" / "BUTTON_URL_INVALID").
+- Telegram's pace (its FAQ, "My bot is hitting limits"): more than 20 messages a minute in a
+  group, or 30 a second in all, answer 429 "Too Many Requests: retry after N" with
+  `parameters.retry_after`; a private chat may burst a little (3 a second here).
+- getChat answers the chat, or the same errors; getMe the bot.
+
+`script` makes the next sendMessage calls misbehave: "500" (Internal Server Error), "429:N"
+(retry after N s), "lost" (delivered, then the connection closes unanswered), "hold" (delivered,
+then no answer until the stand-in closes: a kill -9 mid-send). `delivered` keeps what reached
+each chat.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from tests.support.local_server import LocalServer, QuietHandler
+
+TOKEN = "123456789:AAHtest-token-for-the-stand-in_0123456"
+TEXT_MAX = 4096
+TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
+        "tg-spoiler", "span", "blockquote", "tg-emoji"}  # fmt: skip
+
+
+@dataclass
+class Sent:
+    chat_id: int
+    text: str  # as the reader sees it: entities parsed
+    fields: dict[str, Any]
+
+
+class _Entities(HTMLParser):
+    """Telegram's HTML: its tags only, balanced; what remains is the text a reader sees."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.text: list[str] = []
+        self.problem = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in TAGS:
+            self.problem = self.problem or f'unsupported start tag "{tag}"'
+        self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open.pop() != tag:
+            self.problem = self.problem or f'unexpected end tag "{tag}"'
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@dataclass
+class TelegramStandIn:
+    users: set[int] = field(default_factory=lambda: {111})
+    groups: set[int] = field(default_factory=lambda: {-100222})
+    blocked: set[int] = field(default_factory=set)  # users who blocked the bot, kicked groups
+    migrated: dict[int, int] = field(default_factory=dict)  # old group id -> supergroup id
+    script: deque[str] = field(default_factory=deque)
+    delivered: list[Sent] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        stand_in = self
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._times: dict[int, list[float]] = {}
+
+        class Handler(QuietHandler):
+            def do_POST(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(size) or b"{}")
+                except ValueError:
+                    body = None
+                try:
+                    stand_in._answer(self, self.path, body)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client went away (a kill -9): fine
+
+        self._server = LocalServer(Handler)
+        self.url = self._server.url
+
+    def env(self) -> dict[str, str]:
+        return {"TELEGRAM_BOT_TOKEN": TOKEN, "HUNTER_TELEGRAM_API_URL": self.url}
+
+    def close(self) -> None:
+        self._closed.set()  # a held answer ends, unsent, with the test
+        self._server.close()
+
+    def texts(self, chat_id: int) -> list[str]:
+        return [sent.text for sent in self.delivered if sent.chat_id == chat_id]
+
+    def _answer(self, handler: QuietHandler, path: str, body: Any) -> None:
+        token, _, method = path.removeprefix("/bot").partition("/")
+        if token != TOKEN:
+            return _error(handler, 401, "Unauthorized")
+        if not isinstance(body, dict):
+            return _error(handler, 400, "Bad Request: invalid JSON")
+        self.calls.append((method, body))
+        if method == "getMe":
+            bot = {"id": 123456789, "is_bot": True, "first_name": "hunter test",
+                   "username": "hunter_test_bot"}  # fmt: skip
+            return handler.send_json(200, {"ok": True, "result": bot})
+        if method not in ("sendMessage", "getChat"):
+            return _error(handler, 404, "Not Found")
+        chat = body.get("chat_id")
+        refused = self._refuse_chat(chat)
+        if refused:
+            return _error(handler, *refused)
+        if method == "getChat":
+            kind = "private" if chat in self.users else "supergroup"
+            return handler.send_json(200, {"ok": True, "result": {"id": chat, "type": kind}})
+        return self._send_message(handler, chat, body)
+
+    def _refuse_chat(self, chat: Any) -> tuple[int, str, dict[str, Any]] | None:
+        if chat in self.migrated:
+            why = "Bad Request: group chat was upgraded to a supergroup chat"
+            return 400, why, {"migrate_to_chat_id": self.migrated[chat]}
+        if chat not in self.users and chat not in self.groups:
+            return 400, "Bad Request: chat not found", {}
+        if chat in self.blocked:
+            if chat in self.users:
+                return 403, "Forbidden: bot was blocked by the user", {}
+            return 403, "Forbidden: bot was kicked from the group chat", {}
+        return None
+
+    def _send_message(self, handler: QuietHandler, chat: int, body: dict[str, Any]) -> None:
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            return _error(handler, 400, "Bad Request: message text is empty")
+        shown = text
+        if body.get("parse_mode") == "HTML":
+            parser = _Entities()
+            parser.feed(text)
+            parser.close()
+            if parser.problem or parser.open:
+                problem = parser.problem or f'unclosed start tag "{parser.open[-1]}"'
+                return _error(handler, 400, f"Bad Request: can't parse entities: {problem}")
+            shown = "".join(parser.text)
+        if len(shown) > TEXT_MAX:
+            return _error(handler, 400, "Bad Request: message is too long")
+        button = _bad_button(body.get("reply_markup"))
+        if button:
+            return _error(handler, 400, f"Bad Request: {button}")
+        wait = self._too_fast(chat)
+        if wait:
+            return _error(
+                handler, 429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}
+            )
+        step = self.script.popleft() if self.script else "ok"
+        if step == "500":
+            return _error(handler, 500, "Internal Server Error")
+        if step.startswith("429:"):
+            after = int(step[4:])
+            return _error(
+                handler, 429, f"Too Many Requests: retry after {after}", {"retry_after": after}
+            )
+        with self._lock:
+            self.delivered.append(Sent(chat, html.unescape(shown), body))
+            message_id = len(self.delivered)
+        if step == "lost":  # delivered, and the answer never comes: the connection drops
+            handler.close_connection = True
+            handler.connection.shutdown(2)
+            return None
+        if step == "hold":  # no answer while the test runs: the client is killed meanwhile
+            self._closed.wait(60)
+            handler.close_connection = True
+            return None
+        result = {"message_id": message_id, "chat": {"id": chat}, "date": int(time.time())}
+        return handler.send_json(200, {"ok": True, "result": result})
+
+    def _too_fast(self, chat: int) -> int:
+        """Seconds to wait when this message would break Telegram's pace; 0 when it does not."""
+        now = time.monotonic()
+        with self._lock:
+            mine = [t for t in self._times.get(chat, []) if now - t < 60]
+            every = [t for times in self._times.values() for t in times if now - t < 1]
+            if len(every) >= 30:
+                return 1
+            if chat < 0 and len(mine) >= 20:
+                return int(60 - (now - mine[-20])) + 1
+            if chat > 0 and len([t for t in mine if now - t < 1]) >= 3:
+                return 1
+            self._times[chat] = [*mine, now]
+        return 0
+
+
+def _bad_button(markup: Any) -> str:
+    if markup is None:
+        return ""
+    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+    if not isinstance(rows, list):
+        return 'field "inline_keyboard" must be an Array'
+    for row in rows:
+        for button in row if isinstance(row, list) else [None]:
+            if not isinstance(button, dict) or not button.get("text"):
+                return "can't parse inline keyboard button: Text buttons are unallowed"
+            data, url = button.get("callback_data"), button.get("url")
+            if (data is None) == (url is None):
+                return "can't parse inline keyboard button: exactly one action is needed"
+            if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                return "BUTTON_DATA_INVALID"
+            if url is not None and not str(url).startswith(("http://", "https://", "tg://")):
+                return "BUTTON_URL_INVALID"
+    return ""
+
+
+def _error(
+    handler: QuietHandler, code: int, description: str, parameters: dict[str, Any] | None = None
+) -> None:
+    answer: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+    if parameters:
+        answer["parameters"] = parameters
+    handler.send_json(code, answer)
