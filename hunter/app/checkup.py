@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
-from hunter.channels.line.render import details
 from hunter.errors import HunterError
 from hunter.poll.poller import judges
 from hunter.rules import shape
@@ -20,6 +19,7 @@ from hunter.rules.destinations import TELEGRAM, Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
+from hunter.rules.wording import details
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.sources.reader import SourceRead, read_sources

@@ -92,3 +92,27 @@ def test_source_leases_give_each_source_to_one_replica(store: Store) -> None:
         "b",
         "c",
     }
+
+
+def shaped(version: int, n: int, told: bool) -> SourceNote:
+    """A good poll of "a" with the shape it computed from `version`, telling a field gone."""
+    notices = (notice("shape", n),) if told else ()
+    document = {"pay": {"polls": 3, "items": 60, "seen": 0, "gone": told, "n": n}}
+    return SourceNote("a", 20, good=True, shape=document, shape_version=version,
+                      shape_notices=notices)  # fmt: skip
+
+
+def test_two_replicas_computing_one_shape_change_tell_it_once(store: Store) -> None:
+    """Two replicas poll one source at once: both read version 0, both decide "pay is gone".
+    The first write wins (version 1, one notice); the second, computed from a version the row
+    no longer holds, writes neither its shape nor its notice. A poll from version 1 then goes
+    on from there."""
+    assert store.sources.note([shaped(0, 1, told=True)], T0, 3) == ["a"]
+    assert store.sources.note([shaped(0, 2, told=True)], T0, 3) == []
+    state = store.sources.states()["a"]
+    assert state.shape_version == 1 and state.shape["pay"]["n"] == 1
+    assert store.outbox.job_states() == {"hunter:shape:a:1": "pending"}
+    assert store.sources.note([shaped(1, 3, told=False)], T0, 3) == []
+    state = store.sources.states()["a"]
+    assert state.shape_version == 2 and state.shape["pay"]["n"] == 3
+    assert store.sources.all()[0].shape == state.shape  # what `hunter status` shows

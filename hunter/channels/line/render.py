@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from hunter.rules.listing import Listing
 from hunter.rules.notices import SOURCE as NOTICE_SOURCE
-from hunter.rules.pay import pay_text
+from hunter.rules.wording import details, money
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -69,41 +69,6 @@ def safe_uri(url: str) -> str | None:
         if len(candidate) <= URI_MAX:
             return candidate
     return None
-
-
-NOT_STATED = "งบไม่ระบุ · budget not stated"
-# Fastwork's engagement types in the words a Thai freelancer reads on the site.
-ENGAGEMENTS = {
-    "freelance": "ฟรีแลนซ์",
-    "contract": "สัญญาจ้าง",
-    "part-time": "พาร์ทไทม์",
-    "full-time": "งานประจำ",
-}
-
-
-def money(listing: Listing) -> str:
-    """The pay whole, as the site means it: "฿5,000", a range "฿5,000" EN DASH "10,000", with
-    its period ("$25 ต่อชั่วโมง · per hour"), or "not stated" (Thai and English) when the
-    client did not say."""
-    if listing.budget is None:
-        return NOT_STATED
-    return pay_text(
-        listing.budget, listing.budget_max, listing.currency, listing.period, listing.bound
-    )
-
-
-def details(listing: Listing) -> str:
-    """Category, engagement, offers so far and the deadline, where the source says them."""
-    parts = []
-    if listing.category:
-        parts.append(listing.category)
-    if listing.engagement:
-        parts.append(ENGAGEMENTS.get(listing.engagement.lower(), listing.engagement))
-    if listing.offers is not None:
-        parts.append(f"เสนอแล้ว {listing.offers} คน ({listing.offers} offers)")
-    if listing.deadline:
-        parts.append(f"ปิดรับ {listing.deadline[:10]}")
-    return " · ".join(parts)
 
 
 def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:

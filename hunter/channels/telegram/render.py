@@ -1,5 +1,6 @@
-"""A listing as Telegram shows it: one message of HTML text (title, pay, what it is, a short
-summary, its source and link) and an "Open" button under it.
+"""A listing as Telegram shows it: one message of HTML text (title, pay and what it is, in
+the words of LINE's cards: rules/wording.py; a short summary, its source) and an "Open"
+button under it.
 
 Telegram's limits (core.telegram.org/bots/api, sendMessage): at most 4,096 characters of text
 after its entities are parsed, a button's `callback_data` at most 64 bytes. One listing per
@@ -14,49 +15,33 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.pay import pay_text
+from hunter.rules.wording import details, money
 
 TEXT_MAX = 4096
-SUMMARY_MAX = 600
-NOT_STATED = "งบไม่ระบุ · budget not stated"
+# Each part is cut to a size, so a message stays far under TEXT_MAX (about 1,700 characters at
+# most, counted as Telegram does: after its HTML is parsed).
+TITLE_MAX, SUMMARY_MAX, NOTE_MAX = 300, 600, 500
 
 
 def message(listing: Listing, note: str | None) -> dict[str, Any]:
     """sendMessage's fields for one listing (all but chat_id), within Telegram's limits."""
-    pay = (
-        pay_text(
-            listing.budget, listing.budget_max, listing.currency, listing.period, listing.bound
-        )
-        if listing.budget is not None
-        else NOT_STATED
-    )
-    about = " · ".join(
-        part
-        for part in (
-            listing.category,
-            listing.engagement,
-            f"{listing.offers} offers" if listing.offers is not None else "",
-            f"deadline {listing.deadline}" if listing.deadline else "",
-        )
-        if part
-    )
-    head = [f"<b>{escape(listing.title[:300], quote=False)}</b>", f"💰 {escape(pay, quote=False)}"]
-    if about:
-        head.append(escape(about, quote=False))
-    tail = [f"📍 {escape(listing.source, quote=False)}"]
+    lines = [f"<b>{_html(listing.title[:TITLE_MAX])}</b>", f"💰 {_html(money(listing))}"]
+    lines += [_html(text) for text in (details(listing), listing.summary[:SUMMARY_MAX]) if text]
+    lines += ["", f"📍 {_html(listing.source)}"]
     if note:
-        tail.append(f"<i>{escape(note[:500], quote=False)}</i>")
-    room = TEXT_MAX - len("\n\n".join(["\n".join(head), "", "\n".join(tail)])) - 1
-    summary = listing.summary[: max(0, min(SUMMARY_MAX, room))]
-    body = [*head, escape(summary, quote=False)] if summary else head
+        lines.append(f"<i>{_html(note[:NOTE_MAX])}</i>")
     fields: dict[str, Any] = {
-        "text": "\n".join(body) + "\n\n" + "\n".join(tail),
+        "text": "\n".join(lines),
         "parse_mode": "HTML",
         "link_preview_options": {"is_disabled": True},
     }
     if listing.url:
         fields["reply_markup"] = {"inline_keyboard": [[{"text": "เปิด · Open", "url": listing.url}]]}
     return fields
+
+
+def _html(text: str) -> str:
+    return escape(text, quote=False)
 
 
 class TelegramMessages:

@@ -11,8 +11,9 @@ import pytest
 
 from hunter.channels.telegram.send import TelegramSender
 from hunter.deliver.outcome import Kind, decide
-from hunter.errors import ChatGone, ConfigError
+from hunter.errors import ChatGone, ConfigError, TelegramError
 from hunter.rules.listing import Listing
+from tests.support.local_server import free_port
 from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
 USER, GROUP = "telegram:111", "telegram:-100222"
@@ -68,6 +69,19 @@ def test_what_each_answer_means(
         assert decide(result, 0, 1, dedupes=False).status == "stuck"
 
 
+def test_telegram_out_of_reach_is_a_failure_to_retry_never_an_unknown_delivery() -> None:
+    """Nothing listens: the message never left, so it is retried (not "delivery unknown"), and
+    a check says it could not reach Telegram, without the token in its words."""
+    away = TelegramSender(TOKEN, f"http://127.0.0.1:{free_port()}", deadline=2.0)
+    result = away.push(away.render([listing()], None, False), "k", USER)
+    assert (result.kind, result.maybe_delivered) == (Kind.TRANSIENT, False)
+    assert decide(result, 0, 1, dedupes=False).status == "retry"
+    with pytest.raises(TelegramError, match="cannot reach Telegram") as failed:
+        away.members(USER)
+    assert TOKEN not in str(failed.value) and TOKEN not in result.summary
+    away.close()
+
+
 def test_a_blocked_user_a_kicked_group_and_a_migrated_group(
     telegram: TelegramStandIn, sender: TelegramSender
 ) -> None:
@@ -107,7 +121,8 @@ def test_a_message_keeps_within_telegrams_limits_and_reads_whole(
     assert result.kind is Kind.SENT, result.summary
     [text] = telegram.texts(111)
     assert text.startswith("Python <bot> & scraper\n💰 ฿8,000–12,000")
-    assert "เว็บไซต์ · 3 offers" in text and text.endswith("📍 board\n2 more wait")
+    assert "เว็บไซต์ · เสนอแล้ว 3 คน (3 offers)" in text  # as LINE's cards say it
+    assert text.endswith("📍 board\n2 more wait")
     assert len(text) <= 4096
     [sent] = telegram.delivered
     assert sent.fields["reply_markup"]["inline_keyboard"][0][0]["url"] == long.url

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from hunter.channels.line.render import money
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.pay import parse_budget, parse_budget_range
+from hunter.rules.wording import money
 from hunter.settings.config import parse_config
 from hunter.sources.extract import canonical_url, fix_mojibake
 from hunter.sources.reader import parse
