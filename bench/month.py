@@ -15,7 +15,10 @@ first release did.
 
 Who gets the alerts (`--to`): LINE_TO a user (one message a push), LINE_TO a group of 4 (four
 messages a push: LINE counts each recipient), or both side by side (LINE_TO a user and a
-[[chats]] group of 4 with the same keywords: each listing goes to both, 1 + 4 messages).
+[[chats]] group of 4 with the same keywords: each listing goes to both, 1 + 4 messages), or
+LINE_TO a group of 4 beside a [[chats]] Telegram group with the same keywords (the Telegram
+Bot API stand-in of tests/support, on the same fake clock): Telegram has no monthly quota, so
+its group gets each listing at the first poll that sees it, while LINE's waits for the pace.
 The "even spread" column is the delay an even spread of the month allows: the month's active
 hours over the pushes the plan pays for, (plan - reserve) / messages per push.
 """
@@ -40,11 +43,14 @@ sys.path.insert(0, str(ROOT))
 from bench.sections import replace_section  # noqa: E402
 from hunter.app.service import Hunter  # noqa: E402
 from hunter.channels.line.push import LineSender  # noqa: E402
+from hunter.channels.telegram.send import TelegramSender  # noqa: E402
 from hunter.rules.calendar import Calendar, QuietHours  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
 from tests.support.line_standin import TO, TOKEN, LineStandIn  # noqa: E402
+from tests.support.telegram_standin import TOKEN as TELEGRAM_TOKEN  # noqa: E402
+from tests.support.telegram_standin import TelegramStandIn  # noqa: E402
 
 BANGKOK = ZoneInfo("Asia/Bangkok")
 MONTH_START = datetime(2026, 11, 1, tzinfo=BANGKOK)
@@ -56,7 +62,10 @@ PLANS = (200, 300)
 RATES = (3, 15, 40)
 SEED = 20261101
 GROUP = "C" + "4b" * 16  # a group of 4 in the LINE stand-in
-AUDIENCES = {"user": 1, "group of 4": 4, "user + group of 4": 5}  # messages per listing
+TELEGRAM_GROUP = -100222  # a supergroup in the Telegram stand-in
+BESIDE = "group of 4 + Telegram group"
+# LINE messages per listing
+AUDIENCES = {"user": 1, "group of 4": 4, "user + group of 4": 5, BESIDE: 4}
 
 
 class FakeClock:
@@ -105,13 +114,16 @@ def simulate(
     rate: int,
     board: Board,
     line: LineStandIn,
+    telegram: TelegramStandIn,
     folder: Path,
     audience: str = "user",
-) -> Run:
+) -> list[Run]:
+    """The month's run on LINE, and beside it (BESIDE) the Telegram group's."""
     paced = behaviour == "paced"
     clock = FakeClock(MONTH_START)
     line.pushes, line.accepted = [], {}  # a fresh channel for this month
     line.quota_limit, line.clock = plan, clock
+    telegram.delivered, telegram.clock = [], clock
     line.members[GROUP] = 4
     name = f"{behaviour}-{plan}-{rate}-{audience.replace(' ', '')}"
     path = f"/{name}"
@@ -127,15 +139,28 @@ def simulate(
         raw["quiet_hours"] = QUIET
     if audience == "user + group of 4":
         raw["chats"] = [{"name": "studio", "to": GROUP, "include": ["python"]}]
+    others = {}
+    if audience == BESIDE:
+        raw["chats"] = [{"name": "tg", "to": f"telegram:{TELEGRAM_GROUP}", "include": ["python"]}]
+        # Telegram's own pace is kept by the sender in real seconds: none pass on a fake clock.
+        others["telegram:"] = TelegramSender(TELEGRAM_TOKEN, telegram.url, sleep=lambda s: None)
     config = parse_config(raw)
     listings = stream(rate, SEED + rate)
     appeared = {f"python job {job_id}": at for job_id, at in listings}
     store = SQLiteStore(folder / f"{name}.db")
     store.migrate()
-    line_to = GROUP if audience == "group of 4" else TO
+    line_to = GROUP if audience in ("group of 4", BESIDE) else TO
     sender = LineSender(TOKEN, line_to, line.url)
     hunter = Hunter(
-        config, store, sender, clock, "bench", threading.Event(), pacing=paced, line_to=line_to
+        config,
+        store,
+        sender,
+        clock,
+        "bench",
+        threading.Event(),
+        pacing=paced,
+        line_to=line_to,
+        others=others,
     )
     hunter.deliverer.sleep = lambda seconds: None  # a retry is due at once on the fake clock
     end = MONTH_START + timedelta(days=DAYS)
@@ -163,19 +188,45 @@ def simulate(
                 delays.append(calendar.active_seconds(appeared[title], push.at) / 60)
     delivered = len(delays)
     expected = len(listings) * (2 if audience == "user + group of 4" else 1)
+    runs = [] if audience != BESIDE else [beside(behaviour, plan, rate, telegram, appeared)]
+    return [
+        Run(
+            behaviour=behaviour,
+            plan=plan,
+            rate=rate,
+            audience=audience,
+            listings=expected,
+            pushes=sum(p.recipients for p in line.pushes if p.status == 200),
+            refused=sum(1 for p in line.pushes if p.status == 429),
+            delivered=delivered,
+            waiting=expected - delivered,
+            delays=tuple(delays),
+            exhausted_days=len(exhausted),
+            first_exhausted=min(exhausted) if exhausted else None,
+        ),
+        *runs,
+    ]
+
+
+def beside(
+    behaviour: str, plan: int, rate: int, telegram: TelegramStandIn, appeared: dict[str, datetime]
+) -> Run:
+    """The Telegram group's month, from what reached it and when."""
+    calendar = Calendar("Asia/Bangkok", QuietHours.parse(QUIET))
+    delays = []
+    for sent in telegram.delivered:
+        title = sent.text.split("\n", 1)[0]
+        if sent.chat_id == TELEGRAM_GROUP and title in appeared:
+            delays.append(calendar.active_seconds(appeared[title], sent.at) / 60)
     return Run(
         behaviour=behaviour,
         plan=plan,
         rate=rate,
-        audience=audience,
-        listings=expected,
-        pushes=sum(p.recipients for p in line.pushes if p.status == 200),
-        refused=sum(1 for p in line.pushes if p.status == 429),
-        delivered=delivered,
-        waiting=expected - delivered,
+        audience="Telegram group (beside it)",
+        listings=len(appeared),
+        delivered=len(delays),
+        waiting=len(appeared) - len(delays),
         delays=tuple(delays),
-        exhausted_days=len(exhausted),
-        first_exhausted=min(exhausted) if exhausted else None,
     )
 
 
@@ -187,9 +238,12 @@ def minutes(value: float) -> str:
     return f"{value:.0f} min"
 
 
-def even_spread(plan: int, audience: str) -> float:
+def even_spread(plan: int, audience: str) -> float | None:
     """Minutes between pushes when the month's messages are spread evenly over its active
-    hours: (plan - reserve) / messages per push, over 16 active hours a day."""
+    hours: (plan - reserve) / messages per push, over 16 active hours a day; None without a
+    quota (Telegram)."""
+    if audience not in AUDIENCES:
+        return None
     reserve = min(10, plan // 10)
     pushes = (plan - reserve) / AUDIENCES[audience]
     return DAYS * 16 * 60 / pushes
@@ -206,10 +260,12 @@ def table(runs: list[Run]) -> list[str]:
             f"{r.exhausted_days} (from day {r.first_exhausted})" if r.first_exhausted else "0"
         )
         median = statistics.median(r.delays) if r.delays else 0.0
+        spread = even_spread(r.plan, r.audience)
         lines.append(
             f"| {r.audience} | {r.behaviour} | {r.plan} | {r.rate} | {r.pushes} | {r.refused} | "
             f"{r.delivered}/{r.listings} | {minutes(median)} | {minutes(r.percentile(0.9))} | "
-            f"{minutes(even_spread(r.plan, r.audience))} | {minutes(max(r.delays, default=0))} | "
+            f"{minutes(spread) if spread is not None else 'no quota'} | "
+            f"{minutes(max(r.delays, default=0))} | "
             f"{r.waiting} | {exhausted} |"
         )
     return lines
@@ -227,6 +283,7 @@ def main() -> int:
     # LINE's month, as the stand-in counts it, is Bangkok's here, like hunter's: the table then
     # shows the pace and not where the two months' edges happen to fall.
     line = LineStandIn(check_spec=False, month_zone=BANGKOK)
+    telegram = TelegramStandIn()
     with tempfile.TemporaryDirectory() as folder:
         for audience in args.to:
             for plan in args.plans:
@@ -234,13 +291,18 @@ def main() -> int:
                     for behaviour in ("paced", "baseline"):
                         if audience != "user" and behaviour == "baseline" and rate != 15:
                             continue  # the first release with a group: one rate shows it
-                        if audience == "user + group of 4" and rate != 15:
+                        if audience in ("user + group of 4", BESIDE) and rate != 15:
                             continue
-                        run = simulate(behaviour, plan, rate, board, line, Path(folder), audience)
-                        runs.append(run)
-                        print(table([run])[-1], flush=True)
+                        if audience == BESIDE and behaviour == "baseline":
+                            continue  # the pace is what the comparison is about
+                        month = simulate(
+                            behaviour, plan, rate, board, line, telegram, Path(folder), audience
+                        )
+                        runs += month
+                        print("\n".join(table(month)[2:]), flush=True)
     board.close()
     line.close()
+    telegram.close()
     lines = table(runs)
     print("\n".join(lines))
     if args.write:

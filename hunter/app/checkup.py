@@ -121,6 +121,17 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
         info = channel.bot_info()
         names = ", ".join(chat.name for chat in telegram) or "no [[chats]] yet"
         say(f"Telegram: bot {info['name']} (@{info['username']}), pushing to {names}")
+        if not env.telegram_secret:
+            say("Telegram chat: off; set TELEGRAM_WEBHOOK_SECRET, then `hunter telegram setup`")
+            return 0
+        hook = channel.webhook_info()
+        if not hook.get("url"):
+            say("Telegram chat: FAILED: no webhook set; run `hunter telegram setup --url URL`")
+            return 1
+        waiting = hook.get("pending_update_count", 0)
+        say(f"Telegram chat: webhook {hook['url']} ({waiting} updates waiting)")
+        if hook.get("last_error_message"):  # e.g. "Wrong response from the webhook: 403"
+            say(f"  Telegram's last error calling it: {hook['last_error_message']}")
         return 0
     except HunterError as exc:
         say(f"Telegram: FAILED: {exc}")

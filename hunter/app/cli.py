@@ -95,6 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
     line.add_argument(
         "--url", metavar="URL", help="hunter's public address (default: Render's or Railway's)"
     )
+    telegram = sub.add_parser(
+        "telegram",
+        parents=[common],
+        help="Telegram set-up: `hunter telegram setup --url URL` (the chat's webhook)",
+    )
+    telegram.add_argument(
+        "action",
+        choices=["setup"],
+        help="setup: tell Telegram to send the bot's chats to URL/telegram/webhook with "
+        "TELEGRAM_WEBHOOK_SECRET",
+    )
+    telegram.add_argument(
+        "--url", metavar="URL", help="hunter's public address (default: Render's or Railway's)"
+    )
     retry = sub.add_parser("retry", parents=[common], help="send stuck rows again")
     retry.add_argument("job_ids", nargs="*", metavar="JOB_ID")
     retry.add_argument("--all", action="store_true", help="every stuck row")

@@ -25,6 +25,7 @@ from hunter.store import open_store
 
 if TYPE_CHECKING:
     from hunter.chat import Inbox
+    from hunter.web.routes import Hook
 
 log = logging.getLogger("hunter")
 
@@ -45,16 +46,26 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         if sender.name == "terminal" and not others:
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
-        inbox = _inbox(config, env, resources) if port and env.webhook_configured else None
-        if env.webhook_configured and not args.once and not port:
+        chats = env.webhook_configured or env.telegram_chat_configured
+        inbox, hooks = _chat(config, env, resources) if port and chats else (None, [])
+        if chats and not args.once and not port:
+            secret = "LINE_CHANNEL_SECRET" if env.webhook_configured else "TELEGRAM_WEBHOOK_SECRET"
             log.warning(
-                "LINE_CHANNEL_SECRET is set but PORT is not: LINE cannot reach the webhook; "
-                "run hunter as a web service (see the README)"
+                "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "
+                "as a web service (see the README)",
+                secret,
             )
         # Buttons whenever the chat can answer them, from any process: a cron `run --once`
         # beside a web service that answers the webhook pushes them too.
-        actions = env.webhook_configured
-        hunter = Hunter(config, store, sender, actions=actions, line_to=env.line_to, others=others)
+        hunter = Hunter(
+            config,
+            store,
+            sender,
+            actions=env.webhook_configured,
+            line_to=env.line_to,
+            others=others,
+            others_actions=env.telegram_chat_configured,
+        )
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
             f"store {describe_store(env)}, alerts to "
@@ -73,23 +84,36 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         _check_line(env)
         from hunter.app.schedule import run_forever
 
-        run_forever(hunter, port, inbox)
+        run_forever(hunter, port, inbox, hooks)
     return 0
 
 
-def _inbox(config: Config, env: Environment, resources: ExitStack) -> Inbox:
-    """The chat behind POST /line/webhook: its own store connection (it answers while a poll
-    runs) and LINE's reply API."""
-    from hunter.channels import line_channel
+def _chat(config: Config, env: Environment, resources: ExitStack) -> tuple[Inbox, list[Hook]]:
+    """The chat behind the webhooks (LINE's when LINE_CHANNEL_SECRET is set, Telegram's when
+    TELEGRAM_WEBHOOK_SECRET is): its own store connection (it answers while a poll runs),
+    LINE's reply API and Telegram's Bot API."""
+    from hunter.channels import line_channel, telegram_channel
     from hunter.channels.line import webhook
     from hunter.chat import Chat, Inbox
+    from hunter.chat.hooks import line_hook, telegram_hook
+    from hunter.rules.destinations import TELEGRAM
 
-    webhook.warm_up()  # LINE's first call must not wait 1-3 s for the SDK to import
     store = resources.enter_context(open_store(env))
-    replier = line_channel(env, config.push_deadline_seconds)
+    deadline = config.push_deadline_seconds
+    others = {TELEGRAM: telegram_channel(env, deadline)} if env.telegram_chat_configured else {}
+    quota = open_channel(env, chats=bool(config.chats)).quota  # LINE's month, if LINE is used
     worker = worker_name()
-    chat = Chat(config, store, replier, env.line_to, utcnow, worker)
-    return Inbox(env.line_secret or "", chat, worker, utcnow)
+    chat = Chat(
+        config, store, line_channel(env, deadline), env.line_to, utcnow, worker, others, quota
+    )
+    inbox = Inbox(chat, worker, utcnow)
+    hooks = []
+    if env.webhook_configured:
+        webhook.warm_up()  # LINE's first call must not wait 1-3 s for the SDK to import
+        hooks.append(line_hook(env.line_secret or "", inbox))
+    if env.telegram_chat_configured:
+        hooks.append(telegram_hook(env.telegram_secret or "", inbox))
+    return inbox, hooks
 
 
 def _port() -> int | None:
@@ -231,6 +255,38 @@ def line(args: argparse.Namespace, load: Loader) -> int:
     )
     if not env.line_secret:
         log.warning("LINE_CHANNEL_SECRET is not set here: hunter will not answer LINE's calls")
+    return 0
+
+
+def telegram(args: argparse.Namespace, load: Loader) -> int:
+    """`hunter telegram setup`: Telegram calls hunter's webhook with the secret, from now on."""
+    from hunter.channels import telegram_channel
+    from hunter.chat.hooks import TELEGRAM_PATH
+
+    _config, env = load(args)
+    if not env.telegram_token or not env.telegram_secret:
+        missing = "TELEGRAM_BOT_TOKEN" if not env.telegram_token else "TELEGRAM_WEBHOOK_SECRET"
+        raise ConfigError(
+            f"{missing} is not set; `hunter telegram setup` gives Telegram the webhook and its "
+            "secret: set both, here and where hunter runs"
+        )
+    base = args.url or os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    if not base:
+        raise ConfigError(
+            "hunter's public address is not known here: pass --url https://<your service>"
+        )
+    url = base.rstrip("/")
+    url = url if url.endswith(TELEGRAM_PATH) else f"{url}{TELEGRAM_PATH}"
+    channel = telegram_channel(env)
+    try:
+        channel.set_webhook(url, env.telegram_secret)
+    finally:
+        channel.close()
+    _say(f"webhook set: Telegram sends this bot's chats to {url}, with the secret")
+    _say(
+        "in a group, send /new, /status or /add WORD (the bot sees only commands unless "
+        "BotFather's /setprivacy is off); each chat must be a [[chats]] in hunter.toml"
+    )
     return 0
 
 

@@ -21,6 +21,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -36,15 +37,21 @@ from hunter.web.server import HttpServer
 
 if TYPE_CHECKING:
     from hunter.chat import Inbox
+    from hunter.web.routes import Hook
 
 log = logging.getLogger("hunter")
 
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
-def run_forever(hunter: Hunter, port: int | None = None, inbox: Inbox | None = None) -> None:
-    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and LINE's webhook into
-    `inbox`) there."""
+def run_forever(
+    hunter: Hunter,
+    port: int | None = None,
+    inbox: Inbox | None = None,
+    hooks: Sequence[Hook] = (),
+) -> None:
+    """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and the chats' webhooks,
+    `hooks`, into `inbox`) there."""
     config = hunter.config
     tz = ZoneInfo(config.timezone)
     interval = config.interval_minutes * 60
@@ -52,8 +59,7 @@ def run_forever(hunter: Hunter, port: int | None = None, inbox: Inbox | None = N
     busy = threading.Lock()
     gone: list[StoreGone] = []
     health = Health(stale_after=timedelta(seconds=2 * interval))
-    webhook = inbox.receive if inbox is not None else None
-    server = HttpServer(health, port, webhook).start() if port else None
+    server = HttpServer(health, port, hooks).start() if port else None
 
     def poll() -> None:
         with busy:

@@ -97,9 +97,11 @@ class Hunter:
         actions: bool = False,
         line_to: str | None = None,
         others: Mapping[str, Channel] | None = None,
+        others_actions: bool = False,
     ) -> None:
         """`sender` is the owner's channel (LINE, or the terminal); `others` the channels of
-        [[chats]] elsewhere, by the prefix of their `to` (Telegram's)."""
+        [[chats]] elsewhere, by the prefix of their `to` (Telegram's). `actions`: buttons under
+        LINE's cards; `others_actions`: under the others' (each when its webhook answers)."""
         self.config = config
         self.store = store
         self.clock = clock
@@ -118,6 +120,7 @@ class Hunter:
             actions=actions,
             destinations=self.destinations,
             others=others,
+            others_actions=others_actions,
         )
 
     @property

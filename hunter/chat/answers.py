@@ -15,23 +15,21 @@ needs it. The words each command takes are in commands.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.channels.line import render
-from hunter.channels.line.render import APPLIED, DISMISS, MAX_BUBBLES, MUTE
-from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import commands, texts
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
-from hunter.deliver.channel import Replier
+from hunter.deliver.channel import ChatEvent, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
-from hunter.errors import LineError
+from hunter.errors import ChannelError
 from hunter.rules.destinations import Destinations
+from hunter.rules.wording import APPLIED, DISMISS, MUTE, SAY
 from hunter.settings.config import Config
 from hunter.store import Store
 
@@ -39,9 +37,7 @@ log = logging.getLogger("hunter")
 
 MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
-# LINE's reply token works once, within about a minute of the event (LINE's reply API); an event
-# handled later (taken over after a restart) still acts, but no longer answers.
-REPLY_WINDOW = timedelta(seconds=50)
+Quota = Callable[[], tuple[int | None, int] | None]
 MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
 
 
@@ -54,16 +50,28 @@ class Chat:
         owner: str | None,
         clock: Callable[[], datetime],
         worker: str,
+        others: Mapping[str, Replier] | None = None,
+        quota: Quota | None = None,
     ) -> None:
+        """`replier` answers LINE's chats; `others` the chats whose id starts with their
+        prefix ("telegram:"). `quota` reads LINE's month for สถานะ (default: `replier`'s)."""
         self.config = config
         self.store = store
         self.replier = replier
+        self.others = dict(others or {})
+        self.quota = quota or replier.quota
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
         self.tuning = Tuning(config, store, self.destinations)
         self.why = Why(self.tuning, clock, self._next_push_at)
-        self.replies = ReplyDelivery(store, replier, clock, worker)
+
+    def replier_of(self, chat_id: str | None) -> Replier:
+        """The channel that answers in `chat_id`."""
+        for prefix, replier in self.others.items():
+            if chat_id is not None and chat_id.startswith(prefix):
+                return replier
+        return self.replier
 
     @property
     def configured(self) -> frozenset[str]:
@@ -79,9 +87,10 @@ class Chat:
         if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):
-            if chat is None:
-                self._told_private(event, now)
-            self._text(event, texts.welcome(event.chat_id, chat is not None))
+            # A stranger is welcomed (with the chat's id, to set up hunter) like any "private"
+            # answer: once in a long while, however often Telegram's /start is sent.
+            if chat is not None or self._told_private(event, now):
+                self._text(event, texts.welcome(event.chat_id, chat is not None))
         elif event.kind == "postback" and chat is not None:
             self._button(event, now, chat)  # acts even when it is too late to answer
         elif event.kind == "message" and event.in_group and command is None:
@@ -91,14 +100,9 @@ class Chat:
         elif event.kind in ("message", "postback") and self._told_private(event, now):
             self._text(event, texts.PRIVATE_TEXT)
 
-    def _can_reply(self, event: ChatEvent, now: datetime) -> bool:
-        if not event.reply_token:
-            return False  # unfollow, leave and the like: nothing to answer
-        return event.at is None or now - event.at <= REPLY_WINDOW
-
     def _told_private(self, event: ChatEvent, now: datetime) -> bool:
         """Whether a stranger's chat is to be told "private" now (once in a long while)."""
-        if not event.chat_id or not self._can_reply(event, now):
+        if not event.chat_id or not self.replier_of(event.chat_id).can_answer(event, now):
             return False
         return self.store.chat.note_private(event.chat_id, now, now - PRIVATE_AGAIN)
 
@@ -119,7 +123,7 @@ class Chat:
             reply, quick = self.tuning.apply(command, chat, event.at or now)
             self._text(event, reply, quick)
         else:
-            self._text(event, texts.HELP_TEXT)
+            self._text(event, texts.help_text(event.chat_id))
 
     def _new(self, event: ChatEvent, chat: str) -> None:
         """What waits for this chat, in a reply (free), claimed as a push would be; when
@@ -128,34 +132,38 @@ class Chat:
         def send(messages: list[dict[str, Any]]) -> PushResult:
             return self._reply(event, messages)
 
-        if self.replies.carry(chat, send, texts.more_waiting):
+        replier = self.replier_of(event.chat_id)
+        replies = ReplyDelivery(self.store, replier, self.clock, self.worker)
+        if replies.carry(chat, send, texts.more_waiting):
             return
-        recent = self.store.outbox.recent_sent(MAX_BUBBLES, chat)
+        recent = self.store.outbox.recent_sent(replier.max_recent, chat)
         if not recent:
             self._text(event, texts.NOTHING_NEW)
             return
-        self._reply(event, self.replier.render(recent, texts.ONLY_SENT, True))
+        self._reply(event, replier.render(recent, texts.ONLY_SENT, True))
 
     def _status(self, chat: str) -> str:
         """The same report `hunter status` prints, as this chat needs it."""
         now = self.clock()
         gathered = report.gather(
-            self.config, self.store, self.destinations, self.replier.quota, now, rows=0
+            self.config, self.store, self.destinations, self.quota, now, rows=0
         )
         return report.chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
 
     def _next_push_at(self) -> datetime | None:
         now = self.clock()
         try:
-            quota = report.line_quota_of(self.replier.quota())
-        except LineError as exc:
+            quota = report.line_quota_of(self.quota())
+        except ChannelError as exc:
             quota = {"error": str(exc)}
         return report.next_push_at(self.config, quota, self.store.pace.state(), now)
 
     # -- the buttons under a card -------------------------------------------------------------
     def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:
         verb, _, argument = event.data.partition(" ")
-        if verb == MUTE and argument:
+        if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
+            self._command(event, commands.parse(argument), chat, now)
+        elif verb == MUTE and argument:
             word = argument.casefold()
             until = now + MUTE_FOR
             self.store.chat.mute(word, until, now, chat)
@@ -176,16 +184,17 @@ class Chat:
             else:
                 self._text(event, f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied")
         else:
-            self._text(event, texts.HELP_TEXT)
+            self._text(event, texts.help_text(event.chat_id))
 
     # -- replies ------------------------------------------------------------------------------
     def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
-        return self._reply(event, [render.text_message(text, quick)])
+        return self._reply(event, [self.replier_of(event.chat_id).text(text, quick)])
 
     def _reply(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
-        if not self._can_reply(event, self.clock()):
-            return PushResult(Kind.PERMANENT, None, "the reply token is past its minute")
-        result = self.replier.reply(event.reply_token or "", messages)
+        replier = self.replier_of(event.chat_id)
+        if not replier.can_answer(event, self.clock()):
+            return PushResult(Kind.PERMANENT, None, "too late to answer this event")
+        result = replier.answer(event, messages)
         if result.kind is not Kind.SENT:
             log.warning("reply to a %s event failed: %s", event.kind, result.summary)
         return result

@@ -1,9 +1,9 @@
-"""Where POST /line/webhook hands LINE's requests, and where their events wait to be answered.
+"""Where the chats' webhooks (hooks.py) hand their events, and where they wait to be answered.
 
-`receive` runs while LINE waits (it wants a 200 within 2 s): it checks the signature (400
-otherwise), ignores events LINE dated outside the event memory (replayed ones: older than 7
-days, or far ahead of this clock), keeps the new ones in the store (500 when it cannot, so
-that LINE may send them again) and queues them: a few milliseconds.
+`keep` runs while LINE or Telegram waits (LINE wants a 200 within 2 s): it ignores events
+dated outside the event memory (replayed ones: older than 7 days, or far ahead of this clock),
+keeps the new ones in the store (500 when it cannot, so that they are sent again) and queues
+them: a few milliseconds. An event id is kept once, so an event sent twice is answered once.
 
 Workers then answer them chat by chat, in turn (`FairQueue`), the configured chat first: a
 stranger's group sending 200 messages waits behind nobody but itself, many strangers' chats
@@ -22,8 +22,10 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from hunter.channels.line.webhook import BadRequest, ChatEvent, from_payload, parse
+from hunter.channels.line.webhook import from_payload
+from hunter.channels.telegram.updates import from_update, is_update
 from hunter.chat.answers import Chat
+from hunter.deliver.channel import ChatEvent
 from hunter.errors import HunterError, StoreRefused
 from hunter.store import Store
 from hunter.store.chat import EVENT_MEMORY, EventRow
@@ -31,10 +33,10 @@ from hunter.web.limits import Throttled
 
 log = logging.getLogger("hunter")
 
-AHEAD = timedelta(hours=1)  # an event dated further ahead than this is not LINE's
+AHEAD = timedelta(hours=1)  # an event dated further ahead than this is not the channel's
 HOLD = timedelta(minutes=2)  # a worker's hold on an event it took (a reply is over in 20 s)
 SWEEP_EVERY = 60.0  # seconds between two looks for events a stopped worker left
-WORKERS = 3  # events answered at once (each waits on LINE's reply API)
+WORKERS = 3  # events answered at once (each waits on LINE's or Telegram's API)
 CHAT_BACKLOG = 50  # events one chat may have queued in memory; the rest wait in the store
 
 
@@ -103,16 +105,22 @@ class FairQueue:
             return self._changed.wait_for(lambda: not self._chats and not self._busy, timeout)
 
 
+def stored_event(payload: object) -> ChatEvent | None:
+    """A kept event read back: Telegram's Update, or LINE's event."""
+    if is_update(payload):
+        return from_update(payload)
+    return from_payload(payload)
+
+
 class Inbox:
     def __init__(
         self,
-        secret: str,
         chat: Chat,
         worker: str,
         clock: Callable[[], datetime],
         workers: int = WORKERS,
     ) -> None:
-        self._secret, self._chat, self._worker, self._clock = secret, chat, worker, clock
+        self._chat, self._worker, self._clock = chat, worker, clock
         self._store: Store = chat.store
         self._queue = FairQueue(first=chat.configured)
         self._mine: set[str] = set()  # event ids queued or being answered here
@@ -120,21 +128,16 @@ class Inbox:
         self._stopping = threading.Event()
         self._refused = Throttled(log)
         self._workers = [
-            threading.Thread(target=self._work, name=f"line-chat-{n}", daemon=True)
+            threading.Thread(target=self._work, name=f"chat-{n}", daemon=True)
             for n in range(workers)
         ]
         for thread in self._workers:
             thread.start()
-        threading.Thread(target=self._sweep_often, name="line-chat-sweep", daemon=True).start()
+        threading.Thread(target=self._sweep_often, name="chat-sweep", daemon=True).start()
 
-    def receive(self, body: bytes, signature: str | None) -> int:
-        """The HTTP status for this request: 400 unless LINE signed it, 500 when its events
-        could not be kept, else 200 once they are kept and queued."""
-        try:
-            events = parse(body, signature, self._secret)
-        except BadRequest as exc:
-            self._refused.warning(f"webhook request refused (400): {exc}")
-            return 400
+    def keep(self, events: list[ChatEvent]) -> int:
+        """The HTTP status for a request that brought these events: 500 when they could not
+        be kept (the channel sends them again), else 200 once they are kept and queued."""
         now = self._clock()
         timely = [event for event in events if self._timely(event, now)]
         if not timely:
@@ -227,7 +230,7 @@ class Inbox:
         except HunterError as exc:
             log.error("could not look for webhook events left unanswered: %s", exc)
             return 0
-        events = [event for event in map(from_payload, kept) if event is not None]
+        events = [event for event in map(stored_event, kept) if event is not None]
         for event in events:
             self._enqueue(event)
         return len(events)
@@ -249,4 +252,4 @@ class Inbox:
         for thread in self._workers:
             thread.join(max(0.0, deadline - time.monotonic()))
         if any(thread.is_alive() for thread in self._workers):
-            log.warning("a reply to LINE was still in flight at the stop; its event stays held")
+            log.warning("an answer was still in flight at the stop; its event stays held")

@@ -1,4 +1,5 @@
-"""The channel port: what delivery asks of wherever alerts go, and nothing about how.
+"""The channel port: what delivery and the chat ask of wherever alerts go, and nothing
+about how.
 
 A channel renders a batch of listings as it shows them, delivers it to one recipient and says
 what happened (a `PushResult`: delivered, refused for good, try later, or unknown), tells what
@@ -8,15 +9,20 @@ terminal); `hunter.channels.open_channel` picks the owner's from the environment
 `hunter.channels.open_others` the channels of recipients by the prefix of their id
 ("telegram:"). A new channel is one adapter folder there and its line in those two: delivery,
 the pace and the outbox stay as they are.
+
+A channel with a chat (LINE's webhook, Telegram's) turns what people do there into
+`ChatEvent`s, and answers them as a `Replier`: hunter/chat/ sees nothing else of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from hunter.deliver.outcome import PushResult
+from hunter.rules.destinations import TELEGRAM
 from hunter.rules.listing import Listing
 
 
@@ -69,15 +75,49 @@ class Channels:
         return self.default
 
 
-class Replier(Protocol):
-    """A channel that answers a person's message (free on LINE, once per reply token)."""
+@dataclass(frozen=True)
+class ChatEvent:
+    """One thing that happened in a chat, as hunter/chat/ uses it, whichever channel's."""
 
-    max_per_push: int  # listings one reply carries at most, as a push
+    event_id: str  # the same on every redelivery (LINE's webhookEventId, "telegram:<update_id>")
+    kind: str  # message, postback (a button), follow, join, leave, or the channel's own name
+    chat_id: str | None  # where: LINE's U.../C.../R... id, or "telegram:<chat id>"
+    reply_token: str | None  # what answers it: LINE's reply token, Telegram's callback query id
+    text: str = ""  # a text message's text
+    data: str = ""  # what a button sent back ("<verb> <argument>", rules/wording.py)
+    redelivery: bool = False
+    at: datetime | None = None  # when it happened, by the channel's clock
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # as sent
+
+    @property
+    def in_group(self) -> bool:
+        """Many people read every answer: LINE's groups (C...) and multi-person chats (R...),
+        Telegram's groups and supergroups (negative ids)."""
+        chat = self.chat_id or ""
+        return chat[:1] in ("C", "R") or chat.startswith(f"{TELEGRAM}-")
+
+
+class Replier(Protocol):
+    """A channel that answers people in its chat: LINE by a reply (free, once per token),
+    Telegram by a message to the chat."""
+
+    max_per_push: int  # listings one answer carries at most, as a push
+    max_recent: int  # the last ones sent, shown again when nothing waits
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool
     ) -> list[dict[str, Any]]: ...
 
-    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult: ...
+    def text(self, text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
+        """A text message, with `quick` words offered as buttons that say them."""
+        ...
+
+    def can_answer(self, event: ChatEvent, now: datetime) -> bool:
+        """Whether `event` can still be answered now."""
+        ...
+
+    def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
+        """Send `messages` to the chat of `event`, as the answer to it."""
+        ...
 
     def quota(self) -> tuple[int | None, int] | None: ...

@@ -70,12 +70,15 @@ class Deliverer:
         actions: bool = False,
         destinations: Destinations | None = None,
         others: Mapping[str, Channel] | None = None,
+        others_actions: bool = False,
     ) -> None:
         self.config = config
         # LINE (or the terminal) for most, another channel for ids of its prefix ("telegram:")
         self.channels = Channels(sender, others or {})
         self.destinations = destinations or Destinations(None, config.chats)
-        self.actions = actions  # buttons under each card: only when the webhook answers them
+        # Buttons under each card only where a webhook answers them: LINE's chat (`actions`),
+        # the other channels' (`others_actions`, Telegram's).
+        self.actions, self.others_actions = actions, others_actions
         self.calendar = config.calendar
         self.allowance = Allowance(config, store, sender, clock, pacing)
         self.store = store
@@ -174,9 +177,8 @@ class Deliverer:
                 f"{self.allowance.plan().budget} LINE messages this month."
             )
         channel = self.channels.of(self.destinations.to_of(batch[0].chat))
-        messages = channel.render(
-            [c.listing for c in batch], "\n".join(lines) or None, self.actions
-        )
+        actions = self.actions if channel is self.channels.default else self.others_actions
+        messages = channel.render([c.listing for c in batch], "\n".join(lines) or None, actions)
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 

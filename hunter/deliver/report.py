@@ -14,7 +14,7 @@ from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.destinations import OWNER, TELEGRAM, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -69,6 +69,7 @@ def gather(
         store.outbox.pending_by_chat(),
         rules,
         config.calendar.month(now),
+        store.outbox.sent_by_chat(config.calendar.month_bounds(now)[0]),
     )
     try:
         result.quota = line_quota_of(quota())
@@ -147,9 +148,11 @@ def chats(
     pending: Mapping[str, int],
     rules: Mapping[str, ChatRules],
     month: str,
+    sent: Mapping[str, int],
 ) -> list[dict[str, Any]]:
     """Each chat alerts go to: where, how many a push reaches (LINE counts one message for
-    each), what its pushes cost this month, what waits for it, its mutes."""
+    each), what its pushes cost this month, the listings it was sent this month (`sent`),
+    what waits for it, its mutes."""
     found = []
     for name in destinations.names():
         to = destinations.to_of(name)
@@ -157,7 +160,8 @@ def chats(
         if notices_only and not pending.get(OWNER):
             continue  # no LINE_TO: only hunter's notices would wait here, and none do
         row = kept.get(name)
-        members = 1 if to is None or to.startswith("U") else (row.members if row else None)
+        single = to is None or to.startswith(("U", TELEGRAM))  # Telegram: no price per member
+        members = 1 if single else (row.members if row else None)
         found.append(
             {
                 "name": name or "LINE_TO",
@@ -165,6 +169,7 @@ def chats(
                 "recipients": members,
                 "gone": row is not None and row.gone,
                 "messages_this_month": row.spent_in(month) if row else 0,
+                "sent_this_month": sent.get(name, 0),
                 "waiting": pending.get(name, 0),
                 "mutes": sorted(rules[name].mutes) if name in rules else [],
                 "changed": _changes(rules[name]) if name in rules and rules[name].changed else "",
@@ -203,14 +208,19 @@ def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
         whom = (
             "? recipients (read at its next push)"
             if recipients is None
-            else "the bot is not in this chat (LINE says so): its listings wait"
+            else "the bot is not in this chat (blocked, or removed from it): its listings wait"
             if chat["gone"]
+            else "Telegram, no monthly quota"
+            if (chat["to"] or "").startswith(TELEGRAM)
             else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
         )
         muted = f"; muted {', '.join(chat['mutes'])}" if chat["mutes"] else ""
+        spent = f"{chat['messages_this_month']} messages this month"
+        if (chat["to"] or "").startswith(TELEGRAM):  # no messages counted: what it was sent
+            spent = f"{chat['sent_this_month']} sent this month"
         lines.append(
-            f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, "
-            f"{chat['messages_this_month']} messages this month, {chat['waiting']} waiting{muted}"
+            f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, {spent}, "
+            f"{chat['waiting']} waiting{muted}"
         )
         if chat.get("changed"):
             lines.append(f"    changed from LINE: {chat['changed']}")
@@ -320,11 +330,16 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
     stuck = report.outbox["stuck"]
     if stuck:
         lines.append(f"ติดค้าง {stuck} · stuck {stuck}: hunter status")
-    if report.pace is not None and report.pace["plan"] is not None and report.next_push_at:
-        at = report.next_push_at.astimezone(tz)
-        used, plan = report.pace["used"], report.pace["plan"]
+    telegram = mine is not None and (mine["to"] or "").startswith(TELEGRAM)
+    pace = report.pace
+    if pace is not None and pace["plan"] is not None and report.next_push_at and not telegram:
+        at = report.next_push_at.astimezone(tz)  # LINE's pace: it holds no Telegram push
+        used, plan = pace["used"], pace["plan"]
         lines.append(f"LINE {used}/{plan} · next push {at:%d %b %H:%M}")
-    if mine is not None and mine["messages_this_month"]:
+    if mine is not None and telegram:
+        sent = mine["sent_this_month"]
+        lines.append(f"แชทนี้ · this chat: ส่งแล้ว {sent} งานเดือนนี้ · {sent} sent this month")
+    elif mine is not None and mine["messages_this_month"]:
         members, spent = mine["recipients"] or 1, mine["messages_this_month"]
         lines.append(f"แชทนี้ · this chat: {members} คน/members, {spent} ข้อความ/messages")
     if mine is not None and mine["mutes"]:

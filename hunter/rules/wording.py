@@ -1,12 +1,18 @@
 """What a person reads of a listing beside its title, in every channel (LINE's cards,
 Telegram's messages, `hunter check`): its pay whole, and what it is (category, engagement,
-offers so far, deadline), in Thai and English."""
+offers so far, deadline), in Thai and English; and the buttons under it, the same in every
+channel: each sends "<verb> <argument>" back, which hunter/chat/answers.py acts on."""
 
 from __future__ import annotations
 
 from hunter.rules.listing import Listing
 from hunter.rules.pay import pay_text
 
+# The buttons under a listing: not interested (its job id), mute the keyword that matched (the
+# word), applied (its job id). SAY is a word offered under an answer ("say คำ"): tapping it is
+# saying it, where a channel's buttons cannot send text themselves (Telegram's).
+DISMISS, MUTE, APPLIED, SAY = "dismiss", "mute", "applied", "say"
+DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
 NOT_STATED = "งบไม่ระบุ · budget not stated"
 # Fastwork's engagement types in the words a Thai freelancer reads on the site.
 ENGAGEMENTS = {
@@ -40,3 +46,12 @@ def details(listing: Listing) -> str:
     if listing.deadline:
         parts.append(f"ปิดรับ {listing.deadline[:10]}")
     return " · ".join(parts)
+
+
+def buttons(listing: Listing) -> list[tuple[str, str]]:
+    """The buttons under a listing, as (label, what it sends back)."""
+    wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
+    if listing.keywords:
+        wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))
+    wanted.append((APPLIED_LABEL, f"{APPLIED} {listing.job_id}"))
+    return wanted

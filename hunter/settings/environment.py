@@ -33,6 +33,7 @@ class Environment:
     supabase_key: str | None = field(default=None, repr=False)
     telegram_token: str | None = field(default=None, repr=False)  # BotFather's bot token
     telegram_api_url: str = "https://api.telegram.org"
+    telegram_secret: str | None = field(default=None, repr=False)  # Telegram's webhook header
 
     @property
     def line_configured(self) -> bool:
@@ -43,6 +44,11 @@ class Environment:
         """LINE may call hunter: replies need the token, signatures the secret."""
         return bool(self.line_token and self.line_secret)
 
+    @property
+    def telegram_chat_configured(self) -> bool:
+        """Telegram may call hunter: answers need the token, the webhook its secret."""
+        return bool(self.telegram_token and self.telegram_secret)
+
 
 def read_environment(environ: Mapping[str, str]) -> Environment:
     """The environment hunter uses, validated; secrets are registered for redaction."""
@@ -52,12 +58,22 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
     supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
     secret = environ.get("LINE_CHANNEL_SECRET") or None
     telegram = (environ.get("TELEGRAM_BOT_TOKEN") or "").strip() or None
-    redact.register(token, database_url, _password_of(database_url), supabase_key, secret, telegram)
+    telegram_secret = (environ.get("TELEGRAM_WEBHOOK_SECRET") or "").strip() or None
+    redact.register(
+        token,
+        database_url,
+        _password_of(database_url),
+        supabase_key,
+        secret,
+        telegram,
+        telegram_secret,
+    )
     if telegram and not re.fullmatch(r"[0-9]{1,20}:[A-Za-z0-9_-]{20,100}", telegram):
         raise ConfigError(
             "TELEGRAM_BOT_TOKEN is not a bot token (BotFather gives one like 123456:ABC-...); "
             "copy it again from BotFather's /token"
         )
+    _check_telegram_secret(telegram_secret, telegram)
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
@@ -96,7 +112,25 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         supabase_key=supabase_key,
         telegram_token=telegram,
         telegram_api_url=telegram_api_url,
+        telegram_secret=telegram_secret,
     )
+
+
+def _check_telegram_secret(secret: str | None, token: str | None) -> None:
+    """Telegram takes 1-256 of A-Z, a-z, 0-9, _ and - (setWebhook's secret_token); hunter asks
+    for 16 at least, since the secret is all that keeps a stranger out of the chat."""
+    if secret is None:
+        return
+    if not token:
+        raise ConfigError(
+            "TELEGRAM_WEBHOOK_SECRET is set but TELEGRAM_BOT_TOKEN is not; the chat's answers "
+            "need the token: set it too"
+        )
+    if not re.fullmatch(r"[A-Za-z0-9_-]{16,256}", secret):
+        raise ConfigError(
+            "TELEGRAM_WEBHOOK_SECRET must be 16 to 256 of A-Z, a-z, 0-9, _ and -; make one with "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+        )
 
 
 def _api_url(environ: Mapping[str, str], name: str, default: str) -> str:

@@ -8,6 +8,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from hunter.rules.listing import Listing
@@ -75,6 +76,20 @@ class ParseResult:
 def storable(text: str | None) -> str:
     """`text` without the characters no store keeps (see _UNSTORABLE)."""
     return _UNSTORABLE.sub("", text or "")
+
+
+def storable_json(value: Any) -> Any:
+    """A JSON document (a webhook's event) with every string in it, keys too, `storable`.
+    PostgreSQL refused a NUL ("unsupported Unicode escape sequence") and SQLite cannot encode a
+    lone surrogate: either refused every event of its request, on every redelivery (issue 29).
+    Nobody types them on purpose."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, list):
+        return [storable_json(item) for item in value]
+    if isinstance(value, dict):
+        return {storable(key): storable_json(item) for key, item in value.items()}
+    return value
 
 
 def clean_text(text: str | None) -> str:

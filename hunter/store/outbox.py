@@ -116,6 +116,11 @@ class OutboxStore(Room, ABC):
     def pending_by_chat(self) -> dict[str, int]:
         return {text(r, "chat"): integer(r, "n") for r in self._rows("pending_by_chat")}
 
+    def sent_by_chat(self, since: datetime) -> dict[str, int]:
+        """Listings each chat was sent since `since` (hunter's own notices not counted)."""
+        rows = self._rows("sent_by_chat", since=self._time(since))
+        return {text(r, "chat"): integer(r, "n") for r in rows}
+
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
 

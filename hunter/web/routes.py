@@ -1,19 +1,22 @@
-"""What each request to hunter's HTTP side gets: /healthz, LINE's webhook, or a refusal.
+"""What each request to hunter's HTTP side gets: /healthz, a chat's webhook, or a refusal.
 
 The server (server.py) holds the connections and calls `Routes.answer` once a request's head
-is in; a `Refusal` is answered with its status and the connection closed. A webhook request's
-body is read only when its signature header is there, within its size, time, progress and
-budget limits, and the webhook itself (signature check, then the store) runs on a small thread
-pool, never on the loop that holds the connections. `ready` is called once the whole request is
-in: from then on the connection is being answered.
+is in; a `Refusal` is answered with its status and the connection closed. A webhook (`Hook`:
+LINE's at /line/webhook, Telegram's at /telegram/webhook) first judges the head alone (LINE's
+signature header is there, Telegram's secret token is right): its body is read only then,
+within its size, time, progress and budget limits, and the webhook itself (the signature
+check, then the store) runs on a small thread pool, never on the loop that holds the
+connections. `ready` is called once the whole request is in: from then on the connection is
+being answered.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import h11
@@ -21,10 +24,19 @@ import h11
 from hunter.web.health import Health
 from hunter.web.limits import BodyBudget, Limits
 
-WEBHOOK_PATH = "/line/webhook"
 HEALTH_PATHS = ("/healthz", "/")
-Webhook = Callable[[bytes, str | None], int]  # (body, x-line-signature) -> HTTP status
 READ_CHUNK = 64 * 1024
+Headers = Mapping[bytes, bytes]  # a request's headers, names lower-case
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A webhook: where it is, what its head must show before its body is read, and what
+    takes the body."""
+
+    path: str
+    admit: Callable[[Headers], tuple[int, str] | None]  # (status, why) refuses; on the loop
+    receive: Callable[[bytes, Headers], int]  # the body -> HTTP status; on the thread pool
 
 
 class Refusal(Exception):
@@ -37,9 +49,10 @@ class Refusal(Exception):
 
 class Routes:
     def __init__(
-        self, health: Health, webhook: Webhook | None, limits: Limits, pool: Executor
+        self, health: Health, hooks: Sequence[Hook], limits: Limits, pool: Executor
     ) -> None:
-        self.health, self.webhook, self.limits, self._pool = health, webhook, limits, pool
+        self.health, self.limits, self._pool = health, limits, pool
+        self.hooks = {hook.path: hook for hook in hooks}
         self._budget = BodyBudget(limits.body_budget)
 
     async def answer(
@@ -71,20 +84,21 @@ class Routes:
             ready()
             status, report = self.health.report(datetime.now(UTC))
             return status, json.dumps(report).encode()
-        if path != WEBHOOK_PATH or self.webhook is None:
+        hook = self.hooks.get(path)
+        if hook is None:
             raise Refusal(404, "no such path")
         if request.method != b"POST":
             raise Refusal(405, f"{_method(request)} {path}", allow="POST")
         headers = {name: value for name, value in request.headers}
-        signature = headers.get(b"x-line-signature", b"").decode("ascii", "replace")
-        if not signature:  # LINE signs every request: the body is not worth reading
-            raise Refusal(400, "no x-line-signature header")
+        refused = hook.admit(headers)
+        if refused is not None:  # not the chat's service: the body is not worth reading
+            raise Refusal(*refused)
         if h.they_are_waiting_for_100_continue:  # RFC 9110 10.1.1: or it waits, then sends
             writer.write(h.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
         body = await self._body(h, reader, headers.get(b"content-length"))
         ready()
         loop = asyncio.get_running_loop()
-        status = await loop.run_in_executor(self._pool, self.webhook, body, signature)
+        status = await loop.run_in_executor(self._pool, hook.receive, body, headers)
         return status, b"{}" if status == 200 else b'{"message": "bad request"}'
 
     async def _body(

@@ -1,23 +1,24 @@
-"""A small HTTP/1.1 server for the internet: /healthz, and LINE's webhook when it is on.
+"""A small HTTP/1.1 server for the internet: /healthz, and the chats' webhooks when they are on.
 
 Why not the standard library's `http.server`: it gives every connection a thread that waits on
-it for ever, reads whatever headers and body a client announces, and listens with a backlog
-of 5. Tried as an attacker would (issue 21), 500 idle connections kept 500 threads, 371 held
-1 MB bodies took 380 MB, and about 1,000 idle ones stopped hunter altogether. Here one thread
-runs an asyncio loop that holds every connection, h11 (already installed with httpx) reads
-HTTP/1.1 exactly (framing, chunked bodies, the size of the head), and every step has a limit
+it for ever, reads whatever headers and body a client announces, and listens with a backlog of
+5. Tried as an attacker would (issue 21), 500 idle connections kept 500 threads, 371 held 1 MB
+bodies took 380 MB, and about 1,000 idle ones stopped hunter altogether. Here one thread runs
+an asyncio loop that holds every connection, h11 (already installed with httpx) reads HTTP/1.1
+exactly (framing, chunked bodies, the size of the head), and every step has a limit
 (limits.py): the head and the body must arrive in time, are bounded in size, the body of a
-webhook request is read only once its signature header is there, and when the connections
-reach their cap the oldest one not being answered makes room, so a new request (LINE's) is
-always heard. A connection counts as being answered only once its whole request is in: one
-that announced a body and holds it back (issue 29: 600 such connections, reopened as fast as
-they closed, shut LINE out) is as droppable as an idle one, and a body that stops moving for
-`body_stall_seconds` is refused. Connections are kept alive (Render's and Railway's proxies
-reuse them), `Expect: 100-continue` is answered, and a request that carries both
+webhook request is read only once its head shows it comes from LINE or Telegram, and when the
+connections reach their cap the oldest one not being answered makes room, so a new request
+(LINE's) is always heard. A connection counts as being answered only once its whole request is
+in: one that announced a body and holds it back (issue 29: 600 such connections, reopened as
+fast as they closed, shut LINE out) is as droppable as an idle one, and a body that stops
+moving for `body_stall_seconds` is refused. Connections are kept alive (Render's and Railway's
+proxies reuse them), `Expect: 100-continue` is answered, and a request that carries both
 Transfer-Encoding and Content-Length is refused: behind a proxy that trusts the length, it is
 request smuggling.
 
-Answers: GET and HEAD /healthz (and /); POST /line/webhook (404 when the chat is off);
+Answers: GET and HEAD /healthz (and /); POST /line/webhook and /telegram/webhook (404 when
+that chat is off; 400, 401 or 403 when the head is not LINE's or Telegram's);
 404 for other paths, 405 for other methods, 400 for what is not HTTP, 408 for a head too slow,
 413, 414 and 431 for what is too large, 503 when large bodies already use the budget.
 """
@@ -29,6 +30,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -36,7 +38,7 @@ import h11
 
 from hunter.web.health import Health
 from hunter.web.limits import Limits, Throttled
-from hunter.web.routes import READ_CHUNK, WEBHOOK_PATH, Refusal, Routes, Webhook, next_event
+from hunter.web.routes import READ_CHUNK, Hook, Refusal, Routes, next_event
 
 log = logging.getLogger("hunter")
 
@@ -60,18 +62,18 @@ class HttpServer:
         self,
         health: Health,
         port: int,
-        webhook: Webhook | None = None,
+        hooks: Sequence[Hook] = (),
         host: str = "0.0.0.0",
         limits: Limits | None = None,
     ) -> None:
-        self.health, self.webhook = health, webhook
+        self.health, self.hooks = health, tuple(hooks)
         self.host, self.port = host, port
         self.limits = limits or Limits()
         self._cap = self.limits.connections_allowed()
         self._refused = Throttled(log)
         self._connections: dict[_Connection, None] = {}  # in the order they opened
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="webhook")
-        self._routes = Routes(health, webhook, self.limits, self._pool)
+        self._routes = Routes(health, self.hooks, self.limits, self._pool)
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet)
         self._server: asyncio.Server | None = None
@@ -85,7 +87,7 @@ class HttpServer:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         self._thread.start()
-        served = f"/healthz and {WEBHOOK_PATH}" if self.webhook else "/healthz"
+        served = " and ".join(["/healthz", *(hook.path for hook in self.hooks)])
         log.info("serving %s on port %d", served, self.port)
         return self
 

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hunter.app.service import Hunter
-from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat, Inbox
+from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone
 from hunter.settings.config import Config, parse_config
@@ -20,7 +20,7 @@ from hunter.store.base import Store
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO, titles_of
 from tests.support.scripted import Clock, ScriptedSender
-from tests.support.webhook import BOT, SECRET, event, signature
+from tests.support.webhook import BOT, event, receive, signature
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 GROUP = "C" + "a1" * 16
@@ -130,11 +130,11 @@ def received(store: Store, board: Board, *events: dict[str, Any]) -> tuple[int, 
     the scripted LINE that got the replies."""
     url = board.serve_jobs("/a", [("seed", "seed")])
     clock, line = Clock(datetime.now(UTC)), Line()
-    inbox = Inbox(SECRET, Chat(configure(url), store, line, TO, clock, "w"), "w", clock)
+    inbox = Inbox(Chat(configure(url), store, line, TO, clock, "w"), "w", clock)
     try:
         # json.dumps escapes a lone surrogate as \ud800, as a JSON sender may
         body = json.dumps({"destination": BOT, "events": list(events)}).encode()
-        status = inbox.receive(body, signature(body))
+        status = receive(inbox, body, signature(body))
         assert inbox.wait_idle(10)
     finally:
         inbox.stop(0)

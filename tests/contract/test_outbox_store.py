@@ -334,6 +334,12 @@ def test_a_new_listing_gets_a_row_for_each_chat_it_matches(store: Store) -> None
     store.outbox.mark_sent("k-studio", T0)
     assert [x.job_id for x in store.outbox.recent_sent(5, "studio")] == ["a:1#studio", "a:2#studio"]
     assert store.outbox.recent_sent(5) == []  # the owner's chat got nothing yet
+    # What each chat was sent since a moment (a Telegram chat's month in `hunter status`).
+    assert store.outbox.sent_by_chat(T0) == {"studio": 2}
+    assert store.outbox.sent_by_chat(T0 + timedelta(seconds=1)) == {}
+    store.outbox.claim_new("w", "k-owner", 10, T0, "")
+    store.outbox.mark_sent("k-owner", T0 + timedelta(hours=1))
+    assert store.outbox.sent_by_chat(T0) == {"": 1, "studio": 2}
 
 
 def test_a_flood_or_a_priming_gives_the_chats_nothing(store: Store) -> None:

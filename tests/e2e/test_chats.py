@@ -47,11 +47,17 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
         "recipients": 1,
         "gone": False,  # LINE never said the bot left
         "messages_this_month": 1,
+        "sent_this_month": 1,  # listings
         "waiting": 0,
         "mutes": [],
         "changed": "",  # nothing changed from LINE (hunter tuning)
         "tuning": None,
     }
-    assert (chats["studio"]["recipients"], chats["studio"]["messages_this_month"]) == (4, 4)
+    studio = chats["studio"]
+    assert (studio["recipients"], studio["messages_this_month"], studio["sent_this_month"]) == (
+        4,
+        4,
+        2,
+    )
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert f"studio ({GROUP}): 4 recipients, 4 messages this month, 0 waiting" in text

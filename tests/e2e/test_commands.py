@@ -15,7 +15,7 @@ from tests.support.board import Board, html_source
 from tests.support.cli import ROOT, base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 
-COMMANDS = ["run", "prime", "prune", "status", "retry", "check", "demo"]
+COMMANDS = ["run", "prime", "prune", "status", "retry", "check", "demo", "telegram"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -16,6 +16,17 @@ documents it, so that hunter's Telegram channel is tested against the service's 
   group, or 30 a second in all, answer 429 "Too Many Requests: retry after N" with
   `parameters.retry_after`; a private chat may burst a little (3 a second here).
 - getChat answers the chat, or the same errors; getMe the bot.
+- setWebhook: an HTTPS `url` on port 443, 80, 88 or 8443 (400 "Bad Request: bad webhook: An
+  HTTPS URL must be provided for webhook" / "... Webhook can be set up only on ports 80, 88,
+  443 or 8443"), `secret_token` 1-256 of A-Z, a-z, 0-9, _ and - (400 "Bad Request: secret
+  token contains unallowed characters"), `max_connections` 1-100; getWebhookInfo reads it back.
+- answerCallbackQuery: the id of a callback query this stand-in sent, answered once, `text`
+  at most 200 characters (400 "Bad Request: query is too old and response timeout expired or
+  query ID is invalid").
+- The webhook's side: `update` POSTs one Update to hunter as Telegram does (update_id in
+  order, the secret in X-Telegram-Bot-Api-Secret-Token), to `hunter_url`, the local address
+  standing for the HTTPS one set (the tests have no TLS); `resend` sends one again, as
+  Telegram does when an answer is not a 2xx.
 
 `script` makes the next sendMessage calls misbehave: "500" (Internal Server Error), "429:N"
 (retry after N s), "lost" (delivered, then the connection closes unanswered), "hold" (delivered,
@@ -27,12 +38,18 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
 
 from tests.support.local_server import LocalServer, QuietHandler
 
@@ -47,6 +64,7 @@ class Sent:
     chat_id: int
     text: str  # as the reader sees it: entities parsed
     fields: dict[str, Any]
+    at: datetime  # by the stand-in's clock
 
 
 class _Entities(HTMLParser):
@@ -80,6 +98,12 @@ class TelegramStandIn:
     script: deque[str] = field(default_factory=deque)
     delivered: list[Sent] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    webhook: dict[str, Any] = field(default_factory=dict)  # what setWebhook set
+    hunter_url: str = ""  # where `update` posts: hunter's /telegram/webhook on 127.0.0.1
+    queries: dict[str, bool] = field(default_factory=dict)  # callback query id -> answered
+    sent_updates: list[dict[str, Any]] = field(default_factory=list)
+    # Telegram's time: its pace and each Sent's `at` (a benchmark's fake month replaces it).
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     def __post_init__(self) -> None:
         stand_in = self
@@ -123,6 +147,16 @@ class TelegramStandIn:
             bot = {"id": 123456789, "is_bot": True, "first_name": "hunter test",
                    "username": "hunter_test_bot"}  # fmt: skip
             return handler.send_json(200, {"ok": True, "result": bot})
+        if method == "setWebhook":
+            return self._set_webhook(handler, body)
+        if method == "getWebhookInfo":
+            info = {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
+                    "pending_update_count": 0}  # fmt: skip
+            info |= {k: v for k, v in self.webhook.items() if k in ("max_connections",
+                     "allowed_updates")}  # fmt: skip
+            return handler.send_json(200, {"ok": True, "result": info})
+        if method == "answerCallbackQuery":
+            return self._answer_query(handler, body)
         if method not in ("sendMessage", "getChat"):
             return _error(handler, 404, "Not Found")
         chat = body.get("chat_id")
@@ -178,7 +212,7 @@ class TelegramStandIn:
                 handler, 429, f"Too Many Requests: retry after {after}", {"retry_after": after}
             )
         with self._lock:
-            self.delivered.append(Sent(chat, html.unescape(shown), body))
+            self.delivered.append(Sent(chat, html.unescape(shown), body, self.clock()))
             message_id = len(self.delivered)
         if step == "lost":  # delivered, and the answer never comes: the connection drops
             handler.close_connection = True
@@ -191,9 +225,91 @@ class TelegramStandIn:
         result = {"message_id": message_id, "chat": {"id": chat}, "date": int(time.time())}
         return handler.send_json(200, {"ok": True, "result": result})
 
+    def _set_webhook(self, handler: QuietHandler, body: dict[str, Any]) -> None:
+        url = urlsplit(str(body.get("url", "")))
+        if url.scheme != "https" or not url.hostname:
+            return _error(handler, 400, "Bad Request: bad webhook: An HTTPS URL must be provided "
+                          "for webhook")  # fmt: skip
+        if (url.port or 443) not in (443, 80, 88, 8443):
+            return _error(handler, 400, "Bad Request: bad webhook: Webhook can be set up only on "
+                          "ports 80, 88, 443 or 8443")  # fmt: skip
+        secret = body.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            return _error(handler, 400, "Bad Request: secret token contains unallowed characters")
+        connections = body.get("max_connections", 40)
+        if not isinstance(connections, int) or not 1 <= connections <= 100:
+            return _error(handler, 400, "Bad Request: invalid max_connections")
+        self.webhook = dict(body)
+        return handler.send_json(200, {"ok": True, "result": True,
+                                       "description": "Webhook was set"})  # fmt: skip
+
+    def _answer_query(self, handler: QuietHandler, body: dict[str, Any]) -> None:
+        query = body.get("callback_query_id")
+        text = body.get("text", "")
+        if not isinstance(text, str) or len(text) > 200:
+            return _error(handler, 400, "Bad Request: MESSAGE_TOO_LONG")
+        with self._lock:
+            if self.queries.get(str(query), True):  # unknown, or answered already
+                return _error(handler, 400, "Bad Request: query is too old and response "
+                              "timeout expired or query ID is invalid")  # fmt: skip
+            self.queries[str(query)] = True
+        return handler.send_json(200, {"ok": True, "result": True})
+
+    # -- Telegram calling hunter ------------------------------------------------------------
+    def message(self, chat: int, text: str, sender: int | None = None) -> dict[str, Any]:
+        """An Update: `text` said in `chat` (by `sender`, the chat's user by default)."""
+        kind = "private" if chat > 0 else "supergroup"
+        return self._new_update("message", {
+            "message_id": len(self.sent_updates) + 1,
+            "from": {"id": sender or abs(chat), "is_bot": False, "first_name": "Somchai"},
+            "chat": {"id": chat, "type": kind},
+            "date": int(time.time()),
+            "text": text,
+        })  # fmt: skip
+
+    def tap(self, chat: int, data: str) -> dict[str, Any]:
+        """An Update: a button with `data` tapped under a message of the bot in `chat`."""
+        query = f"q{len(self.queries) + 1}"
+        self.queries[query] = False
+        kind = "private" if chat > 0 else "supergroup"
+        return self._new_update("callback_query", {
+            "id": query,
+            "from": {"id": abs(chat), "is_bot": False, "first_name": "Somchai"},
+            "message": {"message_id": 1, "chat": {"id": chat, "type": kind},
+                        "date": int(time.time()) - 60, "text": "a job"},
+            "chat_instance": "-1234",
+            "data": data,
+        })  # fmt: skip
+
+    def added(self, chat: int, status: str = "member") -> dict[str, Any]:
+        """An Update: the bot's membership in `chat` changed (added: member; removed: left)."""
+        return self._new_update("my_chat_member", {
+            "chat": {"id": chat, "type": "supergroup"},
+            "from": {"id": 111, "is_bot": False, "first_name": "Somchai"},
+            "date": int(time.time()),
+            "old_chat_member": {"status": "left", "user": {"id": 123456789, "is_bot": True}},
+            "new_chat_member": {"status": status, "user": {"id": 123456789, "is_bot": True}},
+        })  # fmt: skip
+
+    def _new_update(self, key: str, value: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            update = {"update_id": 700_000 + len(self.sent_updates), key: value}
+            self.sent_updates.append(update)
+        return update
+
+    def update(self, update: dict[str, Any], secret: str | None = "set") -> int:
+        """POST `update` to hunter as Telegram does; hunter's status. `secret`: "set" sends
+        the one setWebhook was given, None none, any other text that text."""
+        token = self.webhook.get("secret_token") if secret == "set" else secret
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(token)
+        answer = httpx.post(self.hunter_url, content=json.dumps(update), headers=headers)
+        return answer.status_code
+
     def _too_fast(self, chat: int) -> int:
         """Seconds to wait when this message would break Telegram's pace; 0 when it does not."""
-        now = time.monotonic()
+        now = self.clock().timestamp()
         with self._lock:
             mine = [t for t in self._times.get(chat, []) if now - t < 60]
             every = [t for times in self._times.values() for t in times if now - t < 1]

@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from hunter.chat import Inbox
+from hunter.chat.hooks import line_hook
 from tests.support.line_spec import WEBHOOK_SPEC, spec_available, spec_errors
 from tests.support.line_standin import TO
 
@@ -74,3 +76,12 @@ def post(url: str, body: bytes, sign: str | None = None, secret: str = SECRET) -
     if value:
         headers["x-line-signature"] = value
     return httpx.post(f"{url}/line/webhook", content=body, headers=headers, timeout=10)
+
+
+def receive(inbox: Inbox, body: bytes, sign: str | None) -> int:
+    """The status hunter's LINE webhook answers a request of `body` signed `sign`, without
+    the HTTP side (tests/integration/web/ has that): the head's check, then the body's."""
+    hook = line_hook(SECRET, inbox)
+    headers = {b"x-line-signature": sign.encode()} if sign else {}
+    refused = hook.admit(headers)
+    return refused[0] if refused else hook.receive(body, headers)

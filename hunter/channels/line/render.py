@@ -10,12 +10,15 @@ here is cut to a fixed size, so one bubble stays under 3 KB and a full carousel 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from hunter.deliver.channel import ChatEvent
+from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.rules.notices import SOURCE as NOTICE_SOURCE
-from hunter.rules.wording import details, money
+from hunter.rules.wording import buttons, details, money
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -29,9 +32,10 @@ SUMMARY_MAX = 240
 SOURCE_MAX = 40
 DETAIL_MAX = 120
 POSTBACK_DATA_MAX = 300
-# Postback data: "<verb> <argument>", read back by hunter/chat/answers.py.
-DISMISS, MUTE, APPLIED = "dismiss", "mute", "applied"
-DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
+# A reply token works once, within about a minute of its event (LINE's reply API): an event
+# handled later (taken over after a restart) still acts, but no longer answers.
+REPLY_WINDOW = timedelta(seconds=50)
+# Postback data: "<verb> <argument>" (rules/wording.buttons), read back by hunter/chat/answers.py.
 
 
 def utf16_len(text: str) -> int:
@@ -145,10 +149,6 @@ def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
 def action_buttons(listing: Listing) -> list[dict[str, Any]]:
     """The card's answers for the chat (postbacks, handled by hunter's webhook): not
     interested, mute the keyword that matched, applied. A datum LINE would refuse is left out."""
-    wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
-    if listing.keywords:
-        wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))
-    wanted.append((APPLIED_LABEL, f"{APPLIED} {listing.job_id}"))
     return [
         {
             "type": "button",
@@ -156,7 +156,7 @@ def action_buttons(listing: Listing) -> list[dict[str, Any]]:
             "height": "sm",
             "action": {"type": "postback", "label": label, "data": data},
         }
-        for label, data in wanted
+        for label, data in buttons(listing)
         if utf16_len(data) <= POSTBACK_DATA_MAX
     ]
 
@@ -234,9 +234,11 @@ def plain_lines(messages: list[dict[str, Any]]) -> list[str]:
 
 class LineCards:
     """Listings shown as LINE's Flex cards: the render half of a channel (deliver/channel.py)
-    for LINE, and for the terminal, which prints what LINE would show."""
+    for LINE, and for the terminal, which prints what LINE would show; and how LINE's chat is
+    answered (a reply, with the event's token), where LineSender's `reply` does it."""
 
     max_per_push = MAX_PER_PUSH
+    max_recent = MAX_BUBBLES  # the last ones sent, shown again: one carousel
     paced = True  # LINE's monthly quota (the terminal, without one, is never held)
     dedupes = True  # X-Line-Retry-Key (the terminal resends nothing)
 
@@ -244,3 +246,20 @@ class LineCards:
         self, listings: Sequence[Listing], note: str | None, actions: bool
     ) -> list[dict[str, Any]]:
         return messages(list(listings), note, actions)
+
+    def text(self, text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
+        return text_message(text, quick)
+
+    def can_answer(self, event: ChatEvent, now: datetime) -> bool:
+        """A reply token works once, within about a minute of its event (LINE's reply API);
+        unfollow, leave and the like come without one."""
+        if not event.reply_token:
+            return False
+        return event.at is None or now - event.at <= REPLY_WINDOW
+
+    def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
+        return self.reply(event.reply_token or "", messages)
+
+    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult:
+        """A reply to a token, free (LineSender's); the terminal has no chat to reply in."""
+        return PushResult(Kind.PERMANENT, None, "no LINE chat to reply in")

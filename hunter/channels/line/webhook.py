@@ -5,46 +5,26 @@ LINE signs every request body with the channel secret (HMAC-SHA256, base64, in
 `BadRequest` before a single byte of it is believed; the server answers 400 and changes
 nothing. In a signed body each event is read on its own: one that the SDK cannot read (a
 kind newer than the SDK, a field missing) is skipped, and the events beside it still count.
-The events are flattened into what hunter/chat/ needs, so that nothing past this module
-touches the SDK's models.
+The events are flattened into the port's `ChatEvent`s (deliver/channel.py), so that nothing
+past this module touches the SDK's models.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from hunter.sources.extract import storable
+from hunter.deliver.channel import ChatEvent
+from hunter.sources.extract import storable_json
 
 log = logging.getLogger("hunter")
 
 
 class BadRequest(Exception):
     """A webhook request hunter refuses (400): bad signature, or not LINE's JSON."""
-
-
-@dataclass(frozen=True)
-class ChatEvent:
-    """One webhook event, as hunter uses it."""
-
-    event_id: str  # webhookEventId: the same on every redelivery
-    kind: str  # message, postback, follow, join, or LINE's name for another kind
-    chat_id: str | None  # where it happened: the user (U...), group (C...) or room (R...)
-    reply_token: str | None
-    text: str = ""  # a text message's text
-    data: str = ""  # a postback's data
-    redelivery: bool = False
-    at: datetime | None = None  # when it happened, by LINE's clock (`timestamp`)
-    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # as sent
-
-    @property
-    def in_group(self) -> bool:
-        """A group (C...) or a multi-person chat (R...): many people read every answer."""
-        return (self.chat_id or "")[:1] in ("C", "R")
 
 
 @cache
@@ -78,22 +58,8 @@ def parse(body: bytes, signature: str | None, secret: str) -> list[ChatEvent]:
             raise TypeError("events is not a list")
     except (ValueError, KeyError, TypeError) as exc:  # signed, yet not the JSON LINE sends
         raise BadRequest(f"signed but unreadable ({type(exc).__name__})") from None
-    read = [from_payload(storable_event(event)) for event in events]
+    read = [from_payload(storable_json(event)) for event in events]
     return [event for event in read if event is not None]
-
-
-def storable_event(value: Any) -> Any:
-    """`value` with every string in it as every store keeps it (`storable`: no NUL, other
-    control characters or lone surrogates). PostgreSQL refused a NUL ("unsupported Unicode
-    escape sequence") and SQLite cannot encode a lone surrogate: either refused every event
-    of its request, on every redelivery (issue 29). Nobody types them on purpose."""
-    if isinstance(value, str):
-        return storable(value)
-    if isinstance(value, list):
-        return [storable_event(item) for item in value]
-    if isinstance(value, dict):
-        return {storable(key): storable_event(item) for key, item in value.items()}
-    return value
 
 
 def from_payload(payload: object) -> ChatEvent | None:

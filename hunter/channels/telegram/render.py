@@ -1,11 +1,13 @@
 """A listing as Telegram shows it: one message of HTML text (title, pay and what it is, in
-the words of LINE's cards: rules/wording.py; a short summary, its source) and an "Open"
-button under it.
+the words of LINE's cards: rules/wording.py; a short summary, its source), an "Open" button
+under it, and, when the chat can answer them, the card's buttons (not interested, mute the
+keyword, applied) as callback buttons.
 
 Telegram's limits (core.telegram.org/bots/api, sendMessage): at most 4,096 characters of text
-after its entities are parsed, a button's `callback_data` at most 64 bytes. One listing per
-message: a batch is one sendMessage, so that a batch is delivered whole or not at all (a Bot
-API call has no retry key to make a second try safe).
+after its entities are parsed, a button's `callback_data` at most 64 bytes (a button whose
+data would be longer, a long job id or keyword, is left out, as LINE's card leaves out a
+postback past 300 characters). One listing per push: a push is one sendMessage, so that it is
+delivered whole or not at all (a Bot API call has no retry key to make a second try safe).
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import details, money
+from hunter.rules.wording import SAY, buttons, details, money
 
 TEXT_MAX = 4096
 # Each part is cut to a size, so a message stays far under TEXT_MAX (about 1,700 characters at
 # most, counted as Telegram does: after its HTML is parsed).
 TITLE_MAX, SUMMARY_MAX, NOTE_MAX = 300, 600, 500
+CALLBACK_DATA_MAX = 64  # bytes
+QUICK_MAX, QUICK_PER_ROW = 9, 3  # words offered under an answer
 
 
-def message(listing: Listing, note: str | None) -> dict[str, Any]:
+def message(listing: Listing, note: str | None, actions: bool = False) -> dict[str, Any]:
     """sendMessage's fields for one listing (all but chat_id), within Telegram's limits."""
     lines = [f"<b>{_html(listing.title[:TITLE_MAX])}</b>", f"💰 {_html(money(listing))}"]
     lines += [_html(text) for text in (details(listing), listing.summary[:SUMMARY_MAX]) if text]
@@ -35,9 +39,41 @@ def message(listing: Listing, note: str | None) -> dict[str, Any]:
         "parse_mode": "HTML",
         "link_preview_options": {"is_disabled": True},
     }
-    if listing.url:
-        fields["reply_markup"] = {"inline_keyboard": [[{"text": "เปิด · Open", "url": listing.url}]]}
+    rows = [[{"text": "เปิด · Open", "url": listing.url}]] if listing.url else []
+    if actions:
+        rows.append(
+            [
+                {"text": label, "callback_data": data}
+                for label, data in buttons(listing)
+                if len(data.encode()) <= CALLBACK_DATA_MAX
+            ]
+        )
+    if rows:
+        fields["reply_markup"] = {"inline_keyboard": rows}
     return fields
+
+
+def text_message(text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
+    """A plain text message (at most TEXT_MAX characters); `quick`: words offered as buttons
+    under it, each saying its word when tapped ("say <word>", answered as if typed)."""
+    fields: dict[str, Any] = {"text": _cut(text, TEXT_MAX) or "-"}
+    offered = [
+        {"text": word, "callback_data": f"{SAY} {word}"}
+        for word in list(dict.fromkeys(quick))
+        if len(f"{SAY} {word}".encode()) <= CALLBACK_DATA_MAX
+    ][:QUICK_MAX]
+    if offered:
+        rows = [offered[i : i + QUICK_PER_ROW] for i in range(0, len(offered), QUICK_PER_ROW)]
+        fields["reply_markup"] = {"inline_keyboard": rows}
+    return fields
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` in at most `limit` UTF-16 units, as Telegram counts a message's length."""
+    units = text.encode("utf-16-le")
+    if len(units) <= limit * 2:
+        return text
+    return units[: (limit - 1) * 2].decode("utf-16-le", "ignore") + "…"
 
 
 def _html(text: str) -> str:
@@ -45,13 +81,22 @@ def _html(text: str) -> str:
 
 
 class TelegramMessages:
-    """The render half of the Telegram channel: one listing, one message."""
+    """The render half of the Telegram channel: one listing, one message; `note` goes with the
+    last one (or alone, without listings)."""
 
     max_per_push = 1
+    max_recent = 3  # the last ones sent, shown again: three messages
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool
     ) -> list[dict[str, Any]]:
-        if len(listings) != 1:
-            raise ValueError(f"a Telegram push carries one listing, not {len(listings)}")
-        return [message(listings[0], note)]
+        if not listings:
+            return [text_message(note or "-")]
+        last = len(listings) - 1
+        return [
+            message(listing, note if n == last else None, actions)
+            for n, listing in enumerate(listings)
+        ]
+
+    def text(self, text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
+        return text_message(text, quick)

@@ -1,6 +1,8 @@
-"""Telegram's Bot API (core.telegram.org/bots/api) as a channel: sendMessage for a push,
-getChat to know a chat is still there, getMe for `hunter check`. Every answer is
-{"ok": true, "result": ...} or {"ok": false, "error_code", "description", "parameters"}.
+"""Telegram's Bot API (core.telegram.org/bots/api) as a channel: sendMessage for a push and
+for an answer in the chat (with answerCallbackQuery when a button was tapped), getChat to
+know a chat is still there, getMe for `hunter check`, setWebhook for `hunter telegram setup`.
+Every answer is {"ok": true, "result": ...} or {"ok": false, "error_code", "description",
+"parameters"}.
 
 What an answer means here:
     ok                       delivered
@@ -19,20 +21,29 @@ Telegram's own pace (its FAQ): about one message a second in a chat, 20 a minute
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 
 from hunter.channels.telegram.render import TelegramMessages
+from hunter.channels.telegram.updates import ALLOWED_UPDATES
+from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone, ConfigError, TelegramError
 from hunter.rules.destinations import TELEGRAM
 
 PUSH_DEADLINE_SECONDS = 20.0
 USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 30  # seconds between two messages
+# Telegram has no reply token: any message can be answered; one older than this (taken over
+# after a restart) is acted on, and no longer answered: the person has moved on.
+ANSWER_WINDOW = timedelta(minutes=10)
+TOKEN_FIX = "check TELEGRAM_BOT_TOKEN (BotFather's /token)"
+WEBHOOK_CONNECTIONS = 8  # setWebhook's max_connections (1-100, Telegram's default 40)
 
 
 class TelegramSender(TelegramMessages):
@@ -57,7 +68,54 @@ class TelegramSender(TelegramMessages):
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
     ) -> PushResult:
         [fields] = messages  # one listing, one message (render.py)
-        chat = _chat_id(to)
+        return self._send(_chat_id(to), fields)
+
+    def can_answer(self, event: ChatEvent, now: datetime) -> bool:
+        if not (event.chat_id or "").startswith(TELEGRAM):
+            return False
+        return event.at is None or now - event.at <= ANSWER_WINDOW
+
+    def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
+        """The messages, in order, to the event's chat; a tapped button's query is answered
+        first, so that its spinner stops (a query too old to answer changes nothing)."""
+        if event.kind == "postback" and event.reply_token:
+            with contextlib.suppress(TelegramError):
+                self._call("answerCallbackQuery", {"callback_query_id": event.reply_token})
+        chat = _chat_id(event.chat_id)
+        result = PushResult(Kind.SENT, 200)
+        for fields in messages:
+            result = self._send(chat, fields)
+            if result.kind is not Kind.SENT:
+                break
+        return result
+
+    def set_webhook(self, url: str, secret: str) -> None:
+        """setWebhook: Telegram POSTs each update to `url` with `secret` in its header."""
+        fields = {
+            "url": url,
+            "secret_token": secret,
+            "allowed_updates": list(ALLOWED_UPDATES),
+            "max_connections": WEBHOOK_CONNECTIONS,
+        }
+        result = _result(self._call("setWebhook", fields))
+        if result.kind is Kind.AUTH:
+            raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
+        if result.status == 400:  # the URL: not HTTPS, a port Telegram does not call, ...
+            raise ConfigError(f"Telegram refused the webhook URL: {result.detail}")
+        if result.kind is not Kind.SENT:
+            raise TelegramError(f"Telegram setWebhook failed: {result.summary}")
+
+    def webhook_info(self) -> dict[str, Any]:
+        """getWebhookInfo: the URL Telegram calls, updates waiting, and its last error."""
+        answer = self._call("getWebhookInfo", {})
+        result = _result(answer)
+        if result.kind is not Kind.SENT:
+            raise TelegramError(f"Telegram getWebhookInfo failed: {result.summary}")
+        info = answer.json().get("result")
+        return info if isinstance(info, dict) else {}
+
+    def _send(self, chat: int, fields: dict[str, Any]) -> PushResult:
+        """One sendMessage, at Telegram's pace."""
         self._keep_pace(chat)
         try:
             answer = self._http.post(f"{self._base}/sendMessage", json={"chat_id": chat, **fields})
@@ -87,10 +145,7 @@ class TelegramSender(TelegramMessages):
         answer = self._call("getMe", {})
         result = _result(answer)
         if result.kind is Kind.AUTH:
-            raise ConfigError(
-                "Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN (BotFather's "
-                "/token)"
-            )
+            raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
         if result.kind is not Kind.SENT:
             raise TelegramError(f"Telegram getMe failed: {result.summary}")
         bot = answer.json().get("result") or {}
@@ -153,10 +208,7 @@ def _result(answer: httpx.Response) -> PushResult:
             Kind.PERMANENT, code, f'the group became a supergroup: set its to = "{new}"'
         )
     if code == 401:
-        fix = (
-            "Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN (BotFather's /token), "
-            "then run `hunter retry --all`"
-        )
+        fix = f"Telegram rejected the bot token: {TOKEN_FIX}, then run `hunter retry --all`"
         return PushResult(Kind.AUTH, code, said, fix=fix)
     if code == 400:
         return PushResult(Kind.REJECTED, code, said)

@@ -20,6 +20,7 @@ from hunter.store.columns import Row
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "next_due": ("hunter_next_due", ()),
     "pending_by_chat": ("hunter_pending_by_chat", ()),
+    "sent_by_chat": ("hunter_sent_by_chat", ("since",)),
     "batch_body": ("hunter_batch_body", ("key",)),
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),

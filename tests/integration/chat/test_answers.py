@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from hunter.app.service import Hunter
-from hunter.channels.line.webhook import BadRequest, ChatEvent, parse
+from hunter.channels.line.webhook import BadRequest, parse
 from hunter.chat import Chat, Inbox
 from hunter.chat.inbox import FairQueue
+from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
@@ -26,7 +27,7 @@ from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO
 from tests.support.scripted import Clock, ScriptedSender
-from tests.support.webhook import BOT, SECRET, STRANGER, event, payload, signature
+from tests.support.webhook import BOT, SECRET, STRANGER, event, payload, receive, signature
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 CONFIG = parse_config({"sources": [{"name": "a", "url": "https://x.test/", "kind": "rss"}]})
@@ -38,7 +39,7 @@ class Replier(ScriptedSender):
     def __init__(self, seconds: float = 0.0) -> None:
         super().__init__()
         self.replies: list[list[dict[str, Any]]] = []
-        self.answer = PushResult(Kind.SENT, 200)
+        self.outcome = PushResult(Kind.SENT, 200)
         self.seconds = seconds  # how long LINE takes to answer a reply
         self.lock = threading.Lock()
 
@@ -46,7 +47,7 @@ class Replier(ScriptedSender):
         time.sleep(self.seconds)
         with self.lock:
             self.replies.append(messages)
-        return self.answer
+        return self.outcome
 
     def texts(self) -> list[str]:
         return [m[0].get("text", "") for m in self.replies]
@@ -118,7 +119,7 @@ def test_what_a_failed_reply_does_with_its_listings(
 ) -> None:
     ids = waiting_jobs(store)
     replier = Replier()
-    replier.answer = answer
+    replier.outcome = answer
     Chat(CONFIG, store, replier, TO, Clock(T0), "w").handle(say("งานใหม่", 1))
     assert len(replier.replies) == 1
     states = store.outbox.job_states()
@@ -204,16 +205,16 @@ def test_the_inbox_keeps_each_event_once_and_ignores_replayed_old_ones(
 ) -> None:
     waiting_jobs(store)
     clock, replier = Clock(T0), Replier()
-    inbox = Inbox(SECRET, Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
+    inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
     new = event("message", TO, "t1", text="งานใหม่", timestamp=at(T0), event_id="E1")
-    assert inbox.receive(*signed(new)) == 200
-    assert inbox.receive(*signed(new)) == 200  # LINE's redelivery
+    assert receive(inbox, *signed(new)) == 200
+    assert receive(inbox, *signed(new)) == 200  # LINE's redelivery
     old = [
         event("message", TO, "t2", text="new", timestamp=0),  # 1970
         event("message", TO, "t3", text="new", timestamp=at(T0 - timedelta(days=8))),
         event("message", TO, "t4", text="new", timestamp=at(T0 + timedelta(hours=2))),
     ]
-    assert inbox.receive(*signed(*old)) == 200
+    assert receive(inbox, *signed(*old)) == 200
     assert inbox.wait_idle(5)
     assert len(replier.replies) == 1 and len(replier.replies[0]) >= 1
     assert set(store.outbox.job_states().values()) == {"primed", "sent"}
@@ -226,13 +227,13 @@ def test_a_database_gone_answers_500_so_that_line_may_send_again(
     store = SQLiteStore(tmp_path / "gone.db")
     store.migrate()
     replier, clock = Replier(), Clock(T0)
-    inbox = Inbox(SECRET, Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
+    inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
     (tmp_path / "gone.db").unlink()  # a cleanup took the file away under the running bot
-    assert inbox.receive(*signed(event("message", TO, "tok", text="new", timestamp=at(T0)))) == 500
+    assert receive(inbox, *signed(event("message", TO, "tok", text="new", timestamp=at(T0)))) == 500
     errors = [r for r in caplog.records if r.levelname == "ERROR"]
     assert any("could not keep 1 webhook events" in r.getMessage() for r in errors)
     assert all(r.exc_info is None for r in errors) and replier.replies == []
-    assert inbox.receive(b"{}", "bad") == 400  # and it is still there for the next request
+    assert receive(inbox, b"{}", "bad") == 400  # and it is still there for the next request
     inbox.stop(time.monotonic() + 1)
     store.close()
 
@@ -243,16 +244,16 @@ def test_events_left_at_a_stop_are_answered_by_the_next_hunter(tmp_path: Path) -
     first_store.migrate()
     waiting_jobs(first_store)
     slow = Replier(seconds=0.5)
-    first = Inbox(SECRET, Chat(CONFIG, first_store, slow, TO, clock, "w1"), "w1", clock)
+    first = Inbox(Chat(CONFIG, first_store, slow, TO, clock, "w1"), "w1", clock)
     events = [
         event("postback", TO, f"t{n}", data=f"applied a:{n}", timestamp=at(T0)) for n in range(3)
     ]
-    assert first.receive(*signed(*events)) == 200
+    assert receive(first, *signed(*events)) == 200
     time.sleep(0.1)  # the first is being answered; the other two wait behind it
     first.stop(time.monotonic() + 5)  # SIGTERM: the reply in flight finishes
     assert len(slow.replies) == 1
     second_store, replier = SQLiteStore(path), Replier()
-    second = Inbox(SECRET, Chat(CONFIG, second_store, replier, TO, clock, "w2"), "w2", clock)
+    second = Inbox(Chat(CONFIG, second_store, replier, TO, clock, "w2"), "w2", clock)
     deadline = time.monotonic() + 5
     while len(replier.replies) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -286,11 +287,11 @@ def test_strangers_chats_do_not_delay_the_owners_answer(store: SQLiteStore) -> N
     """20 strangers' groups add the bot at once and LINE takes 0.3 s a reply: 3 s of replies
     for two workers. The owner's "help", sent after them, is answered next."""
     clock, replier = Clock(T0), Replier(seconds=0.3)
-    inbox = Inbox(SECRET, Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock, workers=2)
+    inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock, workers=2)
     joins = [event("join", f"C{n:032d}", f"g{n}", timestamp=at(T0)) for n in range(20)]
-    assert inbox.receive(*signed(*joins)) == 200
+    assert receive(inbox, *signed(*joins)) == 200
     started = time.monotonic()
-    assert inbox.receive(*signed(event("message", TO, "o1", text="help", timestamp=at(T0)))) == 200
+    assert receive(inbox, *signed(event("message", TO, "o1", text="help", timestamp=at(T0)))) == 200
     while not any("งานใหม่ (new)" in t for t in replier.texts()):
         assert time.monotonic() - started < 1.2, "the owner waited behind the strangers"
         time.sleep(0.02)

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hunter.app.service import Hunter
-from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
 from hunter.chat.commands import parse
 from hunter.deliver import report
+from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore

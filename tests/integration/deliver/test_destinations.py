@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from hunter.app.service import Hunter
-from hunter.channels.line.webhook import ChatEvent
 from hunter.chat import Chat
+from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ConfigError, LineError
 from hunter.rules.destinations import Destinations

@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from hunter.chat import Chat, Inbox
+from hunter.chat.hooks import line_hook, telegram_hook
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.health import Health
 from hunter.web.limits import Limits, Throttled
+from hunter.web.routes import Headers, Hook
 from hunter.web.server import HttpServer
 from tests.support.line_standin import TO
 from tests.support.scripted import ScriptedSender
@@ -34,6 +36,9 @@ LIMITS = Limits(
     body_budget=2_500_000,
 )
 VERIFY = json.dumps({"destination": BOT, "events": []}).encode()  # LINE's "Verify" request
+# An update of a kind hunter does not ask for: kept as handled, never answered.
+UPDATE = json.dumps({"update_id": 1, "edited_channel_post": {"message_id": 1}}).encode()
+TELEGRAM_SECRET = "test-telegram-webhook-secret_0123"
 
 
 class Replier(ScriptedSender):
@@ -82,10 +87,11 @@ def served(tmp_path: Path) -> Iterator[Served]:
     store.migrate()
     config = parse_config({"sources": [{"name": "a", "url": "https://x.test/", "kind": "rss"}]})
     now = lambda: datetime.now(UTC)  # noqa: E731
-    inbox = Inbox(SECRET, Chat(config, store, Replier(), TO, now, "w"), "w", now)
+    inbox = Inbox(Chat(config, store, Replier(), TO, now, "w"), "w", now)
     health = Health(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
-    server = HttpServer(health, 0, inbox.receive, host="127.0.0.1", limits=LIMITS).start()
+    hooks = [line_hook(SECRET, inbox), telegram_hook(TELEGRAM_SECRET, inbox)]
+    server = HttpServer(health, 0, hooks, host="127.0.0.1", limits=LIMITS).start()
     yield Served(server, health)
     server.close(grace=1.0)
     inbox.stop(time.monotonic() + 1)
@@ -97,6 +103,15 @@ def post(body: bytes, sign: bool = True, extra: str = "") -> bytes:
     return (
         f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\n{signed}"
         f"Content-Length: {len(body)}\r\n{extra}\r\n"
+    ).encode() + body
+
+
+def telegram(body: bytes, secret: str | None = TELEGRAM_SECRET) -> bytes:
+    """A request to Telegram's webhook, with `secret` in its header (none when None)."""
+    header = f"X-Telegram-Bot-Api-Secret-Token: {secret}\r\n" if secret is not None else ""
+    return (
+        f"POST /telegram/webhook HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\n"
+        f"{header}Content-Length: {len(body)}\r\n\r\n"
     ).encode() + body
 
 
@@ -143,6 +158,13 @@ CASES = [
         + chunked(VERIFY),
         400,
     ),
+    ("Telegram: an update with the secret", telegram(UPDATE), 200),
+    ("Telegram: no secret token (body never read)", telegram(b"{" * 500_000, None), 401),
+    ("Telegram: a wrong secret token", telegram(UPDATE, TELEGRAM_SECRET[:-1] + "x"), 403),
+    ("Telegram: a secret token of another length", telegram(UPDATE, "short"), 403),
+    ("Telegram: LINE's signature instead", post(VERIFY).replace(b"/line/", b"/telegram/"), 401),
+    ("Telegram: the secret, and not JSON", telegram(b"<html>"), 400),
+    ("Telegram: the webhook by GET", b"GET /telegram/webhook HTTP/1.1\r\nHost: h\r\n\r\n", 405),
     (
         "a chunked body over 1 MB",
         f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(VERIFY)}\r\n"
@@ -248,11 +270,12 @@ def test_connections_holding_back_their_body_make_room_for_line(tmp_path: Path) 
     limits = Limits(body_seconds=30.0, body_stall_seconds=30.0, max_connections=20)
     answered: list[bytes] = []
 
-    def webhook(body: bytes, _signature: str | None) -> int:
+    def webhook(body: bytes, _headers: Headers) -> int:
         answered.append(body)
         return 200
 
-    server = HttpServer(health, 0, webhook, host="127.0.0.1", limits=limits).start()
+    hook = Hook("/line/webhook", lambda headers: None, webhook)
+    server = HttpServer(health, 0, [hook], host="127.0.0.1", limits=limits).start()
     held_back = post(b"{" * 60_000)[:-60_000]
     holders = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(40)]
     try:
@@ -286,7 +309,7 @@ def test_connections_past_the_cap_make_room_and_a_new_request_is_heard(tmp_path:
     health = Health(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
     limits = Limits(head_seconds=30.0, max_connections=20)
-    server = HttpServer(health, 0, None, host="127.0.0.1", limits=limits).start()
+    server = HttpServer(health, 0, (), host="127.0.0.1", limits=limits).start()
     idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(40)]
     try:
         served = Served(server, health)

@@ -63,6 +63,10 @@ RETURNING status;
 SELECT chat, count(*) AS n FROM hunter_seen_jobs WHERE status = 'pending' GROUP BY chat
 ORDER BY chat;
 
+-- name: sent_by_chat
+SELECT chat, count(*) AS n FROM hunter_seen_jobs
+WHERE status = 'sent' AND sent_at >= :since AND source <> 'hunter' GROUP BY chat ORDER BY chat;
+
 -- name: recent_sent_chat
 SELECT job_id, listing, sent_at FROM hunter_seen_jobs
 WHERE status = 'sent' AND source <> 'hunter' AND chat = :chat

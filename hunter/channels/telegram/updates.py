@@ -1,0 +1,118 @@
+"""Telegram's webhook requests -> `ChatEvent`s (deliver/channel.py).
+
+Telegram POSTs one Update per request (core.telegram.org/bots/api#update), with the secret
+given to setWebhook in `X-Telegram-Bot-Api-Secret-Token`; the HTTP side has checked that
+header before the body is read. What hunter asks for (`ALLOWED_UPDATES`) becomes:
+
+    message with text "/new@bot x"   message "new x": a command, as typed on LINE
+    message with text "/start"       follow: the welcome, with the chat's id
+    message (other text, or none)    message
+    callback_query (a button)        postback: its data; reply_token is the query's id
+    my_chat_member                   join when the bot was added to a group, leave when it
+                                     was removed or blocked
+
+Anything else is kept under its own name and never answered. Every event's id is
+"telegram:<update_id>": Telegram numbers updates in order and resends one whose request
+failed, and hunter keeps ids for 7 days; ids restart at random after a week without updates.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+from typing import Any, TypeGuard
+
+from hunter.deliver.channel import ChatEvent
+from hunter.rules.destinations import TELEGRAM
+from hunter.sources.extract import storable_json
+
+log = logging.getLogger("hunter")
+
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
+JOINED = ("member", "administrator", "creator", "restricted")  # ChatMember's status
+
+
+class BadUpdate(Exception):
+    """A request Telegram would not send (not JSON, or not an Update): 400."""
+
+
+def parse(body: bytes) -> ChatEvent | None:
+    """The event of one webhook request; None when it is an Update hunter does not use."""
+    try:
+        update = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise BadUpdate("the body is not JSON") from None
+    if not isinstance(update, dict) or not isinstance(update.get("update_id"), int):
+        raise BadUpdate("not a Telegram Update (no update_id)")
+    return from_update(storable_json(update))
+
+
+def is_update(payload: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a kept event's JSON is Telegram's (LINE's events have no update_id)."""
+    return isinstance(payload, dict) and isinstance(payload.get("update_id"), int)
+
+
+def from_update(update: dict[str, Any]) -> ChatEvent | None:
+    """One Update as Telegram sent it (or as the store kept it)."""
+    update_id = update.get("update_id")
+    if not isinstance(update_id, int):
+        return None
+    event_id = f"{TELEGRAM}{update_id}"
+    message, callback, member = (
+        _object(update, "message"),
+        _object(update, "callback_query"),
+        _object(update, "my_chat_member"),
+    )
+    if message is not None:
+        text = message.get("text")
+        kind, said = _said(text if isinstance(text, str) else "")
+        return ChatEvent(
+            event_id, kind, _chat(message), None, text=said, at=_at(message), raw=update
+        )
+    if callback is not None:
+        data, query_id = callback.get("data"), callback.get("id")
+        return ChatEvent(
+            event_id,
+            "postback",
+            _chat(_object(callback, "message") or {}),
+            str(query_id) if isinstance(query_id, str) and query_id else None,
+            data=data if isinstance(data, str) else "",
+            raw=update,
+        )
+    if member is not None:
+        status = (_object(member, "new_chat_member") or {}).get("status")
+        kind = "join" if status in JOINED else "leave"
+        return ChatEvent(event_id, kind, _chat(member), None, at=_at(member), raw=update)
+    other = next((key for key in update if key != "update_id"), "unknown")
+    return ChatEvent(event_id, str(other), None, None, raw=update)
+
+
+def _said(text: str) -> tuple[str, str]:
+    """(kind, text) of a message: a command's slash and @bot are dropped ("/add@hunter_bot
+    rust" is "add rust"), and /start is Telegram's first hello."""
+    if not text.startswith("/"):
+        return "message", text
+    first, _, rest = text[1:].partition(" ")
+    word = first.split("@", 1)[0]
+    if word.casefold() == "start":
+        return "follow", ""
+    return "message", f"{word} {rest}".strip()
+
+
+def _object(parent: dict[str, Any], key: str) -> dict[str, Any] | None:
+    value = parent.get(key)
+    return value if isinstance(value, dict) else None
+
+
+def _chat(holder: dict[str, Any]) -> str | None:
+    chat = _object(holder, "chat") or {}
+    chat_id = chat.get("id")
+    return f"{TELEGRAM}{chat_id}" if isinstance(chat_id, int) else None
+
+
+def _at(holder: dict[str, Any]) -> datetime | None:
+    date = holder.get("date")
+    if isinstance(date, int) and 0 <= date < 10**11:
+        return datetime.fromtimestamp(date, UTC)
+    return None
