@@ -134,7 +134,7 @@ class Chat:
 
         replier = self.replier_of(event.chat_id)
         replies = ReplyDelivery(self.store, replier, self.clock, self.worker)
-        if replies.carry(chat, send, texts.more_waiting):
+        if replies.carry(chat, send, lambda n: texts.more_waiting(n, event.chat_id)):
             return
         recent = self.store.outbox.recent_sent(replier.max_recent, chat)
         if not recent:

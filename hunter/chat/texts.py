@@ -39,7 +39,9 @@ def help_text(chat_id: str | None) -> str:
     return TELEGRAM_HELP if (chat_id or "").startswith(TELEGRAM) else HELP_TEXT
 
 
-def more_waiting(waiting: int) -> str:
+def more_waiting(waiting: int, chat_id: str | None = None) -> str:
+    if (chat_id or "").startswith(TELEGRAM):
+        return f"อีก {waiting} งานรออยู่: ส่ง /new อีกครั้ง · {waiting} more wait: /new again."
     return f"อีก {waiting} งานรออยู่: แตะ งานใหม่ อีกครั้ง · {waiting} more wait."
 
 
