@@ -15,7 +15,7 @@ from hunter.errors import HunterError
 from hunter.poll.poller import judges
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import TELEGRAM, Destinations
+from hunter.rules.destinations import Destinations, on_telegram
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
@@ -105,7 +105,7 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
 
 def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:
     """getMe with TELEGRAM_BOT_TOKEN, and the [[chats]] on Telegram; 1 if it failed."""
-    telegram = [chat for chat in config.chats if chat.to.startswith(TELEGRAM)]
+    telegram = [chat for chat in config.chats if on_telegram(chat.to)]
     if not env.telegram_token:
         if telegram:
             say(

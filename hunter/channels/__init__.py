@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from hunter.deliver.channel import Channel
 from hunter.errors import ConfigError
-from hunter.rules.destinations import TELEGRAM, ChatConfig
+from hunter.rules.destinations import TELEGRAM, ChatConfig, on_telegram
 from hunter.settings.environment import Environment
 
 if TYPE_CHECKING:  # the SDK behind it costs 70-80 MB: imported on the first call to LINE
@@ -45,7 +45,7 @@ def open_others(
 ) -> dict[str, Channel]:
     """The channels of the [[chats]] that are not LINE's, by the prefix of their `to`: Telegram
     for "telegram:..." (TELEGRAM_BOT_TOKEN must be set)."""
-    telegram = [chat for chat in chats if chat.to.startswith(TELEGRAM)]
+    telegram = [chat for chat in chats if on_telegram(chat.to)]
     if not telegram:
         return {}
     if not env.telegram_token:

@@ -24,7 +24,7 @@ from hunter.chat import commands, texts
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
-from hunter.deliver.channel import ChatEvent, Replier
+from hunter.deliver.channel import ByPrefix, ChatEvent, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
 from hunter.errors import ChannelError
@@ -57,21 +57,13 @@ class Chat:
         prefix ("telegram:"). `quota` reads LINE's month for สถานะ (default: `replier`'s)."""
         self.config = config
         self.store = store
-        self.replier = replier
-        self.others = dict(others or {})
+        self.repliers = ByPrefix[Replier](replier, others or {})
         self.quota = quota or replier.quota
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
         self.tuning = Tuning(config, store, self.destinations)
         self.why = Why(self.tuning, clock, self._next_push_at)
-
-    def replier_of(self, chat_id: str | None) -> Replier:
-        """The channel that answers in `chat_id`."""
-        for prefix, replier in self.others.items():
-            if chat_id is not None and chat_id.startswith(prefix):
-                return replier
-        return self.replier
 
     @property
     def configured(self) -> frozenset[str]:
@@ -102,7 +94,7 @@ class Chat:
 
     def _told_private(self, event: ChatEvent, now: datetime) -> bool:
         """Whether a stranger's chat is to be told "private" now (once in a long while)."""
-        if not event.chat_id or not self.replier_of(event.chat_id).can_answer(event, now):
+        if not event.chat_id or not self.repliers.of(event.chat_id).can_answer(event, now):
             return False
         return self.store.chat.note_private(event.chat_id, now, now - PRIVATE_AGAIN)
 
@@ -118,7 +110,7 @@ class Chat:
         elif verb == "why" and command:
             self._text(event, self.why.explain(command.argument, chat))
         elif verb in commands.TUNING and command:
-            # Stamped with LINE's time of the message, not this replica's: of two changes
+            # Stamped with the channel's time of the message, not this replica's: of two changes
             # handled at once by two replicas, the one said last wins (issue 29).
             reply, quick = self.tuning.apply(command, chat, event.at or now)
             self._text(event, reply, quick)
@@ -132,7 +124,7 @@ class Chat:
         def send(messages: list[dict[str, Any]]) -> PushResult:
             return self._reply(event, messages)
 
-        replier = self.replier_of(event.chat_id)
+        replier = self.repliers.of(event.chat_id)
         replies = ReplyDelivery(self.store, replier, self.clock, self.worker)
         if replies.carry(chat, send, lambda n: texts.more_waiting(n, event.chat_id)):
             return
@@ -188,10 +180,10 @@ class Chat:
 
     # -- replies ------------------------------------------------------------------------------
     def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
-        return self._reply(event, [self.replier_of(event.chat_id).text(text, quick)])
+        return self._reply(event, [self.repliers.of(event.chat_id).text(text, quick)])
 
     def _reply(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
-        replier = self.replier_of(event.chat_id)
+        replier = self.repliers.of(event.chat_id)
         if not replier.can_answer(event, self.clock()):
             return PushResult(Kind.PERMANENT, None, "too late to answer this event")
         result = replier.answer(event, messages)

@@ -3,7 +3,7 @@ understands are commands.py's)."""
 
 from __future__ import annotations
 
-from hunter.rules.destinations import TELEGRAM
+from hunter.rules.destinations import TELEGRAM, on_telegram
 
 HELP_TEXT = (
     "hunter ส่งงานใหม่ที่ตรงกับคำของคุณมาที่แชทนี้\n"
@@ -36,17 +36,17 @@ ONLY_SENT = "ไม่มีงานรอส่ง นี่คืองาน
 
 
 def help_text(chat_id: str | None) -> str:
-    return TELEGRAM_HELP if (chat_id or "").startswith(TELEGRAM) else HELP_TEXT
+    return TELEGRAM_HELP if on_telegram(chat_id) else HELP_TEXT
 
 
 def more_waiting(waiting: int, chat_id: str | None = None) -> str:
-    if (chat_id or "").startswith(TELEGRAM):
+    if on_telegram(chat_id):
         return f"อีก {waiting} งานรออยู่: ส่ง /new อีกครั้ง · {waiting} more wait: /new again."
     return f"อีก {waiting} งานรออยู่: แตะ งานใหม่ อีกครั้ง · {waiting} more wait."
 
 
 def welcome(chat_id: str | None, owner: bool) -> str:
-    telegram = (chat_id or "").startswith(TELEGRAM)
+    telegram = on_telegram(chat_id)
     where = {"U": "user", "C": "group", "R": "room"}.get((chat_id or "?")[:1], "chat")
     if telegram:
         where = "group" if chat_id and chat_id.startswith(f"{TELEGRAM}-") else "chat"

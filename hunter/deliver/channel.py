@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from hunter.deliver.outcome import PushResult
 from hunter.rules.destinations import TELEGRAM
 from hunter.rules.listing import Listing
+
+T = TypeVar("T")
 
 
 class Channel(Protocol):
@@ -61,14 +63,15 @@ class Channel(Protocol):
 
 
 @dataclass(frozen=True)
-class Channels:
-    """Each recipient's channel: one whose id starts with a prefix of `others` ("telegram:")
-    goes there, any other to `default` (LINE, or the terminal)."""
+class ByPrefix(Generic[T]):
+    """Each recipient's channel (to push, or to answer in its chat): one whose id starts with
+    a prefix of `others` ("telegram:") goes there, any other to `default` (LINE, or the
+    terminal)."""
 
-    default: Channel
-    others: Mapping[str, Channel] = field(default_factory=dict)
+    default: T
+    others: Mapping[str, T] = field(default_factory=dict)
 
-    def of(self, to: str | None) -> Channel:
+    def of(self, to: str | None) -> T:
         for prefix, channel in self.others.items():
             if to is not None and to.startswith(prefix):
                 return channel

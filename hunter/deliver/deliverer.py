@@ -26,7 +26,7 @@ from typing import Any
 
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
-from hunter.deliver.channel import Channel, Channels
+from hunter.deliver.channel import ByPrefix, Channel
 from hunter.deliver.outcome import SPLIT, Decision
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
@@ -74,11 +74,11 @@ class Deliverer:
     ) -> None:
         self.config = config
         # LINE (or the terminal) for most, another channel for ids of its prefix ("telegram:")
-        self.channels = Channels(sender, others or {})
+        self.channels = ByPrefix[Channel](sender, others or {})
         self.destinations = destinations or Destinations(None, config.chats)
         # Buttons under each card only where a webhook answers them: LINE's chat (`actions`),
         # the other channels' (`others_actions`, Telegram's).
-        self.actions, self.others_actions = actions, others_actions
+        self.actions = ByPrefix[bool](actions, dict.fromkeys(others or {}, others_actions))
         self.calendar = config.calendar
         self.allowance = Allowance(config, store, sender, clock, pacing)
         self.store = store
@@ -171,14 +171,15 @@ class Deliverer:
                 f"{waiting} more new listings wait for the next poll "
                 f"(max_alerts_per_poll = {most})."
             )
-        if next_push_at is not None:
+        to = self.destinations.to_of(batch[0].chat)
+        channel = self.channels.of(to)
+        if next_push_at is not None and channel.paced:  # LINE's pace holds no other channel
             lines.append(
                 f"Next alerts from {self._local(next_push_at)}: paced to "
                 f"{self.allowance.plan().budget} LINE messages this month."
             )
-        channel = self.channels.of(self.destinations.to_of(batch[0].chat))
-        actions = self.actions if channel is self.channels.default else self.others_actions
-        messages = channel.render([c.listing for c in batch], "\n".join(lines) or None, actions)
+        listings = [c.listing for c in batch]
+        messages = channel.render(listings, "\n".join(lines) or None, self.actions.of(to))
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 

@@ -14,7 +14,7 @@ from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, TELEGRAM, Destinations
+from hunter.rules.destinations import OWNER, Destinations, on_telegram
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -160,7 +160,8 @@ def chats(
         if notices_only and not pending.get(OWNER):
             continue  # no LINE_TO: only hunter's notices would wait here, and none do
         row = kept.get(name)
-        single = to is None or to.startswith(("U", TELEGRAM))  # Telegram: no price per member
+        # A user's push is one message; Telegram has no price per member
+        single = to is None or to.startswith("U") or on_telegram(to)
         members = 1 if single else (row.members if row else None)
         found.append(
             {
@@ -211,12 +212,12 @@ def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
             else "the bot is not in this chat (blocked, or removed from it): its listings wait"
             if chat["gone"]
             else "Telegram, no monthly quota"
-            if (chat["to"] or "").startswith(TELEGRAM)
+            if on_telegram(chat["to"])
             else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
         )
         muted = f"; muted {', '.join(chat['mutes'])}" if chat["mutes"] else ""
         spent = f"{chat['messages_this_month']} messages this month"
-        if (chat["to"] or "").startswith(TELEGRAM):  # no messages counted: what it was sent
+        if on_telegram(chat["to"]):  # no messages counted: what it was sent
             spent = f"{chat['sent_this_month']} sent this month"
         lines.append(
             f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, {spent}, "
@@ -330,7 +331,7 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
     stuck = report.outbox["stuck"]
     if stuck:
         lines.append(f"ติดค้าง {stuck} · stuck {stuck}: hunter status")
-    telegram = mine is not None and (mine["to"] or "").startswith(TELEGRAM)
+    telegram = mine is not None and on_telegram(mine["to"])
     pace = report.pace
     if pace is not None and pace["plan"] is not None and report.next_push_at and not telegram:
         at = report.next_push_at.astimezone(tz)  # LINE's pace: it holds no Telegram push

@@ -26,6 +26,11 @@ CHAT_ID = re.compile(r"^(?:[UCR][0-9a-f]{32}|telegram:-?[1-9][0-9]{0,19})$")
 TELEGRAM = "telegram:"
 
 
+def on_telegram(to: str | None) -> bool:
+    """Whether `to` is a Telegram chat's id ("telegram:<chat id>")."""
+    return (to or "").startswith(TELEGRAM)
+
+
 @dataclass(frozen=True)
 class ChatConfig:
     name: str
@@ -43,7 +48,7 @@ class ChatConfig:
 
     @property
     def kind(self) -> str:
-        if self.to.startswith(TELEGRAM):
+        if on_telegram(self.to):
             return "Telegram group" if self.to[len(TELEGRAM)] == "-" else "Telegram user"
         return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
 

@@ -161,6 +161,36 @@ def test_new_and_add_from_telegram_are_obeyed_for_that_chat_only(chat: TelegramC
     assert chat.waiting() == {"me": 0, "team": 2}
 
 
+def test_a_new_whose_answer_is_lost_is_stuck_never_sent_twice(chat: TelegramChat) -> None:
+    """Telegram took the message carrying /new's listing and its answer was lost: the listing
+    may be on the phone, so it is "delivery unknown", never sent again by itself; `hunter
+    retry` puts it back."""
+    chat.post_listings(1)
+    chat.start()
+    chat.wait_pending(1)
+    chat.telegram.script.append("lost")
+    assert chat.say(ME, "/new") == 200
+    assert len(chat.texts(ME, 1)) == 1  # it arrived
+    deadline = time.monotonic() + 15
+    while "stuck 1" not in (status := chat.run("status").stdout) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert "stuck 1" in status and chat.waiting() == {"me": 0, "team": 1}
+    assert chat.say(ME, "/new") == 200  # nothing waits for "me": the last one sent, none yet
+    assert "Nothing new yet" in chat.texts(ME, 2)[1]
+    assert chat.run("retry", "--all").returncode == 0
+    assert chat.waiting() == {"me": 1, "team": 1}
+
+
+def test_setup_without_telegram_in_reach_says_so_in_one_line(chat: TelegramChat) -> None:
+    away = {**chat.env, "HUNTER_TELEGRAM_API_URL": f"http://127.0.0.1:{free_port()}"}
+    result = run_hunter(chat.folder, "telegram", "setup", "--url", "https://h.test", env=away)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == ["hunter: cannot reach Telegram: ConnectError"]
+    assert SECRET not in result.stderr and chat.telegram.env()["TELEGRAM_BOT_TOKEN"] not in (
+        result.stderr
+    )
+
+
 def test_a_wrong_or_missing_secret_is_refused_and_changes_nothing(chat: TelegramChat) -> None:
     chat.post_listings(1)
     chat.start()

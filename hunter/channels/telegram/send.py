@@ -35,7 +35,7 @@ from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone, ConfigError, TelegramError
-from hunter.rules.destinations import TELEGRAM
+from hunter.rules.destinations import TELEGRAM, on_telegram
 
 PUSH_DEADLINE_SECONDS = 20.0
 USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 30  # seconds between two messages
@@ -71,7 +71,7 @@ class TelegramSender(TelegramMessages):
         return self._send(_chat_id(to), fields)
 
     def can_answer(self, event: ChatEvent, now: datetime) -> bool:
-        if not (event.chat_id or "").startswith(TELEGRAM):
+        if not on_telegram(event.chat_id):
             return False
         return event.at is None or now - event.at <= ANSWER_WINDOW
 
@@ -97,21 +97,12 @@ class TelegramSender(TelegramMessages):
             "allowed_updates": list(ALLOWED_UPDATES),
             "max_connections": WEBHOOK_CONNECTIONS,
         }
-        result = _result(self._call("setWebhook", fields))
-        if result.kind is Kind.AUTH:
-            raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
-        if result.status == 400:  # the URL: not HTTPS, a port Telegram does not call, ...
-            raise ConfigError(f"Telegram refused the webhook URL: {result.detail}")
-        if result.kind is not Kind.SENT:
-            raise TelegramError(f"Telegram setWebhook failed: {result.summary}")
+        # A 400 is about the URL: not HTTPS, a port Telegram does not call, ...
+        self._ask("setWebhook", fields, refused="Telegram refused the webhook URL")
 
     def webhook_info(self) -> dict[str, Any]:
         """getWebhookInfo: the URL Telegram calls, updates waiting, and its last error."""
-        answer = self._call("getWebhookInfo", {})
-        result = _result(answer)
-        if result.kind is not Kind.SENT:
-            raise TelegramError(f"Telegram getWebhookInfo failed: {result.summary}")
-        info = answer.json().get("result")
+        info = self._ask("getWebhookInfo", {})
         return info if isinstance(info, dict) else {}
 
     def _send(self, chat: int, fields: dict[str, Any]) -> PushResult:
@@ -129,12 +120,7 @@ class TelegramSender(TelegramMessages):
     def members(self, to: str) -> int:
         """1: Telegram has no price per member. Asks getChat, which says whether the chat is
         still there for the bot (ChatGone when not)."""
-        answer = self._call("getChat", {"chat_id": _chat_id(to)})
-        result = _result(answer)
-        if result.kind is Kind.GONE:
-            raise ChatGone(f"Telegram says {result.detail}")
-        if result.kind is not Kind.SENT:
-            raise TelegramError(f"Telegram getChat failed: {result.summary}")
+        self._ask("getChat", {"chat_id": _chat_id(to)}, token_is_config=False)
         return 1
 
     def quota(self) -> None:
@@ -142,17 +128,35 @@ class TelegramSender(TelegramMessages):
 
     def bot_info(self) -> dict[str, Any]:
         """getMe: the bot's name and @username; proves the token works."""
-        answer = self._call("getMe", {})
-        result = _result(answer)
-        if result.kind is Kind.AUTH:
-            raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
-        if result.kind is not Kind.SENT:
-            raise TelegramError(f"Telegram getMe failed: {result.summary}")
-        bot = answer.json().get("result") or {}
+        bot = self._ask("getMe", {})
+        bot = bot if isinstance(bot, dict) else {}
         return {"name": str(bot.get("first_name", "")), "username": str(bot.get("username", ""))}
 
     def close(self) -> None:
         self._http.close()
+
+    def _ask(
+        self,
+        method: str,
+        fields: dict[str, Any],
+        refused: str | None = None,
+        token_is_config: bool = True,
+    ) -> Any:
+        """One Bot API call that sends no message: its `result`. ChatGone for a chat the bot
+        is no longer in; ConfigError for a wrong token (`token_is_config`: a command's, which
+        the user fixes; a push's is a failure like another) and, given `refused`, for a 400;
+        TelegramError for the rest."""
+        answer = self._call(method, fields)
+        result = _result(answer)
+        if result.kind is Kind.SENT:
+            return answer.json().get("result")
+        if result.kind is Kind.GONE:
+            raise ChatGone(f"Telegram says {result.detail}")
+        if result.kind is Kind.AUTH and token_is_config:
+            raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
+        if refused is not None and result.status == 400:
+            raise ConfigError(f"{refused}: {result.detail}")
+        raise TelegramError(f"Telegram {method} failed: {result.summary}")
 
     def _call(self, method: str, fields: dict[str, Any]) -> httpx.Response:
         try:
@@ -173,7 +177,7 @@ class TelegramSender(TelegramMessages):
 
 
 def _chat_id(to: str | None) -> int:
-    if to is None or not to.startswith(TELEGRAM):
+    if to is None or not on_telegram(to):
         raise ValueError(f"not a Telegram chat: {to!r}")
     return int(to[len(TELEGRAM) :])
 

@@ -18,6 +18,7 @@ import pytest
 from hunter.app.service import Hunter
 from hunter.channels.line.webhook import BadRequest, parse
 from hunter.chat import Chat, Inbox
+from hunter.chat.hooks import telegram_hook
 from hunter.chat.inbox import FairQueue
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
@@ -219,6 +220,26 @@ def test_the_inbox_keeps_each_event_once_and_ignores_replayed_old_ones(
     assert len(replier.replies) == 1 and len(replier.replies[0]) >= 1
     assert set(store.outbox.job_states().values()) == {"primed", "sent"}
     inbox.stop(time.monotonic() + 1)
+
+
+def test_a_database_gone_answers_500_so_that_telegram_sends_the_update_again(
+    tmp_path: Path,
+) -> None:
+    """Telegram's webhook keeps its update in the same inbox: no database, a 500 (Telegram
+    repeats a request not answered 2xx), and nothing answered."""
+    store = SQLiteStore(tmp_path / "gone.db")
+    store.migrate()
+    replier, clock = Replier(), Clock(T0)
+    inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
+    hook = telegram_hook("telegram-secret-0123456789", inbox)
+    message = {"message_id": 1, "date": int(T0.timestamp()), "text": "hi",
+               "chat": {"id": 111, "type": "private"}}  # fmt: skip
+    update = json.dumps({"update_id": 5, "message": message}).encode()
+    (tmp_path / "gone.db").unlink()  # a cleanup took the file away under the running bot
+    assert hook.receive(update, {}) == 500
+    assert replier.replies == []
+    inbox.stop(time.monotonic() + 1)
+    store.close()
 
 
 def test_a_database_gone_answers_500_so_that_line_may_send_again(
