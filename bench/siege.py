@@ -4,6 +4,7 @@
     uv run python bench/siege.py --write          # and puts the table into bench/RESULTS.md
     uv run python bench/siege.py --seconds 10     # a shorter attack, for a quick look
     uv run python bench/siege.py --held-small --write   # issue 29's attack, next to cdd37b2
+    uv run python bench/siege.py --third --write        # issue 37's two, next to d9d92cb
 
 Each hunter runs as `hunter run` with PORT and LINE_CHANNEL_SECRET (SQLite, one local board,
 the LINE stand-in), first left idle (its resident memory with the webhook on), then attacked
@@ -12,7 +13,10 @@ headers a byte every 5 s and 200 holding the last byte of a 1 MB body for the wh
 16 clients posting 1 MB unsigned bodies for half of it, while a signed request and a /healthz
 go every half second. With --held-small, issue 29's attack instead: 600 connections each
 send a whole signed-looking head announcing a 60 KB body, then nothing, and open again as soon
-as they are closed; the earlier hunter is cdd37b2, the release it broke. The earlier hunter
+as they are closed; the earlier hunter is cdd37b2, the release it broke. With --third, issue
+37's two, each on its own: 4 connections pipelining GET /healthz back to back, then 4 clients
+posting 600 KB bodies in one-byte chunks, while Telegram's webhook is probed beside LINE's;
+the earlier hunter is d9d92cb. The earlier hunter
 runs from a temporary `git worktree` of its commit with the same interpreter and packages.
 A benchmark, not a test: it reports and never fails.
 """
@@ -38,6 +42,7 @@ from tests.support.cli import base_env, write_config  # noqa: E402
 from tests.support.line_standin import LineStandIn  # noqa: E402
 from tests.support.local_server import free_port, wait_for  # noqa: E402
 from tests.support.siege import Attack, besiege, raise_open_file_limit  # noqa: E402
+from tests.support.telegram_standin import TelegramStandIn  # noqa: E402
 from tests.support.webhook import SECRET  # noqa: E402
 
 SECTION = "## The webhook under attack"
@@ -45,13 +50,34 @@ BEFORE = "a1cc299"  # the release that first served the webhook (http.server, a 
 HELD_SMALL_SECTION = "## The webhook under the second attack: held small bodies"
 HELD_SMALL_BEFORE = "cdd37b2"  # the release whose connection slots they filled
 HELD_SMALL = Attack(slowloris=0, held_bodies=0, posters=0, held_small=600)
+THIRD_SECTION = "## The webhook under the third attack: pipelining and one-byte chunks"
+THIRD_BEFORE = "d9d92cb"  # the release whose loop one connection could hold
+THIRD = {
+    "4 connections pipelining GET /healthz": Attack(
+        slowloris=0, held_bodies=0, posters=0, pipeliners=4, probe_every=0.25
+    ),
+    "4 clients posting one-byte chunks": Attack(
+        slowloris=0, held_bodies=0, posters=0, chunkers=4, probe_every=0.25
+    ),
+}
+TELEGRAM_SECRET = "bench-telegram-webhook-secret_0123456"
 IDLE_SECONDS = 20
 
 
-def measure(code: Path, attack: Attack, board: Board, line: LineStandIn) -> dict[str, object]:
+def measure(
+    code: Path,
+    attack: Attack,
+    board: Board,
+    line: LineStandIn,
+    telegram: TelegramStandIn | None = None,
+    idle_seconds: float = IDLE_SECONDS,
+) -> dict[str, object]:
     """Start the hunter in `code`, let it idle, attack it, stop it; what was seen."""
     url = board.serve_jobs("/jobs", [("seed", "seed listing")])
     port = free_port()
+    chat: dict[str, str] = {}
+    if telegram is not None:
+        chat = telegram.env() | {"TELEGRAM_WEBHOOK_SECRET": TELEGRAM_SECRET}
     with tempfile.TemporaryDirectory() as folder:
         write_config(Path(folder), [html_source("board", url)], interval_minutes=30)
         env = base_env(
@@ -61,6 +87,7 @@ def measure(code: Path, attack: Attack, board: Board, line: LineStandIn) -> dict
             PYTHONPATH=str(code),
             HUNTER_LOG_LEVEL="ERROR",  # the old server logs each refusal: keep the pipe quiet
             **line.env(),
+            **chat,
         )
         process = subprocess.Popen(
             [sys.executable, "-m", "hunter", "run"],
@@ -71,9 +98,10 @@ def measure(code: Path, attack: Attack, board: Board, line: LineStandIn) -> dict
         )
         try:
             wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
-            time.sleep(IDLE_SECONDS)
+            time.sleep(idle_seconds)
             idle = _rss_mb(process.pid)
-            report = besiege("127.0.0.1", port, process.pid, SECRET, attack)
+            secret = TELEGRAM_SECRET if telegram is not None else ""
+            report = besiege("127.0.0.1", port, process.pid, SECRET, attack, secret)
             time.sleep(2)
             after = _rss_mb(process.pid)
         finally:
@@ -140,6 +168,77 @@ def held_small_table(before: dict[str, object], after: dict[str, object], base: 
     ]
 
 
+def third_table(results: dict[str, tuple[dict[str, object], dict[str, object]]]) -> list[str]:
+    lines = [f"| attack | what | {THIRD_BEFORE} | this hunter |", "|---|---|---|---|"]
+    for name, (before, after) in results.items():
+        for what, key, unit in (
+            ("LINE's signed requests answered 200, of sent", "signed", ""),
+            ("... median", "signed_median_s", " s"),
+            ("... p99", "signed_p99_s", " s"),
+            ("... slowest", "signed_max_s", " s"),
+            ("Telegram's answered 200, of sent", "telegram", ""),
+            ("... p99", "telegram_p99_s", " s"),
+            ("... slowest", "telegram_max_s", " s"),
+            ("/healthz p99", "healthz_p99_s", " s"),
+            ("/healthz slowest", "healthz_max_s", " s"),
+            ("answers the attackers read", "pipelined_answers", ""),
+            ("answers to the chunked posts (status: count)", "chunked_answers", ""),
+        ):
+            if not before.get(key) and not after.get(key):
+                continue  # the other attack's row
+            if key in ("signed", "telegram"):
+                cells = [f"{side.get(key + '_200')} of {side.get(key)}" for side in (before, after)]
+            else:
+                cells = [f"{side.get(key)}{unit}" for side in (before, after)]
+            lines.append(f"| {name} | {what} | {cells[0]} | {cells[1]} |")
+            name = ""
+    return lines
+
+
+def third(seconds: float, before_commit: str, write: bool) -> int:
+    """Issue 37's two attacks, each against the earlier hunter and this one."""
+    board, line, telegram = Board(), LineStandIn(check_spec=False), TelegramStandIn()
+    results: dict[str, tuple[dict[str, object], dict[str, object]]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        old = Path(scratch) / "before"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(old), before_commit],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        try:
+            for name, attack in THIRD.items():
+                attack = replace(attack, seconds=seconds)
+                sides = [measure(code, attack, board, line, telegram, 2) for code in (old, ROOT)]
+                print(name, json.dumps(sides), flush=True)
+                results[name] = (sides[0], sides[1])
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT)
+    board.close()
+    line.close()
+    telegram.close()
+    lines = third_table(results)
+    print("\n".join(lines))
+    if write:
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        replace_section(
+            THIRD_SECTION,
+            [
+                f"`uv run python bench/siege.py --third --write`, {day}: each attack for",
+                f"{seconds:g} s from 127.0.0.1 on `hunter run` with PORT, LINE_CHANNEL_SECRET and",
+                "Telegram's webhook, while a signed LINE request, a Telegram update and a /healthz",
+                "go every quarter second. Before, a connection's buffered requests (or chunks)",
+                "were all handled before any other connection's turn; now each connection yields",
+                "between two of them, one with 8 requests waiting in a row is closed, and a body",
+                "whose pieces average under 512 bytes (after 32) is refused with 400.",
+                "",
+                *lines,
+            ],
+        )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="put the table in RESULTS.md")
@@ -148,8 +247,13 @@ def main() -> int:
     parser.add_argument(
         "--held-small", action="store_true", help="issue 29's held-small-bodies attack instead"
     )
+    parser.add_argument(
+        "--third", action="store_true", help="issue 37's pipelining and one-byte chunks instead"
+    )
     args = parser.parse_args()
     raise_open_file_limit()
+    if args.third:
+        return third(args.seconds, args.before or THIRD_BEFORE, args.write)
     if args.held_small:
         attack = replace(HELD_SMALL, seconds=args.seconds)
         args.before = args.before or HELD_SMALL_BEFORE

@@ -128,6 +128,13 @@ class Routes:
                         if size > limits.max_body:
                             raise Refusal(413, f"a body over {limits.max_body} bytes")
                         parts.append(bytes(event.data))
+                        if len(parts) > limits.pieces_allowed(size):
+                            raise Refusal(
+                                400, f"a body in pieces of under {limits.min_piece} bytes"
+                            )
+                        # Pieces already buffered are parsed without a wait: let the other
+                        # connections have their turn between two of them (issue 37).
+                        await asyncio.sleep(0)
                     elif isinstance(event, h11.EndOfMessage):
                         return b"".join(parts)
                     else:  # the client closed before the end of its body

@@ -12,10 +12,13 @@ connections reach their cap the oldest one not being answered makes room, so a n
 (LINE's) is always heard. A connection counts as being answered only once its whole request is
 in: one that announced a body and holds it back (issue 29: 600 such connections, reopened as
 fast as they closed, shut LINE out) is as droppable as an idle one, and a body that stops
-moving for `body_stall_seconds` is refused. Connections are kept alive (Render's and Railway's
-proxies reuse them), `Expect: 100-continue` is answered, and a request that carries both
-Transfer-Encoding and Content-Length is refused: behind a proxy that trusts the length, it is
-request smuggling.
+moving for `body_stall_seconds` is refused. Requests and body pieces already buffered are
+handled without a wait on the socket, so a connection yields to the others between two of
+them, and one that pipelines `max_pipelined` requests in a row is closed (issue 37: four
+pipelining connections, or four one-byte-chunk senders, made LINE wait seconds). Connections
+are kept alive (Render's and Railway's proxies reuse them), `Expect: 100-continue` is
+answered, and a request that carries both Transfer-Encoding and Content-Length is refused:
+behind a proxy that trusts the length, it is request smuggling.
 
 Answers: GET and HEAD /healthz (and /); POST /line/webhook and /telegram/webhook (404 when
 that chat is off; 400, 401 or 403 when the head is not LINE's or Telegram's);
@@ -148,10 +151,16 @@ class HttpServer:
         return False
 
     async def _serve(self, connection: _Connection, reader: asyncio.StreamReader) -> None:
-        """Answer the requests of one connection, one after the other (keep-alive)."""
+        """Answer the requests of one connection, one after the other (keep-alive).
+
+        Requests already buffered are parsed and answered without waiting on the socket, so
+        after each answer this connection yields to the others, and one that keeps
+        `max_pipelined` requests waiting in a row is closed (issue 37: four pipelining
+        connections made LINE time out at 10 s)."""
         limits = self.limits
         h = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_head)
         wait = limits.head_seconds
+        pipelined = 0
         while True:
             try:
                 async with asyncio.timeout(wait):
@@ -178,12 +187,19 @@ class HttpServer:
             # A body nobody read (a GET's empty one is already in) means the next request
             # cannot be found: say the connection closes, rather than just closing it.
             close = not _request_done(h)
+            pipelined = pipelined + 1 if h.trailing_data[0] else 0
+            if pipelined >= limits.max_pipelined:
+                close = True
+                self._refused.warning(
+                    f"HTTP connection closed: {pipelined} requests pipelined ahead of answers"
+                )
             await self._send(connection, h, status, body, head_only, close=close)
             connection.busy = False
             if h.our_state is h11.MUST_CLOSE or h.their_state is not h11.DONE:
                 return
             h.start_next_cycle()
             wait = limits.idle_seconds
+            await asyncio.sleep(0)  # the next request may be buffered: others go first
 
     async def _refuse(self, connection: _Connection, h: h11.Connection, refusal: Refusal) -> None:
         self._refused.warning(f"HTTP request refused ({refusal.status}): {refusal}")

@@ -5,12 +5,17 @@ holding the last byte of a 1 MB body, 16 clients posting 1 MB unsigned bodies fo
 slow connections must be dropped within the read timeouts, and threads and memory must stay
 bounded. The second (issue 29): 600 connections each sending a whole signed-looking head
 announcing a 60 KB body, then nothing, opened again as soon as they are closed; before the fix
-they filled every connection slot (LINE got 2 answers of 23). Meanwhile LINE's signed requests
-must each be answered 200 within 2 s, and /healthz must answer. (Both attacks on an earlier
-hunter, side by side: bench/siege.py, bench/RESULTS.md.)"""
+they filled every connection slot (LINE got 2 answers of 23). The third (issue 37): four
+connections pipelining GET /healthz back to back (before the fix LINE waited 2.5 s at the
+median behind one of them, and timed out behind four), and four clients posting 600 KB bodies
+in one-byte chunks behind any signature (LINE's median 4.1 s). Meanwhile LINE's signed
+requests (and Telegram's, in the third) must each be answered 200 within 2 s, and /healthz
+must answer. (The attacks on an earlier hunter, side by side: bench/siege.py,
+bench/RESULTS.md.)"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,27 +26,40 @@ from tests.support.cli import base_env, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.local_server import free_port, wait_for
 from tests.support.siege import Attack, Report, besiege
+from tests.support.telegram_standin import TelegramStandIn
 from tests.support.webhook import SECRET
 
 # One process runs both (pytest-xdist): two attacks at once would measure each other.
 pytestmark = pytest.mark.xdist_group("siege")
 
 HELD_SMALL_BODIES = Attack(slowloris=0, held_bodies=0, posters=0, held_small=600, seconds=30)
+THIRD = Attack(slowloris=0, held_bodies=0, posters=0, seconds=15, probe_every=0.25)
+PIPELINING = replace(THIRD, pipeliners=4)
+ONE_BYTE_CHUNKS = replace(THIRD, chunkers=4)
+TELEGRAM_SECRET = "siege-telegram-webhook-secret_0123456"
 
 
 def besiege_hunter(
-    tmp_path: Path, board: Board, line: LineStandIn, attack: Attack
+    tmp_path: Path,
+    board: Board,
+    line: LineStandIn,
+    attack: Attack,
+    telegram: TelegramStandIn | None = None,
 ) -> tuple[Report, int | None, str]:
-    """Start `hunter run` serving the webhook, attack it, stop it: the report, its exit
-    code and its log."""
+    """Start `hunter run` serving the webhook (Telegram's too, given its stand-in), attack
+    it, stop it: the report, its exit code and its log."""
     url = board.serve_jobs("/jobs", [("seed", "seed listing")])
     write_config(tmp_path, [html_source("board", url)], interval_minutes=30)
     port = free_port()
-    env = base_env(tmp_path, PORT=str(port), LINE_CHANNEL_SECRET=SECRET, **line.env())
+    extra = line.env()
+    if telegram is not None:
+        extra |= telegram.env() | {"TELEGRAM_WEBHOOK_SECRET": TELEGRAM_SECRET}
+    env = base_env(tmp_path, PORT=str(port), LINE_CHANNEL_SECRET=SECRET, **extra)
     process = start_hunter(tmp_path, "run", env=env)
+    secret = TELEGRAM_SECRET if telegram is not None else ""
     try:
         wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
-        report = besiege("127.0.0.1", port, process.pid, SECRET, attack)
+        report = besiege("127.0.0.1", port, process.pid, SECRET, attack, secret)
     finally:
         process.terminate()
         _out, log = process.communicate(timeout=40)
@@ -79,4 +97,25 @@ def test_held_small_bodies_never_shut_line_out(
     assert report.held_small_opened > 600, report.summary()  # closed, and came back
     assert len(report.signed) >= 40, report.summary()
     assert_line_was_heard(report)
+    assert returncode == 0 and "Traceback" not in log
+
+
+@pytest.mark.parametrize("attack", [PIPELINING, ONE_BYTE_CHUNKS], ids=["pipelining", "chunks"])
+def test_no_connection_holds_the_server_however_it_frames_its_requests(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, attack: Attack
+) -> None:
+    """Issue 37, high 1: every signed LINE and Telegram request, and every /healthz, answered
+    within 2 s while four connections pipeline or send one-byte chunks."""
+    report, returncode, log = besiege_hunter(tmp_path, board, line, attack, telegram)
+    summary = report.summary()
+    assert len(report.signed) >= 20 and len(report.telegram) >= 20, summary
+    assert_line_was_heard(report)
+    assert all(status == 200 for status, _ in report.telegram), summary
+    assert report.slowest(report.telegram) < 2.0, summary
+    assert report.slowest(report.healthz) < 2.0, summary
+    if attack.pipeliners:
+        # Served, not starved; closed after 8 pipelined in a row, and back at once.
+        assert report.pipelined_answers > 1000 and report.pipelined_opened > 100, summary
+    else:  # refused once its pieces show they are not a body's: never read to the end
+        assert report.chunked_answers and set(report.chunked_answers) <= {0, 400}, summary
     assert returncode == 0 and "Traceback" not in log

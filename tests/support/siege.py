@@ -4,8 +4,11 @@ What issue 21 measured against the first webhook server, made repeatable: connec
 trickle their headers a byte every few seconds (slowloris), connections that announce a 1 MB
 body and hold its last byte, and clients posting 1 MB unsigned bodies as fast as they can.
 Issue 29's second attack: connections that send a whole signed-looking head announcing a
-60 KB body, then nothing, each opened again as soon as the server closes it.
-Meanwhile a prober posts LINE-signed requests and asks /healthz, and a sampler reads the
+60 KB body, then nothing, each opened again as soon as the server closes it. Issue 37's third:
+connections pipelining `GET /healthz` back to back as fast as the server reads them, and
+connections posting 600 KB bodies in one-byte chunks behind any `x-line-signature`.
+Meanwhile a prober posts LINE-signed requests (and Telegram's, with its secret, when one is
+given) and asks /healthz, and a sampler reads the
 server's threads, memory and open files from /proc. Used by tests/e2e/test_webhook_siege.py
 and bench/siege.py; it only ever connects to the address it is given (loopback in both).
 """
@@ -36,6 +39,8 @@ class Attack:
     posting_seconds: float = 15.0  # how long the posters post
     probe_every: float = 0.5  # a signed request, and a /healthz, this often
     held_small: int = 0  # connections holding back a 60 KB body, reopened when closed
+    pipeliners: int = 0  # connections writing GET /healthz back to back, reopened when closed
+    chunkers: int = 0  # clients posting 600 KB bodies in one-byte chunks, in a loop
 
 
 @dataclass
@@ -48,6 +53,10 @@ class Report:
     held_still_open: int = 0
     unsigned_answers: dict[int, int] = field(default_factory=dict)
     held_small_opened: int = 0  # connections the held-small-bodies attack opened in all
+    telegram: list[tuple[int, float]] = field(default_factory=list)  # (status, seconds)
+    pipelined_answers: int = 0  # answers the pipelining connections read
+    pipelined_opened: int = 0  # connections they opened in all
+    chunked_answers: dict[int, int] = field(default_factory=dict)
     threads: list[int] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
     open_files: list[int] = field(default_factory=list)
@@ -55,16 +64,25 @@ class Report:
     def slowest_signed(self) -> float:
         return max((s for _, s in self.signed), default=float("inf"))
 
+    def slowest(self, answers: list[tuple[int, float]]) -> float:
+        return max((s for _, s in answers), default=float("inf"))
+
     def summary(self) -> dict[str, object]:
         ok = [s for status, s in self.signed if status == 200]
         return {
             "signed": len(self.signed),
             "signed_200": len(ok),
             "signed_median_s": round(statistics.median(ok), 3) if ok else None,
+            "signed_p99_s": _p99(ok),
             "signed_max_s": round(self.slowest_signed(), 3),
+            "telegram": len(self.telegram),
+            "telegram_200": sum(1 for status, _ in self.telegram if status == 200),
+            "telegram_p99_s": _p99([s for _, s in self.telegram]),
+            "telegram_max_s": round(self.slowest(self.telegram), 3) if self.telegram else None,
             "healthz": len(self.healthz),
             "healthz_answered": sum(1 for status, _ in self.healthz if status in (200, 503)),
-            "healthz_max_s": round(max((s for _, s in self.healthz), default=float("inf")), 3),
+            "healthz_p99_s": _p99([s for _, s in self.healthz]),
+            "healthz_max_s": round(self.slowest(self.healthz), 3),
             "slow_dropped": len(self.slow_dropped_after),
             "slow_dropped_max_s": round(max(self.slow_dropped_after, default=0.0), 1),
             "slow_still_open": self.slow_still_open,
@@ -72,11 +90,21 @@ class Report:
             "held_still_open": self.held_still_open,
             "unsigned_answers": dict(sorted(self.unsigned_answers.items())),
             "held_small_opened": self.held_small_opened,
+            "pipelined_answers": self.pipelined_answers,
+            "pipelined_opened": self.pipelined_opened,
+            "chunked_answers": dict(sorted(self.chunked_answers.items())),
             "threads_max": max(self.threads, default=0),
             "rss_mb_start": self.rss_mb[0] if self.rss_mb else None,
             "rss_mb_max": max(self.rss_mb, default=0.0),
             "open_files_max": max(self.open_files, default=0),
         }
+
+
+def _p99(seconds: list[float]) -> float | None:
+    if not seconds:
+        return None
+    ranked = sorted(seconds)
+    return round(ranked[min(len(ranked) - 1, int(len(ranked) * 0.99))], 3)
 
 
 def raise_open_file_limit() -> None:
@@ -86,15 +114,21 @@ def raise_open_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def besiege(host: str, port: int, pid: int, secret: str, attack: Attack) -> Report:
-    """Run `attack` against host:port (the process `pid` serves it) and report what held."""
+def besiege(
+    host: str, port: int, pid: int, secret: str, attack: Attack, telegram_secret: str = ""
+) -> Report:
+    """Run `attack` against host:port (the process `pid` serves it) and report what held;
+    with `telegram_secret`, Telegram's webhook is probed beside LINE's."""
     raise_open_file_limit()
-    return asyncio.run(_Siege(host, port, pid, secret, attack).run())
+    return asyncio.run(_Siege(host, port, pid, secret, attack, telegram_secret).run())
 
 
 class _Siege:
-    def __init__(self, host: str, port: int, pid: int, secret: str, attack: Attack) -> None:
+    def __init__(
+        self, host: str, port: int, pid: int, secret: str, attack: Attack, telegram_secret: str
+    ) -> None:
         self.host, self.port, self.pid, self.secret = host, port, pid, secret
+        self.telegram_secret = telegram_secret
         self.attack = attack
         self.report = Report()
         self.started = 0.0
@@ -109,6 +143,8 @@ class _Siege:
             asyncio.create_task(self._poster(posting_end)) for _ in range(self.attack.posters)
         ]
         tasks += [asyncio.create_task(self._held_small(end)) for _ in range(self.attack.held_small)]
+        tasks += [asyncio.create_task(self._pipeline(end)) for _ in range(self.attack.pipeliners)]
+        tasks += [asyncio.create_task(self._chunker(end)) for _ in range(self.attack.chunkers)]
         tasks += [
             asyncio.create_task(self._probe(end)),
             asyncio.create_task(self._sample(end)),
@@ -194,6 +230,53 @@ class _Siege:
         finally:
             writer.close()
 
+    async def _pipeline(self, end: float) -> None:
+        """Write GET /healthz back to back on one keep-alive connection, as fast as the server
+        takes them, reading (and counting) its answers; again when the server closes it."""
+        burst = b"GET /healthz HTTP/1.1\r\nHost: hunter\r\n\r\n" * 256
+        while time.monotonic() < end:
+            connection = await self._open()
+            if connection is None:
+                await asyncio.sleep(0.05)
+                continue
+            reader, writer = connection
+
+            async def drink(reader: asyncio.StreamReader = reader) -> None:
+                with contextlib.suppress(OSError):
+                    while chunk := await reader.read(65536):
+                        self.report.pipelined_answers += chunk.count(b"HTTP/1.1 ")
+
+            self.report.pipelined_opened += 1
+            reading = asyncio.create_task(drink())
+            try:
+                while time.monotonic() < end and not reading.done():
+                    writer.write(burst)
+                    await asyncio.wait_for(writer.drain(), max(0.01, end - time.monotonic()))
+                    await asyncio.sleep(0)  # drain need not wait: let the answers be read
+            except (OSError, TimeoutError):
+                pass
+            finally:
+                writer.close()
+                reading.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reading
+
+    async def _chunker(self, end: float) -> None:
+        """POST a 600 KB body in one-byte chunks behind a made-up signature, again and again."""
+        head = (
+            "POST /line/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"x-line-signature: {'A' * 43}=\r\nTransfer-Encoding: chunked\r\n"
+            "Connection: close\r\n\r\n"
+        ).encode()
+        body = b"1\r\n{\r\n" * 600_000 + b"0\r\n\r\n"
+        while time.monotonic() < end:
+            connection = await self._open()
+            if connection is None:
+                await asyncio.sleep(0.05)
+                continue
+            status = await _exchange(*connection, head + body, 10)
+            self.report.chunked_answers[status] = self.report.chunked_answers.get(status, 0) + 1
+
     async def _poster(self, end: float) -> None:
         body = b"\0" * BODY
         head = (
@@ -223,13 +306,22 @@ class _Siege:
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         ).encode() + body
         health = b"GET /healthz HTTP/1.1\r\nHost: hunter\r\nConnection: close\r\n\r\n"
+        update = json.dumps({"update_id": 1, "edited_channel_post": {"message_id": 1}}).encode()
+        telegram = (
+            "POST /telegram/webhook HTTP/1.1\r\nHost: hunter\r\nContent-Type: application/json\r\n"
+            f"X-Telegram-Bot-Api-Secret-Token: {self.telegram_secret}\r\n"
+            f"Content-Length: {len(update)}\r\nConnection: close\r\n\r\n"
+        ).encode() + update
         await asyncio.sleep(1.0)  # let the attack's connections open first
         while time.monotonic() < end:
-            signed_answer, health_answer = await asyncio.gather(
-                self._request(signed), self._request(health)
-            )
-            self.report.signed.append(signed_answer)
-            self.report.healthz.append(health_answer)
+            probes = [self._request(signed), self._request(health)]
+            if self.telegram_secret:
+                probes.append(self._request(telegram))
+            answers = await asyncio.gather(*probes)
+            self.report.signed.append(answers[0])
+            self.report.healthz.append(answers[1])
+            if self.telegram_secret:
+                self.report.telegram.append(answers[2])
             await asyncio.sleep(self.attack.probe_every)
 
     async def _sample(self, end: float) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -166,6 +167,13 @@ CASES = [
     ("Telegram: the secret, and not JSON", telegram(b"<html>"), 400),
     ("Telegram: the webhook by GET", b"GET /telegram/webhook HTTP/1.1\r\nHost: h\r\n\r\n", 405),
     (
+        "a signed-looking body in one-byte chunks (issue 37)",
+        f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {'A' * 43}=\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n".encode()
+        + chunked(b"{" * 20_000, 1),
+        400,
+    ),
+    (
         "a chunked body over 1 MB",
         f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(VERIFY)}\r\n"
         "Transfer-Encoding: chunked\r\n\r\n".encode()
@@ -242,6 +250,81 @@ def test_a_kept_alive_connection_answers_every_kind_of_request(served: Served) -
         status, headers, _body = read_answer(conn)
         assert (status, headers.get("connection")) == (404, "close")
         assert conn.recv(10) == b""
+
+
+def test_a_connection_that_pipelines_is_closed_after_a_few_answers(served: Served) -> None:
+    """Issue 37: requests written ahead of their answers are answered in order, up to
+    `max_pipelined` in a row; that answer says the connection closes, and nothing more is read."""
+    with served.connect() as conn:
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n" * 50)
+        answers = b""
+        while chunk := conn.recv(65536):
+            answers += chunk
+    heads = [part.split(b"\r\n\r\n")[0] for part in answers.split(b"HTTP/1.1 ")[1:]]
+    assert len(heads) == LIMITS.max_pipelined
+    assert all(head.startswith(b"200 ") for head in heads)
+    assert [b"connection: close" in head for head in heads[-2:]] == [False, True]
+
+
+def test_connections_take_turns_however_many_requests_one_has_buffered(tmp_path: Path) -> None:
+    """Issue 37: with no limit on pipelining, two connections writing GET /healthz back to
+    back still leave LINE's request its turn (before, each waited seconds behind them)."""
+    health = Health(stale_after=timedelta(minutes=60))
+    health.polled(datetime.now(UTC))
+    hook = Hook("/line/webhook", lambda headers: None, lambda body, headers: 200)
+    limits = Limits(max_pipelined=10**9)
+    server = HttpServer(health, 0, [hook], host="127.0.0.1", limits=limits).start()
+    stop = threading.Event()
+    answered = [0, 0]
+
+    def pipeline(n: int) -> None:
+        with socket.create_connection(("127.0.0.1", server.port)) as conn:
+            conn.settimeout(5)
+            burst = b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n" * 512
+            while not stop.is_set():
+                conn.sendall(burst)
+                answered[n] += conn.recv(1 << 20).count(b"HTTP/1.1 200")
+
+    attackers = [threading.Thread(target=pipeline, args=(n,), daemon=True) for n in (0, 1)]
+    try:
+        for thread in attackers:
+            thread.start()
+        time.sleep(0.3)
+        waits = []
+        for _ in range(10):
+            started = time.monotonic()
+            assert Served(server, health).exchange(post(VERIFY))[0] == 200
+            waits.append(time.monotonic() - started)
+        assert all(answered), answered  # the attack was being served all along
+        assert max(waits) < 2.0, waits  # LINE's deadline; it took 1-3 ms here
+    finally:
+        stop.set()
+        for thread in attackers:
+            thread.join(10)
+        server.close(grace=1.0)
+
+
+def test_requests_one_at_a_time_are_never_counted_as_pipelined(served: Served) -> None:
+    with served.connect() as conn:
+        for _ in range(3 * LIMITS.max_pipelined):
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+            status, headers, _body = read_answer(conn)
+            assert status == 200 and headers.get("connection") != "close"
+
+
+def test_a_body_in_network_sized_pieces_is_read(served: Served) -> None:
+    """The floor on a body's pieces refuses one-byte chunks, not a proxy's chunking or a body
+    that arrives in a few reads."""
+    body = json.dumps({"destination": BOT, "events": [], "pad": "x" * 200_000}).encode()
+    head = f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(body)}\r\n"
+    raw = f"{head}Transfer-Encoding: chunked\r\n\r\n".encode() + chunked(body, 1400)
+    assert served.exchange(raw)[0] == 200
+    with served.connect() as conn:  # Content-Length, in 40 writes of 5 KB
+        conn.sendall(f"{head}Content-Length: {len(body)}\r\n\r\n".encode())
+        for start in range(0, len(body), 5_000):
+            conn.sendall(body[start : start + 5_000])
+            time.sleep(0.002)
+        assert read_answer(conn)[0] == 200
 
 
 def test_expect_100_continue_is_answered_before_the_body(served: Served) -> None:
