@@ -44,6 +44,7 @@ from bench.sections import replace_section  # noqa: E402
 from hunter.app.service import Hunter  # noqa: E402
 from hunter.channels.line.push import LineSender  # noqa: E402
 from hunter.channels.telegram.send import TelegramSender  # noqa: E402
+from hunter.deliver.channel import Channel, Channels  # noqa: E402
 from hunter.rules.calendar import Calendar, QuietHours  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
@@ -139,7 +140,7 @@ def simulate(
         raw["quiet_hours"] = QUIET
     if audience == "user + group of 4":
         raw["chats"] = [{"name": "studio", "to": GROUP, "include": ["python"]}]
-    others = {}
+    others: dict[str, Channel] = {}
     if audience == BESIDE:
         raw["chats"] = [{"name": "tg", "to": f"telegram:{TELEGRAM_GROUP}", "include": ["python"]}]
         # Telegram's own pace is kept by the sender in real seconds: none pass on a fake clock.
@@ -150,17 +151,9 @@ def simulate(
     store = SQLiteStore(folder / f"{name}.db")
     store.migrate()
     line_to = GROUP if audience in ("group of 4", BESIDE) else TO
-    sender = LineSender(TOKEN, line_to, line.url)
+    sender = Channels(LineSender(TOKEN, line_to, line.url), others)
     hunter = Hunter(
-        config,
-        store,
-        sender,
-        clock,
-        "bench",
-        threading.Event(),
-        pacing=paced,
-        line_to=line_to,
-        others=others,
+        config, store, sender, clock, "bench", threading.Event(), pacing=paced, line_to=line_to
     )
     hunter.deliverer.sleep = lambda seconds: None  # a retry is due at once on the fake clock
     end = MONTH_START + timedelta(days=DAYS)

@@ -8,9 +8,8 @@
         │   ├── SchemaError     the database holds an older or newer schema than this hunter
         │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
-        └── ChannelError        a channel could not be reached for a check
-            ├── LineError       LINE could not tell (bot info, quota, a group's members)
-            ├── TelegramError   Telegram's Bot API could not tell (getMe, getChat)
+        └── ChannelError        a channel could not be reached for a check (each channel's
+            │                   folder has its own: LineError, TelegramError, DiscordError)
             └── ChatGone        the channel says a chat is not there for the bot (it left)
 
 Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the boundary with
@@ -59,15 +58,7 @@ class SourceError(RunError):
 
 
 class ChannelError(RunError):
-    """A channel (LINE, Telegram) could not be reached, or refused a check."""
-
-
-class LineError(ChannelError):
-    """LINE could not be reached or refused a check."""
-
-
-class TelegramError(ChannelError):
-    """Telegram's Bot API could not be reached or refused a check."""
+    """A channel could not be reached, or refused a check."""
 
 
 class ChatGone(ChannelError):

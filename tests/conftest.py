@@ -12,6 +12,7 @@ from hunter.store import schema_sql
 from hunter.store.base import Store
 from tests.support import postgres
 from tests.support.board import Board
+from tests.support.discord_standin import DiscordStandIn
 from tests.support.line_standin import LineStandIn
 from tests.support.postgrest import SECRET_KEY, PostgREST, ensure_roles
 from tests.support.telegram_standin import TelegramStandIn
@@ -34,6 +35,14 @@ def telegram() -> Iterator[TelegramStandIn]:
     stand_in = TelegramStandIn()
     yield stand_in
     stand_in.close()
+
+
+@pytest.fixture
+def discord() -> Iterator[DiscordStandIn]:
+    stand_in = DiscordStandIn()
+    yield stand_in
+    stand_in.close()
+    assert not stand_in.refused, f"hunter sent Discord an invalid request: {stand_in.refused}"
 
 
 @pytest.fixture

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
+from hunter import channels
 from hunter.errors import HunterError
 from hunter.poll.poller import judges
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import Destinations, on_telegram
+from hunter.rules.destinations import Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
@@ -24,6 +26,9 @@ from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
+
+if TYPE_CHECKING:
+    from hunter.channels.line.settings import LineSettings
 
 
 def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -41,12 +46,11 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         return 1
     say(f"database: {describe_store(env)}: reachable, schema up to date")
 
-    if env.line_configured:
-        from hunter.channels import line_channel
-
+    line = channels.line_settings(env)
+    if line.configured:
         try:
-            info = line_channel(env).bot_info()
-            say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {env.line_to}")
+            info = channels.line.sender(line).bot_info()
+            say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {line.to}")
         except HunterError as exc:
             failures += 1
             say(f"LINE: FAILED: {exc}")
@@ -55,9 +59,10 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO); alerts would be "
             "printed to the terminal"
         )
-    if env.line_token:
-        failures += _check_chat(env, say)
+    if line.token:
+        failures += _check_chat(line, say)
     failures += _check_telegram(config, env, say)
+    failures += _check_discord(config, env, say)
 
     with store:
         now = datetime.now(UTC)
@@ -79,16 +84,16 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     return 0 if not failures else 1
 
 
-def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
+def _check_chat(line: LineSettings, say: Callable[[str], None]) -> int:
     """Whether the chat can answer: the webhook's secret, and the rich menu under the chat."""
     from hunter.channels.line import richmenu
 
-    if env.line_secret:
+    if line.secret:
         say("LINE webhook: LINE_CHANNEL_SECRET is set; `hunter run` with PORT answers the chat")
     else:
         say("LINE webhook: off; set LINE_CHANNEL_SECRET for งานใหม่, สถานะ and the card buttons")
     try:
-        menu = richmenu.default_menu(env.line_token or "", env.line_api_url)
+        menu = richmenu.default_menu(line.token or "", line.api_url)
     except HunterError as exc:
         say(f"LINE rich menu: FAILED: {exc}")
         return 1
@@ -105,8 +110,9 @@ def _check_chat(env: Environment, say: Callable[[str], None]) -> int:
 
 def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:
     """getMe with TELEGRAM_BOT_TOKEN, and the [[chats]] on Telegram; 1 if it failed."""
-    telegram = [chat for chat in config.chats if on_telegram(chat.to)]
-    if not env.telegram_token:
+    telegram = [chat for chat in config.chats if channels.telegram.KIND.owns(chat.to)]
+    settings = channels.telegram_settings(env)
+    if not settings.token:
         if telegram:
             say(
                 f"Telegram: FAILED: [[chats]] {telegram[0].name!r} is on Telegram; set "
@@ -114,14 +120,12 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
             )
             return 1
         return 0
-    from hunter.channels import telegram_channel
-
-    channel = telegram_channel(env)
+    channel = channels.telegram.sender(settings)
     try:
         info = channel.bot_info()
         names = ", ".join(chat.name for chat in telegram) or "no [[chats]] yet"
         say(f"Telegram: bot {info['name']} (@{info['username']}), pushing to {names}")
-        if not env.telegram_secret:
+        if not settings.secret:
             say("Telegram chat: off; set TELEGRAM_WEBHOOK_SECRET, then `hunter telegram setup`")
             return 0
         hook = channel.webhook_info()
@@ -138,6 +142,29 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
         return 1
     finally:
         channel.close()
+
+
+def _check_discord(config: Config, env: Environment, say: Callable[[str], None]) -> int:
+    """Each [[chats]] on Discord: its webhook asked whether it exists, named by the chat and
+    the webhook's own name, never by its URL (which holds its token); 1 per failure."""
+    discord = [chat for chat in config.chats if channels.discord.KIND.owns(chat.to)]
+    if not discord:
+        return 0
+    from hunter.channels.discord.send import DiscordSender
+
+    hooks = channels.settings(env, config, channels.discord.KIND)
+    sender = DiscordSender(hooks)
+    failures = 0
+    try:
+        for chat in discord:
+            try:
+                say(f"Discord: {chat.name} ({chat.to}): {sender.check(chat.to)}")
+            except HunterError as exc:
+                failures += 1
+                say(f"Discord: {chat.name} ({chat.to}): FAILED: {exc}")
+    finally:
+        sender.close()
+    return failures
 
 
 def _report_source(

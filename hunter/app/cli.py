@@ -133,8 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load(args: argparse.Namespace) -> tuple[Config, Environment]:
+    from hunter import channels
+
     env = read_environment(os.environ)
-    return load_config(config_path(args.config, os.environ)), env
+    config = load_config(config_path(args.config, os.environ))
+    channels.read_all(env, config)  # every channel's keys and every [[chats]]'s to, checked
+    return config, env
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,10 +11,10 @@ from contextlib import ExitStack
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from hunter import channels
 from hunter.app.service import Hunter, utcnow, worker_name
-from hunter.channels import open_channel, open_others
 from hunter.deliver import report
-from hunter.errors import ConfigError, LineError, RunError
+from hunter.errors import ChannelError, ConfigError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
@@ -25,6 +25,7 @@ from hunter.store import open_store
 
 if TYPE_CHECKING:
     from hunter.chat import Inbox
+    from hunter.deliver.channel import Replier, Webhook
     from hunter.web.routes import Hook
 
 log = logging.getLogger("hunter")
@@ -41,35 +42,26 @@ def _say(text: str) -> None:
 def run(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     with open_store(env) as store, ExitStack() as resources:
-        sender = open_channel(env, config.push_deadline_seconds, chats=bool(config.chats))
-        others = open_others(env, config.chats, config.push_deadline_seconds)
-        if sender.name == "terminal" and not others:
+        # Buttons whenever the chat can answer them, from any process: a cron `run --once`
+        # beside a web service that answers the webhook pushes them too.
+        routes = channels.open_channels(env, config, config.push_deadline_seconds)
+        if routes.default.name == "terminal" and not routes.route.others:
             log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
         port = None if args.once else _port()
-        chats = env.webhook_configured or env.telegram_chat_configured
-        inbox, hooks = _chat(config, env, resources) if port and chats else (None, [])
-        if chats and not args.once and not port:
-            secret = "LINE_CHANNEL_SECRET" if env.webhook_configured else "TELEGRAM_WEBHOOK_SECRET"
+        chats = channels.open_chats(env, config, config.push_deadline_seconds)
+        on = bool(chats[2])
+        inbox, hooks = _chat(config, env, routes, chats, resources) if port and on else (None, [])
+        if on and not args.once and not port:
             log.warning(
                 "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "
                 "as a web service (see the README)",
-                secret,
+                " and ".join(f"{hook.channel}'s webhook secret" for hook in chats[2]),
             )
-        # Buttons whenever the chat can answer them, from any process: a cron `run --once`
-        # beside a web service that answers the webhook pushes them too.
-        hunter = Hunter(
-            config,
-            store,
-            sender,
-            actions=env.webhook_configured,
-            line_to=env.line_to,
-            others=others,
-            others_actions=env.telegram_chat_configured,
-        )
+        owner = channels.line_settings(env).to
+        hunter = Hunter(config, store, routes, line_to=owner)
         started = (
             f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
-            f"store {describe_store(env)}, alerts to "
-            f"{' and '.join([sender.name, *(other.name for other in others.values())])}"
+            f"store {describe_store(env)}, alerts to {routes.name}"
         )
         # A person reads it on stdout; a log platform gets it as a record like every line.
         if json_logs():
@@ -88,32 +80,27 @@ def run(args: argparse.Namespace, load: Loader) -> int:
     return 0
 
 
-def _chat(config: Config, env: Environment, resources: ExitStack) -> tuple[Inbox, list[Hook]]:
-    """The chat behind the webhooks (LINE's when LINE_CHANNEL_SECRET is set, Telegram's when
-    TELEGRAM_WEBHOOK_SECRET is): its own store connection (it answers while a poll runs),
-    LINE's reply API and Telegram's Bot API."""
-    from hunter.channels import line_channel, telegram_channel
-    from hunter.channels.line import webhook
+def _chat(
+    config: Config,
+    env: Environment,
+    routes: channels.Channels,
+    chats: tuple[Replier | None, dict[str, Replier], list[Webhook]],
+    resources: ExitStack,
+) -> tuple[Inbox, list[Hook]]:
+    """The chat behind the webhooks of the channels whose chat is on: its own store
+    connection (it answers while a poll runs) and each channel's replier."""
     from hunter.chat import Chat, Inbox
-    from hunter.chat.hooks import line_hook, telegram_hook
-    from hunter.rules.destinations import TELEGRAM
+    from hunter.chat.hooks import hook
 
+    default, others, webhooks = chats
     store = resources.enter_context(open_store(env))
-    deadline = config.push_deadline_seconds
-    others = {TELEGRAM: telegram_channel(env, deadline)} if env.telegram_chat_configured else {}
-    quota = open_channel(env, chats=bool(config.chats)).quota  # LINE's month, if LINE is used
     worker = worker_name()
-    chat = Chat(
-        config, store, line_channel(env, deadline), env.line_to, utcnow, worker, others, quota
-    )
+    owner = channels.line_settings(env).to
+    if default is None:  # only prefixed chats answer: the default one is never asked
+        default = next(iter(others.values()))
+    chat = Chat(config, store, default, owner, utcnow, worker, others, routes)
     inbox = Inbox(chat, worker, utcnow)
-    hooks = []
-    if env.webhook_configured:
-        webhook.warm_up()  # LINE's first call must not wait 1-3 s for the SDK to import
-        hooks.append(line_hook(env.line_secret or "", inbox))
-    if env.telegram_chat_configured:
-        hooks.append(telegram_hook(env.telegram_secret or "", inbox))
-    return inbox, hooks
+    return inbox, [hook(webhook, inbox) for webhook in webhooks]
 
 
 def _port() -> int | None:
@@ -128,13 +115,12 @@ def _port() -> int | None:
 def _check_line(env: Environment) -> None:
     """A long-running worker proves its LINE token once at start: a wrong token is a config
     error (exit 2); LINE being unreachable is not (deliveries retry by themselves)."""
-    if not env.line_configured:
+    settings = channels.line_settings(env)
+    if not settings.configured:
         return
-    from hunter.channels import line_channel
-
     try:
-        info = line_channel(env).bot_info()
-    except LineError as exc:  # a wrong token raises ConfigError and stops the start
+        info = channels.line.sender(settings).bot_info()
+    except ChannelError as exc:  # a wrong token raises ConfigError and stops the start
         log.warning("could not check the LINE token at start (%s); going on", exc)
         return
     log.info("LINE: bot %s (%s)", info["name"], info["basic_id"])
@@ -174,8 +160,9 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             marked = store.chat.marks("applied")
             _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
             return 0
-        destinations = Destinations(env.line_to, config.chats)
-        result = report.gather(config, store, destinations, open_channel(env).quota, now)
+        destinations = Destinations(channels.line_settings(env).to, config.chats)
+        routes = channels.open_channels(env, config)
+        result = report.gather(config, store, destinations, routes, now)
     if args.json:
         _say(report.as_json(result))
     else:
@@ -212,7 +199,7 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
 def tuning(args: argparse.Namespace, load: Loader) -> int:
     """`hunter tuning`: what each chat changed of hunter.toml from LINE; --reset drops it."""
     config, env = load(args)
-    destinations = Destinations(env.line_to, config.chats)
+    destinations = Destinations(channels.line_settings(env).to, config.chats)
     chat: str | None = None
     if args.chat is not None:
         chat = OWNER if args.chat == "LINE_TO" else args.chat
@@ -237,9 +224,10 @@ def line(args: argparse.Namespace, load: Loader) -> int:
     from hunter.channels.line import richmenu
 
     _config, env = load(args)
-    if not env.line_token:
+    settings = channels.line_settings(env)
+    if not settings.token:
         raise ConfigError("LINE_CHANNEL_ACCESS_TOKEN is not set; `hunter line setup` needs it")
-    menu_id, created = richmenu.setup(env.line_token, env.line_api_url)
+    menu_id, created = richmenu.setup(settings.token, settings.api_url)
     _say(
         f"rich menu {'created' if created else 'already there'} ({menu_id}), "
         "set as the default: งานใหม่ · สถานะ"
@@ -253,19 +241,19 @@ def line(args: argparse.Namespace, load: Loader) -> int:
         "paste it into the LINE Developers console (Messaging API tab -> Webhook URL), turn on "
         "'Use webhook', and set LINE_CHANNEL_SECRET (Basic settings tab) where hunter runs"
     )
-    if not env.line_secret:
+    if not settings.secret:
         log.warning("LINE_CHANNEL_SECRET is not set here: hunter will not answer LINE's calls")
     return 0
 
 
 def telegram(args: argparse.Namespace, load: Loader) -> int:
     """`hunter telegram setup`: Telegram calls hunter's webhook with the secret, from now on."""
-    from hunter.channels import telegram_channel
-    from hunter.chat.hooks import TELEGRAM_PATH
+    from hunter.channels.telegram.updates import PATH as TELEGRAM_PATH
 
     _config, env = load(args)
-    if not env.telegram_token or not env.telegram_secret:
-        missing = "TELEGRAM_BOT_TOKEN" if not env.telegram_token else "TELEGRAM_WEBHOOK_SECRET"
+    settings = channels.telegram_settings(env)
+    if not settings.token or not settings.secret:
+        missing = "TELEGRAM_BOT_TOKEN" if not settings.token else "TELEGRAM_WEBHOOK_SECRET"
         raise ConfigError(
             f"{missing} is not set; `hunter telegram setup` gives Telegram the webhook and its "
             "secret: set both, here and where hunter runs"
@@ -277,9 +265,9 @@ def telegram(args: argparse.Namespace, load: Loader) -> int:
         )
     url = base.rstrip("/")
     url = url if url.endswith(TELEGRAM_PATH) else f"{url}{TELEGRAM_PATH}"
-    channel = telegram_channel(env)
+    channel = channels.telegram.sender(settings)
     try:
-        channel.set_webhook(url, env.telegram_secret)
+        channel.set_webhook(url, settings.secret)
     finally:
         channel.close()
     _say(f"webhook set: Telegram sends this bot's chats to {url}, with the secret")

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from hunter.app.service import Hunter
-from hunter.channels import open_channel
+from hunter.channels import open_channels
 from hunter.settings.config import parse_config
 from hunter.settings.environment import read_environment
 from hunter.store.sqlite import SQLiteStore
@@ -94,7 +94,7 @@ def run_demo(say: Callable[[str], None]) -> int:
     }
     config = parse_config({**CONFIG, "sources": [source]}, where="demo")
     env = read_environment(os.environ)
-    sender = open_channel(env)
+    sender = open_channels(env, config)
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "demo.db")
         store.migrate()

@@ -14,11 +14,11 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from hunter.deliver.channel import Channel
+from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.deliverer import Deliverer, Delivery
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
@@ -89,19 +89,17 @@ class Hunter:
         self,
         config: Config,
         store: Store,
-        sender: Channel,
+        sender: Channel | Channels,
         clock: Callable[[], datetime] = utcnow,
         worker: str | None = None,
         stop: threading.Event | None = None,
         pacing: bool = True,
         actions: bool = False,
         line_to: str | None = None,
-        others: Mapping[str, Channel] | None = None,
-        others_actions: bool = False,
     ) -> None:
-        """`sender` is the owner's channel (LINE, or the terminal); `others` the channels of
-        [[chats]] elsewhere, by the prefix of their `to` (Telegram's). `actions`: buttons under
-        LINE's cards; `others_actions`: under the others' (each when its webhook answers)."""
+        """`sender`: the channels (hunter.channels.open_channels builds them from the
+        environment), or one channel for every chat, whose cards carry the buttons when
+        `actions`. `line_to`: the owner's chat (LINE_TO; None: the first [[chats]])."""
         self.config = config
         self.store = store
         self.clock = clock
@@ -119,13 +117,11 @@ class Hunter:
             pacing=pacing,
             actions=actions,
             destinations=self.destinations,
-            others=others,
-            others_actions=others_actions,
         )
 
     @property
-    def sender(self) -> Channel:
-        return self.deliverer.sender
+    def channels(self) -> Channels:
+        return self.deliverer.channels
 
     def poll(self) -> PollReport:
         started = time.monotonic()

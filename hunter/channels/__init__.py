@@ -1,67 +1,125 @@
-"""Where alerts go: one folder per channel (line/: LINE's Messaging API with line-bot-sdk,
-the only folder that imports it; telegram/: Telegram's Bot API with httpx) and the terminal
-(terminal.py), each an adapter of the port in hunter/deliver/channel.py. `open_channel` and
-`open_others` are their registration: the owner's channel the environment asks for, and the
-channels of [[chats]] by the prefix of their `to`."""
+"""Where alerts go: one folder per channel, each an adapter of the port in
+hunter/deliver/channel.py that declares itself once as `KIND` (kind.py): its `to` prefix and
+ids, its environment keys and secrets, how it opens, and its chat. `KINDS` is the registry:
+a new channel is a folder and one line in it. The terminal (terminal.py) stands in for the
+channel whose ids have no prefix when it is not configured.
+
+app/ asks here, once, for what the rest of hunter gets: `check` (every [[chats]]'s `to` is
+one channel's, and every channel's environment is right), `open_channels` (one `Channels`
+router for delivery and the status) and `open_chats` (the repliers and webhooks of the
+channels whose chat is on).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-from hunter.deliver.channel import Channel
+from hunter.channels import discord, line, telegram
+from hunter.channels.kind import ChannelKind
+from hunter.deliver.channel import Channel, Channels, Replier, Webhook
 from hunter.errors import ConfigError
-from hunter.rules.destinations import TELEGRAM, ChatConfig, on_telegram
+from hunter.rules.destinations import ChatConfig
+from hunter.settings.chats import RECIPIENT_HELP
+from hunter.settings.config import Config
 from hunter.settings.environment import Environment
 
-if TYPE_CHECKING:  # the SDK behind it costs 70-80 MB: imported on the first call to LINE
-    from hunter.channels.line.push import LineSender
-    from hunter.channels.telegram.send import TelegramSender
+KINDS: tuple[ChannelKind, ...] = (line.KIND, telegram.KIND, discord.KIND)
 
 
-def open_channel(
-    env: Environment, push_deadline: float | None = None, chats: bool = False
-) -> Channel:
-    """LINE when LINE_CHANNEL_ACCESS_TOKEN is set with LINE_TO or [[chats]] (`chats`), else
-    the terminal. A push gives up after `push_deadline` seconds (LINE's default when None)."""
-    if env.line_configured or (chats and env.line_token):
-        return line_channel(env, push_deadline)
-    from hunter.channels.terminal import TerminalSender
-
-    return TerminalSender()
+def kind_of(to: str) -> ChannelKind | None:
+    return next((kind for kind in KINDS if kind.owns(to)), None)
 
 
-def line_channel(env: Environment, push_deadline: float | None = None) -> LineSender:
-    """LINE's channel with the environment's token, LINE_TO and API address: the one place a
-    LineSender is made."""
-    from hunter.channels.line.push import PUSH_DEADLINE_SECONDS, LineSender
-
-    deadline = PUSH_DEADLINE_SECONDS if push_deadline is None else push_deadline
-    return LineSender(env.line_token or "", env.line_to or "", env.line_api_url, deadline)
-
-
-def open_others(
-    env: Environment, chats: Sequence[ChatConfig], push_deadline: float | None = None
-) -> dict[str, Channel]:
-    """The channels of the [[chats]] that are not LINE's, by the prefix of their `to`: Telegram
-    for "telegram:..." (TELEGRAM_BOT_TOKEN must be set)."""
-    telegram = [chat for chat in chats if on_telegram(chat.to)]
-    if not telegram:
-        return {}
-    if not env.telegram_token:
-        raise ConfigError(
-            f"[[chats]] {telegram[0].name!r} is a Telegram chat, and TELEGRAM_BOT_TOKEN is not "
-            "set: set it to the token BotFather gave the bot"
-        )
-    return {TELEGRAM: telegram_channel(env, push_deadline)}
+def check(config: Config) -> None:
+    """Every [[chats]]'s `to` is an id of one channel's; ConfigError naming the chat and every
+    form an id may take otherwise."""
+    where = config.path or "config"
+    for n, chat in enumerate(config.chats, start=1):
+        if kind_of(chat.to) is None:
+            helps = [kind.ids_help for kind in KINDS]
+            forms = ", ".join(helps[:-1]) + f", or {helps[-1]}"
+            raise ConfigError(
+                f"{where} [[chats]] #{n} ({chat.name}): to must be {forms}, got {chat.to!r}; "
+                f"{RECIPIENT_HELP}"
+            )
 
 
-def telegram_channel(env: Environment, push_deadline: float | None = None) -> TelegramSender:
-    """Telegram's channel with the environment's bot token and API address."""
-    from hunter.channels.telegram.send import PUSH_DEADLINE_SECONDS, TelegramSender
-
-    deadline = PUSH_DEADLINE_SECONDS if push_deadline is None else push_deadline
-    return TelegramSender(env.telegram_token or "", env.telegram_api_url, deadline)
+def settings(env: Environment, config: Config, kind: ChannelKind) -> Any:
+    """`kind`'s settings from the environment (checked, its secrets registered)."""
+    return kind.read(env.values, _tos(config, kind))
 
 
-__all__ = ["Channel", "line_channel", "open_channel", "open_others", "telegram_channel"]
+def read_all(env: Environment, config: Config) -> None:
+    """Check every channel's environment now, at start: a mistake is one line, exit 2."""
+    check(config)
+    for kind in KINDS:
+        settings(env, config, kind)
+
+
+def open_channels(
+    env: Environment, config: Config, deadline: float | None = None, answering: bool = True
+) -> Channels:
+    """The channels in use, as one router: the one whose ids have no prefix (or the terminal
+    in its place) and each other with [[chats]] on it. `answering`: the cards of a channel
+    whose chat is on carry the buttons it answers."""
+    default: Channel | None = None
+    others: dict[str, Channel] = {}
+    answers: dict[str, bool] = {}
+    for kind in KINDS:
+        found = settings(env, config, kind)
+        channel = kind.open(found, _tos(config, kind), bool(config.chats), deadline)
+        if channel is None:
+            continue
+        answers[channel.name] = answering and kind.chat is not None and _chat_on(kind, found)
+        if kind.prefix:
+            others[kind.prefix] = channel
+        else:
+            default = channel
+    if default is None:
+        from hunter.channels.terminal import TerminalSender
+
+        default = TerminalSender()
+    return Channels(default, others, answers)
+
+
+def open_chats(
+    env: Environment, config: Config, deadline: float | None = None
+) -> tuple[Replier | None, dict[str, Replier], list[Webhook]]:
+    """The chats that are on: the replier of the channel whose ids have no prefix (None when
+    its chat is off), the others' by prefix, and every webhook to serve."""
+    default: Replier | None = None
+    others: dict[str, Replier] = {}
+    hooks: list[Webhook] = []
+    for kind in KINDS:
+        chat = kind.chat(settings(env, config, kind), deadline)
+        if chat is None:
+            continue
+        replier, hook = chat
+        hooks.append(hook)
+        if kind.prefix:
+            others[kind.prefix] = replier
+        else:
+            default = replier
+    return default, others, hooks
+
+
+def _chat_on(kind: ChannelKind, found: Any) -> bool:
+    """Whether `kind`'s chat would answer, without opening it."""
+    return bool(getattr(found, "chat", False))
+
+
+def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
+    """The [[chats]] on `kind`."""
+    return [chat for chat in config.chats if kind.owns(chat.to)]
+
+
+def line_settings(env: Environment) -> line.settings.LineSettings:
+    return line.settings.read(env.values)
+
+
+def telegram_settings(env: Environment) -> telegram.settings.TelegramSettings:
+    return telegram.settings.read(env.values)
+
+
+__all__ = ["KINDS", "Channel", "Channels", "check", "open_channels", "open_chats", "read_all"]

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from hunter.channels.line.render import LineCards, plain_lines
+from hunter.deliver.channel import Recipient
 from hunter.deliver.outcome import Kind, PushResult
 
 
@@ -16,6 +17,10 @@ class TerminalSender(LineCards):
     """What LINE would show, as text: the same cards, rendered as LINE's are."""
 
     name = "terminal"
+    retry_window: float | None = None  # nothing to resend, nothing to forget
+
+    def recipient(self, to: str | None) -> Recipient:
+        return Recipient(self.name, "terminal")
 
     def push(
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None

@@ -24,7 +24,7 @@ from hunter.chat import commands, texts
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
-from hunter.deliver.channel import ByPrefix, ChatEvent, Replier
+from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
 from hunter.errors import ChannelError
@@ -37,7 +37,6 @@ log = logging.getLogger("hunter")
 
 MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
-Quota = Callable[[], tuple[int | None, int] | None]
 MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
 
 
@@ -51,14 +50,15 @@ class Chat:
         clock: Callable[[], datetime],
         worker: str,
         others: Mapping[str, Replier] | None = None,
-        quota: Quota | None = None,
+        channels: report.Reporting | None = None,
     ) -> None:
-        """`replier` answers LINE's chats; `others` the chats whose id starts with their
-        prefix ("telegram:"). `quota` reads LINE's month for สถานะ (default: `replier`'s)."""
+        """`replier` answers the chats whose ids have no prefix; `others` the chats whose id
+        starts with theirs. `channels` says what สถานะ tells of them (app/ passes its router;
+        default: the repliers, the first one's quota)."""
         self.config = config
         self.store = store
         self.repliers = ByPrefix[Replier](replier, others or {})
-        self.quota = quota or replier.quota
+        self.channels: report.Reporting = channels or _Repliers(self.repliers)
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
@@ -82,15 +82,21 @@ class Chat:
             # A stranger is welcomed (with the chat's id, to set up hunter) like any "private"
             # answer: once in a long while, however often Telegram's /start is sent.
             if chat is not None or self._told_private(event, now):
-                self._text(event, texts.welcome(event.chat_id, chat is not None))
+                replier = self.repliers.of(event.chat_id)
+                self._text(event, texts.welcome(event.chat_id, chat is not None, replier))
         elif event.kind == "postback" and chat is not None:
             self._button(event, now, chat)  # acts even when it is too late to answer
-        elif event.kind == "message" and event.in_group and command is None:
+        elif event.kind == "message" and self._in_group(event) and command is None:
             return  # in a group people talk to each other: only commands are for hunter
         elif event.kind == "message" and chat is not None:
             self._command(event, command, chat, now)
         elif event.kind in ("message", "postback") and self._told_private(event, now):
             self._text(event, texts.PRIVATE_TEXT)
+
+    def _in_group(self, event: ChatEvent) -> bool:
+        """Many people read this chat: as its channel's parser said, or as its replier reads
+        the chat's id."""
+        return event.in_group or self.repliers.of(event.chat_id).recipient(event.chat_id).group
 
     def _told_private(self, event: ChatEvent, now: datetime) -> bool:
         """Whether a stranger's chat is to be told "private" now (once in a long while)."""
@@ -115,7 +121,7 @@ class Chat:
             reply, quick = self.tuning.apply(command, chat, event.at or now)
             self._text(event, reply, quick)
         else:
-            self._text(event, texts.help_text(event.chat_id))
+            self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
 
     def _new(self, event: ChatEvent, chat: str) -> None:
         """What waits for this chat, in a reply (free), claimed as a push would be; when
@@ -126,7 +132,7 @@ class Chat:
 
         replier = self.repliers.of(event.chat_id)
         replies = ReplyDelivery(self.store, replier, self.clock, self.worker)
-        if replies.carry(chat, send, lambda n: texts.more_waiting(n, event.chat_id)):
+        if replies.carry(chat, send, lambda n: texts.more_waiting(n, replier)):
             return
         recent = self.store.outbox.recent_sent(replier.max_recent, chat)
         if not recent:
@@ -138,14 +144,14 @@ class Chat:
         """The same report `hunter status` prints, as this chat needs it."""
         now = self.clock()
         gathered = report.gather(
-            self.config, self.store, self.destinations, self.quota, now, rows=0
+            self.config, self.store, self.destinations, self.channels, now, rows=0
         )
         return report.chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
 
     def _next_push_at(self) -> datetime | None:
         now = self.clock()
         try:
-            quota = report.line_quota_of(self.quota())
+            quota = report.quota_of(self.channels.quota())
         except ChannelError as exc:
             quota = {"error": str(exc)}
         return report.next_push_at(self.config, quota, self.store.pace.state(), now)
@@ -176,7 +182,7 @@ class Chat:
             else:
                 self._text(event, f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied")
         else:
-            self._text(event, texts.help_text(event.chat_id))
+            self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
 
     # -- replies ------------------------------------------------------------------------------
     def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
@@ -190,3 +196,21 @@ class Chat:
         if result.kind is not Kind.SENT:
             log.warning("reply to a %s event failed: %s", event.kind, result.summary)
         return result
+
+
+class _Repliers:
+    """The status's view of the channels when only the repliers are known: the quota of the
+    channel whose ids have no prefix."""
+
+    def __init__(self, repliers: ByPrefix[Replier]) -> None:
+        self.repliers = repliers
+
+    @property
+    def quota_name(self) -> str:
+        return self.repliers.default.name
+
+    def quota(self) -> tuple[int | None, int] | None:
+        return self.repliers.default.quota()
+
+    def recipient(self, to: str | None) -> Recipient:
+        return self.repliers.of(to).recipient(to)

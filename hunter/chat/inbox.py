@@ -22,8 +22,6 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from hunter.channels.line.webhook import from_payload
-from hunter.channels.telegram.updates import from_update, is_update
 from hunter.chat.answers import Chat
 from hunter.deliver.channel import ChatEvent
 from hunter.errors import HunterError, StoreRefused
@@ -105,13 +103,6 @@ class FairQueue:
             return self._changed.wait_for(lambda: not self._chats and not self._busy, timeout)
 
 
-def stored_event(payload: object) -> ChatEvent | None:
-    """A kept event read back: Telegram's Update, or LINE's event."""
-    if is_update(payload):
-        return from_update(payload)
-    return from_payload(payload)
-
-
 class Inbox:
     def __init__(
         self,
@@ -127,6 +118,8 @@ class Inbox:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._refused = Throttled(log)
+        repliers = chat.repliers
+        self._readers = [r.restore for r in (*repliers.others.values(), repliers.default)]
         self._workers = [
             threading.Thread(target=self._work, name=f"chat-{n}", daemon=True)
             for n in range(workers)
@@ -222,6 +215,14 @@ class Inbox:
         while not self._stopping.wait(SWEEP_EVERY):
             self.sweep()
 
+    def stored_event(self, payload: object) -> ChatEvent | None:
+        """A kept event read back by the first of the chat's channels that knows it."""
+        for reader in self._readers:
+            event = reader(payload)
+            if event is not None:
+                return event
+        return None
+
     def sweep(self) -> int:
         """Take over the events stopped or dead workers left; how many were queued."""
         now = self._clock()
@@ -230,7 +231,7 @@ class Inbox:
         except HunterError as exc:
             log.error("could not look for webhook events left unanswered: %s", exc)
             return 0
-        events = [event for event in map(stored_event, kept) if event is not None]
+        events = [event for event in map(self.stored_event, kept) if event is not None]
         for event in events:
             self._enqueue(event)
         return len(events)

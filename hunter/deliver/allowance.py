@@ -1,7 +1,7 @@
-"""The month's LINE messages as one delivery spends them: may a new batch be pushed now, and
-is a warning due because something else spends the channel's messages.
+"""The month's messages of the paced channel as one delivery spends them: may a new batch be
+pushed now, and is a warning due because something else spends the channel's messages.
 
-pace.py decides (pure); this reads LINE's quota once per delivery, claims each push of the
+pace.py decides (pure); this reads the channel's quota once per delivery, claims each push of the
 allowance in the store (so that replicas and `run --once` share one pace), and queues the
 quota notice through the outbox. The deliverer asks; it keeps no count of its own.
 """
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.channel import Channel
+from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import Pacer, Plan
 from hunter.errors import ChannelError, ChatGone
 from hunter.rules import notices
+from hunter.rules.destinations import OWNER_NAME
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import GONE, ChatRow, PaceState
@@ -38,11 +39,11 @@ class Allowance:
         self,
         config: Config,
         store: Store,
-        sender: Channel,
+        channels: Channels,
         clock: Callable[[], datetime],
         pacing: bool = True,
     ) -> None:
-        self.config, self.store, self.sender, self.clock = config, store, sender, clock
+        self.config, self.store, self.channels, self.clock = config, store, channels, clock
         self.calendar = config.calendar
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.
@@ -72,67 +73,72 @@ class Allowance:
         spent = {n: chats[n].spent_in(month) if n in chats else 0 for n in names[1:]}
         return [names[0], *sorted(names[1:], key=lambda n: (spent[n], n))]
 
-    def cost(self, chat: str, to: str | None, channel: Channel | None = None) -> int:
-        """Messages one push to `chat` (at `to`) costs: 1 for a user, a group's or room's
-        members, read from `channel` (LINE by default) at most daily (sooner when members
-        came or went). Raises ChannelError when it cannot tell and the count was never read,
+    def cost(self, chat: str, to: str | None) -> int:
+        """Messages one push to `chat` (at `to`) costs: 1, or, where the channel counts one
+        per member (a LINE group), its members, read at most daily (sooner when members came
+        or went). Raises ChannelError when it cannot tell and the count was never read,
         ChatGone while the chat is known to be gone."""
-        if to is None or to.startswith("U"):
+        if to is None or not (where := self.channels.recipient(to)).asked:
             return 1
+        address = where.address or to
         now = self.clock()
         known = self.chats().get(chat)
-        if known is not None and known.to != to:
+        if known is not None and known.to != address:
             known = None  # the chat now points elsewhere: its old count says nothing
         if known is not None and known.members is not None and _fresh(known.members_at, now):
             if known.gone:
-                raise ChatGone(f"the bot is not in {to} (LINE said so on {known.members_at:%d %b})")
-            return known.members
+                said = f"{where.channel} said so on {known.members_at:%d %b}"
+                raise ChatGone(f"the bot is not in {to} ({said})")
+            return known.members if where.per_member else 1
         try:
-            members = max((channel or self.sender).members(to), 1)
+            members = max(self.channels.members(to), 1)
         except ChatGone:
-            self._gone(chat, to, known, now)
+            self._gone(chat, address, known, now, to)
             raise
         except ChannelError:
             if known is not None and known.members is not None and not known.gone:
-                return known.members  # LINE is away: the last count is the best guess
+                # the channel is away: the last count is the best guess
+                return known.members if where.per_member else 1
             raise
-        self.store.pace.set_members(chat, to, members, now)
+        self.store.pace.set_members(chat, address, members, now)
         self._chats = None
-        return members
+        return members if where.per_member else 1
 
     def gone(self, chat: str, to: str) -> None:
         """`chat` is gone, as a push to it just said (Telegram's 403): kept so, and told."""
-        self._gone(chat, to, self.chats().get(chat), self.clock())
+        address = self.channels.recipient(to).address or to
+        self._gone(chat, address, self.chats().get(chat), self.clock(), to)
 
-    def _gone(self, chat: str, to: str, known: ChatRow | None, now: datetime) -> None:
-        """The bot left `chat` (LINE said so): kept as its member count (GONE) until LINE says
-        otherwise, asked again daily or when members join; the owner is told once, through
-        the outbox. Its rows wait, and no push to it is tried meanwhile (issue 29: a group
-        the bot left cost 23 refused pushes a poll)."""
-        self.store.pace.set_members(chat, to, GONE, now)
+    def _gone(self, chat: str, address: str, known: ChatRow | None, now: datetime, to: str) -> None:
+        """The bot left `chat` (its channel said so): kept as its member count (GONE) until the
+        channel says otherwise, asked again daily or when members join; the owner is told
+        once, through the outbox. Its rows wait, and no push to it is tried meanwhile (issue
+        29: a group the bot left cost 23 refused pushes a poll)."""
+        self.store.pace.set_members(chat, address, GONE, now)
         self._chats = None
-        if known is not None and known.gone:
+        if known is not None and known.gone and known.to == address:
             return  # told already
-        notice = notices.chat_gone(chat or "LINE_TO", to, now, self.config.timezone)
+        notice = notices.chat_gone(chat or OWNER_NAME, to, now, self.config.timezone)
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
 
     def claim_for(
         self, batch: list[Claimed], chat: str, to: str | None, channel: Channel | None = None
     ) -> Grant:
-        """`claim` for a batch of `chat`, at what one push to `to` costs on `channel` (LINE by
-        default); not granted when that cost cannot be known: the bot left the group (its rows
-        wait until it is back), or the channel cannot tell its size yet (the next poll asks
-        again). A channel without a quota (Telegram) is granted without the pace."""
+        """`claim` for a batch of `chat`, at what one push to `to` costs on its channel; not
+        granted when that cost cannot be known: the bot left the group (its rows wait until it
+        is back), or the channel cannot tell its size yet (the next poll asks again). A
+        channel without a quota is granted without the pace."""
+        channel = channel or self.channels.of(to)
         try:
-            cost = self.cost(chat, to, channel)
+            cost = self.cost(chat, to)
         except ChatGone as exc:
-            log.info("chat %s waits: %s", chat or "LINE_TO", exc)
+            log.info("chat %s waits: %s", chat or OWNER_NAME, exc)
             return Grant(False)
         except ChannelError as exc:
-            log.warning("chat %s waits: %s", chat or "LINE_TO", exc)
+            log.warning("chat %s waits: %s", chat or OWNER_NAME, exc)
             return Grant(False)
-        if channel is not None and not channel.paced:
+        if not channel.paced:
             return Grant(True)
         return self.claim(batch, cost)
 
@@ -141,15 +147,16 @@ class Allowance:
         return self._plan is not None
 
     def plan(self) -> Plan:
-        """The month's messages: LINE's quota (read once per delivery) under the config's
-        `monthly_messages` ceiling. Without an answer from LINE only the ceiling counts."""
+        """The month's messages: the paced channel's quota (read once per delivery) under the
+        config's `monthly_messages` ceiling. Without its answer only the ceiling counts."""
         if self._plan is None:
+            paced = self.channels.paced()
             try:
-                line = self.sender.quota()
+                quota = paced.quota()
             except ChannelError as exc:
-                log.warning("could not read LINE's message quota: %s", exc)
-                line = None
-            self._plan = Plan.of(line, self.config.monthly_messages, self.config.reserve_messages)
+                log.warning("could not read %s's message quota: %s", paced.name, exc)
+                quota = None
+            self._plan = Plan.of(quota, self.config.monthly_messages, self.config.reserve_messages)
         return self._plan
 
     def claim(self, batch: list[Claimed], cost: int = 1) -> Grant:
@@ -182,7 +189,7 @@ class Allowance:
         """When only the reserve of the month's messages is left and hunter's pace is not why
         (something else spends the channel's messages), queue one notice for the month: it
         goes out with the next push, through the outbox like every alert, paid from the
-        reserve. `since`: messages spent after LINE's count was read."""
+        reserve. `since`: messages spent after the channel's count was read."""
         plan = self.plan()
         used = plan.used + since
         if plan.limit is None or plan.budget is None or used < max(plan.budget, 1):
@@ -191,7 +198,8 @@ class Allowance:
         own = state.pushes if state and state.month == self.calendar.month(self.clock()) else 0
         if used <= own:
             return  # the pace spent the month as planned: nothing to warn about
-        notice = notices.quota(used, plan.limit, self.clock(), self.config.timezone)
+        channel = self.channels.paced().name
+        notice = notices.quota(used, plan.limit, self.clock(), self.config.timezone, channel)
         if self.store.outbox.enqueue(notice, self.clock()):
             log.warning("%s: a notice goes out with the next push", notice.title)
 

@@ -1,31 +1,46 @@
 """The channel port: what delivery and the chat ask of wherever alerts go, and nothing
-about how.
+about how, nor which channels there are.
 
 A channel renders a batch of listings as it shows them, delivers it to one recipient and says
-what happened (a `PushResult`: delivered, refused for good, try later, or unknown), tells what
-one push to a recipient costs (LINE counts one message per member of a group), and reads its
-monthly quota where it has one. Adapters live in hunter/channels/ (LINE, Telegram, the
-terminal); `hunter.channels.open_channel` picks the owner's from the environment, and
-`hunter.channels.open_others` the channels of recipients by the prefix of their id
-("telegram:"). A new channel is one adapter folder there and its line in those two: delivery,
-the pace and the outbox stay as they are.
+what happened (a `PushResult`, in the channel's own words: delivered, refused for good, try
+later, or unknown), says what a recipient id is (a `Recipient`: a person or a group, and
+whether one push costs one message per member), how long it honours a retry key, and reads its
+monthly quota where it has one. The adapters are the folders of hunter/channels/, listed by
+its registry; app/ builds one `Channels` router from them, which is itself a channel (as
+httpx's `Mounts` is a transport): delivery, the pace and the outbox never ask which is which.
 
-A channel with a chat (LINE's webhook, Telegram's) turns what people do there into
-`ChatEvent`s, and answers them as a `Replier`: hunter/chat/ sees nothing else of it.
+A channel with a chat turns what people do there into `ChatEvent`s, and answers them as a
+`Replier`: hunter/chat/ sees nothing else of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from hunter.deliver.outcome import PushResult
-from hunter.rules.destinations import TELEGRAM
 from hunter.rules.listing import Listing
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """What a channel says of one recipient id, for the words and the costs of the rest."""
+
+    channel: str  # the channel's name, as people read it in status lines and errors
+    kind: str  # "user", "group", "room", "Telegram group", "Discord webhook", ...
+    group: bool = False  # many people read what is said there
+    per_member: bool = False  # one push costs one message for each member (read by `members`)
+    # Whether the channel is asked (`members`, at most daily) whether the recipient is still
+    # there; one it said was gone waits, unpushed, until then.
+    asked: bool = False
+    # What is kept of the recipient (its members, gone) is kept under this address; "" is
+    # `to` itself. A channel whose `to` can point at a new endpoint (Discord's new webhook)
+    # gives each endpoint its own, so that an old one's "gone" is not held against it.
+    address: str = ""
 
 
 class Channel(Protocol):
@@ -33,8 +48,15 @@ class Channel(Protocol):
 
     name: str
     max_per_push: int  # listings one push carries at most
-    paced: bool  # pushes spend a monthly quota: the pace spreads them (LINE's)
-    dedupes: bool  # a batch resent under its retry key shows once (LINE's X-Line-Retry-Key)
+    paced: bool  # pushes spend a monthly quota: the pace spreads them
+    dedupes: bool  # a batch resent under its retry key shows once
+    # How long the channel honours a batch's retry key, in seconds; a batch unconfirmed past
+    # it may or may not have arrived. None: no retry key (and no window).
+    retry_window: float | None
+
+    def recipient(self, to: str | None) -> Recipient:
+        """What `to` is (None: the channel's own recipient)."""
+        ...
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool
@@ -65,8 +87,8 @@ class Channel(Protocol):
 @dataclass(frozen=True)
 class ByPrefix(Generic[T]):
     """Each recipient's channel (to push, or to answer in its chat): one whose id starts with
-    a prefix of `others` ("telegram:") goes there, any other to `default` (LINE, or the
-    terminal)."""
+    a prefix of `others` goes there, any other to `default` (the channel whose ids have no
+    prefix)."""
 
     default: T
     others: Mapping[str, T] = field(default_factory=dict)
@@ -76,6 +98,64 @@ class ByPrefix(Generic[T]):
             if to is not None and to.startswith(prefix):
                 return channel
         return self.default
+
+
+class Channels:
+    """Every channel alerts go through, by recipient id: a router that is itself a channel for
+    what names its recipient (push, members, recipient), and says per recipient what the rest
+    depends on (`of`, and whether its chat answers buttons: `actions`). Built once in app/."""
+
+    def __init__(
+        self,
+        default: Channel,
+        others: Mapping[str, Channel] | None = None,
+        answering: Mapping[str, bool] | None = None,
+    ) -> None:
+        """`others` by the prefix of their ids; `answering`: the channels (by name) whose chat
+        answers a card's buttons, so that their cards carry them."""
+        self.route = ByPrefix[Channel](default, dict(others or {}))
+        self.answering = dict(answering or {})
+
+    @property
+    def default(self) -> Channel:
+        return self.route.default
+
+    @property
+    def all(self) -> list[Channel]:
+        return [self.route.default, *self.route.others.values()]
+
+    @property
+    def name(self) -> str:
+        return " and ".join(channel.name for channel in self.all)
+
+    def of(self, to: str | None) -> Channel:
+        return self.route.of(to)
+
+    def actions(self, to: str | None) -> bool:
+        return self.answering.get(self.of(to).name, False)
+
+    def recipient(self, to: str | None) -> Recipient:
+        return self.of(to).recipient(to)
+
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        return self.of(to).push(messages, retry_key, to)
+
+    def members(self, to: str) -> int:
+        return self.of(to).members(to)
+
+    def paced(self) -> Channel:
+        """The channel whose monthly quota the pace spreads (the default when none has)."""
+        return next((channel for channel in self.all if channel.paced), self.default)
+
+    @property
+    def quota_name(self) -> str:
+        return self.paced().name
+
+    def quota(self) -> tuple[int | None, int] | None:
+        """The paced channel's month: (its limit, None when unlimited; messages used)."""
+        return self.paced().quota()
 
 
 @dataclass(frozen=True)
@@ -91,21 +171,54 @@ class ChatEvent:
     redelivery: bool = False
     at: datetime | None = None  # when it happened, by the channel's clock
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # as sent
+    # Many people read every answer there (the channel's parser says; the chat asks its
+    # replier for events made elsewhere).
+    in_group: bool = False
 
-    @property
-    def in_group(self) -> bool:
-        """Many people read every answer: LINE's groups (C...) and multi-person chats (R...),
-        Telegram's groups and supergroups (negative ids)."""
-        chat = self.chat_id or ""
-        return chat[:1] in ("C", "R") or chat.startswith(f"{TELEGRAM}-")
+
+class NotEvents(Exception):
+    """A webhook body its channel would not send (not its JSON, a wrong signature): 400."""
+
+
+Headers = Mapping[bytes, bytes]  # a request's headers, names lower-case
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """A chat's webhook as its channel declares it. hunter/chat/hooks.py serves it on the HTTP
+    side: `admit` judges the head alone (a status and why refuses it, before the body is
+    read), and `events` reads the body (raising NotEvents for a 400)."""
+
+    channel: str  # the channel's name, for the log
+    path: str  # "/<name>/webhook"
+    admit: Callable[[Headers], tuple[int, str] | None]
+    events: Callable[[bytes, Headers], list[ChatEvent]]
+
+
+@dataclass(frozen=True)
+class ChatWords:
+    """What differs in what the chat says from one channel to another."""
+
+    help: str  # the commands, as this channel's people type them
+    more: str  # n more wait, and how to ask for them: "{n}" is how many
+    add: str  # how its owner makes a chat a recipient; "{id}" is the chat's id
 
 
 class Replier(Protocol):
     """A channel that answers people in its chat: LINE by a reply (free, once per token),
     Telegram by a message to the chat."""
 
+    name: str
     max_per_push: int  # listings one answer carries at most, as a push
     max_recent: int  # the last ones sent, shown again when nothing waits
+    words: ChatWords
+
+    def recipient(self, to: str | None) -> Recipient: ...
+
+    def restore(self, payload: object) -> ChatEvent | None:
+        """An event of this channel's that the inbox kept, read back; None when the kept
+        JSON is another channel's."""
+        ...
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool

@@ -1,11 +1,10 @@
-"""The deliverer: empties the outbox into each chat's channel (LINE, Telegram), batch by
-batch, exactly once.
+"""The deliverer: empties the outbox into each chat's channel, batch by batch, exactly once.
 
 For each batch it claims rows in the store (the database decides who owns them), asks the
 allowance whether a new push may go (allowance.py: the month's messages spread over the
 month; nothing during quiet hours), renders the batch and writes the body down before the
 first push, pushes with the batch's retry key, asks the pure policy what the answer means,
-and writes that outcome. A channel without a retry key (Telegram) gets a mark written before
+and writes that outcome. A channel without a retry key gets a mark written before
 each attempt: a batch found with its attempt marked but never answered may have arrived, and
 is held for a person instead of sent again. A batch the pace holds goes back to `pending`, in
 order, for the next allowed push. It owns nothing else: what is in the outbox, and why, is the
@@ -19,14 +18,14 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
-from hunter.deliver.channel import ByPrefix, Channel
+from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.outcome import SPLIT, Decision
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
@@ -48,7 +47,7 @@ class Delivery:
 
     sent: int = 0
     pushes: int = 0
-    accepted: int = 0  # pushes LINE took (each one message of the month's quota)
+    accepted: int = 0  # pushes a paced channel took (each one message of the month's quota)
     failed: int = 0  # listings whose push failed (they wait in retry or stuck)
     stopped: str | None = None  # why delivery stopped early, if it did
     held: int = 0  # listings left waiting by the pace or quiet hours
@@ -61,7 +60,7 @@ class Deliverer:
         self,
         config: Config,
         store: Store,
-        sender: Channel,
+        sender: Channel | Channels,
         clock: Callable[[], datetime],
         worker: str,
         stop: threading.Event,
@@ -69,20 +68,18 @@ class Deliverer:
         pacing: bool = True,
         actions: bool = False,
         destinations: Destinations | None = None,
-        others: Mapping[str, Channel] | None = None,
-        others_actions: bool = False,
     ) -> None:
+        """`sender`: the channels (app/ builds the router), or one channel for every chat,
+        whose cards carry the buttons when `actions`."""
         self.config = config
-        # LINE (or the terminal) for most, another channel for ids of its prefix ("telegram:")
-        self.channels = ByPrefix[Channel](sender, others or {})
+        if isinstance(sender, Channels):
+            self.channels = sender
+        else:
+            self.channels = Channels(sender, answering={sender.name: actions})
         self.destinations = destinations or Destinations(None, config.chats)
-        # Buttons under each card only where a webhook answers them: LINE's chat (`actions`),
-        # the other channels' (`others_actions`, Telegram's).
-        self.actions = ByPrefix[bool](actions, dict.fromkeys(others or {}, others_actions))
         self.calendar = config.calendar
-        self.allowance = Allowance(config, store, sender, clock, pacing)
+        self.allowance = Allowance(config, store, self.channels, clock, pacing)
         self.store = store
-        self.sender = sender
         self.clock = clock
         self.worker = worker
         self.stop = stop
@@ -173,13 +170,13 @@ class Deliverer:
             )
         to = self.destinations.to_of(batch[0].chat)
         channel = self.channels.of(to)
-        if next_push_at is not None and channel.paced:  # LINE's pace holds no other channel
+        if next_push_at is not None and channel.paced:  # the pace holds no other channel
             lines.append(
                 f"Next alerts from {self._local(next_push_at)}: paced to "
-                f"{self.allowance.plan().budget} LINE messages this month."
+                f"{self.allowance.plan().budget} {channel.name} messages this month."
             )
         listings = [c.listing for c in batch]
-        messages = channel.render(listings, "\n".join(lines) or None, self.actions.of(to))
+        messages = channel.render(listings, "\n".join(lines) or None, self.channels.actions(to))
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 
@@ -209,26 +206,24 @@ class Deliverer:
             return True
         result = channel.push(messages, key, to)
         report.pushes += 1
+        steps, name = self.config.backoff_seconds, channel.name
         decision = outcome.decide(
-            result, batch[0].attempts, len(batch), self.config.backoff_seconds, channel.dedupes
+            result, batch[0].attempts, len(batch), steps, channel.dedupes, name
         )
         if decision.status is RowStatus.SENT:
             requeued = self._finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)
             report.accepted += 1 if channel.paced else 0
             if requeued:
-                log.info("LINE accepts pushes again: %d parked listings re-queued", requeued)
+                log.info("%s accepts pushes again: %d parked listings re-queued", name, requeued)
             return True
         if decision.status == SPLIT:
             ids = [c.job_id for c in batch]
             half = len(ids) // 2
             groups = [(str(uuid.uuid4()), ids[:half]), (str(uuid.uuid4()), ids[half:])]
             self._finish(lambda: self.store.outbox.split(key, self.worker, groups, self.clock()))
-            log.warning(
-                "LINE rejected a batch of %d (%s); splitting it to find the listing",
-                len(batch),
-                result.summary,
-            )
+            why = f"{name} rejected a batch of {len(batch)} ({result.summary})"
+            log.warning("%s; splitting it to find the listing", why)
             return True
         if result.kind is outcome.Kind.GONE and to is not None:
             self.allowance.gone(batch[0].chat, to)  # its rows wait; the owner is told once
@@ -262,15 +257,16 @@ def unpushable(
     batch: list[Claimed], destinations: Destinations, store: Store, channel: Channel, now: datetime
 ) -> Decision | None:
     """Why this batch must not be pushed (it waits for a person instead), or None: its
-    [[chats]] was removed, a reply carried it when its worker died, LINE forgot its retry key,
-    or, for a channel without a retry key, an attempt at it was never answered."""
+    [[chats]] was removed, a reply carried it when its worker died, the channel forgot its
+    retry key, or, for a channel without a retry key, an attempt at it was never answered."""
     key = batch[0].retry_key
     if not destinations.knows(batch[0].chat):
         return outcome.chat_removed(batch[0].chat)
     if key.startswith(outcome.REPLY_KEY):
         return outcome.reply_interrupted()
-    if now - batch[0].retry_key_at > timedelta(seconds=outcome.RETRY_KEY_WINDOW_SECONDS):
-        return outcome.key_expired()
+    window = channel.retry_window
+    if window is not None and now - batch[0].retry_key_at > timedelta(seconds=window):
+        return outcome.key_expired(channel.name, window)
     if channel.dedupes:
         return None
     # Written down before each attempt is made; every answered attempt counts in `attempts`,

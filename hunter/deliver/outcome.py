@@ -1,19 +1,22 @@
 """What a push's outcome means for its rows: pure decisions, no I/O, tested with tables.
 
-    permanent  4xx other than 408 and 429: LINE will never accept this request as it is
-    auth       401/403, a permanent failure whose fix is the token or the channel, not the row
-    quota      429 "You have reached your monthly limit.": wait, burn no attempts
-    transient  5xx, 408, other 429s, timeouts, connection resets: try again later
-    gone       the chat is not there for the bot (Telegram's 403 "bot was blocked"): its
+    rejected   this request is refused (a 400): split the batch to find the listing
+    permanent  the channel will never accept this request as it is
+    auth       a permanent failure whose fix is the token or the channel, not the row
+    quota      the channel's monthly limit is reached: wait, burn no attempts
+    transient  5xx, timeouts, rate limits, connection resets: try again later
+    gone       the chat is not there for the bot (blocked, removed, a deleted webhook): its
                rows wait, unsent, and the owner is told once
 
-A channel without a retry key (Telegram) cannot be asked again safely when its answer was
-lost: such a batch is "delivery unknown", stuck for a person, never sent twice.
+Each channel classifies its own answers into these kinds (its status codes and words, in its
+folder under hunter/channels/) and names itself in the words a person reads here: "Telegram
+rejected this listing: ...". A channel without a retry key cannot be asked again safely when
+its answer was lost: such a batch is "delivery unknown", stuck for a person, never sent twice.
 
 Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth (one attempt per backoff step)
 parks the batch as `stuck` (so one bad batch never clogs the rest) with a probe every 300 s,
-and LINE's next success re-queues every parked batch: an outage loses nothing and needs no
-person.
+and the channel's next success re-queues every parked batch: an outage loses nothing and needs
+no person.
 """
 
 from __future__ import annotations
@@ -30,8 +33,6 @@ from hunter.store.states import ErrorKind, RowStatus
 # wait paces the probes of a parked batch. The number of attempts is the number of steps.
 BACKOFF_SECONDS = (1.0, 5.0, 30.0, 120.0, 300.0)
 MAX_ATTEMPTS = len(BACKOFF_SECONDS)
-RETRY_KEY_WINDOW_SECONDS = 24 * 3600 - 600  # LINE keeps a retry key for 24 h; keep a margin
-MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
 
 
 class Kind(Enum):
@@ -50,10 +51,10 @@ class PushResult:
 
     kind: Kind
     status: int | None = None  # HTTP status, None when no answer arrived
-    detail: str = ""  # LINE's own words, or what went wrong on the way
+    detail: str = ""  # the channel's own words, or what went wrong on the way
     retry_after: float | None = None
-    # No answer, yet the request may have reached LINE (a timeout or a reset after it left).
-    # A push is resent under its retry key, which LINE dedupes; a reply has no such key.
+    # No answer, yet the request may have reached the channel (a timeout or a reset after it
+    # left). A push is resent under its retry key where the channel dedupes; a reply has none.
     maybe_delivered: bool = False
     fix: str = ""  # for an auth failure: what to do, in the channel's own words
 
@@ -61,23 +62,6 @@ class PushResult:
     def summary(self) -> str:
         head = f"HTTP {self.status}" if self.status else "no answer"
         return f"{head}: {self.detail}" if self.detail else head
-
-
-def classify(status: int | None, message: str = "") -> Kind:
-    """The kind of a push outcome from LINE's status code and error message."""
-    if status is None:
-        return Kind.TRANSIENT
-    if 200 <= status < 300 or status == 409:  # 409: this retry key was already accepted
-        return Kind.SENT
-    if status == 429 and MONTHLY_LIMIT_MESSAGE.lower() in message.lower():
-        return Kind.QUOTA
-    if status in (408, 429) or status >= 500:
-        return Kind.TRANSIENT
-    if status in (401, 403):
-        return Kind.AUTH
-    if status == 400:
-        return Kind.REJECTED
-    return Kind.PERMANENT
 
 
 def backoff(failed_attempts: int, steps: tuple[float, ...] = BACKOFF_SECONDS) -> float:
@@ -107,11 +91,13 @@ def decide(
     batch_size: int,
     steps: tuple[float, ...] = BACKOFF_SECONDS,
     dedupes: bool = True,
+    channel: str = "the channel",
 ) -> Decision:
     """The rows' next state after `result`, given how many attempts had already failed.
     `steps` are the waits after each failed attempt: there are as many attempts as steps,
     and the last one paces a parked batch. `dedupes`: the channel takes a resent batch once
-    (LINE's retry key); without it, a push that may have arrived is never sent again."""
+    (under its retry key); without it, a push that may have arrived is never sent again.
+    `channel` is its name, in the words a person reads."""
     kind = result.kind
     if kind is Kind.SENT:
         return Decision(RowStatus.SENT)
@@ -122,17 +108,19 @@ def decide(
     if kind is Kind.QUOTA:
         return Decision(
             RowStatus.PENDING,
-            error="LINE's monthly message limit is reached; waiting for it to reset or be raised",
+            error=f"{channel}'s monthly message limit is reached; waiting for it to reset or be "
+            "raised",
             stop_delivery=True,
         )
     if kind is Kind.REJECTED and batch_size > 1:
         return Decision(SPLIT)
     if kind is Kind.REJECTED:
-        return _permanent(f"LINE rejected this listing: {result.detail}")
+        return _permanent(f"{channel} rejected this listing: {result.detail}")
     if kind is Kind.AUTH:
-        return _permanent(result.fix or auth_sentence(result), stop_delivery=True)
+        fix = result.fix or f"{channel} refused the credentials ({result.summary})"
+        return _permanent(fix, stop_delivery=True)
     if kind is Kind.PERMANENT:
-        return _permanent(f"LINE refused it ({result.summary})")
+        return _permanent(f"{channel} refused it ({result.summary})")
     failed = attempts_before + 1
     retry_after = result.retry_after or 0.0
     # Parked batches are re-queued with their attempts counted from 0; a channel without a
@@ -144,8 +132,8 @@ def decide(
             ErrorKind.TRANSIENT,
             delay=max(steps[-1], retry_after),
             count_attempt=True,
-            error=f"LINE failed {failed} times (last: {result.summary}); it is sent again by "
-            "itself once LINE accepts a push",
+            error=f"{channel} failed {failed} times (last: {result.summary}); it is sent again "
+            f"by itself once {channel} accepts a push",
             stop_delivery=True,
         )
     return Decision(
@@ -162,10 +150,16 @@ def _permanent(error: str, stop_delivery: bool = False) -> Decision:
     return Decision(RowStatus.STUCK, ErrorKind.PERMANENT, error=error, stop_delivery=stop_delivery)
 
 
-def key_expired() -> Decision:
-    """A batch whose retry key LINE no longer remembers: resending could deliver it twice,
-    so it waits for a person."""
-    return Decision(RowStatus.STUCK, ErrorKind.UNKNOWN, error=DELIVERY_UNKNOWN)
+def key_expired(channel: str = "the channel", window: float = 24 * 3600) -> Decision:
+    """A batch whose retry key the channel no longer remembers (`window` seconds after it was
+    made): resending could deliver it twice, so it waits for a person."""
+    hours = f"{window / 3600:.0f} h"
+    return Decision(
+        RowStatus.STUCK,
+        ErrorKind.UNKNOWN,
+        error=f"delivery unknown: {channel} never confirmed this push within its {hours} retry "
+        "window, so it may or may not have arrived; `hunter retry JOB_ID` sends it again",
+    )
 
 
 def chat_removed(chat: str) -> Decision:
@@ -195,13 +189,13 @@ def reply_interrupted() -> Decision:
     )
 
 
-def reply_unanswered(result: PushResult) -> Decision:
-    """A reply that may have reached LINE but was never answered. Replies carry no retry key,
-    so sending its listings again could show them twice: they wait for a person."""
+def reply_unanswered(result: PushResult, channel: str = "the channel") -> Decision:
+    """A reply that may have reached the channel but was never answered. Replies carry no
+    retry key, so sending its listings again could show them twice: they wait for a person."""
     return Decision(
         RowStatus.STUCK,
         ErrorKind.UNKNOWN,
-        error="delivery unknown: LINE never answered the reply that carried it "
+        error=f"delivery unknown: {channel} never answered the reply that carried it "
         f"({result.summary}), so it may or may not have arrived; `hunter retry JOB_ID` sends "
         "it again",
     )
@@ -218,25 +212,6 @@ def unconfirmed(result: PushResult | None = None) -> Decision:
         error=f"delivery unknown: {why}, so it may or may not have arrived, and this channel "
         "has no retry key to send it again safely; `hunter retry JOB_ID` sends it again",
     )
-
-
-def auth_sentence(result: PushResult) -> str:
-    if result.status == 401:
-        return (
-            "LINE rejected the channel access token: check LINE_CHANNEL_ACCESS_TOKEN (a long-lived "
-            "token of a Messaging API channel), then run `hunter retry --all`"
-        )
-    return (
-        f"LINE refused to push with this channel ({result.detail or 'forbidden'}): check that "
-        "LINE_TO has added the bot as a friend (or the bot is in the group) and that the plan "
-        "allows push messages, then run `hunter retry --all`"
-    )
-
-
-DELIVERY_UNKNOWN = (
-    "delivery unknown: LINE never confirmed this push within its 24 h retry window, so it may or "
-    "may not have arrived; `hunter retry JOB_ID` sends it again"
-)
 
 
 def failure_of(decision: Decision, now: datetime) -> Failure:

@@ -1,20 +1,21 @@
 """The status report: one object (`gather`), printed by `hunter status` as text for people and
-as JSON for scripts, and shown in a chat's "สถานะ" (`chat_text`), so that both say the same."""
+as JSON for scripts, and shown in a chat's "สถานะ" (`chat_text`), so that both say the same.
+What it says of a channel (its quota, its recipients, its name) it asks the channels."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.channel import Channel
+from hunter.deliver.channel import Recipient
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, Destinations, on_telegram
+from hunter.rules.destinations import OWNER, OWNER_NAME, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -37,15 +38,20 @@ def _ago(then: datetime | None, now: datetime) -> str:
     return f"in {text}" if future else f"{text} ago"
 
 
-def line_quota(sender: Channel) -> dict[str, Any] | None:
-    """This month's LINE quota for `hunter status`; None without LINE."""
-    try:
-        return line_quota_of(sender.quota())
-    except ChannelError as exc:
-        return {"error": str(exc)}
+class Reporting(Protocol):
+    """What the status asks of the channels (hunter.deliver.channel.Channels answers it)."""
+
+    @property
+    def quota_name(self) -> str:
+        """The name of the channel whose monthly quota the pace spreads."""
+        ...
+
+    def quota(self) -> tuple[int | None, int] | None: ...
+
+    def recipient(self, to: str | None) -> Recipient: ...
 
 
-def line_quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None:
+def quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None:
     return None if quota is None else {"limit": quota[0], "used": quota[1]}
 
 
@@ -53,13 +59,13 @@ def gather(
     config: Config,
     store: Store,
     destinations: Destinations,
-    quota: Callable[[], tuple[int | None, int] | None],
+    channels: Reporting,
     now: datetime,
     rows: int = 100,
 ) -> StatusReport:
     """Everything the status says, read once: the store's rooms (up to `rows` outbox rows not
-    done), each chat, LINE's quota (`quota`, the channel's; its failure is part of the
-    report) and the pace."""
+    done), each chat, the paced channel's quota (its failure is part of the report) and the
+    pace."""
     result = store.status(now, rows)
     rules = store.chat.rules(now)
     result.mutes = dict(rules[OWNER].mutes) if OWNER in rules else {}
@@ -70,10 +76,13 @@ def gather(
         rules,
         config.calendar.month(now),
         store.outbox.sent_by_chat(config.calendar.month_bounds(now)[0]),
+        channels.recipient,
     )
+    result.recipients = {c["to"]: channels.recipient(c["to"]) for c in result.chats}
+    result.quota_name = channels.quota_name
     try:
-        result.quota = line_quota_of(quota())
-    except ChannelError as exc:  # LINE could not tell; the rest of the status still helps
+        result.quota = quota_of(channels.quota())
+    except ChannelError as exc:  # the channel could not tell; the rest of the status still helps
         result.quota = {"error": str(exc)}
     result.pace = pace(config, result.quota, result.pace_state, now, result.outbox["pending"])
     result.next_push_at = next_push_at(config, result.quota, result.pace_state, now)
@@ -126,12 +135,12 @@ def pace(
     }
 
 
-def _pace_lines(pace: dict[str, Any], at: Any) -> list[str]:
+def _pace_lines(pace: dict[str, Any], at: Any, channel: str) -> list[str]:
     quiet = f"; quiet hours {pace['quiet_hours']}" if pace["quiet_hours"] else ""
     if pace["plan"] is None:
         return [
-            "Pace: none, every listing goes in the poll that finds it (LINE reports no monthly "
-            f"limit; set monthly_messages to pace){quiet}"
+            f"Pace: none, every listing goes in the poll that finds it ({channel} reports no "
+            f"monthly limit; set monthly_messages to pace){quiet}"
         ]
     every = describe_interval(pace["push_every_seconds"])
     return [
@@ -149,10 +158,11 @@ def chats(
     rules: Mapping[str, ChatRules],
     month: str,
     sent: Mapping[str, int],
+    recipient: Callable[[str | None], Recipient],
 ) -> list[dict[str, Any]]:
-    """Each chat alerts go to: where, how many a push reaches (LINE counts one message for
-    each), what its pushes cost this month, the listings it was sent this month (`sent`),
-    what waits for it, its mutes."""
+    """Each chat alerts go to: where, how many a push reaches (where its channel counts one
+    message for each), what its pushes cost this month, the listings it was sent this month
+    (`sent`), what waits for it, its mutes."""
     found = []
     for name in destinations.names():
         to = destinations.to_of(name)
@@ -160,12 +170,11 @@ def chats(
         if notices_only and not pending.get(OWNER):
             continue  # no LINE_TO: only hunter's notices would wait here, and none do
         row = kept.get(name)
-        # A user's push is one message; Telegram has no price per member
-        single = to is None or to.startswith("U") or on_telegram(to)
+        single = to is None or not recipient(to).per_member  # one message a push
         members = 1 if single else (row.members if row else None)
         found.append(
             {
-                "name": name or "LINE_TO",
+                "name": name or OWNER_NAME,
                 "to": to,
                 "recipients": members,
                 "gone": row is not None and row.gone,
@@ -181,9 +190,9 @@ def chats(
 
 
 def tuning_text(changed: Mapping[str, ChatRules]) -> str:
-    """What chats changed of hunter.toml from LINE, a line each."""
+    """What chats changed of hunter.toml from their phones, a line each."""
     if not changed:
-        return "no chat changed hunter.toml's rules from LINE"
+        return "no chat changed hunter.toml's rules from its phone"
     return "\n".join(f"{name}: {_changes(rules)}" for name, rules in sorted(changed.items()))
 
 
@@ -202,30 +211,37 @@ def _changes(rules: ChatRules) -> str:
     return "; ".join(parts) + " (hunter tuning --reset drops these)"
 
 
-def _chat_lines(chats: list[dict[str, Any]]) -> list[str]:
+def _chat_lines(chats: list[dict[str, Any]], report: StatusReport) -> list[str]:
     lines = ["Chats:"] if chats else []
     for chat in chats:
         recipients = chat["recipients"]
+        where = _recipient(report, chat["to"])
+        paced = where.channel == report.quota_name
         whom = (
             "? recipients (read at its next push)"
             if recipients is None
             else "the bot is not in this chat (blocked, or removed from it): its listings wait"
             if chat["gone"]
-            else "Telegram, no monthly quota"
-            if on_telegram(chat["to"])
+            else f"{where.channel}, no monthly quota"
+            if not paced
             else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
         )
         muted = f"; muted {', '.join(chat['mutes'])}" if chat["mutes"] else ""
         spent = f"{chat['messages_this_month']} messages this month"
-        if on_telegram(chat["to"]):  # no messages counted: what it was sent
+        if not paced:  # no messages counted: what it was sent
             spent = f"{chat['sent_this_month']} sent this month"
         lines.append(
             f"  {chat['name']} ({chat['to'] or 'terminal'}): {whom}, {spent}, "
             f"{chat['waiting']} waiting{muted}"
         )
         if chat.get("changed"):
-            lines.append(f"    changed from LINE: {chat['changed']}")
+            lines.append(f"    changed from {where.channel}: {chat['changed']}")
     return lines
+
+
+def _recipient(report: StatusReport, to: str | None) -> Recipient:
+    found = report.recipients.get(to)
+    return found if isinstance(found, Recipient) else Recipient(report.quota_name, "chat")
 
 
 def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: float) -> str:
@@ -272,18 +288,23 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
         lines.append(f"  {row.job_id} ({row.title[:60]}): {detail}")
     if report.outbox["stuck"]:
         lines.append("  `hunter retry --all` (or `hunter retry JOB_ID`) sends stuck rows again")
-    quota = report.quota
+    quota, named = report.quota, report.quota_name
     if quota is not None:
         if "error" in quota:
-            lines.append(f"LINE quota: unknown ({quota['error']})")
+            lines.append(f"{named} quota: unknown ({quota['error']})")
         else:
             limit = "unlimited" if quota["limit"] is None else f"{quota['limit']:,}"
-            lines.append(f"LINE quota: {quota['used']:,} of {limit} messages used this month")
+            lines.append(f"{named} quota: {quota['used']:,} of {limit} messages used this month")
     if report.pace is not None:
-        lines += _pace_lines(report.pace, at)
-    lines += _chat_lines(report.chats)
+        lines += _pace_lines(report.pace, at, named)
+    lines += _chat_lines(report.chats, report)
+    owner = _recipient(
+        report, next((c["to"] for c in report.chats if c["name"] == OWNER_NAME), None)
+    )
     for word, until in sorted(report.mutes.items()):
-        lines.append(f"Muted on LINE: {word!r} until {at(until)}; `hunter unmute {word}` lifts it")
+        lines.append(
+            f"Muted on {owner.channel}: {word!r} until {at(until)}; `hunter unmute {word}` lifts it"
+        )
     lines.append(f"Last poll: {at(report.last_poll_at)}")
     lines.append(f"Last prune: {at(report.last_prune_at)}")
     return "\n".join(lines)
@@ -304,7 +325,7 @@ def as_json(report: StatusReport) -> str:
         "rows": [{k: value(v) for k, v in vars(r).items()} for r in report.rows],
         "last_poll_at": value(report.last_poll_at),
         "last_prune_at": value(report.last_prune_at),
-        "line_quota": report.quota,
+        "quota": None if report.quota is None else {"channel": report.quota_name, **report.quota},
         "pace": report.pace,
         "mutes": {word: until.isoformat() for word, until in sorted(report.mutes.items())},
         "chats": report.chats,
@@ -313,9 +334,9 @@ def as_json(report: StatusReport) -> str:
 
 
 def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
-    """ "สถานะ" in a chat: the sources' health, what waits for this chat, LINE's quota and the
-    next push, this chat's recipients and spending and its mutes, from the report `hunter
-    status` prints."""
+    """ "สถานะ" in a chat: the sources' health, what waits for this chat, the paced channel's
+    quota and the next push (for a chat on that channel), this chat's recipients and spending
+    and its mutes, from the report `hunter status` prints."""
     tz = ZoneInfo(timezone)
     lines = []
     for source in report.sources:
@@ -325,19 +346,19 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
         elif missing := shape.gone(source.shape):
             state = f"⚠️ {', '.join(missing)} no longer found"
         lines.append(f"{source.name}: {state}")
-    mine = next((c for c in report.chats if c["name"] == (chat or "LINE_TO")), None)
+    mine = next((c for c in report.chats if c["name"] == (chat or OWNER_NAME)), None)
     waiting = mine["waiting"] if mine else 0
     lines.append(f"รอส่ง {waiting} · waiting {waiting}")
     stuck = report.outbox["stuck"]
     if stuck:
         lines.append(f"ติดค้าง {stuck} · stuck {stuck}: hunter status")
-    telegram = mine is not None and on_telegram(mine["to"])
+    unpaced = mine is not None and _recipient(report, mine["to"]).channel != report.quota_name
     pace = report.pace
-    if pace is not None and pace["plan"] is not None and report.next_push_at and not telegram:
-        at = report.next_push_at.astimezone(tz)  # LINE's pace: it holds no Telegram push
+    if pace is not None and pace["plan"] is not None and report.next_push_at and not unpaced:
+        at = report.next_push_at.astimezone(tz)  # the pace holds no other channel's push
         used, plan = pace["used"], pace["plan"]
-        lines.append(f"LINE {used}/{plan} · next push {at:%d %b %H:%M}")
-    if mine is not None and telegram:
+        lines.append(f"{report.quota_name} {used}/{plan} · next push {at:%d %b %H:%M}")
+    if mine is not None and unpaced:
         sent = mine["sent_this_month"]
         lines.append(f"แชทนี้ · this chat: ส่งแล้ว {sent} งานเดือนนี้ · {sent} sent this month")
     elif mine is not None and mine["messages_this_month"]:

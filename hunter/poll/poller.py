@@ -135,7 +135,7 @@ class Poller:
             polls.append(SourcePoll(read, judged.verdict, recorded))
             notes.append(judged.note)
         for name in self.store.sources.note(notes, now, self.config.broken_after):
-            log.warning("source %s: health notice queued for LINE", name)
+            log.warning("source %s: health notice queued for the owner's chat", name)
         return polls
 
     def _record(

@@ -1,15 +1,13 @@
-"""Where alerts go: LINE_TO (the owner's chat, with the global [filter]) and the [[chats]]
-of hunter.toml (read by hunter/settings/chats.py), each a user, group or room with its own
-keywords and sources.
+"""Where alerts go: the owner's chat (LINE_TO, with the global [filter]) and the [[chats]] of
+hunter.toml (read by hunter/settings/chats.py), each with its own keywords and sources. What a
+chat's `to` is (a person, a group, on which channel) only its channel says
+(hunter/channels/, checked when the config is loaded).
 
-A listing reaches each chat whose rules it matches, once per chat. LINE counts a push once
-per recipient, so a group's pushes cost its members (read from LINE) and the pace budgets
-messages, not pushes.
+A listing reaches each chat whose rules it matches, once per chat.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -20,15 +18,7 @@ from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import FilterConfig
 
 OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
-# LINE's user, group and room ids; a Telegram chat is "telegram:" and its id (a user's, or a
-# group's or supergroup's, negative).
-CHAT_ID = re.compile(r"^(?:[UCR][0-9a-f]{32}|telegram:-?[1-9][0-9]{0,19})$")
-TELEGRAM = "telegram:"
-
-
-def on_telegram(to: str | None) -> bool:
-    """Whether `to` is a Telegram chat's id ("telegram:<chat id>")."""
-    return (to or "").startswith(TELEGRAM)
+OWNER_NAME = "LINE_TO"  # how the owner's chat is named where people read it (status, logs)
 
 
 @dataclass(frozen=True)
@@ -45,12 +35,6 @@ class ChatConfig:
 
     def reads(self, source: str) -> bool:
         return self.sources is None or source in self.sources
-
-    @property
-    def kind(self) -> str:
-        if on_telegram(self.to):
-            return "Telegram group" if self.to[len(TELEGRAM)] == "-" else "Telegram user"
-        return {"U": "user", "C": "group", "R": "room"}[self.to[0]]
 
 
 @dataclass(frozen=True)

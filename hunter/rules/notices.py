@@ -82,12 +82,13 @@ def field_back(source: Source, field: str, version: int) -> Listing:
     )
 
 
-def quota(used: int, limit: int, now: datetime, timezone: str) -> Listing:
-    """Once a month: the month is part of the id, so a second one is never queued."""
+def quota(used: int, limit: int, now: datetime, timezone: str, channel: str) -> Listing:
+    """Once a month: the month is part of the id, so a second one is never queued. `channel`
+    is the name of the channel whose month it is."""
     return Listing(
         job_id=f"{SOURCE}:quota:{_month(now, timezone)}",
         source=SOURCE,
-        title=f"📈 {used} of this month's {limit} LINE messages are used",
+        title=f"📈 {used} of this month's {limit} {channel} messages are used",
         url="",
         summary="At the limit, alerts wait (none is lost) until the month resets or the "
         "plan is raised.",

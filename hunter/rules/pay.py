@@ -133,8 +133,9 @@ def _amount_of(match: re.Match[str]) -> int | None:
 
 
 def _amount(amount: float) -> int | None:
-    """A whole amount, or None when it is not a budget anyone states (0, negative, absurd)."""
-    if not 0 < amount <= MAX_BUDGET:  # also False for NaN and infinity; exact for huge ints
+    """A whole amount, or None when it is not a budget anyone states (under 1, which would
+    show as 0; negative; absurd)."""
+    if not 1 <= amount <= MAX_BUDGET:  # also False for NaN and infinity; exact for huge ints
         return None
     return int(amount)
 

@@ -303,12 +303,14 @@ class StatusReport:
         return max(polls, default=None)
 
     meta: dict[str, str] = field(default_factory=dict)
-    quota: dict[str, Any] | None = None  # LINE's monthly limit and use, filled by the caller
+    quota: dict[str, Any] | None = None  # the paced channel's month, filled by the caller
     pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
     pace_state: PaceState | None = None
     mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
     chats: list[dict[str, Any]] = field(default_factory=list)  # report.chats, by the caller
     next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
+    quota_name: str = ""  # the paced channel's name, for its quota's lines
+    recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:

@@ -158,3 +158,26 @@ def test_a_telegram_chat_without_a_token_or_with_a_bad_one_stops_with_one_line(
     result = run_hunter(tmp_path, "run", "--once", env={**tg_env, "TELEGRAM_BOT_TOKEN": bad})
     assert result.returncode == 2 and "is not a bot token" in result.stderr
     assert bad not in result.stderr
+
+
+def test_a_listing_telegram_refuses_is_told_as_telegrams_refusal(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    """Issue 35: a 400 from Telegram is Telegram's, in `hunter status`, not LINE's."""
+    prime_then_post(tmp_path, board, tg_env, ["python refused"])
+    telegram.script.append("400:message is too long")
+    run(tmp_path, tg_env)
+    [row] = rows(tmp_path, tg_env)
+    assert row["status"] == "stuck"
+    assert row["last_error"] == "Telegram rejected this listing: Bad Request: message is too long"
+    status = run(tmp_path, tg_env, "status").stdout
+    assert "Telegram rejected this listing" in status and "LINE rejected" not in status
+
+
+def test_an_ampersand_in_a_title_is_shown_as_one(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    """The stand-in reads Telegram's HTML once, as Telegram does: "&amp;lt;" is "&lt;"."""
+    prime_then_post(tmp_path, board, tg_env, ["python R&D &lt;team&gt;"])
+    run(tmp_path, tg_env)
+    assert titles_on_telegram(telegram) == ["python R&D &lt;team&gt;"]

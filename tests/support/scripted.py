@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from hunter.channels.line.answers import LineError
 from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult
-from hunter.errors import LineError
 
 
 class Clock:
@@ -24,7 +24,7 @@ class Clock:
 class ScriptedSender(LineCards):
     """Answers each push from a script (then 200), or by a rule over the pushed titles."""
 
-    name = "scripted"
+    name = "LINE"  # it stands in for LINE: the words people read name it
 
     def __init__(self) -> None:
         self.script: list[PushResult] = []

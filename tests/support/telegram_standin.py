@@ -28,15 +28,14 @@ documents it, so that hunter's Telegram channel is tested against the service's 
   standing for the HTTPS one set (the tests have no TLS); `resend` sends one again, as
   Telegram does when an answer is not a 2xx.
 
-`script` makes the next sendMessage calls misbehave: "500" (Internal Server Error), "429:N"
-(retry after N s), "lost" (delivered, then the connection closes unanswered), "hold" (delivered,
-then no answer until the stand-in closes: a kill -9 mid-send). `delivered` keeps what reached
-each chat.
+`script` makes the next sendMessage calls misbehave: "500" (Internal Server Error), "400:WHY"
+("Bad Request: WHY"), "429:N" (retry after N s), "lost" (delivered, then the connection closes
+unanswered), "hold" (delivered, then no answer until the stand-in closes: a kill -9
+mid-send). `delivered` keeps what reached each chat.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import threading
@@ -206,13 +205,17 @@ class TelegramStandIn:
         step = self.script.popleft() if self.script else "ok"
         if step == "500":
             return _error(handler, 500, "Internal Server Error")
+        if step.startswith("400:"):  # a refusal the checks here do not make
+            return _error(handler, 400, f"Bad Request: {step[4:]}")
         if step.startswith("429:"):
             after = int(step[4:])
             return _error(
                 handler, 429, f"Too Many Requests: retry after {after}", {"retry_after": after}
             )
         with self._lock:
-            self.delivered.append(Sent(chat, html.unescape(shown), body, self.clock()))
+            # The parser above turned the entities into text once: "&amp;" is shown as "&",
+            # and "&amp;lt;" as "&lt;", as Telegram shows them (issue 37: it was done twice).
+            self.delivered.append(Sent(chat, shown, body, self.clock()))
             message_id = len(self.delivered)
         if step == "lost":  # delivered, and the answer never comes: the connection drops
             handler.close_connection = True

@@ -14,8 +14,9 @@ from typing import Any
 
 import httpx
 
+from hunter.channels.line.webhook import webhook as line_webhook
 from hunter.chat import Inbox
-from hunter.chat.hooks import line_hook
+from hunter.chat.hooks import hook as serve
 from tests.support.line_spec import WEBHOOK_SPEC, spec_available, spec_errors
 from tests.support.line_standin import TO
 
@@ -81,7 +82,7 @@ def post(url: str, body: bytes, sign: str | None = None, secret: str = SECRET) -
 def receive(inbox: Inbox, body: bytes, sign: str | None) -> int:
     """The status hunter's LINE webhook answers a request of `body` signed `sign`, without
     the HTTP side (tests/integration/web/ has that): the head's check, then the body's."""
-    hook = line_hook(SECRET, inbox)
+    hook = serve(line_webhook(SECRET), inbox)
     headers = {b"x-line-signature": sign.encode()} if sign else {}
     refused = hook.admit(headers)
     return refused[0] if refused else hook.receive(body, headers)

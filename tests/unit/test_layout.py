@@ -6,6 +6,7 @@ classes small enough to read."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "hunter"
@@ -132,3 +133,60 @@ def test_lines_sdk_is_imported_in_one_folder_only() -> None:
             if any(n == "linebot" or n.startswith("linebot.") for n in names):
                 users.add(path.parent.relative_to(PACKAGE.parent).as_posix())
     assert users == {"hunter/channels/line"}
+
+
+# A channel named in code: LINE, LineSender, line_token, Telegram, TELEGRAM_..., Discord, ...
+CHANNEL_NAMED = re.compile(r"\bLINE|\bLine[A-Z]|\bline_|[Tt]elegram|TELEGRAM|[Dd]iscord|DISCORD")
+MAY_NAME_CHANNELS = ("channels", "app")  # the channels' own folders, and what wires them
+MAX_OTHERS_NAMING_CHANNELS = 2
+
+
+def code_words(path: Path) -> list[str]:
+    """The names and strings of a module as code uses them: comments and docstrings aside."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+        and isinstance(node.body[0].value.value, str)
+    }
+    words: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                words.append(node.value)
+        elif isinstance(node, ast.Name):
+            words.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.append(node.attr)
+        elif isinstance(node, ast.alias):
+            words.append(node.name)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef | ast.arg):
+            words.append(node.name if not isinstance(node, ast.arg) else node.arg)
+    return words
+
+
+def test_outside_the_channels_at_most_two_modules_name_a_channel() -> None:
+    """Issue 35: what a channel is lives in its folder; the rest asks the registry. Outside
+    hunter/channels/ and hunter/app/, at most two modules name one in their code."""
+    naming = sorted(
+        name
+        for name, (path, _tree) in modules().items()
+        if folder(name) not in MAY_NAME_CHANNELS
+        and any(CHANNEL_NAMED.search(word) for word in code_words(path))
+    )
+    assert len(naming) <= MAX_OTHERS_NAMING_CHANNELS, naming
+
+
+def test_the_channel_check_sees_a_name_in_code_not_in_a_comment(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text('"""About LINE."""\n# Telegram\nx = 1\n', encoding="utf-8")
+    assert not any(CHANNEL_NAMED.search(word) for word in code_words(module))
+    module.write_text('"""About it."""\ndef f(line_token: str) -> str:\n    return "Discord"\n')
+    assert sorted(w for w in code_words(module) if CHANNEL_NAMED.search(w)) == [
+        "Discord",
+        "line_token",
+    ]

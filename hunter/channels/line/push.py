@@ -15,9 +15,11 @@ from typing import Any, TypeVar
 
 import urllib3
 
+from hunter.channels.line import answers
+from hunter.channels.line.answers import LineError
 from hunter.channels.line.render import LineCards
-from hunter.deliver.outcome import Kind, PushResult, classify
-from hunter.errors import ChatGone, ConfigError, LineError
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.errors import ChatGone, ConfigError
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
@@ -263,7 +265,7 @@ def result_from_answer(status: int | None, body: Any, headers: Any) -> PushResul
         value = headers.get("Retry-After") if hasattr(headers, "get") else None
         if value and str(value).isdigit():
             retry_after = float(value)
-    return PushResult(classify(status, message), status, message, retry_after)
+    return answers.result(status, message, retry_after)
 
 
 def _network_reason(exc: BaseException) -> str:

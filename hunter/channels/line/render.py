@@ -14,7 +14,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from hunter.deliver.channel import ChatEvent
+from hunter.channels.line import ids
+from hunter.channels.line.answers import RETRY_KEY_WINDOW_SECONDS
+from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.rules.notices import SOURCE as NOTICE_SOURCE
@@ -241,6 +243,21 @@ class LineCards:
     max_recent = MAX_BUBBLES  # the last ones sent, shown again: one carousel
     paced = True  # LINE's monthly quota (the terminal, without one, is never held)
     dedupes = True  # X-Line-Retry-Key (the terminal resends nothing)
+    retry_window: float | None = RETRY_KEY_WINDOW_SECONDS
+    words = ids.WORDS
+    name = ids.NAME
+
+    def recipient(self, to: str | None) -> Recipient:
+        return ids.recipient(to, self.name)
+
+    @property
+    def quota_name(self) -> str:
+        return self.name
+
+    def restore(self, payload: object) -> ChatEvent | None:
+        from hunter.channels.line.webhook import restore
+
+        return restore(payload)
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool

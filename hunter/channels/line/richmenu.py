@@ -12,7 +12,8 @@ import struct
 import zlib
 from typing import Any
 
-from hunter.errors import ConfigError, LineError
+from hunter.channels.line.answers import LineError
+from hunter.errors import ConfigError
 
 MENU_NAME = "hunter"
 WIDTH, HEIGHT = 2500, 843  # LINE's "compact" full-width size

@@ -17,14 +17,41 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from hunter.deliver.channel import ChatEvent
+from hunter.channels.line.ids import NAME
+from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
 from hunter.sources.extract import storable_json
 
 log = logging.getLogger("hunter")
 
 
-class BadRequest(Exception):
+PATH = "/line/webhook"
+
+
+class BadRequest(NotEvents):
     """A webhook request hunter refuses (400): bad signature, or not LINE's JSON."""
+
+
+def webhook(secret: str) -> Webhook:
+    """LINE's webhook: no x-line-signature is a 400 before the body is read (LINE signs every
+    request), a wrong signature a 400 after it."""
+
+    def admit(headers: Headers) -> tuple[int, str] | None:
+        if not headers.get(b"x-line-signature"):
+            return 400, "no x-line-signature header"
+        return None
+
+    def events(body: bytes, headers: Headers) -> list[ChatEvent]:
+        signature = headers.get(b"x-line-signature", b"").decode("ascii", "replace")
+        return parse(body, signature, secret)
+
+    return Webhook(NAME, PATH, admit, events)
+
+
+def restore(payload: object) -> ChatEvent | None:
+    """A kept event of LINE's read back (None: another channel's)."""
+    if not isinstance(payload, dict) or "webhookEventId" not in payload:
+        return None
+    return from_payload(payload)
 
 
 @cache
@@ -83,6 +110,7 @@ def flatten(event: Any, payload: dict[str, Any] | None = None) -> ChatEvent:
     _webhook, models = _sdk()
     source = getattr(event, "source", None)
     chat_id = None
+    group = isinstance(source, models.GroupSource | models.RoomSource)
     if isinstance(source, models.GroupSource):
         chat_id = source.group_id
     elif isinstance(source, models.RoomSource):
@@ -117,4 +145,5 @@ def flatten(event: Any, payload: dict[str, Any] | None = None) -> ChatEvent:
         redelivery=bool(getattr(context, "is_redelivery", False)),
         at=at,
         raw=payload or {},
+        in_group=group,
     )

@@ -1,2 +1,57 @@
-"""Telegram's Bot API as a channel (the port is hunter/deliver/channel.py): render.py shows a
-listing as one message, send.py sends it with httpx and reads Telegram's answers."""
+"""Telegram's Bot API as a channel: a message per listing, the chat's webhook and answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from hunter.channels.kind import ChannelKind
+from hunter.channels.telegram import ids, settings
+from hunter.deliver.channel import Channel, Replier, Webhook
+from hunter.errors import ConfigError
+from hunter.rules.destinations import ChatConfig
+
+if TYPE_CHECKING:
+    from hunter.channels.telegram.send import TelegramSender
+
+
+def sender(telegram: settings.TelegramSettings, deadline: float | None = None) -> TelegramSender:
+    """Telegram's channel with the environment's bot token and API address."""
+    from hunter.channels.telegram.send import PUSH_DEADLINE_SECONDS, TelegramSender
+
+    chosen = PUSH_DEADLINE_SECONDS if deadline is None else deadline
+    return TelegramSender(telegram.token or "", telegram.api_url, chosen)
+
+
+def _open(
+    telegram: Any, chats: Sequence[ChatConfig], any_chats: bool, deadline: float | None
+) -> Channel | None:
+    if not chats:
+        return None
+    if not telegram.token:
+        raise ConfigError(
+            f"[[chats]] {chats[0].name!r} is a Telegram chat, and TELEGRAM_BOT_TOKEN is not "
+            "set: set it to the token BotFather gave the bot"
+        )
+    return sender(telegram, deadline)
+
+
+def _chat(telegram: Any, deadline: float | None) -> tuple[Replier, Webhook] | None:
+    if not telegram.chat:
+        return None
+    from hunter.channels.telegram import updates
+
+    return sender(telegram, deadline), updates.webhook(telegram.secret or "")
+
+
+KIND = ChannelKind(
+    name=ids.NAME,
+    prefix=ids.PREFIX,
+    ids=ids.ID,
+    ids_help=ids.IDS_HELP,
+    keys=settings.KEYS,
+    secrets=settings.SECRETS,
+    read=lambda environ, tos: settings.read(environ),
+    open=_open,
+    chat=_chat,
+)

@@ -30,12 +30,13 @@ from typing import Any
 
 import httpx
 
+from hunter.channels.telegram import ids, updates
+from hunter.channels.telegram.ids import PREFIX, chat_number, on_telegram
 from hunter.channels.telegram.render import TelegramMessages
 from hunter.channels.telegram.updates import ALLOWED_UPDATES
-from hunter.deliver.channel import ChatEvent
+from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
-from hunter.errors import ChatGone, ConfigError, TelegramError
-from hunter.rules.destinations import TELEGRAM, on_telegram
+from hunter.errors import ChannelError, ChatGone, ConfigError
 
 PUSH_DEADLINE_SECONDS = 20.0
 USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 30  # seconds between two messages
@@ -46,10 +47,16 @@ TOKEN_FIX = "check TELEGRAM_BOT_TOKEN (BotFather's /token)"
 WEBHOOK_CONNECTIONS = 8  # setWebhook's max_connections (1-100, Telegram's default 40)
 
 
+class TelegramError(ChannelError):
+    """Telegram's Bot API could not be reached or refused a check (getMe, getChat)."""
+
+
 class TelegramSender(TelegramMessages):
-    name = "Telegram"
+    name = ids.NAME
     paced = False  # no monthly quota, no price per member
     dedupes = False  # no retry key: a lost answer is never followed by a second send
+    retry_window: float | None = None
+    words = ids.WORDS
 
     def __init__(
         self,
@@ -69,6 +76,12 @@ class TelegramSender(TelegramMessages):
     ) -> PushResult:
         [fields] = messages  # one listing, one message (render.py)
         return self._send(_chat_id(to), fields)
+
+    def recipient(self, to: str | None) -> Recipient:
+        return ids.recipient(to)
+
+    def restore(self, payload: object) -> ChatEvent | None:
+        return updates.restore(payload)
 
     def can_answer(self, event: ChatEvent, now: datetime) -> bool:
         if not on_telegram(event.chat_id):
@@ -177,9 +190,7 @@ class TelegramSender(TelegramMessages):
 
 
 def _chat_id(to: str | None) -> int:
-    if to is None or not on_telegram(to):
-        raise ValueError(f"not a Telegram chat: {to!r}")
-    return int(to[len(TELEGRAM) :])
+    return chat_number(to)
 
 
 def _result(answer: httpx.Response) -> PushResult:
@@ -207,7 +218,7 @@ def _result(answer: httpx.Response) -> PushResult:
     if code == 403 or (code == 400 and "chat not found" in said.lower()):
         return PushResult(Kind.GONE, code, said)
     if code == 400 and isinstance(more.get("migrate_to_chat_id"), int):
-        new = f"{TELEGRAM}{more['migrate_to_chat_id']}"
+        new = f"{PREFIX}{more['migrate_to_chat_id']}"
         return PushResult(
             Kind.PERMANENT, code, f'the group became a supergroup: set its to = "{new}"'
         )

@@ -18,13 +18,14 @@ failed, and hunter keeps ids for 7 days; ids restart at random after a week with
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from hunter.deliver.channel import ChatEvent
-from hunter.rules.destinations import TELEGRAM
+from hunter.channels.telegram.ids import NAME, PREFIX
+from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
 from hunter.sources.extract import storable_json
 
 log = logging.getLogger("hunter")
@@ -33,7 +34,36 @@ ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 JOINED = ("member", "administrator", "creator", "restricted")  # ChatMember's status
 
 
-class BadUpdate(Exception):
+PATH = "/telegram/webhook"
+SECRET_HEADER = b"x-telegram-bot-api-secret-token"
+
+
+def webhook(secret: str) -> Webhook:
+    """Telegram's webhook: answered only with `secret` in X-Telegram-Bot-Api-Secret-Token
+    (no header: 401, a wrong one: 403, either before a byte of the body is read)."""
+    expected = secret.encode("ascii")
+
+    def admit(headers: Headers) -> tuple[int, str] | None:
+        given = headers.get(SECRET_HEADER)
+        if not given:
+            return 401, "no X-Telegram-Bot-Api-Secret-Token header"
+        if not hmac.compare_digest(given, expected):  # in constant time: no guessing by timing
+            return 403, "a wrong X-Telegram-Bot-Api-Secret-Token"
+        return None
+
+    def events(body: bytes, _headers: Headers) -> list[ChatEvent]:
+        event = parse(body)
+        return [event] if event is not None else []
+
+    return Webhook(NAME, PATH, admit, events)
+
+
+def restore(payload: object) -> ChatEvent | None:
+    """A kept Update read back (None: another channel's)."""
+    return from_update(payload) if is_update(payload) else None
+
+
+class BadUpdate(NotEvents):
     """A request Telegram would not send (not JSON, or not an Update): 400."""
 
 
@@ -58,7 +88,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
     update_id = update.get("update_id")
     if not isinstance(update_id, int):
         return None
-    event_id = f"{TELEGRAM}{update_id}"
+    event_id = f"{PREFIX}{update_id}"
     message, callback, member = (
         _object(update, "message"),
         _object(update, "callback_query"),
@@ -67,23 +97,36 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
     if message is not None:
         text = message.get("text")
         kind, said = _said(text if isinstance(text, str) else "")
+        chat = _chat(message)
         return ChatEvent(
-            event_id, kind, _chat(message), None, text=said, at=_at(message), raw=update
+            event_id,
+            kind,
+            chat,
+            None,
+            text=said,
+            at=_at(message),
+            raw=update,
+            in_group=_group(chat),
         )
     if callback is not None:
         data, query_id = callback.get("data"), callback.get("id")
+        chat = _chat(_object(callback, "message") or {})
         return ChatEvent(
             event_id,
             "postback",
-            _chat(_object(callback, "message") or {}),
+            chat,
             str(query_id) if isinstance(query_id, str) and query_id else None,
             data=data if isinstance(data, str) else "",
             raw=update,
+            in_group=_group(chat),
         )
     if member is not None:
         status = (_object(member, "new_chat_member") or {}).get("status")
         kind = "join" if status in JOINED else "leave"
-        return ChatEvent(event_id, kind, _chat(member), None, at=_at(member), raw=update)
+        chat = _chat(member)
+        return ChatEvent(
+            event_id, kind, chat, None, at=_at(member), raw=update, in_group=_group(chat)
+        )
     other = next((key for key in update if key != "update_id"), "unknown")
     return ChatEvent(event_id, str(other), None, None, raw=update)
 
@@ -108,7 +151,12 @@ def _object(parent: dict[str, Any], key: str) -> dict[str, Any] | None:
 def _chat(holder: dict[str, Any]) -> str | None:
     chat = _object(holder, "chat") or {}
     chat_id = chat.get("id")
-    return f"{TELEGRAM}{chat_id}" if isinstance(chat_id, int) else None
+    return f"{PREFIX}{chat_id}" if isinstance(chat_id, int) else None
+
+
+def _group(chat: str | None) -> bool:
+    """Groups and supergroups have negative ids."""
+    return (chat or "").startswith(f"{PREFIX}-")
 
 
 def _at(holder: dict[str, Any]) -> datetime | None:

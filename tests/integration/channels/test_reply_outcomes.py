@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from hunter.channels.line.answers import LineError
 from hunter.channels.line.push import LineSender
 from hunter.channels.line.render import text_message
 from hunter.deliver.outcome import Kind
-from hunter.errors import LineError
 from tests.support.line_standin import TO, LineStandIn
 from tests.support.local_server import free_port
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from hunter.channels.telegram.send import TelegramSender
+from hunter.channels.telegram.send import TelegramError, TelegramSender
 from hunter.deliver.outcome import Kind, decide
-from hunter.errors import ChatGone, ConfigError, TelegramError
+from hunter.errors import ChatGone, ConfigError
 from hunter.rules.listing import Listing
 from tests.support.local_server import free_port
 from tests.support.telegram_standin import TOKEN, TelegramStandIn

@@ -17,8 +17,9 @@ import pytest
 
 from hunter.app.service import Hunter
 from hunter.channels.line.webhook import BadRequest, parse
+from hunter.channels.telegram.updates import webhook as telegram_webhook
 from hunter.chat import Chat, Inbox
-from hunter.chat.hooks import telegram_hook
+from hunter.chat.hooks import hook as serve
 from hunter.chat.inbox import FairQueue
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
@@ -231,7 +232,7 @@ def test_a_database_gone_answers_500_so_that_telegram_sends_the_update_again(
     store.migrate()
     replier, clock = Replier(), Clock(T0)
     inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock)
-    hook = telegram_hook("telegram-secret-0123456789", inbox)
+    hook = serve(telegram_webhook("telegram-secret-0123456789"), inbox)
     message = {"message_id": 1, "date": int(T0.timestamp()), "text": "hi",
                "chat": {"id": 111, "type": "private"}}  # fmt: skip
     update = json.dumps({"update_id": 5, "message": message}).encode()

@@ -309,7 +309,7 @@ def test_status_in_the_chat_says_what_hunter_status_says(store: SQLiteStore, boa
     for n in range(6):  # more than the pace lets go today: some wait
         s.show(f"p{n}", f"python {n}")
         s.poll()
-    gathered = report.gather(s.config, store, s.chat.destinations, s.line.quota, s.clock())
+    gathered = report.gather(s.config, store, s.chat.destinations, s.line, s.clock())
     owner = next(c for c in gathered.chats if c["name"] == "LINE_TO")
     assert owner["waiting"] > 0 and gathered.next_push_at is not None
     said = s.say("สถานะ")

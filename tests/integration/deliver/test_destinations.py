@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from hunter.app.service import Hunter
+from hunter.channels.line.answers import LineError
 from hunter.chat import Chat
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
-from hunter.errors import ConfigError, LineError
+from hunter.errors import ConfigError
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore

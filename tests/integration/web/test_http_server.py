@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from hunter.channels.line.webhook import webhook as line_webhook
+from hunter.channels.telegram.updates import webhook as telegram_webhook
 from hunter.chat import Chat, Inbox
-from hunter.chat.hooks import line_hook, telegram_hook
+from hunter.chat.hooks import hook
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.health import Health
@@ -91,7 +93,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     inbox = Inbox(Chat(config, store, Replier(), TO, now, "w"), "w", now)
     health = Health(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
-    hooks = [line_hook(SECRET, inbox), telegram_hook(TELEGRAM_SECRET, inbox)]
+    hooks = [hook(line_webhook(SECRET), inbox), hook(telegram_webhook(TELEGRAM_SECRET), inbox)]
     server = HttpServer(health, 0, hooks, host="127.0.0.1", limits=LIMITS).start()
     yield Served(server, health)
     server.close(grace=1.0)

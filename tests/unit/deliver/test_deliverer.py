@@ -11,8 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from hunter.channels.line import answers
+from hunter.channels.line.answers import MONTHLY_LIMIT_MESSAGE
 from hunter.deliver.deliverer import Deliverer
-from hunter.deliver.outcome import MONTHLY_LIMIT_MESSAGE, Kind, PushResult
+from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
@@ -121,7 +123,7 @@ def test_a_rejected_token_stops_delivery_with_a_sentence_to_act_on(
     store: SQLiteStore, sender: ScriptedSender, clock: Clock
 ) -> None:
     ids = waiting(store, "one")
-    sender.script = [PushResult(Kind.AUTH, 401, "Authentication failed")]
+    sender.script = [answers.result(401, "Authentication failed")]  # as LINE says it
     report = deliverer(store, sender, clock).deliver(48)
     assert report.stopped and "LINE_CHANNEL_ACCESS_TOKEN" in report.stopped
     assert states(store) == {ids[0]: "stuck"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hunter.channels.line import answers
 from hunter.deliver.outcome import (
     BACKOFF_SECONDS,
     MAX_ATTEMPTS,
@@ -11,7 +12,6 @@ from hunter.deliver.outcome import (
     Kind,
     PushResult,
     backoff,
-    classify,
     decide,
     key_expired,
     reply_interrupted,
@@ -19,29 +19,6 @@ from hunter.deliver.outcome import (
     unconfirmed,
 )
 from hunter.store.states import ErrorKind, RowStatus
-
-
-@pytest.mark.parametrize(
-    ("status", "message", "kind"),
-    [
-        (200, "", Kind.SENT),
-        (409, "The retry key is already accepted", Kind.SENT),
-        (400, "The request body has 1 error(s)", Kind.REJECTED),
-        (401, "Authentication failed", Kind.AUTH),
-        (403, "Not authorized", Kind.AUTH),
-        (404, "Not found", Kind.PERMANENT),
-        (413, "Too large", Kind.PERMANENT),
-        (408, "Request timeout", Kind.TRANSIENT),
-        (429, "The API rate limit has been exceeded. Try again later.", Kind.TRANSIENT),
-        (429, "You have reached your monthly limit.", Kind.QUOTA),
-        (500, "An error occurred in the backend server", Kind.TRANSIENT),
-        (502, "", Kind.TRANSIENT),
-        (503, "", Kind.TRANSIENT),
-        (None, "ReadTimeoutError", Kind.TRANSIENT),  # no answer: timeout, reset, refused
-    ],
-)
-def test_classify(status: int | None, message: str, kind: Kind) -> None:
-    assert classify(status, message) is kind
 
 
 @pytest.mark.parametrize(
@@ -103,7 +80,7 @@ def test_decisions(
 
 
 def test_people_read_the_reasons() -> None:
-    auth = decide(PushResult(Kind.AUTH, 401, "Authentication failed"), 0, 1).error or ""
+    auth = decide(answers.result(401, "Authentication failed"), 0, 1).error or ""
     assert "LINE_CHANNEL_ACCESS_TOKEN" in auth and "401" not in auth
     rejected = decide(PushResult(Kind.REJECTED, 400, "May not be empty"), 0, 1).error or ""
     assert "May not be empty" in rejected

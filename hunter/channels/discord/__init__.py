@@ -1,0 +1,34 @@
+"""Discord as a channel: alerts posted to a server's channel through its webhook (no chat: a
+webhook only posts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hunter.channels.discord import settings
+from hunter.channels.kind import ChannelKind
+from hunter.deliver.channel import Channel
+from hunter.rules.destinations import ChatConfig
+
+
+def _open(
+    hooks: Any, chats: Sequence[ChatConfig], any_chats: bool, deadline: float | None
+) -> Channel | None:
+    if not chats:
+        return None
+    from hunter.channels.discord.send import PUSH_DEADLINE_SECONDS, DiscordSender
+
+    return DiscordSender(hooks, PUSH_DEADLINE_SECONDS if deadline is None else deadline)
+
+
+KIND = ChannelKind(
+    name=settings.NAME,
+    prefix=settings.PREFIX,
+    ids=settings.ID,
+    ids_help=settings.IDS_HELP,
+    keys=("DISCORD_WEBHOOK_<NAME>",),
+    secrets=("DISCORD_WEBHOOK_<NAME>",),
+    read=settings.read,
+    open=_open,
+)

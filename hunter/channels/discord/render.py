@@ -1,0 +1,74 @@
+"""Listings as Discord shows them: one message of up to 10 embeds, one per listing (its title
+linking to it, pay and what it is and a short summary in the description, the source in the
+footer), and the batch's note as the message's text.
+
+Discord's limits (discord.com/developers/docs/resources/message#embed-object-embed-limits and
+execute webhook; the same in ../shared/contracts/discord-openapi.json): content at most 2,000
+characters; at most 10 embeds, each title at most 256, description 4,096, footer 2,048; the
+text of all embeds together at most 6,000. Each part is cut to a size here, so 10 embeds stay
+under 5,500 characters. `allowed_mentions` with an empty `parse` always: "@everyone", "@here"
+or "<@&role>" in a listing's text pings nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hunter.rules.listing import Listing
+from hunter.rules.wording import details, money
+
+CONTENT_MAX = 2000
+MAX_EMBEDS = 10
+EMBEDS_TOTAL_MAX = 6000
+TITLE_MAX, DESCRIPTION_MAX, FOOTER_MAX = 200, 300, 40
+URL_MAX = 2048
+COLOR = 0x2ECC71
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def embed(listing: Listing) -> dict[str, Any]:
+    lines = [f"💰 {money(listing)}", details(listing), listing.summary]
+    card: dict[str, Any] = {
+        "title": _cut(listing.title or "-", TITLE_MAX),
+        "description": _cut("\n".join(line for line in lines if line), DESCRIPTION_MAX),
+        "footer": {"text": _cut(f"📍 {listing.source}", FOOTER_MAX)},
+        "color": COLOR,
+    }
+    if (
+        listing.url
+        and listing.url.startswith(("https://", "http://"))
+        and len(listing.url) <= URL_MAX
+    ):
+        card["url"] = listing.url
+    return card
+
+
+def message(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
+    """One execute-webhook body: the listings' embeds and `note` as its text."""
+    body: dict[str, Any] = {
+        "embeds": [embed(listing) for listing in listings[:MAX_EMBEDS]],
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if note or not listings:
+        body["content"] = _cut(note or "-", CONTENT_MAX)
+    return body
+
+
+def text_message(text: str) -> dict[str, Any]:
+    return {"content": _cut(text or "-", CONTENT_MAX), "allowed_mentions": NO_MENTIONS}
+
+
+class DiscordMessages:
+    """The render half of the Discord channel: a batch is one message."""
+
+    max_per_push = MAX_EMBEDS
+
+    def render(
+        self, listings: Sequence[Listing], note: str | None, actions: bool
+    ) -> list[dict[str, Any]]:
+        return [message(listings, note)]  # no buttons: a webhook has no chat to answer them

@@ -1,0 +1,172 @@
+"""Discord's webhooks as a channel (discord.com/developers/docs/resources/webhook#execute-
+webhook): a push is `POST <webhook url>?wait=true` with one message; `members` asks the
+webhook itself (`GET <webhook url>`), which says whether it still exists.
+
+What an answer means (Discord's docs, "HTTP Response Codes", "JSON Error Codes", "Rate
+Limits"; the answers' shapes in ../shared/contracts/discord-openapi.json):
+
+    200 (with wait=true: the message), 204      delivered
+    429 {"retry_after": s, "global": b}         try again after retry_after seconds
+    404 {"code": 10015, "Unknown Webhook"}      the webhook was deleted: the chat is gone
+    401, 403                                    the webhook's token no longer works: gone
+    400 {"code": 50035, "errors": ...}          this message is refused, stuck with its words
+    5xx, a refused connection                   not delivered: try again later
+    no answer after sending                     delivery unknown: stuck (no retry key)
+
+Each answer's X-RateLimit-Remaining and X-RateLimit-Reset-After say how many requests the
+webhook takes before its bucket refills (about 5 every 2 s): at 0 the next request to that
+webhook waits Reset-After seconds, so a burst of batches never meets a 429.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from hunter.channels.discord import settings
+from hunter.channels.discord.render import DiscordMessages
+from hunter.channels.discord.settings import Webhook
+from hunter.deliver.channel import Recipient
+from hunter.deliver.outcome import Kind, PushResult
+from hunter.errors import ChannelError, ChatGone
+
+PUSH_DEADLINE_SECONDS = 20.0
+UNKNOWN_WEBHOOK = 10015
+MAX_WAIT = 60.0  # a bucket's reset, or a 429's retry_after, waited here at most
+
+
+class DiscordError(ChannelError):
+    """Discord could not be reached, or refused a check of a webhook."""
+
+
+class DiscordSender(DiscordMessages):
+    name = settings.NAME
+    paced = False  # no monthly quota, no price per member
+    dedupes = False  # no idempotency key: a lost answer is never followed by a second send
+    retry_window: float | None = None
+
+    def __init__(
+        self,
+        hooks: Mapping[str, Webhook],
+        deadline: float = PUSH_DEADLINE_SECONDS,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        self._hooks = dict(hooks)
+        self._http = httpx.Client(timeout=httpx.Timeout(deadline, connect=5.0))
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._refill: dict[str, float] = {}  # webhook id -> when its bucket has room again
+
+    def recipient(self, to: str | None) -> Recipient:
+        return settings.recipient(to, self._hooks)
+
+    def push(
+        self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
+    ) -> PushResult:
+        [body] = messages  # a batch is one message (render.py)
+        hook = self._hook(to)
+        self._wait_for_room(hook)
+        try:
+            answer = self._http.post(hook.url, params={"wait": "true"}, json=body)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # never left: not delivered
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {type(exc).__name__}")
+        except httpx.HTTPError as exc:  # it may have arrived: only Discord knows
+            detail = f"no answer from Discord: {type(exc).__name__}"
+            return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
+        self._note_bucket(hook, answer)
+        return result(answer)
+
+    def members(self, to: str) -> int:
+        """1: no price per member. Asks the webhook, which says whether it still exists
+        (ChatGone when it was deleted)."""
+        self._ask(to)
+        return 1
+
+    def quota(self) -> None:
+        return None  # no monthly quota
+
+    def check(self, to: str) -> str:
+        """`hunter check`: the webhook's name and id, never its URL."""
+        data = self._ask(to)
+        return f"webhook {str(data.get('name') or '?')[:80]!r} (id {self._hook(to).id})"
+
+    def _ask(self, to: str) -> dict[str, Any]:
+        """Get Webhook with Token: the webhook, ChatGone when it is deleted, DiscordError
+        when Discord cannot tell."""
+        try:
+            answer = self._http.get(self._hook(to).url)
+        except httpx.HTTPError as exc:
+            raise DiscordError(f"cannot reach Discord: {type(exc).__name__}") from None
+        said = result(answer)
+        if said.kind is Kind.GONE:
+            raise ChatGone(f"Discord says {said.detail}")
+        if said.kind is not Kind.SENT:
+            raise DiscordError(f"Discord's webhook check failed: {said.summary}")
+        try:
+            data = answer.json()
+        except ValueError:
+            data = None
+        return data if isinstance(data, dict) else {}
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _hook(self, to: str | None) -> Webhook:
+        hook = self._hooks.get(to or "")
+        if hook is None:
+            raise ValueError(f"no Discord webhook for {to!r}")
+        return hook
+
+    def _wait_for_room(self, hook: Webhook) -> None:
+        with self._lock:
+            wait = self._refill.pop(hook.id, 0.0) - time.monotonic()
+        if wait > 0:
+            self._sleep(min(wait, MAX_WAIT))
+
+    def _note_bucket(self, hook: Webhook, answer: httpx.Response) -> None:
+        """At X-RateLimit-Remaining 0, the next request waits X-RateLimit-Reset-After."""
+        remaining = answer.headers.get("x-ratelimit-remaining")
+        reset_after = _seconds(answer.headers.get("x-ratelimit-reset-after"))
+        if remaining == "0" and reset_after is not None:
+            with self._lock:
+                self._refill[hook.id] = time.monotonic() + reset_after
+
+
+def result(answer: httpx.Response) -> PushResult:
+    """What one of Discord's answers means (see the module's table)."""
+    status = answer.status_code
+    if status in (200, 204):
+        return PushResult(Kind.SENT, status)
+    try:
+        data = answer.json()
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):  # a proxy's page, or nothing Discord would send
+        kind = Kind.TRANSIENT if status >= 500 else Kind.PERMANENT
+        return PushResult(kind, status, f"not Discord's answer ({answer.reason_phrase})")
+    said = str(data.get("message") or answer.reason_phrase)[:300]
+    code = data.get("code")
+    if status == 429:
+        wait = _seconds(data.get("retry_after")) or _seconds(answer.headers.get("retry-after"))
+        return PushResult(Kind.TRANSIENT, status, said, retry_after=min(wait or 5.0, 3600.0))
+    if status == 404 or code == UNKNOWN_WEBHOOK:
+        return PushResult(Kind.GONE, status, f"the webhook was deleted ({said})")
+    if status in (401, 403):
+        return PushResult(Kind.GONE, status, f"the webhook no longer takes posts ({said})")
+    if status == 400:
+        return PushResult(Kind.REJECTED, status, said)
+    if status >= 500 or status == 408:
+        return PushResult(Kind.TRANSIENT, status, said)
+    return PushResult(Kind.PERMANENT, status, said)
+
+
+def _seconds(value: object) -> float | None:
+    try:
+        seconds = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return seconds if 0 <= seconds <= 86400 else None

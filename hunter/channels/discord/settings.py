@@ -1,0 +1,81 @@
+"""Discord's recipients and keys: a `to` of Discord's is "discord:<name>", and its webhook's
+URL is in the environment as DISCORD_WEBHOOK_<NAME> (upper-cased). Never in hunter.toml: the
+URL holds the webhook's token, and anyone who has it can post to the channel. Every URL read
+is registered with `redact`, the token on its own too.
+
+A webhook URL is made in Discord (Server Settings -> Integrations -> Webhooks -> New Webhook ->
+Copy Webhook URL) and reads https://discord.com/api/webhooks/<id>/<token>; the id is a
+number (a snowflake), the token 60-80 of letters, digits, "-" and "_".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from hunter import redact
+from hunter.deliver.channel import Recipient
+from hunter.errors import ConfigError
+from hunter.rules.destinations import ChatConfig
+
+NAME = "Discord"
+PREFIX = "discord:"
+ID = re.compile(r"discord:[A-Za-z0-9_]{1,32}")
+IDS_HELP = '"discord:<name>" (its webhook URL in DISCORD_WEBHOOK_<NAME>)'
+HOOK_PATH = re.compile(
+    r"/api(?:/v\d+)?/webhooks/(?P<id>[0-9]{1,25})/(?P<token>[A-Za-z0-9_-]{1,100})"
+)
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """One webhook: where to post (its URL holds its token: never shown), and its id."""
+
+    url: str = field(repr=False)
+    id: str
+
+
+def variable(to: str) -> str:
+    """The environment variable that holds the webhook of `to` ("discord:team" -> ...TEAM)."""
+    return f"DISCORD_WEBHOOK_{to[len(PREFIX) :].upper()}"
+
+
+def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, Webhook]:
+    """The webhook of each Discord chat in `chats`, by its `to`; ConfigError naming the chat
+    and the variable when one is missing or not a webhook URL. Every DISCORD_WEBHOOK_* set is
+    redacted, used or not."""
+    for key, value in environ.items():
+        if key.startswith("DISCORD_WEBHOOK_") and value:
+            redact.register(value.strip())
+            match = HOOK_PATH.search(value)
+            if match:
+                redact.register(match["token"])
+    hooks = {}
+    for chat in chats:
+        to, name = chat.to, variable(chat.to)
+        url = (environ.get(name) or "").strip()
+        if not url:
+            raise ConfigError(
+                f"[[chats]] {chat.name!r} is a Discord channel, and {name} is not set: set it "
+                "to the channel's webhook URL (Server Settings -> Integrations -> Webhooks -> "
+                "Copy Webhook URL)"
+            )
+        parts = urlsplit(url)
+        match = HOOK_PATH.fullmatch(parts.path)
+        if parts.scheme not in ("https", "http") or not parts.netloc or match is None:
+            raise ConfigError(
+                f"{name} is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/"
+                "<token>); copy it again from the channel's Integrations -> Webhooks"
+            )
+        hooks[to] = Webhook(url.split("?", 1)[0], match["id"])
+    return hooks
+
+
+def recipient(to: str | None, hooks: Mapping[str, Webhook] | None = None) -> Recipient:
+    """A webhook posts to one channel of a server, read by many; a new webhook (a new URL) is
+    a new address, so a deleted one's "gone" is not held against its successor."""
+    hook = (hooks or {}).get(to or "")
+    address = f"{to}/{hook.id}" if hook else ""
+    return Recipient(NAME, "Discord channel", group=True, asked=True, address=address)

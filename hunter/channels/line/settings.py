@@ -1,0 +1,65 @@
+"""LINE's keys in the environment, read and checked once; the token and the channel secret are
+registered with `redact` the moment they are read.
+
+    LINE_CHANNEL_ACCESS_TOKEN   pushes, replies, the quota (a long-lived channel access token)
+    LINE_TO                     the owner's chat: a user, group or room id (ids.py)
+    LINE_CHANNEL_SECRET         signs LINE's webhook calls: the chat is on with it
+    HUNTER_LINE_API_URL         LINE's API address (tests, a proxy)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hunter import redact
+from hunter.errors import ConfigError
+from hunter.settings.environment import api_url
+
+KEYS = ("LINE_CHANNEL_ACCESS_TOKEN", "LINE_TO", "LINE_CHANNEL_SECRET", "HUNTER_LINE_API_URL")
+SECRETS = ("LINE_CHANNEL_ACCESS_TOKEN", "LINE_CHANNEL_SECRET")
+
+
+@dataclass(frozen=True)
+class LineSettings:
+    # repr=False: printing the settings (a debugger, a stray log line) shows no secret.
+    token: str | None = field(default=None, repr=False)
+    to: str | None = None
+    secret: str | None = field(default=None, repr=False)  # signs LINE's webhook calls
+    api_url: str = "https://api.line.me"
+
+    @property
+    def configured(self) -> bool:
+        """Alerts go to LINE_TO."""
+        return bool(self.token and self.to)
+
+    @property
+    def chat(self) -> bool:
+        """LINE may call hunter: replies need the token, signatures the secret."""
+        return bool(self.token and self.secret)
+
+
+def read(environ: Mapping[str, str]) -> LineSettings:
+    token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
+    secret = environ.get("LINE_CHANNEL_SECRET") or None
+    redact.register(token, secret)
+    to = environ.get("LINE_TO") or None
+    if secret and not token:
+        raise ConfigError(
+            "LINE_CHANNEL_SECRET is set but LINE_CHANNEL_ACCESS_TOKEN is not; the chat's replies "
+            "need the token: set it too"
+        )
+    # A token without LINE_TO is allowed with the webhook's secret: the bot then tells whoever
+    # adds it their chat id, which is how a user finds the LINE_TO to set.
+    if bool(token) != bool(to) and not secret:
+        missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
+        raise ConfigError(
+            f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
+        )
+    if to and not (to[:1] in "UCR" and len(to) == 33):
+        raise ConfigError(
+            "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
+            "not a display name; see the README's LINE set-up"
+        )
+    url = api_url(environ, "HUNTER_LINE_API_URL", "https://api.line.me")
+    return LineSettings(token, to, secret, url)

@@ -1,0 +1,164 @@
+"""Discord beside LINE, as a user runs it: the CLI as a subprocess, the owner on LINE and a
+team's channel on Discord ([[chats]] to = "discord:team", its webhook URL in
+DISCORD_WEBHOOK_TEAM), with a SQLite file and with PostgreSQL, against a Discord stand-in
+that answers as Discord's docs say (tests/support/discord_standin.py). Each listing reaches
+each chat once with its link; a mention in a listing pings nobody; a 429 is waited out; a
+deleted webhook is asked at most once a poll, then held as gone with its rows kept, and they
+go once a webhook is back; the webhook's token is in no output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import run_hunter, write_config
+from tests.support.discord_standin import TOKEN, WEBHOOK_ID, DiscordStandIn
+from tests.support.line_standin import LineStandIn
+
+FAST = {"backoff_seconds": [0.2, 0.2, 0.2, 0.2, 0.5], "lease_seconds": 2}
+
+
+@pytest.fixture
+def dc_env(env: dict[str, str], discord: DiscordStandIn) -> dict[str, str]:
+    return {**env, "DISCORD_WEBHOOK_TEAM": discord.webhook_url()}
+
+
+def configure(folder: Path, url: str, **more: Any) -> None:
+    write_config(
+        folder,
+        [html_source("board", url)],
+        filter={"include": ["python"]},
+        chats=[{"name": "team", "to": "discord:team"}],
+        **FAST,
+        **more,
+    )
+
+
+def run(folder: Path, env: dict[str, str], *args: str) -> Any:
+    result = run_hunter(folder, *(args or ("run", "--once")), env=env)
+    assert result.returncode in (0, 1), result.stderr
+    return result
+
+
+def prime_then_post(
+    folder: Path, board: Board, env: dict[str, str], titles: list[str], **more: Any
+) -> str:
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    configure(folder, url, **more)
+    assert run(folder, env).returncode == 0
+    jobs = [(f"j{n}", title) for n, title in enumerate(titles, start=1)]
+    board.serve_jobs("/jobs", [*jobs, ("seed", "python seed")])
+    return url
+
+
+def test_each_listing_reaches_line_and_discord_once_with_its_link(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, dc_env, ["python bot", "python scraper"])
+    assert line.pushes == [] and discord.messages == []  # priming is silent
+    started = run(tmp_path, dc_env)
+    assert "alerts to LINE and Discord" in started.stdout
+    run(tmp_path, dc_env)  # the same page again: nothing twice
+    assert sorted(line.delivered) == ["python bot", "python scraper"]
+    assert sorted(discord.titles()) == ["python bot", "python scraper"]
+    links = sorted(link for posted in discord.messages for link in posted.links)
+    assert [link.split("?")[0] for link in links] == [f"{board.url}/job/j1", f"{board.url}/job/j2"]
+    assert line.used == 1  # Discord's message costs LINE nothing
+    status = run(tmp_path, dc_env, "status").stdout
+    assert "team (discord:team): Discord, no monthly quota, 2 sent this month" in status
+    check = run(tmp_path, dc_env, "check").stdout
+    assert f"Discord: team (discord:team): webhook 'hunter alerts' (id {WEBHOOK_ID})" in check
+    said = started.stdout + started.stderr + status + check
+    assert TOKEN not in said and discord.webhook_url() not in said  # never shown
+
+
+def test_a_mention_in_a_listing_pings_no_one(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, dc_env, ["python @everyone <@&123> @here"])
+    run(tmp_path, dc_env)
+    assert discord.titles() == ["python @everyone <@&123> @here"]  # shown as written
+    assert discord.pinged == [[]]
+    body = discord.messages[0].body
+    assert body["allowed_mentions"] == {"parse": []}
+
+
+def test_a_429_and_a_500_are_waited_out_and_delivered_once(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, dc_env, [f"python {n}" for n in range(14)])
+    discord.script.extend(["429:0.3", "500"])
+    run(tmp_path, dc_env)
+    run(tmp_path, dc_env)
+    assert sorted(discord.titles()) == sorted(f"python {n}" for n in range(14))  # each once
+    status = json.loads(run(tmp_path, dc_env, "status", "--json").stdout)
+    assert status["rows"] == []
+
+
+def test_the_webhooks_rate_limit_headers_are_obeyed(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    """60 listings are 6 posts in a row; Discord takes 5 per 2 s: the sender reads
+    X-RateLimit-Remaining 0 and waits X-RateLimit-Reset-After instead of meeting a 429."""
+    titles = [f"python {n}" for n in range(60)]
+    prime_then_post(tmp_path, board, dc_env, titles, max_alerts_per_poll=200, flood_threshold=100)
+    run(tmp_path, dc_env)
+    assert len(discord.messages) == 6 and len(discord.titles()) == 60
+    assert discord.limited == 0
+
+
+def test_a_lost_answer_is_held_never_sent_twice(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, dc_env, ["python lost"])
+    discord.script.append("lost")
+    run(tmp_path, dc_env)
+    run(tmp_path, dc_env)
+    assert discord.titles() == ["python lost"]  # once, though no answer came
+    [row] = json.loads(run(tmp_path, dc_env, "status", "--json").stdout)["rows"]
+    assert row["status"] == "stuck" and "delivery unknown" in row["last_error"]
+
+
+def test_a_deleted_webhook_is_held_as_gone_and_its_rows_go_when_it_is_back(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    prime_then_post(tmp_path, board, dc_env, ["python a"])
+    discord.deleted.add(WEBHOOK_ID)
+    run(tmp_path, dc_env)
+    # Asked once (its check before the first post), told 10015 "Unknown Webhook"
+    assert discord.checks + discord.executions == 1
+    jobs = [("j1", "python a"), ("j2", "python b"), ("seed", "python seed")]
+    board.serve_jobs("/jobs", jobs)
+    for _ in range(2):
+        run(tmp_path, dc_env)
+    assert discord.checks + discord.executions == 1  # held as gone: not asked again
+    gone = [title for title in line.delivered if title.startswith("🚪")]
+    assert gone == ["🚪 The bot is no longer in chat team (discord:team)"]  # told once
+    status = json.loads(run(tmp_path, dc_env, "status", "--json").stdout)
+    assert status["outbox"]["pending"] == 2  # waiting, not lost
+    # A new webhook for the channel, its URL set where hunter runs: the rows go.
+    discord.webhooks["9876543210"] = TOKEN
+    back = {**dc_env, "DISCORD_WEBHOOK_TEAM": discord.webhook_url("9876543210")}
+    run(tmp_path, back)
+    assert sorted(discord.titles()) == ["python a", "python b"]
+    assert json.loads(run(tmp_path, back, "status", "--json").stdout)["outbox"]["pending"] == 0
+
+
+def test_a_discord_chat_without_its_webhook_stops_with_one_line(
+    tmp_path: Path, board: Board, dc_env: dict
+) -> None:
+    configure(tmp_path, board.serve_jobs("/jobs", [("1", "python")]))
+    missing = {k: v for k, v in dc_env.items() if k != "DISCORD_WEBHOOK_TEAM"}
+    result = run_hunter(tmp_path, "run", "--once", env=missing)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "[[chats]] 'team' is a Discord channel, and DISCORD_WEBHOOK_TEAM is not set" in (
+        result.stderr
+    )
+    bad = "https://example.com/not/a/webhook-secret-part"
+    result = run_hunter(tmp_path, "run", "--once", env={**dc_env, "DISCORD_WEBHOOK_TEAM": bad})
+    assert result.returncode == 2 and "is not a Discord webhook URL" in result.stderr
+    assert bad not in result.stderr
