@@ -173,8 +173,9 @@ class Chat:
             )
         elif verb in (DISMISS, APPLIED) and argument:
             mark = "dismissed" if verb == DISMISS else "applied"
-            mine = self.destinations.row_of(argument) == chat  # another chat's card: unknown
-            title = self.store.chat.mark(argument, mark, now) if mine else None
+            # Only a row of this chat's own (its `chat` column, never its id's text, which a
+            # board writes: issue 37); another chat's card is unknown here.
+            title = self.store.chat.mark(argument, mark, now, chat)
             if title is None:
                 self._text(event, "ไม่พบงานนี้แล้ว · That listing is no longer known.")
             elif mark == "dismissed":

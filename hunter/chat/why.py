@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.chat.tuning import Tuning
+from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import FilterConfig
@@ -46,7 +47,14 @@ class Why:
         ids = [] if is_link else [argument, f"{argument}#{chat}"]
         rows = self.store.chat.find(ids, argument if is_link else None)
         mine = [r for r in rows if text(r, "chat") == chat]
-        main = [r for r in rows if text(r, "chat") == OWNER]
+        # The owner's row of a board's listing explains it to any chat (the same listing,
+        # judged by that chat's rules); hunter's own notices are the owner's alone (issue 37:
+        # a group was told the owner's LINE month).
+        main = [
+            r
+            for r in rows
+            if text(r, "chat") == OWNER and self._listing(r).source != notices.SOURCE
+        ]
         if mine:
             return self._known(mine[0], chat)
         if main:

@@ -97,11 +97,6 @@ class Destinations:
     def chat_named(self, name: str) -> ChatConfig | None:
         return next((chat for chat in self.chats if chat.name == name), None)
 
-    def row_of(self, job_id: str) -> str:
-        """The chat whose outbox row `job_id` is ("<listing id>#<chat>", or the owner's)."""
-        head, _, chat = job_id.rpartition("#")
-        return chat if head and any(c.name == chat for c in self.chats) else OWNER
-
     def name_of(self, to: str | None) -> str | None:
         """The chat whose id is `to` (the owner's first), or None for a stranger."""
         if to is None:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
 from hunter.store.columns import Row, flag, moment, optional_integer, text
 from hunter.store.records import Marked
@@ -64,9 +65,10 @@ class ChatStore(Room, ABC):
         """Lift a mute in `chat` (None: in every chat); False when the word was not muted."""
 
     @abstractmethod
-    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
-        """Mark a listing `dismissed` (it is never sent, if it still waits) or `applied`;
-        its title, or None when the id is unknown."""
+    def mark(self, job_id: str, mark: str, now: datetime, chat: str = OWNER) -> str | None:
+        """Mark a listing of `chat`'s `dismissed` (it is never sent, if it still waits) or
+        `applied`; its title, or None when `chat` has no row of that id (an unknown id, or
+        another chat's: its own `chat` column decides, never the id's text)."""
 
     # Each change is stamped with the time it was said (LINE's timestamp of the command): a
     # change older than the one kept does nothing, so when two replicas handle "add w" and

@@ -15,6 +15,7 @@ from hunter.chat import Chat, Inbox
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone
+from hunter.rules import notices
 from hunter.settings.config import Config, parse_config
 from hunter.store.base import Store
 from tests.support.board import Board, html_source
@@ -164,3 +165,57 @@ def test_an_event_the_database_refuses_costs_the_others_nothing(store: Store, bo
     assert status == 200
     assert store.chat.rules(clock())[""].added == ("go",)
     assert len(line.replies) >= 1
+
+
+ODD_IDS = ["x#design", "y%23design", "a b#design c", "z" * 190 + "#design"]
+
+
+def test_a_forged_button_never_reaches_another_chats_row(store: Store, board: Board) -> None:
+    """Issue 37, medium 3: a board id ending in "#design" (the group's name). A group member's
+    forged "dismiss a:x#design" is the owner's row's id: it is refused (the row's own chat
+    column decides), the owner's row stays pending and is sent; the owner's own dismiss of
+    another listing still works. Ids with "#", "%23", spaces and 200 bytes, on every store."""
+    url = board.serve_jobs("/a", [("seed", "python seed")])
+    clock, line = Clock(T0), Line()
+    hunter = hunter_for(configure(url), store, line, clock)
+    hunter.poll()  # primes
+    board.serve_jobs("/a", [("seed", "python seed"), *((i, f"python {i}") for i in ODD_IDS)])
+    quiet = Hunter(
+        hunter.config, store, line, clock, "w", threading.Event(), pacing=True, line_to=TO
+    )
+    quiet.poller.poll()  # recorded, not yet delivered
+    states = store.outbox.job_states()
+    for native in ODD_IDS:
+        assert states[f"a:{native}"] == "pending"  # the owner's
+        assert states[f"a:{native}#design"] == "pending"  # the group's: no collision
+    chat = Chat(hunter.config, store, line, TO, clock, "w")
+    forged = ChatEvent("F1", "postback", GROUP, "rt1", data="dismiss a:x#design", at=clock())
+    chat.handle(forged)
+    assert store.outbox.job_states()["a:x#design"] == "pending"  # the owner's: untouched
+    assert "no longer known" in json.dumps(line.replies[-1], ensure_ascii=False)
+    own = ChatEvent("F2", "postback", TO, "rt2", data="dismiss a:y%23design", at=clock())
+    chat.handle(own)
+    assert store.outbox.job_states()["a:y%23design"] == "ignored"  # the owner's own: taken
+    clock.advance(1800)
+    hunter.poll()
+    sent_to_owner = line.titles_to(TO)
+    assert "python x#design" in sent_to_owner and "python y%23design" not in sent_to_owner
+    shown = sorted(title[:100] for title in line.titles_to(GROUP))  # a card cuts a long one
+    assert shown == sorted(f"python {i}"[:100] for i in ODD_IDS)
+
+
+def test_a_chat_asks_why_only_of_rows_of_its_own(store: Store, board: Board) -> None:
+    """Issue 37, low 7: "ทำไม" of the owner's notice, from a group, told the group the owner's
+    LINE month. A chat learns nothing of hunter's notices to another chat."""
+    url = board.serve_jobs("/a", [("seed", "python seed")])
+    clock, line = Clock(T0), Line()
+    hunter = hunter_for(configure(url), store, line, clock)
+    notice = notices.quota(190, 200, clock(), "UTC", "LINE")
+    assert store.outbox.enqueue(notice, clock())
+    chat = Chat(hunter.config, store, line, TO, clock, "w")
+    asked = f"ทำไม {notice.job_id}"
+    chat.handle(ChatEvent("W1", "message", GROUP, "rt1", text=asked, at=clock()))
+    said = json.dumps(line.replies[-1], ensure_ascii=False)
+    assert "190" not in said and "never seen" in said
+    chat.handle(ChatEvent("W2", "message", TO, "rt2", text=asked, at=clock()))
+    assert "190 of this month" in json.dumps(line.replies[-1], ensure_ascii=False)  # the owner's

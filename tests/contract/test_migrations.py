@@ -152,7 +152,17 @@ def use_as_the_second_release(store: Store, statements: list[str]) -> None:
     """What a1cc299 writes: listings, a mark, and (in that release's own SQL, which today's
     code no longer speaks) a push of the pace, a mute and an answered event."""
     record_as_the_first_release(store)
-    store.chat.mark("a:1", "applied", T0)
+    # A mark as that release made it (its rows had no chat column, which today's mark asks)
+    if isinstance(store, PostgresStore):
+        store._execute(f"SELECT hunter_mark('a:1', 'applied', '{T0.isoformat()}')")
+    else:
+        assert isinstance(store, SQLiteStore)
+        with store.tx() as db:
+            db.execute(
+                "INSERT INTO hunter_marks (job_id, mark, listing, marked_at) SELECT job_id, "
+                "'applied', listing, ? FROM hunter_seen_jobs WHERE job_id = 'a:1'",
+                (T0.isoformat(),),
+            )
     for statement in statements:
         if isinstance(store, PostgresStore):
             store._execute(statement)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import ChatStore, EventRow, event_payload
 from hunter.store.columns import moment, text, whole_number
@@ -83,6 +84,8 @@ class FunctionChat(ChatStore):
     def reset_tuning(self, chat: str | None = None) -> int:
         return whole_number(self._database.value("hunter_reset_tuning", chat=chat))
 
-    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
-        title = self._database.value("hunter_mark", job_id=job_id, mark=mark, now=now)
+    def mark(self, job_id: str, mark: str, now: datetime, chat: str = OWNER) -> str | None:
+        title = self._database.value(
+            "hunter_mark_in_chat", job_id=job_id, chat=chat, mark=mark, now=now
+        )
         return None if title is None else str(title)

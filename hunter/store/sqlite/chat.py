@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.columns import flag, text
@@ -100,13 +101,13 @@ class SQLiteChat(ChatStore):
                 for query in ("reset_words", "reset_settings", "reset_floors")
             )
 
-    def mark(self, job_id: str, mark: str, now: datetime) -> str | None:
+    def mark(self, job_id: str, mark: str, now: datetime, chat: str = OWNER) -> str | None:
         with self._database.tx() as db:
-            row = db.execute(Q["job_listing"], {"job_id": job_id}).fetchone()
+            row = db.execute(Q["job_listing"], {"job_id": job_id, "chat": chat}).fetchone()
             if row is None:
                 return None
             if mark == "dismissed":
-                db.execute(Q["dismiss"], {"job_id": job_id})
+                db.execute(Q["dismiss"], {"job_id": job_id, "chat": chat})
             listing = text(row, "listing")
             params = {"job_id": job_id, "mark": mark, "listing": listing, "now": ts(now)}
             db.execute(Q["mark"], params)

@@ -260,13 +260,13 @@ ON CONFLICT (chat, word) DO UPDATE SET until = excluded.until, muted_at = exclud
 DELETE FROM hunter_chat_mutes WHERE word = :word AND (:chat IS NULL OR chat = :chat);
 
 -- name: job_listing
-SELECT listing FROM hunter_seen_jobs WHERE job_id = :job_id;
+SELECT listing FROM hunter_seen_jobs WHERE job_id = :job_id AND chat = :chat;
 
 -- name: dismiss
 UPDATE hunter_seen_jobs
 SET status = 'ignored', retry_key = NULL, claimed_by = NULL, next_attempt_at = NULL,
     error_kind = NULL, last_error = NULL
-WHERE job_id = :job_id AND status IN ('pending', 'retry', 'stuck');
+WHERE job_id = :job_id AND chat = :chat AND status IN ('pending', 'retry', 'stuck');
 
 -- name: mark
 INSERT INTO hunter_marks (job_id, mark, listing, marked_at)
