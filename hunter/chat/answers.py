@@ -21,7 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from hunter.chat import commands, texts
-from hunter.chat.tuning import Tuning
+from hunter.chat.tuning import KEYWORDS_MAX, Tuning, word_problem
 from hunter.chat.why import Why
 from hunter.deliver import report
 from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
@@ -59,6 +59,7 @@ class Chat:
         self.store = store
         self.repliers = ByPrefix[Replier](replier, others or {})
         self.channels: report.Reporting = channels or _Repliers(self.repliers)
+        self._answered: set[str] = set()  # events being handled that were answered
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
@@ -72,7 +73,18 @@ class Chat:
         return frozenset(ids | ({self.destinations.owner} if self.destinations.owner else set()))
 
     def handle(self, event: ChatEvent) -> None:
-        """Answer one event (the inbox brings each one once), for the chat it came from."""
+        """Answer one event (the inbox brings each one once), for the chat it came from. A
+        tapped button is always acknowledged, answered or not (a stranger's told already, a
+        tap on an inline message with no chat: issue 37), so that its spinner stops."""
+        try:
+            self._handle(event)
+        finally:
+            if event.kind == "postback" and event.event_id not in self._answered:
+                replier = self.repliers.of(event.chat_id or event.event_id)
+                replier.acknowledge(event)
+            self._answered.discard(event.event_id)
+
+    def _handle(self, event: ChatEvent) -> None:
         now = self.clock()
         chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
         command = commands.parse(event.text) if event.kind == "message" else None
@@ -163,6 +175,10 @@ class Chat:
             self._command(event, commands.parse(argument), chat, now)
         elif verb == MUTE and argument:
             word = argument.casefold()
+            refused = self._mute_refused(word, chat, now)
+            if refused:  # a button's data is the chat's to write too: typed words' rules
+                self._text(event, refused)
+                return
             until = now + MUTE_FOR
             self.store.chat.mute(word, until, now, chat)
             local = until.astimezone(ZoneInfo(self.config.timezone))
@@ -185,6 +201,22 @@ class Chat:
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
 
+    def _mute_refused(self, word: str, chat: str, now: datetime) -> str | None:
+        """Why `word` may not be muted in `chat`: what a typed keyword may not be (hidden
+        characters, look-alikes, too long), or past the cap of a chat's keywords (issue 37:
+        forged buttons left 17 mutes, `py\u200bthon` among them); None: it may."""
+        problem = word_problem(word)
+        if problem:
+            return problem
+        rules = self.store.chat.rules(now).get(chat)
+        muted = rules.mutes if rules else {}
+        if word not in muted and len(muted) >= KEYWORDS_MAX:
+            return (
+                f"ปิดคำได้ไม่เกิน {KEYWORDS_MAX} คำ · a chat mutes at most {KEYWORDS_MAX} words: "
+                "hunter unmute one first"
+            )
+        return None
+
     # -- replies ------------------------------------------------------------------------------
     def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
         return self._reply(event, [self.repliers.of(event.chat_id).text(text, quick)])
@@ -193,6 +225,7 @@ class Chat:
         replier = self.repliers.of(event.chat_id)
         if not replier.can_answer(event, self.clock()):
             return PushResult(Kind.PERMANENT, None, "too late to answer this event")
+        self._answered.add(event.event_id)
         result = replier.answer(event, messages)
         if result.kind is not Kind.SENT:
             log.warning("reply to a %s event failed: %s", event.kind, result.summary)

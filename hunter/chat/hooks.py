@@ -27,6 +27,9 @@ def hook(webhook: Webhook, inbox: Inbox) -> Hook:
         except NotEvents as exc:
             refused.warning(f"{webhook.channel} webhook request refused (400): {exc}")
             return 400
+        except RecursionError:  # JSON nested past Python's stack: no channel sends it
+            refused.warning(f"{webhook.channel} webhook request refused (400): JSON too deep")
+            return 400
         return inbox.keep(events) if events else 200
 
     return Hook(webhook.path, webhook.admit, receive)

@@ -162,7 +162,8 @@ class Channels:
 class ChatEvent:
     """One thing that happened in a chat, as hunter/chat/ uses it, whichever channel's."""
 
-    event_id: str  # the same on every redelivery (LINE's webhookEventId, "telegram:<update_id>")
+    # The same on every redelivery; it starts with its channel's prefix, as a `to` does.
+    event_id: str
     kind: str  # message, postback (a button), follow, join, leave, or the channel's own name
     chat_id: str | None  # where: LINE's U.../C.../R... id, or "telegram:<chat id>"
     reply_token: str | None  # what answers it: LINE's reply token, Telegram's callback query id
@@ -234,6 +235,11 @@ class Replier(Protocol):
 
     def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
         """Send `messages` to the chat of `event`, as the answer to it."""
+        ...
+
+    def acknowledge(self, event: ChatEvent) -> None:
+        """Tell the channel an event was seen and gets no answer, where it waits for that (a
+        tapped button's spinner); never raises."""
         ...
 
     def quota(self) -> tuple[int | None, int] | None: ...

@@ -156,5 +156,37 @@ async def next_event(h: h11.Connection, reader: asyncio.StreamReader) -> h11.Eve
         h.receive_data(await reader.read(READ_CHUNK))
 
 
+async def next_request(h: h11.Connection, reader: asyncio.StreamReader) -> h11.Event | type:
+    """The next request's head (as `next_event`), refused when its bytes hold what RFC 9112
+    lets a server refuse and h11 would accept: a line ending in a bare LF (5.2, 2.2), or a
+    header folded onto the next line (obs-fold, 5.2). A proxy in front may read either
+    differently, and then see another request than hunter does (issue 37)."""
+    raw = bytearray(h.trailing_data[0][:MAX_HEAD_SEEN])
+    while True:
+        event = h.next_event()
+        if event is not h11.NEED_DATA:
+            if isinstance(event, h11.Request):
+                _check_framing(bytes(raw))
+            return event
+        data = await reader.read(READ_CHUNK)
+        if len(raw) < MAX_HEAD_SEEN:
+            raw += data[: MAX_HEAD_SEEN - len(raw)]
+        h.receive_data(data)
+
+
+MAX_HEAD_SEEN = 64 * 1024  # past Limits.max_head: a head is refused at 16 KB anyway
+
+
+def _check_framing(raw: bytes) -> None:
+    """Refusal(400) for a bare LF or an obs-fold in the head that `raw` starts with."""
+    end = raw.find(b"\r\n\r\n")
+    head = raw[: end + 2] if end >= 0 else raw
+    bare = head.replace(b"\r\n", b"")
+    if b"\n" in bare:
+        raise Refusal(400, "a line ending in a bare LF (RFC 9112 2.2)")
+    if any(line[:1] in (b" ", b"\t") for line in head.split(b"\r\n")[1:]):
+        raise Refusal(400, "a header folded onto the next line (obs-fold, RFC 9112 5.2)")
+
+
 def _method(request: h11.Request) -> str:
     return request.method.decode("ascii", "replace")[:16]

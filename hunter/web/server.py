@@ -41,7 +41,7 @@ import h11
 
 from hunter.web.health import Health
 from hunter.web.limits import Limits, Throttled
-from hunter.web.routes import READ_CHUNK, Hook, Refusal, Routes, next_event
+from hunter.web.routes import READ_CHUNK, Hook, Refusal, Routes, next_request
 
 log = logging.getLogger("hunter")
 
@@ -164,7 +164,10 @@ class HttpServer:
         while True:
             try:
                 async with asyncio.timeout(wait):
-                    event = await next_event(h, reader)
+                    event = await next_request(h, reader)
+            except Refusal as refusal:
+                await self._refuse(connection, h, refusal)
+                return
             except TimeoutError:
                 if h.their_state is h11.IDLE and not h.trailing_data[0]:
                     return  # an idle kept-alive connection: close it quietly

@@ -219,6 +219,21 @@ def test_a_stranger_is_answered_at_most_once(chat: TelegramChat) -> None:
     assert chat.waiting() == {"me": 1, "team": 1}
 
 
+def test_every_tapped_button_is_acknowledged_even_with_nothing_to_say(chat: TelegramChat) -> None:
+    """Issue 37, low 11: a tap on an inline message (no chat to answer in), and a stranger's
+    second tap (told "private" already), each get answerCallbackQuery: no spinner turns."""
+    chat.start()
+    taps = [chat.telegram.tap_inline(ME, "dismiss board:j0")]
+    taps += [chat.telegram.tap(STRANGER, "dismiss board:j0") for _ in range(2)]
+    for tap in taps:
+        assert chat.telegram.update(tap) == 200
+    deadline = time.monotonic() + 10
+    while not all(chat.telegram.queries.values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(chat.telegram.queries.values()), chat.telegram.queries
+    assert len(chat.telegram.texts(STRANGER)) == 1  # "private", once
+
+
 def test_the_same_update_twice_and_two_replicas_answer_once(chat: TelegramChat) -> None:
     chat.post_listings(1)
     first = chat.start()

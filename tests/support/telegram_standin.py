@@ -284,6 +284,19 @@ class TelegramStandIn:
             "data": data,
         })  # fmt: skip
 
+    def tap_inline(self, user: int, data: str) -> dict[str, Any]:
+        """An Update: a button tapped under an inline message (sent via the bot in another
+        chat): the query has an inline_message_id and no `message`."""
+        query = f"q{len(self.queries) + 1}"
+        self.queries[query] = False
+        return self._new_update("callback_query", {
+            "id": query,
+            "from": {"id": user, "is_bot": False, "first_name": "Somchai"},
+            "inline_message_id": "AAAAAgAAAA",
+            "chat_instance": "-1234",
+            "data": data,
+        })  # fmt: skip
+
     def added(self, chat: int, status: str = "member") -> dict[str, Any]:
         """An Update: the bot's membership in `chat` changed (added: member; removed: left)."""
         return self._new_update("my_chat_member", {

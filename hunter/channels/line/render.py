@@ -277,6 +277,9 @@ class LineCards:
     def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
         return self.reply(event.reply_token or "", messages)
 
+    def acknowledge(self, event: ChatEvent) -> None:
+        """Nothing: LINE waits for no answer to a postback."""
+
     def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> PushResult:
         """A reply to a token, free (LineSender's); the terminal has no chat to reply in."""
         return PushResult(Kind.PERMANENT, None, "no LINE chat to reply in")

@@ -91,9 +91,7 @@ class TelegramSender(TelegramMessages):
     def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
         """The messages, in order, to the event's chat; a tapped button's query is answered
         first, so that its spinner stops (a query too old to answer changes nothing)."""
-        if event.kind == "postback" and event.reply_token:
-            with contextlib.suppress(TelegramError):
-                self._call("answerCallbackQuery", {"callback_query_id": event.reply_token})
+        self.acknowledge(event)
         chat = _chat_id(event.chat_id)
         result = PushResult(Kind.SENT, 200)
         for fields in messages:
@@ -101,6 +99,12 @@ class TelegramSender(TelegramMessages):
             if result.kind is not Kind.SENT:
                 break
         return result
+
+    def acknowledge(self, event: ChatEvent) -> None:
+        """answerCallbackQuery for a tapped button: its spinner stops."""
+        if event.kind == "postback" and event.reply_token:
+            with contextlib.suppress(TelegramError):
+                self._call("answerCallbackQuery", {"callback_query_id": event.reply_token})
 
     def set_webhook(self, url: str, secret: str) -> None:
         """setWebhook: Telegram POSTs each update to `url` with `secret` in its header."""

@@ -12,8 +12,9 @@ header before the body is read. What hunter asks for (`ALLOWED_UPDATES`) becomes
                                      was removed or blocked
 
 Anything else is kept under its own name and never answered. Every event's id is
-"telegram:<update_id>": Telegram numbers updates in order and resends one whose request
-failed, and hunter keeps ids for 7 days; ids restart at random after a week without updates.
+"telegram:<chat id>:<update_id>" ("telegram:<update_id>" without a chat): Telegram numbers
+updates in order and resends one whose request failed, and hunter keeps ids for 7 days; ids
+restart at random after a week without updates.
 """
 
 from __future__ import annotations
@@ -88,12 +89,16 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
     update_id = update.get("update_id")
     if not isinstance(update_id, int):
         return None
-    event_id = f"{PREFIX}{update_id}"
     message, callback, member = (
         _object(update, "message"),
         _object(update, "callback_query"),
         _object(update, "my_chat_member"),
     )
+    # Keyed by chat and update: Telegram's ids are one bot's sequence, but two bots' (a second
+    # token) or a stand-in's may meet, and one chat's must never hide another's (issue 37).
+    holder = message or _object(callback or {}, "message") or member or {}
+    where = _chat(holder)
+    event_id = f"{where}:{update_id}" if where else f"{PREFIX}{update_id}"
     if message is not None:
         text = message.get("text")
         kind, said = _said(text if isinstance(text, str) else "")

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hunter.app.service import Hunter
 from hunter.chat import Chat
 from hunter.chat.commands import parse
+from hunter.chat.tuning import KEYWORDS_MAX
 from hunter.deliver import report
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
@@ -317,3 +318,26 @@ def test_status_in_the_chat_says_what_hunter_status_says(store: SQLiteStore, boa
     at = gathered.next_push_at.astimezone(ZoneInfo("Asia/Bangkok"))
     assert f"LINE 0/20 · next push {at:%d %b %H:%M}" in said
     assert said == report.chat_text(gathered, "", "Asia/Bangkok")
+
+
+def test_a_mute_by_button_keeps_the_rules_and_the_cap_of_typed_keywords(
+    setting: Setting,
+) -> None:
+    """Issue 37, low 8: forged "mute" buttons left 17 mutes, hidden characters among them.
+    A button's word meets a typed keyword's rules, and a chat mutes at most KEYWORDS_MAX."""
+    s = setting
+
+    def tap(data: str) -> str:
+        s.n += 1
+        event = ChatEvent(f"B{s.n}", "postback", TO, f"b{s.n}", data=data, at=s.clock())
+        s.chat.handle(event)
+        return s.line.said()
+
+    for hidden in ("py\u200bthon", "\u202eedoc", "x" * 61, "руthon"):
+        assert "muted" not in tap(f"mute {hidden}"), hidden
+    assert s.store.chat.rules(s.clock()).get("") is None or not s.store.chat.mutes(s.clock())
+    for n in range(KEYWORDS_MAX):
+        assert "muted" in tap(f"mute word{n}")
+    assert f"at most {KEYWORDS_MAX}" in tap("mute onemore")
+    assert "muted" in tap("mute word0")  # muting again what is muted: no new one
+    assert len(s.store.chat.mutes(s.clock())) == KEYWORDS_MAX

@@ -42,6 +42,7 @@ VERIFY = json.dumps({"destination": BOT, "events": []}).encode()  # LINE's "Veri
 # An update of a kind hunter does not ask for: kept as handled, never answered.
 UPDATE = json.dumps({"update_id": 1, "edited_channel_post": {"message_id": 1}}).encode()
 TELEGRAM_SECRET = "test-telegram-webhook-secret_0123"
+DEEP = b'{"events": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
 
 
 class Replier(ScriptedSender):
@@ -167,7 +168,21 @@ CASES = [
     ("Telegram: a secret token of another length", telegram(UPDATE, "short"), 403),
     ("Telegram: LINE's signature instead", post(VERIFY).replace(b"/line/", b"/telegram/"), 401),
     ("Telegram: the secret, and not JSON", telegram(b"<html>"), 400),
+    # Issue 37, low 4: JSON nested past Python's stack, behind a right secret or signature
+    ("Telegram: the secret, and JSON 100,000 deep", telegram(DEEP), 400),
+    ("LINE: signed, and JSON 100,000 deep", post(DEEP), 400),
     ("Telegram: the webhook by GET", b"GET /telegram/webhook HTTP/1.1\r\nHost: h\r\n\r\n", 405),
+    # Issue 37, low 12: what RFC 9112 lets a server refuse, and a proxy may read otherwise
+    ("bare LF line endings", b"GET /healthz HTTP/1.1\nHost: h\n\n", 400),
+    ("one bare LF among CRLFs", b"GET /healthz HTTP/1.1\r\nHost: h\nX-A: b\r\n\r\n", 400),
+    ("a folded header", b"GET /healthz HTTP/1.1\r\nHost: h\r\nX-A: b\r\n c\r\n\r\n", 400),
+    (
+        "a folded Transfer-Encoding",
+        f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {signature(VERIFY)}\r\n"
+        "Transfer-Encoding:\r\n\tchunked\r\n\r\n".encode()
+        + chunked(VERIFY),
+        400,
+    ),
     (
         "a signed-looking body in one-byte chunks (issue 37)",
         f"POST /line/webhook HTTP/1.1\r\nHost: h\r\nx-line-signature: {'A' * 43}=\r\n"
@@ -191,6 +206,18 @@ def test_each_limit_gets_its_status(served: Served, what: str, raw: bytes, statu
     assert answer == status, what
     if status == 405:
         assert headers["allow"] in ("GET, HEAD", "POST")
+
+
+def test_json_too_deep_is_one_line_and_no_traceback(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    started = time.monotonic()
+    for _ in range(20):
+        assert served.exchange(post(DEEP))[0] == 400
+        assert served.exchange(telegram(DEEP))[0] == 400
+    assert time.monotonic() - started < 20  # each well within a second
+    assert not [r for r in caplog.records if r.exc_info]
+    assert len([r for r in caplog.records if "too deep" in r.getMessage()]) <= 2  # throttled
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_sent(served: Served) -> None:

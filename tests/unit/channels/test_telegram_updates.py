@@ -76,7 +76,8 @@ def test_each_update_is_the_event_the_chat_needs(
     event = parse(json.dumps(update).encode())
     assert event is not None, what
     assert (event.kind, event.chat_id, event.reply_token, event.text, event.data) == expected
-    assert event.event_id == f"telegram:{update['update_id']}"
+    # Keyed by its chat and its update (issue 37, low 6)
+    assert event.event_id == f"{event.chat_id or 'telegram'}:{update['update_id']}"
     assert event.raw == update  # kept as sent: the sweeper reads it back
 
 
@@ -99,3 +100,15 @@ def test_characters_no_store_keeps_are_dropped() -> None:
 def test_what_telegram_never_sends_is_refused(body: bytes) -> None:
     with pytest.raises(BadUpdate):
         parse(body)
+
+
+def test_one_update_id_from_two_chats_is_two_events() -> None:
+    """Issue 37, low 6: the same update_id from two chats (a second bot token, a stand-in)
+    must not make the second chat's command "handled" already."""
+    mine, theirs = message("/new"), message("/new", GROUP)
+    theirs["update_id"] = mine["update_id"]
+    first, second = parse(json.dumps(mine).encode()), parse(json.dumps(theirs).encode())
+    assert first is not None and second is not None
+    assert first.event_id != second.event_id
+    again = parse(json.dumps(mine).encode())  # Telegram's resend of the same: the same event
+    assert again is not None and again.event_id == first.event_id
