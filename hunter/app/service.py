@@ -30,6 +30,7 @@ from hunter.store.states import RowStatus
 log = logging.getLogger("hunter")
 
 PRUNE_EVERY = timedelta(hours=24)
+REMOVALS_KEPT = timedelta(days=1)  # of two commands said at once, the later wins until then
 
 
 def utcnow() -> datetime:
@@ -139,5 +140,17 @@ class Hunter:
         return self.poller.prime(sources)
 
     def prune(self, days: float | None = None) -> int:
+        """Delete the rows done and not seen for `days`, and forget the chats' removals of
+        words older than a day (hunter.toml's words aside, whose removal stays in force)."""
         days = self.config.prune_after_days if days is None else days
-        return self.store.outbox.prune(self.clock() - timedelta(days=days))
+        now = self.clock()
+        self.store.chat.drop_removals(now - REMOVALS_KEPT, self.configured_words())
+        return self.store.outbox.prune(now - timedelta(days=days))
+
+    def configured_words(self) -> set[str]:
+        """Every include word of hunter.toml's, case-folded: the global [filter], each
+        source's and each [[chats]]'s."""
+        config = self.config
+        filters = [config.filter, *(s.filter for s in config.sources)]
+        filters += [chat.filter_for(config.filter) for chat in config.chats]
+        return {word.casefold() for f in filters for word in f.include}

@@ -10,11 +10,13 @@ never records anything: a half-broken page must not mark listings as seen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from hunter.rules import notices, shape
+from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, wait_until
 from hunter.store.records import SourceNote, SourceState
@@ -94,25 +96,28 @@ def note(
         if verdict.good is False
         else None,
         recovered_notice=notices.recovered(source, now) if verdict.good else None,
-        **_shape(read, state, verdict),
+        **_shape(read, state, verdict, now),
     )
 
 
-def _shape(read: SourceRead, state: SourceState | None, verdict: HealthVerdict) -> dict[str, Any]:
+def _shape(
+    read: SourceRead, state: SourceState | None, verdict: HealthVerdict, now: datetime
+) -> dict[str, Any]:
     """The SourceNote fields of the source's shape after a good read: its fields' presence,
     the version it was computed from, and the notices of a field gone or back."""
     if not verdict.good or not read.listings:
         return {}
     version = state.shape_version if state else 0
+    kept = state.shape if state else {}
     after, changes = shape.advance(
-        shape.load(state.shape if state else {}),
-        shape.present(read.listings),
-        len(read.listings),
+        shape.load(kept), shape.present(read.listings), len(read.listings)
     )
-    told = (
-        (notices.field_gone if change.gone else notices.field_back)(
-            read.source, change.field, version + 1
-        )
-        for change in changes
-    )
-    return {"shape": shape.document(after), "shape_version": version, "shape_notices": (*told,)}
+    document = shape.document(after)
+    day = now.date().isoformat()
+    told: tuple[Listing, ...] = ()
+    if changes and shape.allowed(kept, day):  # one notice for the poll's changes, a few a day
+        told = (notices.shape_changed(read.source, changes, version + 1),)
+        document[shape.TOLD] = shape.told_on(kept, day)
+    elif isinstance(kept, Mapping) and shape.TOLD in kept:
+        document[shape.TOLD] = kept[shape.TOLD]
+    return {"shape": document, "shape_version": version, "shape_notices": told}

@@ -5,11 +5,13 @@ written down before they are sent, sent once, retried, never lost."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.rules.listing import Listing
+from hunter.rules.shape import BACK, GONE, UNRELIABLE, Change
 
 SOURCE = "hunter"
 
@@ -59,26 +61,37 @@ def recovered(source: Source, now: datetime) -> Listing:
     )
 
 
-def field_gone(source: Source, field: str, version: int) -> Listing:
-    """Once per change: the store keeps `version` of the source's shape, and writes a notice
-    only with the shape change that made it."""
+def shape_changed(source: Source, changes: Sequence[Change], version: int) -> Listing:
+    """One notice for what one poll found of a source's fields (gone, back, or coming and
+    going); once per change: the store keeps `version` of the source's shape, and writes a
+    notice only with the shape change that made it."""
+    by_kind: dict[str, list[str]] = {GONE: [], BACK: [], UNRELIABLE: []}
+    for change in changes:
+        by_kind[change.kind].append(change.field)
+    gone, back, flapping = by_kind[GONE], by_kind[BACK], by_kind[UNRELIABLE]
+    parts, said = [], []
+    if gone:
+        parts.append(f"{', '.join(gone)} no longer found in its listings")
+        said.append(
+            f"The site may have changed: its listings still come, without their "
+            f"{', '.join(gone)}. Run `hunter check` to see which fields it finds."
+        )
+    if back:
+        parts.append(f"{', '.join(back)} found again in its listings")
+        said.append("Its listings carry it as before.")
+    if flapping:
+        parts.append(f"{', '.join(flapping)} comes and goes")
+        said.append(
+            f"{', '.join(flapping)} is in some polls' listings and not in others: no more "
+            "notices about it (`hunter status` shows how often it is found)."
+        )
+    icon = "🔎" if gone or flapping else "✅"
     return Listing(
-        job_id=f"{SOURCE}:shape:{source.name}:{field}:gone:{version}",
+        job_id=f"{SOURCE}:shape:{source.name}:{version}",
         source=SOURCE,
-        title=f"🔎 {source.name}: {field} no longer found in its listings",
+        title=f"{icon} {source.name}: {'; '.join(parts)}",
         url=source.url,
-        summary="The site may have changed: its listings still come, without their "
-        f"{field}. Run `hunter check` to see which fields it finds.",
-    )
-
-
-def field_back(source: Source, field: str, version: int) -> Listing:
-    return Listing(
-        job_id=f"{SOURCE}:shape:{source.name}:{field}:back:{version}",
-        source=SOURCE,
-        title=f"✅ {source.name}: {field} found again in its listings",
-        url=source.url,
-        summary="Its listings carry it as before.",
+        summary=" ".join(said),
     )
 
 

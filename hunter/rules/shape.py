@@ -17,7 +17,12 @@ polls and listings were without it. A field is gone when
   polls than one with fifty.
 
 The rate is a smoothed estimate (present / (listings + 2)), so that a few listings never make
-a certainty. A gone field is told once; its first listing again is told once as recovered.
+a certainty. A gone field is told once; it is told back once it has been in listings for
+`BACK_POLLS` polls in a row. A field told gone `FLAPS` times comes and goes: it is told once as
+unreliable, then never again. A notice costs the owner as much as a listing (issue 37: a field
+missing two polls and back one, again and again, queued 231 notices in 20 polls), so a
+source's changes of one poll are one notice (hunter/poll/health.py), and a source makes at
+most `NOTICES_A_DAY` of them a day (`allowed`).
 The title and the id are not tracked here: a listing without them is skipped, and a poll that
 skips most of its items is a broken source already, as is a list of items that is no longer
 found.
@@ -34,6 +39,10 @@ from hunter.rules.listing import Listing
 ESTABLISHED_POLLS = 3
 ESTABLISHED_ITEMS = 5
 ABSENT_POLLS = 2
+BACK_POLLS = 3  # polls in a row with a gone field before it is told back
+FLAPS = 2  # told gone this often: it comes and goes; told once so, then kept quiet
+NOTICES_A_DAY = 2  # shape notices of one source in one day (UTC)
+TOLD = "_told"  # the document's key of the notices told today: {"day": ..., "count": ...}
 CHANCE = 0.01
 WINDOW = 500  # listings the rate remembers: older ones weigh less, so a rate can change
 
@@ -71,6 +80,9 @@ class FieldTrack:
     absent_polls: int = 0  # polls in a row since, without it in any listing
     absent_items: int = 0  # listings in those polls
     gone: bool = False  # told as gone, not yet as recovered
+    back_polls: int = 0  # while gone: polls in a row with it again
+    flaps: int = 0  # times it was found gone
+    quiet: bool = False  # told as unreliable: never told again
 
     @property
     def rate(self) -> float:
@@ -92,6 +104,9 @@ class FieldTrack:
             "absent_polls": self.absent_polls,
             "absent_items": self.absent_items,
             "gone": self.gone,
+            "back_polls": self.back_polls,
+            "flaps": self.flaps,
+            "quiet": self.quiet,
         }
 
     @classmethod
@@ -109,23 +124,31 @@ class FieldTrack:
             absent_polls=int(number("absent_polls")),
             absent_items=int(number("absent_items")),
             gone=data.get("gone") is True,
+            back_polls=int(number("back_polls")),
+            flaps=int(number("flaps")),
+            quiet=data.get("quiet") is True,
         )
+
+
+GONE, BACK, UNRELIABLE = "gone", "back", "unreliable"
 
 
 @dataclass(frozen=True)
 class Change:
-    """A field that went (gone) or came back (not gone)."""
+    """A field that went (GONE), came back (BACK), or comes and goes (UNRELIABLE)."""
 
     field: str
-    gone: bool
+    kind: str
 
 
-def step(track: FieldTrack, seen: int, items: int) -> tuple[FieldTrack, bool | None]:
+def step(track: FieldTrack, seen: int, items: int) -> tuple[FieldTrack, str | None]:
     """One poll of `items` listings, `seen` of which carry the field: the field's new track,
-    and True when it is gone now, False when it came back, None otherwise."""
+    and GONE, BACK or UNRELIABLE when that is to be told now, None otherwise."""
     if items <= 0:
         return track, None
     if seen > 0:
+        if track.gone and track.back_polls + 1 < BACK_POLLS:  # back, not yet for good
+            return replace(track, back_polls=track.back_polls + 1), None
         # A short absence was chance after all, and counts toward the rate; the absence of a
         # field told as gone was a change of the board, since undone, and does not.
         absent_polls, absent_items = (
@@ -137,16 +160,26 @@ def step(track: FieldTrack, seen: int, items: int) -> tuple[FieldTrack, bool | N
             polls=track.polls + absent_polls + 1,
             items=counted * scale,
             seen=(track.seen + seen) * scale,
+            flaps=track.flaps,
+            quiet=track.quiet,
         )
-        return after, (False if track.gone else None)
+        return after, (BACK if track.gone and not track.quiet else None)
     after = replace(
-        track, absent_polls=track.absent_polls + 1, absent_items=track.absent_items + items
+        track,
+        absent_polls=track.absent_polls + 1,
+        absent_items=track.absent_items + items,
+        back_polls=0,
     )
     if after.gone or not after.established or after.absent_polls < ABSENT_POLLS:
         return after, None
     if (1 - after.rate) ** after.absent_items >= CHANCE:
         return after, None
-    return replace(after, gone=True), True
+    flaps = track.flaps + 1
+    if track.quiet:
+        return replace(after, gone=True, flaps=flaps), None
+    if flaps >= FLAPS:
+        return replace(after, gone=True, flaps=flaps, quiet=True), UNRELIABLE
+    return replace(after, gone=True, flaps=flaps), GONE
 
 
 Shape = dict[str, FieldTrack]
@@ -163,6 +196,22 @@ def advance(
         if change is not None:
             changes.append(Change(name, change))
     return after, changes
+
+
+def allowed(data: object, day: str) -> bool:
+    """Whether a source whose shape document is `data` may tell another notice on `day`."""
+    told = data.get(TOLD) if isinstance(data, Mapping) else None
+    if not isinstance(told, Mapping) or told.get("day") != day:
+        return True
+    count = told.get("count")
+    return not isinstance(count, int) or count < NOTICES_A_DAY
+
+
+def told_on(data: object, day: str) -> dict[str, Any]:
+    """The TOLD entry after one more notice on `day`."""
+    told = data.get(TOLD) if isinstance(data, Mapping) else None
+    before = told.get("count") if isinstance(told, Mapping) and told.get("day") == day else 0
+    return {"day": day, "count": (before if isinstance(before, int) else 0) + 1}
 
 
 def load(data: object) -> Shape:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -77,6 +77,11 @@ class ChatStore(Room, ABC):
     def tune_word(self, chat: str, word: str, op: str, at: datetime, cap: int) -> bool:
         """`chat` adds (`op` "add") or removes ("remove") an include keyword, case-folded;
         False when it would add more than `cap` keywords (nothing changes)."""
+
+    @abstractmethod
+    def drop_removals(self, before: datetime, keep: Collection[str]) -> int:
+        """Forget the chats' removals of words made before `before`, but of a word in `keep`
+        (hunter.toml's, case-folded): how many were forgotten."""
 
     @abstractmethod
     def tune_settings(

@@ -167,3 +167,21 @@ def test_a_listing_is_found_by_its_id_or_link_in_each_chat(store: Store) -> None
     assert store.chat.find(["a:2"], "https://x.test/2") == []
     assert store.chat.sources_linking("https://x.test/") == ["a"]
     assert store.chat.sources_linking("https://elsewhere.test/") == []
+
+
+def test_add_and_remove_churn_leaves_only_what_the_words_are_now(store: Store) -> None:
+    """Issue 37, low 9: 800 commands left 400 "remove" rows for ever. A day on, the removals
+    are forgotten, but a removal of a hunter.toml word, which is what keeps it removed."""
+    for n in range(200):
+        at = T0 + timedelta(seconds=2 * n)
+        assert store.chat.tune_word("", f"w{n}", "add", at, CAP)
+        store.chat.tune_word("", f"w{n}", "remove", at + timedelta(seconds=1), CAP)
+    store.chat.tune_word("", "python", "remove", T0, CAP)  # hunter.toml's
+    store.chat.tune_word("studio", "keep", "add", T0, CAP)
+    before = store.chat.rules(T0 + timedelta(hours=1))
+    assert len(before[""].removed) == 201
+    assert store.chat.drop_removals(T0 - timedelta(days=1), {"python"}) == 0  # too new
+    assert store.chat.drop_removals(T0 + timedelta(days=1), {"python"}) == 200
+    after = store.chat.rules(T0 + timedelta(days=1))
+    assert after[""].removed == ("python",) and after[""].added == ()
+    assert after["studio"].added == ("keep",)

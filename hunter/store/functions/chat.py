@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -80,6 +81,12 @@ class FunctionChat(ChatStore):
             amount=floor.amount,
             now=at,
         )
+
+    def drop_removals(self, before: datetime, keep: Collection[str]) -> int:
+        dropped = self._database.value(
+            "hunter_drop_removals", before=before, keep=json.dumps(sorted(keep))
+        )
+        return whole_number(dropped)
 
     def reset_tuning(self, chat: str | None = None) -> int:
         return whole_number(self._database.value("hunter_reset_tuning", chat=chat))

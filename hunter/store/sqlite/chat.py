@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -74,6 +74,11 @@ class SQLiteChat(ChatStore):
                     return False
             db.execute(Q["tune_word"], {"chat": chat, "word": word, "op": op, "now": ts(at)})
             return True
+
+    def drop_removals(self, before: datetime, keep: Collection[str]) -> int:
+        params = {"before": ts(before), "keep": json.dumps(sorted(keep))}
+        with self._database.tx() as db:
+            return db.execute(Q["drop_removals"], params).rowcount
 
     def tune_settings(
         self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None

@@ -341,3 +341,16 @@ def test_a_mute_by_button_keeps_the_rules_and_the_cap_of_typed_keywords(
     assert f"at most {KEYWORDS_MAX}" in tap("mute onemore")
     assert "muted" in tap("mute word0")  # muting again what is muted: no new one
     assert len(s.store.chat.mutes(s.clock())) == KEYWORDS_MAX
+
+
+def test_the_daily_prune_forgets_old_removals_but_hunter_tomls(setting: Setting) -> None:
+    s = setting
+    for n in range(20):
+        s.say(f"เพิ่ม w{n}")
+        s.say(f"ลบ w{n}")
+    s.say("ลบ python")  # hunter.toml's word: its removal is what keeps it removed
+    s.clock.advance(2 * 86400)
+    s.hunter.prune()
+    rules = s.store.chat.rules(s.clock())[""]
+    assert rules.removed == ("python",) and rules.added == ()
+    assert "python" not in s.say("คำ").split("\n")[0]  # still removed

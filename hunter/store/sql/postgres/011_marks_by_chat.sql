@@ -28,6 +28,21 @@ BEGIN
     RETURN coalesce(v_listing->>'title', '');
 END $$;
 
+-- A chat's removals of its words are kept a day (of two commands said at once, the one said
+-- last wins by its time), then only those of a word hunter.toml has (`p_keep`, a JSON array):
+-- a chat's add/remove churn leaves no row behind (issue 37: 800 commands left 400 rows).
+CREATE OR REPLACE FUNCTION hunter_drop_removals(p_before timestamptz, p_keep text)
+RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_dropped bigint;
+BEGIN
+    DELETE FROM hunter_tuning t
+    WHERE t.op = 'remove' AND t.changed_at < p_before AND NOT (p_keep::jsonb ? t.word);
+    GET DIAGNOSTICS v_dropped = ROW_COUNT;
+    RETURN v_dropped;
+END $$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '11')

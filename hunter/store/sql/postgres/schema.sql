@@ -406,6 +406,19 @@ AS $function$
     SELECT count(*) FROM hunter_seen_jobs WHERE status = 'pending';
 $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_drop_removals(p_before timestamp with time zone, p_keep text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+    v_dropped bigint;
+BEGIN
+    DELETE FROM hunter_tuning t
+    WHERE t.op = 'remove' AND t.changed_at < p_before AND NOT (p_keep::jsonb ? t.word);
+    GET DIAGNOSTICS v_dropped = ROW_COUNT;
+    RETURN v_dropped;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_enqueue(p_job_id text, p_listing jsonb, p_now timestamp with time zone)
  RETURNS boolean
  LANGUAGE sql

@@ -321,6 +321,12 @@ INSERT INTO hunter_tuning (chat, word, op, changed_at) VALUES (:chat, :word, :op
 ON CONFLICT (chat, word) DO UPDATE SET op = excluded.op, changed_at = excluded.changed_at
 WHERE hunter_tuning.changed_at <= excluded.changed_at;
 
+-- name: drop_removals
+-- A chat's removals past a day, but for a word hunter.toml has (:keep, a JSON array).
+DELETE FROM hunter_tuning
+WHERE op = 'remove' AND changed_at < :before
+  AND word NOT IN (SELECT value FROM json_each(:keep));
+
 -- name: tune_settings
 -- Each of the budget and the pause kept only when :now is not older than the one in force
 -- (a value never set is older than any: '').
