@@ -38,6 +38,7 @@ log = logging.getLogger("hunter")
 MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
 MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
+TOO_FAST = "too fast"  # the inbox's own kind: the chat sent more than it can be answered
 
 
 class Chat:
@@ -88,6 +89,10 @@ class Chat:
         now = self.clock()
         chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
         command = commands.parse(event.text) if event.kind == "message" else None
+        if event.kind == TOO_FAST:
+            if chat is not None:
+                self._text(event, texts.TOO_FAST_TEXT)
+            return
         if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):

@@ -20,9 +20,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from hunter.chat.answers import Chat
+from hunter.chat.answers import TOO_FAST, Chat
 from hunter.deliver.channel import ChatEvent
 from hunter.errors import HunterError, StoreRefused
 from hunter.store import Store
@@ -36,6 +37,7 @@ HOLD = timedelta(minutes=2)  # a worker's hold on an event it took (a reply is o
 SWEEP_EVERY = 60.0  # seconds between two looks for events a stopped worker left
 WORKERS = 3  # events answered at once (each waits on LINE's or Telegram's API)
 CHAT_BACKLOG = 50  # events one chat may have queued in memory; the rest wait in the store
+TOO_FAST_AGAIN = 60.0  # seconds before a chat sending too fast is told so again
 
 
 class FairQueue:
@@ -52,14 +54,18 @@ class FairQueue:
         self._changed = threading.Condition()
         self._closed = False
 
-    def put(self, event: ChatEvent) -> bool:
-        """Queue `event`; False when its chat's queue is full or the queue is closed."""
+    def put(self, event: ChatEvent, first: bool = False) -> bool:
+        """Queue `event` (`first`: before the chat's others, past its backlog); False when
+        its chat's queue is full or the queue is closed."""
         chat = event.chat_id or ""
         with self._changed:
             waiting = self._chats.setdefault(chat, deque())
-            if self._closed or len(waiting) >= self._backlog:
+            if self._closed or (len(waiting) >= self._backlog and not first):
                 return False
-            waiting.append(event)
+            if first:
+                waiting.appendleft(event)
+            else:
+                waiting.append(event)
             if len(waiting) == 1 and chat not in self._busy:
                 self._take_turn(chat)
             return True
@@ -118,6 +124,7 @@ class Inbox:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._refused = Throttled(log)
+        self._told_fast: dict[str, float] = {}  # chat -> when it may be told again
         repliers = chat.repliers
         self._readers = [r.restore for r in (*repliers.others.values(), repliers.default)]
         self._workers = [
@@ -147,7 +154,7 @@ class Inbox:
             return 500
         for event in timely:
             if event.event_id in new:
-                self._enqueue(event)
+                self._enqueue(event, fresh=True)
             else:
                 log.info("webhook event %s already handled", event.event_id)
         return 200
@@ -178,16 +185,43 @@ class Inbox:
         if event.at is not None and not now - EVENT_MEMORY <= event.at <= now + AHEAD:
             self._refused.warning(f"a webhook event dated {event.at:%Y-%m-%d %H:%M} was ignored")
             return False
+        # Past the memory its id is forgotten: a replay would act again (issue 37).
+        if event.since is not None and event.since < now - EVENT_MEMORY:
+            self._refused.warning(f"a webhook event from {event.since:%Y-%m-%d} was ignored")
+            return False
         return True
 
-    def _enqueue(self, event: ChatEvent) -> None:
+    def _enqueue(self, event: ChatEvent, fresh: bool = False) -> None:
         with self._lock:
             if event.event_id in self._mine:
                 return
             self._mine.add(event.event_id)
-        if not self._queue.put(event):  # it stays in the store, for the sweeper to bring
-            with self._lock:
-                self._mine.discard(event.event_id)
+        if self._queue.put(event):
+            return
+        with self._lock:
+            self._mine.discard(event.event_id)
+        if fresh and not self._stopping.is_set():
+            self._too_fast(event)
+        # else it stays in the store, for the sweeper to bring
+
+    def _too_fast(self, event: ChatEvent) -> None:
+        """A chat sent more than its backlog at once (issue 37: 200 commands, 125 answered
+        after LINE's reply window). This one is skipped (kept as handled: a command answered
+        minutes late is worse than one said again), and the chat is told so, once a minute,
+        first in its queue, with this event's own reply."""
+        chat = event.chat_id or ""
+        now = time.monotonic()
+        try:
+            self._store.chat.handled(event.event_id, self._clock())
+        except HunterError as exc:  # it stays in the store: the sweeper brings it later
+            log.error("could not set aside a webhook event of a chat sending too fast: %s", exc)
+            return
+        with self._lock:
+            if self._told_fast.get(chat, 0.0) > now:
+                return
+            self._told_fast[chat] = now + TOO_FAST_AGAIN
+        log.warning("chat %s sends faster than it is answered: commands skipped", chat or "?")
+        self._queue.put(replace(event, kind=TOO_FAST, event_id=f"{event.event_id}!"), first=True)
 
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
@@ -201,6 +235,9 @@ class Inbox:
 
     def _answer(self, event: ChatEvent) -> None:
         try:
+            if event.kind == TOO_FAST:  # the inbox's own: not a kept event
+                self._chat.handle(event)
+                return
             if not self._store.chat.hold(event.event_id, self._worker, self._clock()):
                 return  # another worker took it over meanwhile
             self._chat.handle(event)

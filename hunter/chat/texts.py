@@ -9,6 +9,10 @@ PRIVATE_TEXT = (
     "ขออภัย บอทนี้เป็นบอทส่วนตัว ตอบเฉพาะเจ้าของเท่านั้น\n"
     "Sorry, this bot is private: it answers its owner only."
 )
+TOO_FAST_TEXT = (
+    "ส่งเร็วเกินกว่าที่ตอบทัน คำสั่งบางส่วนถูกข้าม ส่งอีกครั้งในอีกสักครู่ · You sent more "
+    "commands than hunter answers at once: some were skipped; send them again in a minute."
+)
 NOTHING_NEW = "ยังไม่มีงานใหม่ · Nothing new yet."
 ONLY_SENT = "ไม่มีงานรอส่ง นี่คืองานล่าสุดที่ส่งไปแล้ว · Nothing waits; the last ones sent."
 

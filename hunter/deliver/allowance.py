@@ -26,6 +26,7 @@ from hunter.store.records import GONE, ChatRow, PaceState
 log = logging.getLogger("hunter")
 
 MEMBERS_FRESH = timedelta(days=1)  # a group's member count is read again after this
+SHAPE_NOTICE_WAITS = timedelta(days=1)  # for a listing's push to go with, at most
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,12 @@ class Allowance:
             return Grant(False)
         if not channel.paced:
             return Grant(True)
+        made = [notices.shape_since(c.listing) for c in batch]
+        if all(made) and self.clock() - max(m for m in made if m) < SHAPE_NOTICE_WAITS:
+            # A field's notice never takes a listing's place in the month (issue 37): it goes
+            # with the next listing's push, where it costs nothing; alone (from the reserve)
+            # only when no listing came for a day.
+            return Grant(False)
         return self.claim(batch, cost)
 
     @property

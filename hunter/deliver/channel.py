@@ -175,6 +175,9 @@ class ChatEvent:
     # Many people read every answer there (the channel's parser says; the chat asks its
     # replier for events made elsewhere).
     in_group: bool = False
+    # No older than this, by the channel's clock, where it says so (a Telegram button's tap
+    # carries no time, but its card does): what the inbox's 7-day memory is judged by.
+    since: datetime | None = None
 
 
 class NotEvents(Exception):

@@ -116,7 +116,7 @@ def _shape(
     day = now.date().isoformat()
     told: tuple[Listing, ...] = ()
     if changes and shape.allowed(kept, day):  # one notice for the poll's changes, a few a day
-        told = (notices.shape_changed(read.source, changes, version + 1),)
+        told = (notices.shape_changed(read.source, changes, version + 1, now),)
         document[shape.TOLD] = shape.told_on(kept, day)
     elif isinstance(kept, Mapping) and shape.TOLD in kept:
         document[shape.TOLD] = kept[shape.TOLD]

@@ -61,7 +61,19 @@ def recovered(source: Source, now: datetime) -> Listing:
     )
 
 
-def shape_changed(source: Source, changes: Sequence[Change], version: int) -> Listing:
+def shape_since(listing: Listing) -> datetime | None:
+    """When a notice of a source's fields (shape_changed) was made; None for anything else."""
+    if listing.source != SOURCE or not listing.job_id.startswith(f"{SOURCE}:shape:"):
+        return None
+    try:
+        return datetime.fromisoformat(listing.job_id.rsplit("@", 1)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def shape_changed(
+    source: Source, changes: Sequence[Change], version: int, now: datetime
+) -> Listing:
     """One notice for what one poll found of a source's fields (gone, back, or coming and
     going); once per change: the store keeps `version` of the source's shape, and writes a
     notice only with the shape change that made it."""
@@ -87,7 +99,7 @@ def shape_changed(source: Source, changes: Sequence[Change], version: int) -> Li
         )
     icon = "🔎" if gone or flapping else "✅"
     return Listing(
-        job_id=f"{SOURCE}:shape:{source.name}:{version}",
+        job_id=f"{SOURCE}:shape:{source.name}:{version}@{now.isoformat(timespec='seconds')}",
         source=SOURCE,
         title=f"{icon} {source.name}: {'; '.join(parts)}",
         url=source.url,

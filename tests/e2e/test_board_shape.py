@@ -74,6 +74,9 @@ def test_a_renamed_pay_field_is_told_once_and_its_return_once(
     board.serve_json("/api", jobicy(4, 20, 2026))  # Jobicy renames its pay fields
     poll(tmp_path, env)
     assert told(line) == []  # one poll without it may be chance
+    # A new listing: the notice goes with its push (a notice alone waits for one, a day at
+    # most, so that it never takes a listing's place in the month: issue 37)
+    board.serve_json("/api", jobicy(5, 20, 2026))
     poll(tmp_path, env)
     assert told(line) == ["🔎 jobs: pay no longer found in its listings"]
     card = json.dumps(line.pushes[-1].body, ensure_ascii=False)
@@ -88,7 +91,8 @@ def test_a_renamed_pay_field_is_told_once_and_its_return_once(
     assert "fields found: link 20/20" in check and "not found: pay" in check
     # The owner reads the new name first, the old one after it: pay is found again.
     write_config(tmp_path, [api_source(url, "salaryMin|annualSalaryMin")])
-    for _ in range(3):  # told back once it stays back three polls (issue 37)
+    for n in range(3):  # told back once it stays back three polls (issue 37),
+        board.serve_json("/api", jobicy(5 + n, 20, 2026))  # with the next listing's push
         poll(tmp_path, env)
     assert told(line) == [
         "🔎 jobs: pay no longer found in its listings",
@@ -116,6 +120,8 @@ def test_a_link_field_and_an_html_selector_that_stop_matching(
     board.serve("/jobs", jobs_html(jobs, "฿9,000").replace('class="price"', 'class="cost"'))
     poll(tmp_path, env)
     assert told(line) == []
+    jobs.append(("9", "python job 9"))  # a new listing: the notices go with its push
+    board.serve("/jobs", jobs_html(jobs, "฿9,000").replace('class="price"', 'class="cost"'))
     poll(tmp_path, env)
     assert sorted(told(line)) == [
         "🔎 board: pay no longer found in its listings",

@@ -115,7 +115,8 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
         )
     if callback is not None:
         data, query_id = callback.get("data"), callback.get("id")
-        chat = _chat(_object(callback, "message") or {})
+        card = _object(callback, "message") or {}
+        chat = _chat(card)
         return ChatEvent(
             event_id,
             "postback",
@@ -124,6 +125,10 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
             data=data if isinstance(data, str) else "",
             raw=update,
             in_group=_group(chat),
+            # A tap has no time of its own; its card's is the oldest it can be. A tap kept
+            # past the inbox's 7-day memory and sent again is then ignored, whatever its age
+            # (issue 37: a replayed tap paused the chat).
+            since=_at(card),
         )
     if member is not None:
         status = (_object(member, "new_chat_member") or {}).get("status")

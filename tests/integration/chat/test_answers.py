@@ -319,3 +319,53 @@ def test_strangers_chats_do_not_delay_the_owners_answer(store: SQLiteStore) -> N
         time.sleep(0.02)
     assert len(replier.replies) < 8  # most strangers are still waiting their turn
     inbox.stop(time.monotonic() + 10)
+
+
+def test_a_chat_sending_more_than_it_is_answered_is_told_once(store: SQLiteStore) -> None:
+    """Issue 37, low 10: 200 commands at once, LINE taking 0.05 s a reply. The first 50 wait
+    in order; the chat is told at once (first in its queue, with a reply of its own) that the
+    rest were skipped; none of them waits for the sweep to be answered minutes late."""
+    clock, replier = Clock(T0), Replier(seconds=0.05)
+    inbox = Inbox(Chat(CONFIG, store, replier, TO, clock, "w"), "w", clock, workers=1)
+    said = [event("message", TO, f"t{n}", text="คำ", timestamp=at(T0)) for n in range(200)]
+    assert receive(inbox, *signed(*said)) == 200
+    assert inbox.wait_idle(30)
+    texts = replier.texts()
+    fast = [n for n, text in enumerate(texts) if "some were skipped" in text]
+    assert len(fast) == 1 and fast[0] <= 1  # told once, at once
+    assert len(texts) <= 52  # the backlog, the notice and the one in hand: no more
+    clock.advance(180)  # past the hold: the sweeper would bring what was left in the store
+    assert inbox.sweep() == 0  # nothing left for the sweeper to bring late
+    inbox.stop(time.monotonic() + 5)
+
+
+def test_a_telegram_tap_replayed_past_the_event_memory_does_nothing(
+    store: SQLiteStore,
+) -> None:
+    """Issue 37, low 5: a callback kept for 8 days and sent again (the secret with it) acted
+    again: "say หยุด" paused the chat. A tap's card dates it: past the 7-day memory, nothing;
+    a tap on a card of 6 days ago still acts."""
+    config = parse_config(
+        {
+            "sources": [{"name": "a", "url": "https://x.test/", "kind": "rss"}],
+            "chats": [{"name": "tg", "to": "telegram:111"}],
+        }
+    )
+    replier, clock = Replier(), Clock(T0)
+    inbox = Inbox(Chat(config, store, replier, None, clock, "w"), "w", clock)
+    hook = serve(telegram_webhook("telegram-secret-0123456789"), inbox)
+
+    def tap(update_id: int, card_age: timedelta) -> bytes:
+        card = {"message_id": 1, "date": int((T0 - card_age).timestamp()), "text": "a job",
+                "chat": {"id": 111, "type": "private"}}  # fmt: skip
+        query = {"id": f"q{update_id}", "from": {"id": 111, "is_bot": False, "first_name": "S"},
+                 "message": card, "chat_instance": "1", "data": "say หยุด"}  # fmt: skip
+        return json.dumps({"update_id": update_id, "callback_query": query}).encode()
+
+    assert hook.receive(tap(5, timedelta(days=8)), {}) == 200
+    assert inbox.wait_idle(5)
+    assert "tg" not in store.chat.rules(T0) or not store.chat.rules(T0)["tg"].paused
+    assert hook.receive(tap(6, timedelta(days=6)), {}) == 200
+    assert inbox.wait_idle(5)
+    assert store.chat.rules(T0)["tg"].paused
+    inbox.stop(time.monotonic() + 1)

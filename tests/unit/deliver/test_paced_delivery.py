@@ -9,12 +9,14 @@ import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.rules import notices, shape
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
@@ -218,3 +220,33 @@ def test_when_lines_quota_cannot_be_read_the_ceiling_paces_or_nothing_waits(
         capped.deliver()
         capped.clock.advance(60)
     assert 1 <= len(capped.sender.pushes) < 20  # the configured ceiling still paces
+
+
+def test_a_fields_notice_never_takes_a_listings_place_in_the_month(store: SQLiteStore) -> None:
+    """Issue 37, medium 2: a month of 12 was spent by notices of a flapping board, and the next
+    real listing waited for the next month. A field's notice alone is not pushed on a paced
+    channel: it goes with the next listing's push, which it costs nothing."""
+    month = Month(store, at(1, 8), monthly_messages=12)
+    month.sender.quota_answer = (12, 0)
+    source = SimpleNamespace(name="a", url="https://x.test/")
+    change = [shape.Change("pay", shape.GONE)]
+    for n in range(30):  # a notice a poll, 30 polls
+        month.clock.advance(1800)
+        notice = notices.shape_changed(source, change, n + 1, month.clock())
+        assert store.outbox.enqueue(notice, month.clock())
+        month.deliver()
+    assert month.sender.pushes == []  # not one message spent
+    month.clock.advance(1800)
+    [title] = month.post()
+    month.deliver()
+    assert len(month.sender.pushes) == 1  # the listing, its notices beside it
+    shown = month.titles()
+    assert title in shown and sum("pay no longer found" in t for t in shown) == 30
+    # With no listing for a day, a notice goes alone (the reserve pays for it).
+    notice = notices.shape_changed(source, change, 31, month.clock())
+    assert store.outbox.enqueue(notice, month.clock())
+    month.deliver()
+    assert len(month.sender.pushes) == 1
+    month.clock.advance(86400 + 60)
+    month.deliver()
+    assert len(month.sender.pushes) == 2
