@@ -30,6 +30,7 @@ class Listing:
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
+    posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
@@ -62,4 +63,5 @@ class Listing:
             keywords=tuple(str(k) for k in data.get("keywords") or () if isinstance(k, str)),
             period=str(data.get("period") or ""),
             bound=str(data.get("bound") or ""),
+            posted=str(data.get("posted") or ""),
         )

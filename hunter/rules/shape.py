@@ -56,6 +56,7 @@ FIELDS: dict[str, str] = {
     "engagement": "type",
     "offers": "offers",
     "deadline": "deadline",
+    "posted": "posted time",
 }
 
 

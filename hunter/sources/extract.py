@@ -8,6 +8,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -22,6 +23,7 @@ from hunter.rules.pay import (
     period_in,
     period_of,
 )
+from hunter.sources.conditions import read_time
 
 # Query parameters known to say who sent the click, never which listing it is: analytics
 # (utm_*, _ga, _gl), ad click ids (Google, Microsoft, Meta, TikTok, X, Yandex, LinkedIn),
@@ -211,6 +213,7 @@ class Details:
     engagement: str = ""
     offers: object = None
     deadline: str = ""
+    posted: object = None  # when the board says the listing was posted, as it writes it
 
 
 MAX_COUNT = 1_000_000  # more offers than this on one post is no count anyone reports
@@ -225,6 +228,27 @@ def _count(value: object) -> int | None:
     return None
 
 
+# A posted time further ahead than this, or older than POSTED_OLDEST, is no posting time
+# (a board's clock, a placeholder, a misread field): "not stated", never an error.
+POSTED_AHEAD = timedelta(hours=1)
+POSTED_OLDEST = timedelta(days=731)
+
+
+def posted_time(value: object, now: datetime | None) -> str:
+    """A listing's posted time as ISO 8601 in UTC, or "" when the board's value is not a time
+    hunter can read (ISO 8601, RFC 2822, epoch seconds or milliseconds), is in the future, or
+    is years old."""
+    if value is None or value == "":
+        return ""
+    when = read_time(value)
+    if when is None:
+        return ""
+    moment = now or datetime.now(UTC)
+    if not moment - POSTED_OLDEST <= when <= moment + POSTED_AHEAD:
+        return ""
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
 def make_listing(
     source: str,
     native_id: str,
@@ -233,6 +257,7 @@ def make_listing(
     budget: object,
     summary: str,
     details: Details | None = None,
+    now: datetime | None = None,
 ) -> Listing | None:
     """A Listing, or None when the item has no title or no way to identify it."""
     title = clean_text(fix_mojibake(title))
@@ -266,6 +291,7 @@ def make_listing(
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],
+        posted=posted_time(more.posted, now),
     )
 
 

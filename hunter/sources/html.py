@@ -19,7 +19,7 @@ from hunter.sources.extract import Details, ParseResult, absolute_url, make_list
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
 from hunter.sources.spec import SourceConfig
 
-_FIELDS = ("item", "id", "title", "link", "budget", "summary")
+_FIELDS = ("item", "id", "title", "link", "budget", "summary", "posted")
 
 
 def _split(spec: str) -> tuple[str, str | None]:
@@ -97,7 +97,12 @@ def parse_html(
                 link,
                 _value(item, source.budget) or None,
                 _value(item, source.summary),
-                Details(currency=source.currency, period=source.period),
+                Details(
+                    currency=source.currency,
+                    period=source.period,
+                    posted=_value(item, source.posted) if source.posted else None,
+                ),
+                now,
             )
         )
     if relative:

@@ -27,7 +27,8 @@ _FIELDS = ("items", "id", "title", "link", "budget", "summary")
 # Optional paths to what a freelancer decides by; the Fastwork preset sets most, Freelancer's
 # its projects' own currency and period ("item_currency", "item_period").
 _DETAILS = (
-    "budget_max", "category", "engagement", "offers", "deadline", "item_currency", "item_period"
+    "budget_max", "category", "engagement", "offers", "deadline", "item_currency", "item_period",
+    "posted",
 )  # fmt: skip
 # Path to the answer's next-page cursor (Himalayas' `nextCursor`): pages after the first are
 # asked for with cursor=<it>, and paging stops where an answer names none.
@@ -175,6 +176,7 @@ def parse_document(
             engagement=_field(item, source.engagement),
             offers=_value(item, source.offers),
             deadline=_field(item, source.deadline),
+            posted=_value(item, source.posted),
         )
         result.add(
             make_listing(
@@ -185,6 +187,7 @@ def parse_document(
                 _value(item, source.budget),
                 plain_text(_field(item, source.summary)),
                 details,
+                now,
             )
         )
     if unreadable:

@@ -40,6 +40,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "engagement": "type",
         "offers": "freelance_offers_count",
         "deadline": "deadline_at",
+        "posted": "inserted_at",  # ISO 8601, UTC
         "where": ['status == "open"', "expired_at > now"],
     },
     # RemoteOK's public API: a list whose first element is a legal notice (no id), then jobs.
@@ -56,6 +57,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "currency": "USD",
         "period": "year",
         "summary": "description",
+        "posted": "epoch|date",  # epoch seconds; `date` ISO 8601
         "where": ["id exists"],
     },
     # We Work Remotely's RSS feed of all remote jobs (category feeds such as
@@ -94,6 +96,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "companyName",
         "category": "province.name",
         "engagement": "jobType.name",
+        "posted": "updatedAt",  # its only time: newest first is by it
     },
     # JobsDB Thailand (SEEK): its job search API, newest first (sortmode=ListedDate; the
     # default is relevance), 30 a page (over 100 answers an HTML page, not JSON);
@@ -117,6 +120,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "teaser",
         "category": "classifications.0.classification.description",
         "engagement": "workTypes.0",
+        "posted": "listingDate",  # ISO 8601
         "every": "2h",
     },
     # Freelancer.com's projects API (the official SDK, freelancer-sdk-python): active projects,
@@ -147,6 +151,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "preview_description",
         "category": "jobs.0.name",
         "offers": "bid_stats.bid_count",
+        "posted": "time_submitted",  # Unix seconds
     },
     # Himalayas' jobs API (its data dictionary): newest first, 20 a request, no key; a search
     # goes to /jobs/api/search with q and sort=recent (one article writes `keyword`:
@@ -174,6 +179,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "{companyName} · {excerpt}",
         "category": "categories",
         "engagement": "employmentType",
+        "posted": "pubDate",  # milliseconds (documented) or seconds (seen): both read
     },
     # Remotive's public API (remotive-com/remote-jobs-api): jobs with a 24-hour delay, `url`
     # linked back as its terms require. Its terms allow "max. 4 times a day" and block more than
@@ -194,6 +200,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "{company_name} · {candidate_required_location}",
         "category": "category",
         "engagement": "job_type",
+        "posted": "publication_date",  # no zone: UTC
         "every": "6h",
     },
     # Jobicy's remote jobs API (go-api-libs/jobicy's recorded answer, 2024-12): 50 at most a
@@ -219,6 +226,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "{companyName} · {jobExcerpt}",
         "category": "jobIndustry",
         "engagement": "jobType",
+        "posted": "pubDate",  # "2024-12-07 04:10:26", no zone: UTC
         "every": "6h",
     },
 }

@@ -66,7 +66,13 @@ def parse_rss(
                 link,
                 None,
                 plain_text(str(entry.get("summary") or "")),
-                Details(currency=source.currency, period=source.period, category=_category(entry)),
+                Details(
+                    currency=source.currency,
+                    period=source.period,
+                    category=_category(entry),
+                    posted=entry.get("published") or entry.get("updated"),
+                ),
+                now,
             )
         )
     return result

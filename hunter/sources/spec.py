@@ -60,6 +60,7 @@ class SourceConfig:
     engagement: str = ""
     offers: str = ""
     deadline: str = ""
+    posted: str = ""  # json: path to when the board says an item was posted; html: selector
     item_currency: str = ""  # json: path to an item's own currency code (Freelancer's)
     item_period: str = ""  # json: path to an item's own period word ("hourly", "month")
     categories: tuple[str, ...] = ()  # fastwork: category names, resolved to tag ids per read
