@@ -5,6 +5,8 @@ What it says of a channel (its quota, its recipients, its name) it asks the chan
 from __future__ import annotations
 
 import json
+import math
+import statistics
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -19,7 +21,14 @@ from hunter.rules.destinations import OWNER, OWNER_NAME, Destinations
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
-from hunter.store.records import ChatRow, Marked, PaceState, SourceRow, StatusReport
+from hunter.store.records import (
+    ChatRow,
+    Marked,
+    PaceState,
+    SentTimes,
+    SourceRow,
+    StatusReport,
+)
 from hunter.store.states import RowStatus
 
 
@@ -51,6 +60,59 @@ class Reporting(Protocol):
     def recipient(self, to: str | None) -> Recipient: ...
 
 
+FRESH_DAYS = 7  # the freshness of the last days' listings
+
+
+def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
+    """Per source, how long its sent listings took from posted (by the board; first seen
+    where it states no time) to found, and to sent: the median and the 90th percentile in
+    seconds, and how many listings that is (issue 34: the figure users feel most)."""
+    by_source: dict[str, list[SentTimes]] = {}
+    for row in sent:
+        by_source.setdefault(row.source, []).append(row)
+    found: dict[str, dict[str, Any]] = {}
+    for source, rows in sorted(by_source.items()):
+        to_found, to_sent = [], []
+        for row in rows:
+            posted = _moment(row.posted) or row.found
+            to_found.append(max(0.0, (row.found - posted).total_seconds()))
+            to_sent.append(max(0.0, (row.sent - posted).total_seconds()))
+        found[source] = {
+            "sent": len(rows),
+            "posted_times": sum(1 for row in rows if _moment(row.posted)),
+            "posted_to_found": _spread(to_found),
+            "posted_to_sent": _spread(to_sent),
+        }
+    return found
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _spread(seconds: list[float]) -> dict[str, float]:
+    ranked = sorted(seconds)
+    p90 = ranked[min(len(ranked) - 1, math.ceil(0.9 * len(ranked)) - 1)]
+    return {"median_s": round(statistics.median(ranked)), "p90_s": round(p90)}
+
+
+def duration(seconds: float) -> str:
+    """ "under a minute", "14 min", "2 h 5 min", "3 d 4 h": how long, as a person says it."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "under a minute"
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min"
+
+
 def quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None:
     return None if quota is None else {"limit": quota[0], "used": quota[1]}
 
@@ -79,6 +141,7 @@ def gather(
         channels.recipient,
     )
     result.recipients = {c["to"]: channels.recipient(c["to"]) for c in result.chats}
+    result.freshness = freshness(store.outbox.sent_times(now - timedelta(days=FRESH_DAYS)))
     result.quota_name = channels.quota_name
     try:
         result.quota = quota_of(channels.quota())
@@ -266,6 +329,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
             )
         if fields := shape.describe(s.shape):
             lines.append(f"    fields found: {fields}")
+        if fresh := report.freshness.get(s.name):
+            lines.append(f"    {_fresh_line(fresh)}")
     o = report.outbox
     lines += [
         "Outbox:",
@@ -310,13 +375,24 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
     return "\n".join(lines)
 
 
+def _fresh_line(fresh: dict[str, Any]) -> str:
+    """ "posted -> sent: median 14 min, p90 27 min (12 sent in 7 days, 12 with a posted time)"."""
+    spread = fresh["posted_to_sent"]
+    return (
+        f"posted -> sent: median {duration(spread['median_s'])}, "
+        f"p90 {duration(spread['p90_s'])} ({fresh['sent']} sent in {FRESH_DAYS} "
+        f"days, {fresh['posted_times']} with a posted time)"
+    )
+
+
 def as_json(report: StatusReport) -> str:
     def value(v: Any) -> Any:
         return v.isoformat() if isinstance(v, datetime) else v
 
     def source(row: SourceRow) -> dict[str, Any]:
         shown = {k: value(v) for k, v in vars(row).items() if k != "shape"}
-        return {**shown, "fields": shape.presence(row.shape)}
+        fresh = report.freshness.get(row.name)
+        return {**shown, "fields": shape.presence(row.shape), "freshness": fresh}
 
     document = {
         "sources": [source(s) for s in report.sources],
@@ -345,6 +421,8 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
             state = "⚠️ broken: " + (source.last_error or "no listings")[:80]
         elif missing := shape.gone(source.shape):
             state = f"⚠️ {', '.join(missing)} no longer found"
+        if fresh := report.freshness.get(source.name):  # posted -> sent, the median
+            state += f" · ⏱ {duration(fresh['posted_to_sent']['median_s'])}"
         lines.append(f"{source.name}: {state}")
     mine = next((c for c in report.chats if c["name"] == (chat or OWNER_NAME)), None)
     waiting = mine["waiting"] if mine else 0

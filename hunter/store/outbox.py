@@ -14,12 +14,13 @@ from hunter.rules.listing import Listing
 from hunter.store.columns import (
     document,
     integer,
+    moment,
     optional_integer,
     optional_moment,
     optional_text,
     text,
 )
-from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow
+from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow, SentTimes
 from hunter.store.room import Room
 from hunter.store.states import OUTBOX
 
@@ -139,6 +140,19 @@ class OutboxStore(Room, ABC):
 
     def sent_since(self, since: datetime) -> int:
         return optional_integer(self._one("sent_since", since=self._time(since)), "value") or 0
+
+    def sent_times(self, since: datetime, limit: int = 5000) -> list[SentTimes]:
+        """Each listing sent since `since` (hunter's notices aside), newest first, at most
+        `limit`: its source, when its board says it was posted, first seen, and sent."""
+        return [
+            SentTimes(
+                text(r, "source"),
+                str(document(r, "listing").get("posted") or ""),
+                moment(r, "first_seen_at"),
+                moment(r, "sent_at"),
+            )
+            for r in self._rows("sent_rows_since", since=self._time(since), limit=limit)
+        ]
 
     def recent_sent(self, limit: int, chat: str = "") -> list[Listing]:
         """The listings sent last to `chat`, newest first."""

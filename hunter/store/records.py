@@ -48,6 +48,16 @@ class PaceState:
 
 
 @dataclass(frozen=True)
+class SentTimes:
+    """When one sent listing was posted (by its board: "" not stated), found and sent."""
+
+    source: str
+    posted: str
+    found: datetime
+    sent: datetime
+
+
+@dataclass(frozen=True)
 class Claimed:
     """A row this worker owns for one push."""
 
@@ -310,6 +320,7 @@ class StatusReport:
     chats: list[dict[str, Any]] = field(default_factory=list)  # report.chats, by the caller
     next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
     quota_name: str = ""  # the paced channel's name, for its quota's lines
+    freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
     recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
 
 

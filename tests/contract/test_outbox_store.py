@@ -352,3 +352,21 @@ def test_a_flood_or_a_priming_gives_the_chats_nothing(store: Store) -> None:
     recorded = store.outbox.record("a", many, set(), T0, flood=30, flood_notice=notice, chats=flood)
     assert recorded == {"primed": 37, "flood": 37}
     assert store.outbox.count_pending("studio") == 0
+
+
+def test_sent_listings_say_when_they_were_posted_found_and_sent(store: Store) -> None:
+    """Issue 34: what `hunter status` measures freshness from, on every store."""
+    posted = (T0 - timedelta(minutes=12)).isoformat(timespec="seconds")
+    listings = [
+        Listing("a:1", "a", "one", "https://x.test/1", posted=posted),
+        Listing("a:2", "a", "two", "https://x.test/2"),  # its board states no time
+    ]
+    store.outbox.record("a", jobs("a", 0), set(), T0)  # primed first
+    store.outbox.record("a", listings, {"a:1", "a:2"}, T0)
+    store.outbox.claim_new("w", "k", 10, T0 + timedelta(minutes=1))
+    store.outbox.mark_sent("k", T0 + timedelta(minutes=2))
+    times = sorted(store.outbox.sent_times(T0 - timedelta(days=7)), key=lambda t: t.posted)
+    assert [(t.source, t.posted) for t in times] == [("a", ""), ("a", posted)]
+    assert all(t.found == T0 and t.sent == T0 + timedelta(minutes=2) for t in times)
+    assert store.outbox.sent_times(T0 + timedelta(minutes=3)) == []  # before `since`: none
+    assert len(store.outbox.sent_times(T0 - timedelta(days=7), limit=1)) == 1

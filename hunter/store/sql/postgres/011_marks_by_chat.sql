@@ -43,6 +43,19 @@ BEGIN
     RETURN v_dropped;
 END $$;
 
+-- When each listing sent lately was posted (by its board), found and sent: `hunter status`'s
+-- freshness, per source (issue 34). The index keeps it to the sent rows of the last days.
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent_at
+    ON hunter_seen_jobs (sent_at) WHERE status = 'sent';
+
+CREATE OR REPLACE FUNCTION hunter_sent_rows_since(p_since timestamptz, p_limit integer)
+RETURNS TABLE (source text, listing jsonb, first_seen_at timestamptz, sent_at timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT j.source, j.listing, j.first_seen_at, j.sent_at FROM hunter_seen_jobs j
+    WHERE j.status = 'sent' AND j.sent_at >= p_since AND j.source <> 'hunter'
+    ORDER BY j.sent_at DESC LIMIT p_limit;
+$$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '11')

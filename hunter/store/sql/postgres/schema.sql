@@ -165,6 +165,8 @@ CREATE INDEX hunter_seen_jobs_prunable ON public.hunter_seen_jobs USING btree (l
 
 CREATE INDEX hunter_seen_jobs_sent ON public.hunter_seen_jobs USING btree (sent_at) WHERE (status = 'sent'::text);
 
+CREATE INDEX hunter_seen_jobs_sent_at ON public.hunter_seen_jobs USING btree (sent_at) WHERE (status = 'sent'::text);
+
 CREATE INDEX hunter_seen_jobs_sent_by_chat ON public.hunter_seen_jobs USING btree (chat, sent_at) WHERE (status = 'sent'::text);
 
 CREATE OR REPLACE FUNCTION public.hunter_accept_events(p_events jsonb, p_worker text, p_now timestamp with time zone)
@@ -974,6 +976,16 @@ AS $function$
     SELECT j.chat, count(*) FROM hunter_seen_jobs j
     WHERE j.status = 'sent' AND j.sent_at >= p_since AND j.source <> 'hunter'
     GROUP BY j.chat ORDER BY j.chat;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.hunter_sent_rows_since(p_since timestamp with time zone, p_limit integer)
+ RETURNS TABLE(source text, listing jsonb, first_seen_at timestamp with time zone, sent_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+AS $function$
+    SELECT j.source, j.listing, j.first_seen_at, j.sent_at FROM hunter_seen_jobs j
+    WHERE j.status = 'sent' AND j.sent_at >= p_since AND j.source <> 'hunter'
+    ORDER BY j.sent_at DESC LIMIT p_limit;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_sent_since(p_since timestamp with time zone)

@@ -67,6 +67,11 @@ ORDER BY chat;
 SELECT chat, count(*) AS n FROM hunter_seen_jobs
 WHERE status = 'sent' AND sent_at >= :since AND source <> 'hunter' GROUP BY chat ORDER BY chat;
 
+-- name: sent_rows_since
+SELECT source, listing, first_seen_at, sent_at FROM hunter_seen_jobs
+WHERE status = 'sent' AND sent_at >= :since AND source <> 'hunter'
+ORDER BY sent_at DESC LIMIT :limit;
+
 -- name: recent_sent_chat
 SELECT job_id, listing, sent_at FROM hunter_seen_jobs
 WHERE status = 'sent' AND source <> 'hunter' AND chat = :chat

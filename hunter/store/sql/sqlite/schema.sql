@@ -144,6 +144,9 @@ CREATE INDEX hunter_seen_jobs_prunable ON hunter_seen_jobs (last_seen_at)
 CREATE INDEX hunter_seen_jobs_sent ON hunter_seen_jobs (sent_at)
     WHERE status = 'sent';
 
+CREATE INDEX hunter_seen_jobs_sent_at
+    ON hunter_seen_jobs (sent_at) WHERE status = 'sent';
+
 CREATE INDEX hunter_seen_jobs_sent_by_chat
     ON hunter_seen_jobs (chat, sent_at) WHERE status = 'sent';
 
