@@ -66,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     status.add_argument("--json", action="store_true", help="machine-readable output")
     status.add_argument(
+        "--markdown",
+        action="store_true",
+        help="GitHub-flavoured Markdown, for a job summary ($GITHUB_STEP_SUMMARY)",
+    )
+    status.add_argument(
         "--applied", action="store_true", help="the listings you marked 'applied' on LINE"
     )
     unmute = sub.add_parser(

@@ -165,6 +165,10 @@ def status(args: argparse.Namespace, load: Loader) -> int:
         result = report.gather(config, store, destinations, routes, now)
     if args.json:
         _say(report.as_json(result))
+    elif args.markdown:
+        from hunter.deliver.summary import as_markdown
+
+        _say(as_markdown(result, now, config.timezone))
     else:
         _say(report.as_text(result, now, config.timezone, config.lease_seconds))
     return 0

@@ -86,6 +86,19 @@ def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
     return found
 
 
+def sent_by_day(sent: list[SentTimes], now: datetime, timezone: str) -> dict[str, list[int]]:
+    """Per source, the listings sent on each of the last FRESH_DAYS days (the user's days),
+    the oldest first, today last."""
+    tz = ZoneInfo(timezone)
+    today = now.astimezone(tz).date()
+    days: dict[str, list[int]] = {}
+    for row in sent:
+        back = (today - row.sent.astimezone(tz).date()).days
+        if 0 <= back < FRESH_DAYS:
+            days.setdefault(row.source, [0] * FRESH_DAYS)[FRESH_DAYS - 1 - back] += 1
+    return days
+
+
 def _moment(text: str) -> datetime | None:
     try:
         return datetime.fromisoformat(text) if text else None
@@ -141,7 +154,9 @@ def gather(
         channels.recipient,
     )
     result.recipients = {c["to"]: channels.recipient(c["to"]) for c in result.chats}
-    result.freshness = freshness(store.outbox.sent_times(now - timedelta(days=FRESH_DAYS)))
+    sent = store.outbox.sent_times(now - timedelta(days=FRESH_DAYS))
+    result.freshness = freshness(sent)
+    result.sent_days = sent_by_day(sent, now, config.timezone)
     result.quota_name = channels.quota_name
     try:
         result.quota = quota_of(channels.quota())

@@ -321,6 +321,7 @@ class StatusReport:
     next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
     quota_name: str = ""  # the paced channel's name, for its quota's lines
     freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
+    sent_days: dict[str, list[int]] = field(default_factory=dict)  # report.sent_by_day
     recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
 
 

@@ -44,3 +44,7 @@ def test_status_says_how_long_listings_took_from_posted_to_sent(
     assert 18 * 60 <= fresh["posted_to_sent"]["p90_s"] <= 22 * 60
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert "posted -> sent: median 1" in text and "(2 sent in 7 days, 2 with a posted time)" in text
+    markdown = run_hunter(tmp_path, "status", "--markdown", env=env)
+    assert markdown.returncode == 0
+    [row] = [line for line in markdown.stdout.splitlines() if line.startswith("| api |")]
+    assert "`······█` 2 |" in row  # today's two, after six days of none

@@ -62,3 +62,16 @@ def test_its_command_is_the_readmes() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"`{poll['run']}`" in readme
     assert "deploy/github-actions/hunter.yml" in readme
+
+
+def test_each_run_writes_the_status_to_the_jobs_summary() -> None:
+    """Issue 36: a poll-only run's user sees the status on the run's page, whatever the poll
+    did (a failed poll is when it is wanted most)."""
+    [summary] = [s for s in steps() if "hunter status --markdown" in str(s.get("run", ""))]
+    assert summary["run"].endswith('>> "$GITHUB_STEP_SUMMARY"')
+    assert summary["if"] == "always()"
+    names = [s.get("name") for s in steps()]
+    poll = next(i for i, s in enumerate(steps()) if "hunter run --once" in str(s.get("run")))
+    assert names.index(summary["name"]) > poll  # after the poll
+    for name in SECRETS:
+        assert summary["env"][name] == "${{ secrets." + name + " }}"

@@ -1,0 +1,100 @@
+"""The status as GitHub-flavoured Markdown (`hunter status --markdown`), for a run without a
+server: the Actions workflow in deploy/ appends it to the job's summary after each run, so
+its user sees each source, what waits and each chat at a glance, where a poll-only run had
+nothing but a green or red job (issue 36). The same report `hunter status` prints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from hunter.deliver.report import FRESH_DAYS, duration
+from hunter.rules import shape
+from hunter.store.records import StatusReport
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(counts: list[int]) -> str:
+    """One character a day, its height the day's count against the week's most; "·" for
+    none."""
+    most = max(counts, default=0)
+    if not most:
+        return "·" * len(counts)
+    return "".join(
+        "·" if n == 0 else BARS[min(len(BARS) - 1, (n * len(BARS) - 1) // most)] for n in counts
+    )
+
+
+def _cell(text: str) -> str:
+    """A table cell: no pipe or line break of a page's text may break the table."""
+    return " ".join(text.replace("|", "\\|").split())[:120]
+
+
+def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
+    tz = ZoneInfo(timezone)
+
+    def at(value: datetime | None) -> str:
+        return "never" if value is None else f"{value.astimezone(tz):%Y-%m-%d %H:%M}"
+
+    lines = [
+        "## hunter",
+        "",
+        f"Last poll {at(report.last_poll_at)} · last prune {at(report.last_prune_at)} ({timezone})",
+        "",
+        f"| source | last read | state | sent, last {FRESH_DAYS} days | posted → sent | fields |",
+        "|---|---|---|---|---|---|",
+    ]
+    for source in report.sources:
+        state = "✅ " + f"{source.last_count} listings" if not source.last_error else "❌ error"
+        if source.broken_at:
+            state = f"⚠️ broken since {at(source.broken_at)}"
+        if source.last_error:
+            state += f": {source.last_error}"
+        days = report.sent_days.get(source.name, [0] * FRESH_DAYS)
+        fresh = report.freshness.get(source.name)
+        waited = "-"
+        if fresh:
+            spread = fresh["posted_to_sent"]
+            waited = f"{duration(spread['median_s'])} (p90 {duration(spread['p90_s'])})"
+        lines.append(
+            f"| {_cell(source.name)} | {at(source.last_poll_at)} | {_cell(state)} | "
+            f"`{sparkline(days)}` {sum(days)} | {waited} | {_cell(shape.describe(source.shape))} |"
+        )
+    if not report.sources:
+        lines.append("| (none polled yet) | | | | | |")
+    outbox = report.outbox
+    lines += [
+        "",
+        f"**Outbox**: {outbox['pending']} waiting, {outbox['retry']} to retry, "
+        f"{outbox['stuck']} stuck, {report.sent_last_24h} sent in 24 h",
+    ]
+    if outbox["stuck"]:
+        lines.append("")
+        for row in report.rows:
+            if str(row.status) == "stuck":
+                lines.append(f"- `{_cell(row.job_id)}`: {_cell(row.last_error or '')}")
+        lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
+    lines += _chats(report)
+    return "\n".join(lines) + "\n"
+
+
+def _chats(report: StatusReport) -> list[str]:
+    if not report.chats:
+        return []
+    lines = ["", "| chat | channel | sent this month | waiting |", "|---|---|---|---|"]
+    for chat in report.chats:
+        found: Any = report.recipients.get(chat["to"])
+        channel = getattr(found, "channel", report.quota_name) or "-"
+        lines.append(
+            f"| {_cell(chat['name'])} | {_cell(channel)} | {chat['sent_this_month']} | "
+            f"{chat['waiting']} |"
+        )
+    quota = report.quota
+    if quota and "error" not in quota and quota.get("limit") is not None:
+        lines.append(
+            f"\n{report.quota_name}: {quota['used']:,} of {quota['limit']:,} messages used "
+            "this month"
+        )
+    return lines
