@@ -145,6 +145,7 @@ class Hunter:
         days = self.config.prune_after_days if days is None else days
         now = self.clock()
         self.store.chat.drop_removals(now - REMOVALS_KEPT, self.configured_words())
+        self.store.reads.prune(now - timedelta(days=days))
         return self.store.outbox.prune(now - timedelta(days=days))
 
     def configured_words(self) -> set[str]:

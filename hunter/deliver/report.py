@@ -5,14 +5,13 @@ What it says of a channel (its quota, its recipients, its name) it asks the chan
 from __future__ import annotations
 
 import json
-import math
-import statistics
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Recipient
+from hunter.deliver.history import FRESH_DAYS, duration, freshness, history, sent_by_day
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
@@ -25,7 +24,6 @@ from hunter.store.records import (
     ChatRow,
     Marked,
     PaceState,
-    SentTimes,
     SourceRow,
     StatusReport,
 )
@@ -60,72 +58,6 @@ class Reporting(Protocol):
     def recipient(self, to: str | None) -> Recipient: ...
 
 
-FRESH_DAYS = 7  # the freshness of the last days' listings
-
-
-def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
-    """Per source, how long its sent listings took from posted (by the board; first seen
-    where it states no time) to found, and to sent: the median and the 90th percentile in
-    seconds, and how many listings that is (issue 34: the figure users feel most)."""
-    by_source: dict[str, list[SentTimes]] = {}
-    for row in sent:
-        by_source.setdefault(row.source, []).append(row)
-    found: dict[str, dict[str, Any]] = {}
-    for source, rows in sorted(by_source.items()):
-        to_found, to_sent = [], []
-        for row in rows:
-            posted = _moment(row.posted) or row.found
-            to_found.append(max(0.0, (row.found - posted).total_seconds()))
-            to_sent.append(max(0.0, (row.sent - posted).total_seconds()))
-        found[source] = {
-            "sent": len(rows),
-            "posted_times": sum(1 for row in rows if _moment(row.posted)),
-            "posted_to_found": _spread(to_found),
-            "posted_to_sent": _spread(to_sent),
-        }
-    return found
-
-
-def sent_by_day(sent: list[SentTimes], now: datetime, timezone: str) -> dict[str, list[int]]:
-    """Per source, the listings sent on each of the last FRESH_DAYS days (the user's days),
-    the oldest first, today last."""
-    tz = ZoneInfo(timezone)
-    today = now.astimezone(tz).date()
-    days: dict[str, list[int]] = {}
-    for row in sent:
-        back = (today - row.sent.astimezone(tz).date()).days
-        if 0 <= back < FRESH_DAYS:
-            days.setdefault(row.source, [0] * FRESH_DAYS)[FRESH_DAYS - 1 - back] += 1
-    return days
-
-
-def _moment(text: str) -> datetime | None:
-    try:
-        return datetime.fromisoformat(text) if text else None
-    except ValueError:
-        return None
-
-
-def _spread(seconds: list[float]) -> dict[str, float]:
-    ranked = sorted(seconds)
-    p90 = ranked[min(len(ranked) - 1, math.ceil(0.9 * len(ranked)) - 1)]
-    return {"median_s": round(statistics.median(ranked)), "p90_s": round(p90)}
-
-
-def duration(seconds: float) -> str:
-    """ "under a minute", "14 min", "2 h 5 min", "3 d 4 h": how long, as a person says it."""
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return "under a minute"
-    hours, minutes = divmod(minutes, 60)
-    days, hours = divmod(hours, 24)
-    if days:
-        return f"{days} d {hours} h" if hours else f"{days} d"
-    if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{minutes} min"
-
-
 def quota_of(quota: tuple[int | None, int] | None) -> dict[str, Any] | None:
     return None if quota is None else {"limit": quota[0], "used": quota[1]}
 
@@ -157,6 +89,8 @@ def gather(
     sent = store.outbox.sent_times(now - timedelta(days=FRESH_DAYS))
     result.freshness = freshness(sent)
     result.sent_days = sent_by_day(sent, now, config.timezone)
+    reads = store.reads.since(now - timedelta(days=FRESH_DAYS))
+    result.history = history(reads, now, config.timezone)
     result.quota_name = channels.quota_name
     try:
         result.quota = quota_of(channels.quota())
@@ -407,7 +341,13 @@ def as_json(report: StatusReport) -> str:
     def source(row: SourceRow) -> dict[str, Any]:
         shown = {k: value(v) for k, v in vars(row).items() if k != "shape"}
         fresh = report.freshness.get(row.name)
-        return {**shown, "fields": shape.presence(row.shape), "freshness": fresh}
+        days = report.history.get(row.name)
+        return {
+            **shown,
+            "fields": shape.presence(row.shape),
+            "freshness": fresh,
+            "last_days": days,
+        }
 
     document = {
         "sources": [source(s) for s in report.sources],

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.report import FRESH_DAYS, duration
+from hunter.deliver.history import FRESH_DAYS, duration
 from hunter.rules import shape
 from hunter.store.records import StatusReport
 
@@ -43,7 +43,8 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
         "",
         f"Last poll {at(report.last_poll_at)} · last prune {at(report.last_prune_at)} ({timezone})",
         "",
-        f"| source | last read | state | sent, last {FRESH_DAYS} days | posted → sent | fields |",
+        f"| source | last read | state | new matches, last {FRESH_DAYS} days | posted → sent "
+        "| fields |",
         "|---|---|---|---|---|---|",
     ]
     for source in report.sources:
@@ -52,7 +53,9 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
             state = f"⚠️ broken since {at(source.broken_at)}"
         if source.last_error:
             state += f": {source.last_error}"
-        days = report.sent_days.get(source.name, [0] * FRESH_DAYS)
+        past = report.history.get(source.name) or {}
+        days = past.get("matching") or report.sent_days.get(source.name, [0] * FRESH_DAYS)
+        failed = sum(past.get("failed") or [])
         fresh = report.freshness.get(source.name)
         waited = "-"
         if fresh:
@@ -60,7 +63,8 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
             waited = f"{duration(spread['median_s'])} (p90 {duration(spread['p90_s'])})"
         lines.append(
             f"| {_cell(source.name)} | {at(source.last_poll_at)} | {_cell(state)} | "
-            f"`{sparkline(days)}` {sum(days)} | {waited} | {_cell(shape.describe(source.shape))} |"
+            f"`{sparkline(days)}` {sum(days)}{f' ({failed} failed reads)' if failed else ''} | "
+            f"{waited} | {_cell(shape.describe(source.shape))} |"
         )
     if not report.sources:
         lines.append("| (none polled yet) | | | | | |")

@@ -27,11 +27,13 @@ from hunter.settings.config import Config
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
-from hunter.store.records import SourceState
+from hunter.store.records import ReadRow, SourceState
 from hunter.store.states import RowStatus
 
 log = logging.getLogger("hunter")
 
+# The states a listing never seen before is recorded in (a flood's count is not one).
+NEW_ROWS = (RowStatus.PENDING, RowStatus.IGNORED, RowStatus.PRIMED)
 LEASE_SHARE = 0.9  # of an interval: a source's lease runs out just before its next poll
 
 
@@ -136,7 +138,30 @@ class Poller:
             notes.append(judged.note)
         for name in self.store.sources.note(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for the owner's chat", name)
+        if not prime:
+            self._keep_history(polls, now)
         return polls
+
+    def _keep_history(self, polls: list[SourcePoll], now: datetime) -> None:
+        """Each source read this poll, kept for the status's history. The history is for
+        people to look at: a database that refuses it fails no poll."""
+        reads = [
+            ReadRow(
+                source=poll.name,
+                read_at=now,
+                listings=0 if poll.error else len(poll.read.listings),
+                new=sum(poll.count(status) for status in NEW_ROWS),
+                matching=poll.count(RowStatus.PENDING),
+                error=poll.error,
+                seconds=round(poll.read.seconds, 3),
+            )
+            for poll in polls
+            if not poll.read.stopped and not poll.read.waiting_until
+        ]
+        try:
+            self.store.reads.keep(reads)
+        except StoreError as exc:
+            log.warning("the reads of this poll were not kept for the history: %s", exc)
 
     def _record(
         self, read: SourceRead, now: datetime, rules: Mapping[str, ChatRules]

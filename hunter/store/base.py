@@ -4,7 +4,8 @@
     ├── .outbox   OutboxStore    listings seen, waiting, in flight, sent (outbox.py)
     ├── .sources  SourceStore    each source's polls, health and lease (sources.py)
     ├── .pace     PaceStore      the month's pushes (pace.py)
-    └── .chat     ChatStore      webhook events, mutes and marks (chat.py)
+    ├── .chat     ChatStore      webhook events, mutes and marks (chat.py)
+    └── .reads    ReadsStore     each read of each source, for the history (reads.py)
 
 Adapters: sqlite/ (a local file) and functions/ (hunter's PostgreSQL functions, carried by
 postgres.py over psycopg or by supabase.py over HTTPS) implement each room; every claim is
@@ -23,6 +24,7 @@ from hunter.store.chat import ChatStore
 from hunter.store.columns import Row, text, utc
 from hunter.store.outbox import OutboxStore
 from hunter.store.pace import PaceStore
+from hunter.store.reads import ReadsStore
 from hunter.store.records import StatusReport
 from hunter.store.sources import SourceStore
 
@@ -35,6 +37,7 @@ class Store(ABC):
     sources: SourceStore
     pace: PaceStore
     chat: ChatStore
+    reads: ReadsStore
 
     @abstractmethod
     def migrate(self) -> None:

@@ -48,6 +48,19 @@ class PaceState:
 
 
 @dataclass(frozen=True)
+class ReadRow:
+    """One read of one source, as the history keeps it."""
+
+    source: str
+    read_at: datetime
+    listings: int  # read on the page (0 when it failed, or the site said "as before")
+    new: int  # of which never seen before
+    matching: int  # of those, judged worth a chat's alert
+    error: str | None  # why it failed, if it did
+    seconds: float  # how long it took
+
+
+@dataclass(frozen=True)
 class SentTimes:
     """When one sent listing was posted (by its board: "" not stated), found and sent."""
 
@@ -322,6 +335,7 @@ class StatusReport:
     quota_name: str = ""  # the paced channel's name, for its quota's lines
     freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
     sent_days: dict[str, list[int]] = field(default_factory=dict)  # report.sent_by_day
+    history: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.history
     recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
 
 

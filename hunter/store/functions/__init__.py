@@ -7,6 +7,7 @@ from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.functions.chat import FunctionChat
 from hunter.store.functions.outbox import FunctionOutbox
 from hunter.store.functions.pace import FunctionPace
+from hunter.store.functions.reads import FunctionReads
 from hunter.store.functions.sources import FunctionSources
 
 
@@ -17,6 +18,7 @@ class FunctionStore(FunctionCarrier):
         self.outbox = FunctionOutbox(self)
         self.sources = FunctionSources(self)
         self.pace = FunctionPace(self)
+        self.reads = FunctionReads(self)
         self.chat = FunctionChat(self)
 
 

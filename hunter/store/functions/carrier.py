@@ -22,6 +22,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "pending_by_chat": ("hunter_pending_by_chat", ()),
     "sent_by_chat": ("hunter_sent_by_chat", ("since",)),
     "sent_rows_since": ("hunter_sent_rows_since", ("since", "limit")),
+    "reads_since": ("hunter_reads_since", ("since", "limit")),
     "batch_body": ("hunter_batch_body", ("key",)),
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),

@@ -8,6 +8,7 @@ from hunter.store.sqlite.chat import SQLiteChat
 from hunter.store.sqlite.database import SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import SQLiteOutbox
 from hunter.store.sqlite.pace import SQLitePace
+from hunter.store.sqlite.reads import SQLiteReads
 from hunter.store.sqlite.sources import SQLiteSources
 
 
@@ -19,6 +20,7 @@ class SQLiteStore(SQLiteDatabase):
         self.outbox = SQLiteOutbox(self)
         self.sources = SQLiteSources(self)
         self.pace = SQLitePace(self)
+        self.reads = SQLiteReads(self)
         self.chat = SQLiteChat(self)
 
 

@@ -394,3 +394,15 @@ ORDER BY job_id LIMIT 20;
 SELECT DISTINCT source FROM hunter_seen_jobs
 WHERE source <> 'hunter' AND substr(json_extract(listing, '$.url'), 1, length(:prefix)) = :prefix
 ORDER BY 1 LIMIT 5;
+
+-- name: keep_read
+INSERT INTO hunter_reads (source, read_at, listings, new, matching, error, seconds)
+VALUES (:source, :read_at, :listings, :new, :matching, :error, :seconds)
+ON CONFLICT (source, read_at) DO NOTHING;
+
+-- name: prune_reads
+DELETE FROM hunter_reads WHERE read_at < :before;
+
+-- name: reads_since
+SELECT source, read_at, listings, new, matching, error, seconds FROM hunter_reads
+WHERE read_at >= :since ORDER BY read_at DESC, source LIMIT :limit;

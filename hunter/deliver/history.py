@@ -1,0 +1,100 @@
+"""What the last days say of each source, for the status (issue 34 and 36): how fresh its
+listings reached the chats (posted -> found, posted -> sent), how many went each day, and its
+reads (new matches and failed reads each day, reads today). Pure: rows in, numbers out."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from hunter.store.records import ReadRow, SentTimes
+
+FRESH_DAYS = 7  # the freshness of the last days' listings
+
+
+def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
+    """Per source, how long its sent listings took from posted (by the board; first seen
+    where it states no time) to found, and to sent: the median and the 90th percentile in
+    seconds, and how many listings that is (issue 34: the figure users feel most)."""
+    by_source: dict[str, list[SentTimes]] = {}
+    for row in sent:
+        by_source.setdefault(row.source, []).append(row)
+    found: dict[str, dict[str, Any]] = {}
+    for source, rows in sorted(by_source.items()):
+        to_found, to_sent = [], []
+        for row in rows:
+            posted = _moment(row.posted) or row.found
+            to_found.append(max(0.0, (row.found - posted).total_seconds()))
+            to_sent.append(max(0.0, (row.sent - posted).total_seconds()))
+        found[source] = {
+            "sent": len(rows),
+            "posted_times": sum(1 for row in rows if _moment(row.posted)),
+            "posted_to_found": _spread(to_found),
+            "posted_to_sent": _spread(to_sent),
+        }
+    return found
+
+
+def sent_by_day(sent: list[SentTimes], now: datetime, timezone: str) -> dict[str, list[int]]:
+    """Per source, the listings sent on each of the last FRESH_DAYS days (the user's days),
+    the oldest first, today last."""
+    tz = ZoneInfo(timezone)
+    today = now.astimezone(tz).date()
+    days: dict[str, list[int]] = {}
+    for row in sent:
+        back = (today - row.sent.astimezone(tz).date()).days
+        if 0 <= back < FRESH_DAYS:
+            days.setdefault(row.source, [0] * FRESH_DAYS)[FRESH_DAYS - 1 - back] += 1
+    return days
+
+
+def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dict[str, Any]]:
+    """Per source, its last FRESH_DAYS days (the user's days, the oldest first): new listings
+    that matched a chat each day, reads that failed each day, and how often it was read
+    today."""
+    tz = ZoneInfo(timezone)
+    today = now.astimezone(tz).date()
+    found: dict[str, dict[str, Any]] = {}
+    for read in reads:
+        back = (today - read.read_at.astimezone(tz).date()).days
+        if not 0 <= back < FRESH_DAYS:
+            continue
+        days = found.setdefault(
+            read.source,
+            {"matching": [0] * FRESH_DAYS, "failed": [0] * FRESH_DAYS, "reads_today": 0},
+        )
+        day = FRESH_DAYS - 1 - back
+        days["matching"][day] += read.matching
+        days["failed"][day] += 1 if read.error else 0
+        days["reads_today"] += 1 if back == 0 else 0
+    return found
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _spread(seconds: list[float]) -> dict[str, float]:
+    ranked = sorted(seconds)
+    p90 = ranked[min(len(ranked) - 1, math.ceil(0.9 * len(ranked)) - 1)]
+    return {"median_s": round(statistics.median(ranked)), "p90_s": round(p90)}
+
+
+def duration(seconds: float) -> str:
+    """ "under a minute", "14 min", "2 h 5 min", "3 d 4 h": how long, as a person says it."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "under a minute"
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min"
