@@ -26,7 +26,8 @@ from hunter.store import open_store
 if TYPE_CHECKING:
     from hunter.chat import Inbox
     from hunter.deliver.channel import Replier, Webhook
-    from hunter.web.routes import Hook
+    from hunter.store.records import StatusReport
+    from hunter.web.routes import Hook, Page
 
 log = logging.getLogger("hunter")
 
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         _check_line(env)
         from hunter.app.schedule import run_forever
 
-        run_forever(hunter, port, inbox, hooks)
+        pages = _status_pages(config, env, routes, resources) if port else []
+        run_forever(hunter, port, inbox, hooks, pages)
     return 0
 
 
@@ -98,9 +100,35 @@ def _chat(
     owner = channels.line_settings(env).to
     if default is None:  # only prefixed chats answer: the default one is never asked
         default = next(iter(others.values()))
-    chat = Chat(config, store, default, owner, utcnow, worker, others, routes)
+    base = os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    link = (
+        f"{base.rstrip('/')}/status?token={env.status_token}" if base and env.status_token else None
+    )
+    chat = Chat(config, store, default, owner, utcnow, worker, others, routes, link)
     inbox = Inbox(chat, worker, utcnow)
     return inbox, [hook(webhook, inbox) for webhook in webhooks]
+
+
+def _status_pages(
+    config: Config, env: Environment, routes: channels.Channels, resources: ExitStack
+) -> list[Page]:
+    """The status page, with HUNTER_STATUS_TOKEN: its own store connection (it answers while
+    a poll runs), read by one request at a time."""
+    if not env.status_token:
+        return []
+    import threading
+
+    from hunter.web.status_page import pages
+
+    store = resources.enter_context(open_store(env))
+    destinations = Destinations(channels.line_settings(env).to, config.chats)
+    lock = threading.Lock()
+
+    def gather() -> StatusReport:
+        with lock:
+            return report.gather(config, store, destinations, routes, utcnow())
+
+    return pages(env.status_token, gather, config.timezone, utcnow)
 
 
 def _port() -> int | None:

@@ -37,7 +37,7 @@ from hunter.web.server import HttpServer
 
 if TYPE_CHECKING:
     from hunter.chat import Inbox
-    from hunter.web.routes import Hook
+    from hunter.web.routes import Hook, Page
 
 log = logging.getLogger("hunter")
 
@@ -49,6 +49,7 @@ def run_forever(
     port: int | None = None,
     inbox: Inbox | None = None,
     hooks: Sequence[Hook] = (),
+    pages: Sequence[Page] = (),
 ) -> None:
     """Poll until SIGTERM/SIGINT; with `port`, also serve /healthz (and the chats' webhooks,
     `hooks`, into `inbox`) there."""
@@ -59,7 +60,7 @@ def run_forever(
     busy = threading.Lock()
     gone: list[StoreGone] = []
     health = Health(stale_after=timedelta(seconds=2 * interval))
-    server = HttpServer(health, port, hooks).start() if port else None
+    server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
     def poll() -> None:
         with busy:

@@ -28,7 +28,7 @@ from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
 from hunter.errors import ChannelError
-from hunter.rules.destinations import Destinations
+from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.wording import APPLIED, DISMISS, MUTE, SAY
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -52,6 +52,7 @@ class Chat:
         worker: str,
         others: Mapping[str, Replier] | None = None,
         channels: report.Reporting | None = None,
+        status_link: str | None = None,
     ) -> None:
         """`replier` answers the chats whose ids have no prefix; `others` the chats whose id
         starts with theirs. `channels` says what สถานะ tells of them (app/ passes its router;
@@ -61,6 +62,7 @@ class Chat:
         self.repliers = ByPrefix[Replier](replier, others or {})
         self.channels: report.Reporting = channels or _Repliers(self.repliers)
         self._answered: set[str] = set()  # events being handled that were answered
+        self.status_link = status_link  # the status page, token and all: the owner's alone
         self.destinations = Destinations(owner, config.chats)
         self.clock = clock
         self.worker = worker
@@ -129,7 +131,11 @@ class Chat:
         if verb == "new":
             self._new(event, chat)
         elif verb == "status":
-            self._text(event, self._status(chat))
+            said = self._status(chat)
+            # The page's link holds its token: only in the owner's own chat, never a group's.
+            if self.status_link and chat == OWNER and not self._in_group(event):
+                said += f"\nหน้าสถานะ · status page: {self.status_link}"
+            self._text(event, said)
         elif verb == "why" and command:
             self._text(event, self.why.explain(command.argument, chat))
         elif verb in commands.TUNING and command:

@@ -11,6 +11,7 @@ import base64
 import binascii
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -30,6 +31,9 @@ class Environment:
     supabase_url: str | None = None
     supabase_key: str | None = field(default=None, repr=False)
     values: Mapping[str, str] = field(default_factory=dict, repr=False)  # the environment
+    # HUNTER_STATUS_TOKEN: with PORT, the status page (GET /status, /status.json) answers
+    # whoever shows it; None: the page is off (404).
+    status_token: str | None = field(default=None, repr=False)
 
 
 def read_environment(environ: Mapping[str, str]) -> Environment:
@@ -37,7 +41,14 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
     database_url = environ.get("DATABASE_URL") or None
     supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
     supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
-    redact.register(database_url, _password_of(database_url), supabase_key)
+    status_token = (environ.get("HUNTER_STATUS_TOKEN") or "").strip() or None
+    redact.register(database_url, _password_of(database_url), supabase_key, status_token)
+    if status_token and not re.fullmatch(r"[A-Za-z0-9_-]{24,256}", status_token):
+        raise ConfigError(
+            "HUNTER_STATUS_TOKEN must be 24 to 256 of A-Z, a-z, 0-9, _ and - (it is all that "
+            "keeps the status page to you); make one with "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+        )
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
@@ -51,6 +62,7 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         supabase_url=supabase_url,
         supabase_key=supabase_key,
         values=dict(environ),
+        status_token=status_token,
     )
 
 

@@ -39,6 +39,24 @@ class Hook:
     receive: Callable[[bytes, Headers], int]  # the body -> HTTP status; on the thread pool
 
 
+@dataclass(frozen=True)
+class Answer:
+    """What a request gets: a status, a body and the headers that describe it."""
+
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page served by GET and HEAD: its path, and its answer to the request's target and
+    headers (on the thread pool: it may read the store)."""
+
+    path: str
+    answer: Callable[[str, Headers], Answer]
+
+
 class Refusal(Exception):
     """A request answered with an error status and then the connection closed."""
 
@@ -49,10 +67,16 @@ class Refusal(Exception):
 
 class Routes:
     def __init__(
-        self, health: Health, hooks: Sequence[Hook], limits: Limits, pool: Executor
+        self,
+        health: Health,
+        hooks: Sequence[Hook],
+        limits: Limits,
+        pool: Executor,
+        pages: Sequence[Page] = (),
     ) -> None:
         self.health, self.limits, self._pool = health, limits, pool
         self.hooks = {hook.path: hook for hook in hooks}
+        self.pages = {page.path: page for page in pages}
         self._budget = BodyBudget(limits.body_budget)
 
     async def answer(
@@ -62,7 +86,7 @@ class Routes:
         writer: asyncio.StreamWriter,
         request: h11.Request,
         ready: Callable[[], None],
-    ) -> tuple[int, bytes]:
+    ) -> Answer:
         limits = self.limits
         if len(request.target) > limits.max_target:
             raise Refusal(414, f"a request target of {len(request.target)} bytes")
@@ -83,7 +107,16 @@ class Routes:
                 raise Refusal(405, f"{_method(request)} {path}", allow="GET, HEAD")
             ready()
             status, report = self.health.report(datetime.now(UTC))
-            return status, json.dumps(report).encode()
+            return Answer(status, json.dumps(report).encode())
+        page = self.pages.get(path)
+        if page is not None:
+            if request.method not in (b"GET", b"HEAD"):
+                raise Refusal(405, f"{_method(request)} {path}", allow="GET, HEAD")
+            ready()
+            target = request.target.decode("ascii", "replace")
+            headers = {name: value for name, value in request.headers}
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, page.answer, target, headers)
         hook = self.hooks.get(path)
         if hook is None:
             raise Refusal(404, "no such path")
@@ -99,7 +132,7 @@ class Routes:
         ready()
         loop = asyncio.get_running_loop()
         status = await loop.run_in_executor(self._pool, hook.receive, body, headers)
-        return status, b"{}" if status == 200 else b'{"message": "bad request"}'
+        return Answer(status, b"{}" if status == 200 else b'{"message": "bad request"}')
 
     async def _body(
         self, h: h11.Connection, reader: asyncio.StreamReader, length: bytes | None

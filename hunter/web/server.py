@@ -21,7 +21,8 @@ answered, and a request that carries both Transfer-Encoding and Content-Length i
 behind a proxy that trusts the length, it is request smuggling.
 
 Answers: GET and HEAD /healthz (and /); POST /line/webhook and /telegram/webhook (404 when
-that chat is off; 400, 401 or 403 when the head is not LINE's or Telegram's);
+that chat is off; 400, 401 or 403 when the head is not LINE's or Telegram's); GET /status and
+/status.json with HUNTER_STATUS_TOKEN (status_page.py: 401 without the token);
 404 for other paths, 405 for other methods, 400 for what is not HTTP, 408 for a head too slow,
 413, 414 and 431 for what is too large, 503 when large bodies already use the budget.
 """
@@ -41,7 +42,7 @@ import h11
 
 from hunter.web.health import Health
 from hunter.web.limits import Limits, Throttled
-from hunter.web.routes import READ_CHUNK, Hook, Refusal, Routes, next_request
+from hunter.web.routes import READ_CHUNK, Hook, Page, Refusal, Routes, next_request
 
 log = logging.getLogger("hunter")
 
@@ -68,15 +69,16 @@ class HttpServer:
         hooks: Sequence[Hook] = (),
         host: str = "0.0.0.0",
         limits: Limits | None = None,
+        pages: Sequence[Page] = (),
     ) -> None:
-        self.health, self.hooks = health, tuple(hooks)
+        self.health, self.hooks, self.pages = health, tuple(hooks), tuple(pages)
         self.host, self.port = host, port
         self.limits = limits or Limits()
         self._cap = self.limits.connections_allowed()
         self._refused = Throttled(log)
         self._connections: dict[_Connection, None] = {}  # in the order they opened
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="webhook")
-        self._routes = Routes(health, self.hooks, self.limits, self._pool)
+        self._routes = Routes(health, self.hooks, self.limits, self._pool, self.pages)
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet)
         self._server: asyncio.Server | None = None
@@ -90,7 +92,8 @@ class HttpServer:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         self._thread.start()
-        served = " and ".join(["/healthz", *(hook.path for hook in self.hooks)])
+        paths = [*(hook.path for hook in self.hooks), *(page.path for page in self.pages)]
+        served = " and ".join(["/healthz", *paths])
         log.info("serving %s on port %d", served, self.port)
         return self
 
@@ -180,7 +183,7 @@ class HttpServer:
             if not isinstance(event, h11.Request):
                 return  # the client closed the connection
             try:
-                status, body = await self._routes.answer(
+                answer = await self._routes.answer(
                     h, reader, connection.writer, event, connection.answering
                 )
             except Refusal as refusal:
@@ -196,7 +199,9 @@ class HttpServer:
                 self._refused.warning(
                     f"HTTP connection closed: {pipelined} requests pipelined ahead of answers"
                 )
-            await self._send(connection, h, status, body, head_only, close=close)
+            await self._send(
+                connection, h, answer.status, answer.body, head_only, answer.headers, close=close
+            )
             connection.busy = False
             if h.our_state is h11.MUST_CLOSE or h.their_state is not h11.DONE:
                 return
@@ -208,8 +213,9 @@ class HttpServer:
         self._refused.warning(f"HTTP request refused ({refusal.status}): {refusal}")
         if h.our_state in (h11.IDLE, h11.SEND_RESPONSE):
             body = json.dumps({"message": str(refusal)}).encode()
-            extra = [("allow", refusal.allow)] if refusal.allow else []
-            await self._send(connection, h, refusal.status, body, False, extra, close=True)
+            described = [("content-type", "application/json")]
+            described += [("allow", refusal.allow)] if refusal.allow else []
+            await self._send(connection, h, refusal.status, body, False, described, close=True)
 
     async def _send(
         self,
@@ -218,11 +224,10 @@ class HttpServer:
         status: int,
         body: bytes,
         head_only: bool,
-        extra: list[tuple[str, str]] | None = None,
+        described: Sequence[tuple[str, str]] = (("content-type", "application/json"),),
         close: bool = False,
     ) -> None:
-        headers = [("content-type", "application/json"), ("content-length", str(len(body)))]
-        headers += extra or []
+        headers = [*described, ("content-length", str(len(body)))]
         if close:
             headers.append(("connection", "close"))
         data = h.send(h11.Response(status_code=status, headers=headers)) or b""

@@ -371,3 +371,15 @@ def test_a_telegram_tap_replayed_past_the_event_memory_does_nothing(
     assert inbox.wait_idle(5)
     assert store.chat.rules(T0)["tg"].paused
     inbox.stop(time.monotonic() + 1)
+
+
+def test_the_owners_status_links_the_status_page_and_a_groups_never(store: SQLiteStore) -> None:
+    """Issue 36: สถานะ in the owner's own chat ends with the page's link (its token in it);
+    in a group (many read it) never."""
+    link = "https://hunter.example.com/status?token=status-token-0123456789abcdef"
+    replier = Replier()
+    Chat(CONFIG, store, replier, TO, Clock(T0), "w", status_link=link).handle(say("สถานะ", 1))
+    assert replier.texts()[-1].endswith(f"status page: {link}")
+    group = Chat(CONFIG, store, replier, OWN_GROUP, Clock(T0), "w", status_link=link)
+    group.handle(say("สถานะ", 2, OWN_GROUP))
+    assert "status page" not in replier.texts()[-1]

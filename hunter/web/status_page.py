@@ -1,0 +1,236 @@
+"""The status page (issue 36): `GET /status`, the report of `hunter status` as a page a person
+reads on a phone (LINE's in-app browser included), and `GET /status.json`, the same object
+as `hunter status --json`. On only with HUNTER_STATUS_TOKEN (else 404, as any unknown path).
+
+Who may read it: a request that shows the token, as `Authorization: Bearer <token>` or as the
+cookie set by `/status?token=<token>`, which answers with a redirect to `/status` so that the
+token leaves the address bar and the history (HttpOnly, SameSite=Strict, Secure behind
+HTTPS). Anything else is 401 with nothing of the report. The token is compared in constant
+time and redacted like every secret.
+
+The page is server-rendered HTML with inline SVG charts: no script, font, style or image from
+anywhere else (a Content-Security-Policy says so to the browser), readable at a phone's width.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from datetime import datetime
+from html import escape
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
+
+from hunter.deliver.history import FRESH_DAYS, duration
+from hunter.deliver.report import as_json
+from hunter.rules import shape
+from hunter.store.records import StatusReport
+from hunter.web.routes import Answer, Headers, Page
+
+COOKIE = "hunter_status"
+COOKIE_DAYS = 30
+POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+HTML = (("content-type", "text/html; charset=utf-8"), ("content-security-policy", POLICY))
+PRIVATE = (("cache-control", "no-store"), ("referrer-policy", "no-referrer"))
+
+Gather = Callable[[], StatusReport]
+
+
+def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetime]) -> list[Page]:
+    """/status and /status.json, for whoever shows `token`; `gather` reads the report."""
+    expected = token.encode("ascii")
+
+    def shown(headers: Headers) -> bool:
+        bearer = headers.get(b"authorization", b"")
+        if bearer[:7].lower() == b"bearer " and hmac.compare_digest(bearer[7:].strip(), expected):
+            return True
+        for part in headers.get(b"cookie", b"").split(b";"):
+            name, _, value = part.strip().partition(b"=")
+            if name == COOKIE.encode() and hmac.compare_digest(value, expected):
+                return True
+        return False
+
+    def page(target: str, headers: Headers) -> Answer:
+        query = parse_qs(urlsplit(target).query)
+        given = (query.get("token") or [""])[0].encode("ascii", "replace")
+        if given:  # from the chat's link: set the cookie, and drop the token from the address
+            if not hmac.compare_digest(given, expected):
+                return _refused()
+            secure = "; Secure" if headers.get(b"x-forwarded-proto") == b"https" else ""
+            cookie = (
+                f"{COOKIE}={token}; Path=/status; HttpOnly; SameSite=Strict; "
+                f"Max-Age={COOKIE_DAYS * 86400}{secure}"
+            )
+            return Answer(303, b"", (("location", "/status"), ("set-cookie", cookie), *PRIVATE))
+        if not shown(headers):
+            return _refused()
+        report = gather()
+        body = render(report, clock(), timezone).encode("utf-8")
+        return Answer(200, body, (*HTML, *PRIVATE))
+
+    def document(target: str, headers: Headers) -> Answer:
+        if not shown(headers):
+            return _refused()
+        return Answer(
+            200, as_json(gather()).encode("utf-8"), (("content-type", "application/json"), *PRIVATE)
+        )
+
+    return [Page("/status", page), Page("/status.json", document)]
+
+
+def _refused() -> Answer:
+    return Answer(
+        401,
+        b'{"message": "show the status token (Authorization: Bearer, or /status?token=)"}',
+        (("content-type", "application/json"), ("www-authenticate", "Bearer"), *PRIVATE),
+    )
+
+
+# -- the page ----------------------------------------------------------------------------------
+STYLE = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans Thai",sans-serif;
+margin:0;padding:12px;background:#f6f7f9;color:#1d2329}
+h1{font-size:20px;margin:4px 0 2px}h2{font-size:16px;margin:18px 0 6px}
+.muted{color:#5b6670;font-size:13px}
+.card{background:#fff;border:1px solid #dde2e7;border-radius:10px;padding:10px 12px;margin:8px 0}
+.name{font-weight:600}.ok{color:#157f3b}.bad{color:#b42318}.warn{color:#9a6700}
+table{border-collapse:collapse;width:100%;font-size:14px}
+td,th{text-align:left;padding:4px 6px;border-bottom:1px solid #eef1f4;vertical-align:top}
+svg{display:block;max-width:100%;height:auto;margin-top:6px}
+.bar{fill:#2f80ed}.fail{fill:#d92d20}.axis{fill:#5b6670;font-size:10px}
+"""
+
+
+def render(report: StatusReport, now: datetime, timezone: str) -> str:
+    """The page: each source with its last days, the outbox, each chat, the last prune."""
+    tz = ZoneInfo(timezone)
+
+    def at(value: datetime | None) -> str:
+        return "never · ไม่เคย" if value is None else f"{value.astimezone(tz):%d %b %H:%M}"
+
+    parts = [
+        "<!doctype html><html lang=th><head><meta charset=utf-8>",
+        '<meta name=viewport content="width=device-width,initial-scale=1">',
+        f"<title>hunter</title><style>{STYLE}</style></head><body>",
+        "<h1>hunter</h1>",
+        f"<div class=muted>{escape(at(now))} ({escape(timezone)}) · ล่าสุด · last poll "
+        f"{escape(at(report.last_poll_at))} · ล้างข้อมูล · last prune "
+        f"{escape(at(report.last_prune_at))}</div>",
+        "<h2>แหล่งงาน · Sources</h2>",
+    ]
+    if not report.sources:
+        parts.append("<div class=card>ยังไม่ได้อ่าน · none polled yet</div>")
+    for source in report.sources:
+        parts.append(_source(source, report, at))
+    parts.append(_outbox(report))
+    parts.append(_chats(report))
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def _source(source: Any, report: StatusReport, at: Callable[[datetime | None], str]) -> str:
+    if source.broken_at:
+        state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(source.broken_at))}</span>"
+    elif source.last_error:
+        state = f"<span class=bad>❌ {escape(source.last_error[:200])}</span>"
+    else:
+        state = f"<span class=ok>✅ {source.last_count or 0} listings</span>"
+    days = report.history.get(source.name) or {}
+    fresh = report.freshness.get(source.name)
+    lines = [
+        f'<div class=card id="source-{escape(source.name, quote=True)}">',
+        f"<div><span class=name>{escape(source.name)}</span> · {state}</div>",
+        f"<div class=muted>อ่านล่าสุด · last read {escape(at(source.last_poll_at))}"
+        f" · วันนี้ · today {days.get('reads_today', 0)} reads</div>",
+    ]
+    if fresh:
+        spread = fresh["posted_to_sent"]
+        lines.append(
+            f"<div class=muted>โพสต์ → ส่ง · posted → sent: median "
+            f"{escape(duration(spread['median_s']))}, p90 {escape(duration(spread['p90_s']))}"
+            f" ({fresh['sent']} in {FRESH_DAYS} days)</div>"
+        )
+    if fields := shape.describe(source.shape):
+        lines.append(f"<div class=muted>fields: {escape(fields)}</div>")
+    lines.append(chart(days.get("matching") or [0] * FRESH_DAYS, days.get("failed") or []))
+    lines.append("</div>")
+    return "".join(lines)
+
+
+def chart(counts: list[int], failed: list[int]) -> str:
+    """The last days as bars (new matching listings a day), a red mark under a day with a
+    failed read: inline SVG, a pure function of the numbers."""
+    width, height, gap = 280, 64, 6
+    bar = (width - gap * (len(counts) + 1)) / max(len(counts), 1)
+    most = max(counts, default=0) or 1
+    shapes = []
+    for n, count in enumerate(counts):
+        x = gap + n * (bar + gap)
+        tall = 0 if not count else max(2.0, (height - 22) * count / most)
+        shapes.append(
+            f'<rect class=bar x="{x:.1f}" y="{height - 14 - tall:.1f}" width="{bar:.1f}" '
+            f'height="{tall:.1f}"><title>{count}</title></rect>'
+        )
+        shapes.append(
+            f'<text class=axis x="{x + bar / 2:.1f}" y="{height - 2}" text-anchor=middle>'
+            f"{count}</text>"
+        )
+        if n < len(failed) and failed[n]:
+            shapes.append(
+                f'<rect class=fail x="{x:.1f}" y="{height - 13}" width="{bar:.1f}" height="2">'
+                f"<title>{failed[n]} failed reads</title></rect>"
+            )
+    label = f"new matching listings, last {len(counts)} days"
+    return (
+        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role=img '
+        f'aria-label="{label}">{"".join(shapes)}</svg>'
+    )
+
+
+def _outbox(report: StatusReport) -> str:
+    o = report.outbox
+    rows = "".join(
+        f"<tr><td>{escape(row.job_id[:80])}</td>"
+        f"<td>{escape((row.last_error or '')[:200])}</td></tr>"
+        for row in report.rows
+        if str(row.status) == "stuck"
+    )
+    stuck = f"<table><tr><th>stuck</th><th>why</th></tr>{rows}</table>" if rows else ""
+    return (
+        "<h2>รอส่ง · Outbox</h2><div class=card>"
+        f"รอ · waiting {o['pending']} · ส่งใหม่ · retry {o['retry']} · ติดค้าง · stuck "
+        f"{o['stuck']} · ส่งแล้ว 24 ชม. · sent in 24 h {report.sent_last_24h}{stuck}</div>"
+    )
+
+
+def _chats(report: StatusReport) -> str:
+    if not report.chats:
+        return ""
+    rows = []
+    for chat in report.chats:
+        found = report.recipients.get(chat["to"])
+        channel = getattr(found, "channel", "") or "-"
+        month = (
+            f"{chat['messages_this_month']} messages"
+            if channel == report.quota_name
+            else f"{chat['sent_this_month']} sent"
+        )
+        rows.append(
+            f"<tr><td>{escape(chat['name'])}</td><td>{escape(channel)}</td>"
+            f"<td>{escape(month)}</td><td>{chat['waiting']}</td></tr>"
+        )
+    quota = report.quota or {}
+    line = ""
+    if quota.get("limit"):
+        line = (
+            f"<div class=muted>{escape(report.quota_name)}: {quota['used']:,} of "
+            f"{quota['limit']:,} messages this month</div>"
+        )
+    return (
+        "<h2>แชท · Chats</h2><div class=card><table><tr><th>chat</th><th>channel</th>"
+        f"<th>this month</th><th>waiting</th></tr>{''.join(rows)}</table>{line}</div>"
+    )

@@ -1,0 +1,108 @@
+"""The status page as a person sees it (issue 36): `hunter run` with PORT and
+HUNTER_STATUS_TOKEN, a board with a healthy source and a failing one, then the page opened
+in a real browser, headless Chromium (Debian's package `chromium`; .ci/run installs it when
+missing; locally: `apt-get install chromium`), from the link the chat gives (its token,
+redirected away into a cookie). The DOM holds every source and its chart, the screenshot is
+not blank, and no request leaves the machine. Its JSON is `hunter status --json`'s."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import run_hunter, start_hunter, write_config
+from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port, wait_for
+
+TOKEN = "status-token-for-the-e2e_0123456789"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Where to keep a copy of the screenshot, to look at it (bench/status-page.png is one):
+SCREENSHOT = os.environ.get("HUNTER_STATUS_SCREENSHOT")
+
+
+def started(tmp_path: Path, board: Board, env: dict[str, str]) -> tuple[str, object]:
+    good = board.serve_jobs("/jobs", [("seed", "python seed")])
+    bad = board.serve("/broken", "<html>nothing here</html>", status=503)
+    write_config(tmp_path, [html_source("board", good), html_source("broken", bad)])
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode in (0, 1)  # primes
+    board.serve_jobs("/jobs", [("seed", "python seed"), ("1", "python one")])
+    port = free_port()
+    process = start_hunter(
+        tmp_path, "run", env={**env, "PORT": str(port), "HUNTER_STATUS_TOKEN": TOKEN}
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_for(f"{url}/healthz", 200, 60)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the first poll of `run` has sent "python one"
+        request = urllib.request.Request(
+            f"{url}/status.json", headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            if json.loads(answer.read())["sent_last_24h"]:
+                break
+        time.sleep(0.3)
+    return url, process
+
+
+def test_the_json_is_hunter_status_json(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    url, process = started(tmp_path, board, env)
+    try:
+        request = urllib.request.Request(
+            f"{url}/status.json", headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            page = json.loads(answer.read())
+        printed = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+        for side in (page, printed):
+            side["pace"].pop("next_push_at")  # "now" when nothing is paced
+        assert page == printed
+        said = json.dumps(page)
+        assert TOKEN not in said and "test-line-token" not in said.lower()
+    finally:
+        process.terminate()  # type: ignore[attr-defined]
+        process.wait(30)  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install chromium")
+def test_a_person_opens_the_page_in_a_browser(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    url, process = started(tmp_path, board, env)
+    browser = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=412,1000",  # a phone's width
+        # Any name but 127.0.0.1 resolves nowhere: a request off the machine would fail.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ]
+    link = f"{url}/status?token={TOKEN}"  # as the chat links it
+    try:
+        dom = subprocess.run(
+            [*browser, "--dump-dom", link], capture_output=True, text=True, timeout=60
+        ).stdout
+        shot = tmp_path / "status.png"
+        subprocess.run([*browser, f"--screenshot={shot}", link], capture_output=True, timeout=60)
+    finally:
+        process.terminate()  # type: ignore[attr-defined]
+        process.wait(30)  # type: ignore[attr-defined]
+    assert 'id="source-board"' in dom and 'id="source-broken"' in dom  # after the redirect
+    assert dom.count("<svg") == 2  # a chart for each source
+    assert "HTTP 503" in dom and "✅" in dom  # the failing one says why, the other is well
+    assert TOKEN not in dom
+    assert shot.is_file() and shot.stat().st_size > 8_000  # not a blank page
+    if SCREENSHOT:
+        Path(SCREENSHOT).write_bytes(shot.read_bytes())
