@@ -53,7 +53,7 @@ def sent_by_day(sent: list[SentTimes], now: datetime, timezone: str) -> dict[str
 
 def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dict[str, Any]]:
     """Per source, its last FRESH_DAYS days (the user's days, the oldest first): new listings
-    that matched a chat each day, reads that failed each day, and how often it was read
+    each day, those of them that matched a chat, reads that failed, and how often it was read
     today."""
     tz = ZoneInfo(timezone)
     today = now.astimezone(tz).date()
@@ -64,9 +64,15 @@ def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dic
             continue
         days = found.setdefault(
             read.source,
-            {"matching": [0] * FRESH_DAYS, "failed": [0] * FRESH_DAYS, "reads_today": 0},
+            {
+                "new": [0] * FRESH_DAYS,
+                "matching": [0] * FRESH_DAYS,
+                "failed": [0] * FRESH_DAYS,
+                "reads_today": 0,
+            },
         )
         day = FRESH_DAYS - 1 - back
+        days["new"][day] += read.new
         days["matching"][day] += read.matching
         days["failed"][day] += 1 if read.error else 0
         days["reads_today"] += 1 if back == 0 else 0

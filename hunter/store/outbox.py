@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from hunter.rules.listing import Listing
 from hunter.store.columns import (
     document,
     integer,
-    moment,
     optional_integer,
     optional_moment,
     optional_text,
+    real,
     text,
 )
 from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow, SentTimes
@@ -141,15 +141,15 @@ class OutboxStore(Room, ABC):
     def sent_since(self, since: datetime) -> int:
         return optional_integer(self._one("sent_since", since=self._time(since)), "value") or 0
 
-    def sent_times(self, since: datetime, limit: int = 5000) -> list[SentTimes]:
+    def sent_times(self, since: datetime, limit: int = 20_000) -> list[SentTimes]:
         """Each listing sent since `since` (hunter's notices aside), newest first, at most
         `limit`: its source, when its board says it was posted, first seen, and sent."""
         return [
             SentTimes(
                 text(r, "source"),
-                str(document(r, "listing").get("posted") or ""),
-                moment(r, "first_seen_at"),
-                moment(r, "sent_at"),
+                optional_text(r, "posted") or "",
+                datetime.fromtimestamp(round(real(r, "found_s"), 3), UTC),
+                datetime.fromtimestamp(round(real(r, "sent_s"), 3), UTC),
             )
             for r in self._rows("sent_rows_since", since=self._time(since), limit=limit)
         ]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
-from hunter.store.columns import integer, moment, optional_text, real, text
+from hunter.store.columns import integer, optional_text, real, text
 from hunter.store.records import ReadRow
 from hunter.store.room import Room
 
@@ -29,7 +29,7 @@ class ReadsStore(Room):
         return [
             ReadRow(
                 source=text(r, "source"),
-                read_at=moment(r, "read_at"),
+                read_at=datetime.fromtimestamp(round(real(r, "read_s"), 3), UTC),  # to the ms
                 listings=integer(r, "listings"),
                 new=integer(r, "new"),
                 matching=integer(r, "matching"),

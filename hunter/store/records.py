@@ -240,6 +240,8 @@ class SourceRow:
     fail_streak: int
     broken_at: datetime | None
     shape: Mapping[str, Any]  # its fields' presence (hunter/rules/shape.py)
+    # Not read before then: the site's Retry-After, or the source's own `every` after a read
+    not_before: datetime | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> SourceRow:
@@ -254,6 +256,7 @@ class SourceRow:
             fail_streak=integer(row, "fail_streak"),
             broken_at=optional_moment(row, "broken_at"),
             shape=optional_document(row, "shape"),
+            not_before=optional_moment(row, "not_before") if "not_before" in row else None,
         )
 
 

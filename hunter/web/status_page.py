@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -101,7 +101,7 @@ h1{font-size:20px;margin:4px 0 2px}h2{font-size:16px;margin:18px 0 6px}
 table{border-collapse:collapse;width:100%;font-size:14px}
 td,th{text-align:left;padding:4px 6px;border-bottom:1px solid #eef1f4;vertical-align:top}
 svg{display:block;max-width:100%;height:auto;margin-top:6px}
-.bar{fill:#2f80ed}.fail{fill:#d92d20}.axis{fill:#5b6670;font-size:10px}
+.bar{fill:#2f80ed}.all{fill:#cfe0fb}.fail{fill:#d92d20}.axis{fill:#5b6670;font-size:10px}
 """
 
 
@@ -127,7 +127,7 @@ def render(report: StatusReport, now: datetime, timezone: str) -> str:
     for source in report.sources:
         parts.append(_source(source, report, at))
     parts.append(_outbox(report))
-    parts.append(_chats(report))
+    parts.append(_chats(report, now, timezone))
     parts.append("</body></html>")
     return "".join(parts)
 
@@ -156,25 +156,38 @@ def _source(source: Any, report: StatusReport, at: Callable[[datetime | None], s
         )
     if fields := shape.describe(source.shape):
         lines.append(f"<div class=muted>fields: {escape(fields)}</div>")
-    lines.append(chart(days.get("matching") or [0] * FRESH_DAYS, days.get("failed") or []))
+    if source.not_before and source.not_before > report_now(report):
+        lines.append(
+            f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(source.not_before))}"
+            " (the site's Retry-After, or its own pace)</div>"
+        )
+    lines.append(
+        chart(
+            days.get("new") or [0] * FRESH_DAYS,
+            days.get("matching") or [0] * FRESH_DAYS,
+            days.get("failed") or [],
+        )
+    )
     lines.append("</div>")
     return "".join(lines)
 
 
-def chart(counts: list[int], failed: list[int]) -> str:
-    """The last days as bars (new matching listings a day), a red mark under a day with a
-    failed read: inline SVG, a pure function of the numbers."""
+def chart(new: list[int], counts: list[int], failed: list[int]) -> str:
+    """The last days as bars: new listings a day (light), those that matched a chat (dark,
+    their number under the bar), a red mark under a day with a failed read. Inline SVG, a pure
+    function of the numbers."""
     width, height, gap = 280, 64, 6
     bar = (width - gap * (len(counts) + 1)) / max(len(counts), 1)
-    most = max(counts, default=0) or 1
+    most = max([*new, *counts], default=0) or 1
     shapes = []
     for n, count in enumerate(counts):
         x = gap + n * (bar + gap)
-        tall = 0 if not count else max(2.0, (height - 22) * count / most)
-        shapes.append(
-            f'<rect class=bar x="{x:.1f}" y="{height - 14 - tall:.1f}" width="{bar:.1f}" '
-            f'height="{tall:.1f}"><title>{count}</title></rect>'
-        )
+        for value, kind in ((new[n] if n < len(new) else 0, "all"), (count, "bar")):
+            tall = 0 if not value else max(2.0, (height - 22) * value / most)
+            shapes.append(
+                f'<rect class={kind} x="{x:.1f}" y="{height - 14 - tall:.1f}" '
+                f'width="{bar:.1f}" height="{tall:.1f}"><title>{value}</title></rect>'
+            )
         shapes.append(
             f'<text class=axis x="{x + bar / 2:.1f}" y="{height - 2}" text-anchor=middle>'
             f"{count}</text>"
@@ -184,11 +197,16 @@ def chart(counts: list[int], failed: list[int]) -> str:
                 f'<rect class=fail x="{x:.1f}" y="{height - 13}" width="{bar:.1f}" height="2">'
                 f"<title>{failed[n]} failed reads</title></rect>"
             )
-    label = f"new matching listings, last {len(counts)} days"
+    label = f"new listings and those matching, last {len(counts)} days"
     return (
         f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role=img '
         f'aria-label="{label}">{"".join(shapes)}</svg>'
     )
+
+
+def report_now(report: StatusReport) -> datetime:
+    """The moment the report speaks of: its last poll's (not_before is compared with it)."""
+    return report.last_poll_at or datetime.min.replace(tzinfo=UTC)
 
 
 def _outbox(report: StatusReport) -> str:
@@ -207,7 +225,36 @@ def _outbox(report: StatusReport) -> str:
     )
 
 
-def _chats(report: StatusReport) -> str:
+def month_share(now: datetime, timezone: str) -> float:
+    """How much of the calendar month (the user's) has gone by: 0 to 1."""
+    local = now.astimezone(ZoneInfo(timezone))
+    start = local.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    end = (start + timedelta(days=32)).replace(day=1)
+    return (local - start) / (end - start)
+
+
+def month_line(used: int, limit: int, share: float) -> str:
+    """The month's messages as a bar: used (dark), where this pace ends the month (light, to
+    its projected end), the plan's limit (the bar's end), and today's place in the month."""
+    width, height = 280, 26
+    projected = used / max(share, 1 / 31)
+    scale = width / max(limit, projected, 1)
+    ahead = projected > limit
+    return (
+        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role=img '
+        f'aria-label="messages used {used} of {limit}; at this pace {projected:.0f} by the '
+        "month's end\">"
+        f'<rect class=all x="0" y="4" width="{min(projected, limit) * scale:.1f}" height="12"/>'
+        f'<rect class={"fail" if ahead else "bar"} x="0" y="4" width="{used * scale:.1f}" '
+        'height="12"/>'
+        f'<rect class=axis x="{limit * scale - 1:.1f}" y="0" width="2" height="20"/>'
+        f'<rect class=fail x="{share * width:.1f}" y="18" width="2" height="8"/></svg>'
+        f"<div class=muted>at this pace · ตามอัตรานี้: ~{projected:,.0f} of {limit:,} by the "
+        "month's end</div>"
+    )
+
+
+def _chats(report: StatusReport, now: datetime, timezone: str) -> str:
     if not report.chats:
         return ""
     rows = []
@@ -229,6 +276,7 @@ def _chats(report: StatusReport) -> str:
         line = (
             f"<div class=muted>{escape(report.quota_name)}: {quota['used']:,} of "
             f"{quota['limit']:,} messages this month</div>"
+            + month_line(quota["used"], quota["limit"], month_share(now, timezone))
         )
     return (
         "<h2>แชท · Chats</h2><div class=card><table><tr><th>chat</th><th>channel</th>"

@@ -186,7 +186,8 @@ def test_round_trips_per_poll_do_not_grow_with_listings(
         assert large[name] - small[name] == pushes - 1, (name, small, large)
     fixed = {k: v for k, v in small.items() if k not in per_push}
     assert fixed == {k: v for k, v in large.items() if k not in per_push}
-    assert sum(fixed.values()) <= 7, fixed  # schema check + source states, mutes, record, ...
+    # schema check, source states, chat rules, record, note, the reads kept for the history, ...
+    assert sum(fixed.values()) <= 8, fixed
     assert len(line.delivered) == 510
 
 

@@ -49,9 +49,11 @@ CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent_at
     ON hunter_seen_jobs (sent_at) WHERE status = 'sent';
 
 CREATE OR REPLACE FUNCTION hunter_sent_rows_since(p_since timestamptz, p_limit integer)
-RETURNS TABLE (source text, listing jsonb, first_seen_at timestamptz, sent_at timestamptz)
+RETURNS TABLE (source text, posted text, found_s double precision, sent_s double precision)
 LANGUAGE sql STABLE AS $$
-    SELECT j.source, j.listing, j.first_seen_at, j.sent_at FROM hunter_seen_jobs j
+    SELECT j.source, j.listing->>'posted', extract(epoch FROM j.first_seen_at)::float8,
+           extract(epoch FROM j.sent_at)::float8
+    FROM hunter_seen_jobs j
     WHERE j.status = 'sent' AND j.sent_at >= p_since AND j.source <> 'hunter'
     ORDER BY j.sent_at DESC LIMIT p_limit;
 $$;

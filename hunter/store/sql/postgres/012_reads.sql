@@ -43,10 +43,11 @@ BEGIN
 END $$;
 
 CREATE OR REPLACE FUNCTION hunter_reads_since(p_since timestamptz, p_limit integer)
-RETURNS TABLE (source text, read_at timestamptz, listings integer, new integer,
+RETURNS TABLE (source text, read_s double precision, listings integer, new integer,
                matching integer, error text, seconds double precision)
 LANGUAGE sql STABLE AS $$
-    SELECT r.source, r.read_at, r.listings, r.new, r.matching, r.error, r.seconds
+    SELECT r.source, extract(epoch FROM r.read_at)::float8, r.listings, r.new, r.matching,
+           r.error, r.seconds
     FROM hunter_reads r WHERE r.read_at >= p_since
     ORDER BY r.read_at DESC, r.source LIMIT p_limit;
 $$;

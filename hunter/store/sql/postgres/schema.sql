@@ -815,11 +815,12 @@ BEGIN
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_reads_since(p_since timestamp with time zone, p_limit integer)
- RETURNS TABLE(source text, read_at timestamp with time zone, listings integer, new integer, matching integer, error text, seconds double precision)
+ RETURNS TABLE(source text, read_s double precision, listings integer, new integer, matching integer, error text, seconds double precision)
  LANGUAGE sql
  STABLE
 AS $function$
-    SELECT r.source, r.read_at, r.listings, r.new, r.matching, r.error, r.seconds
+    SELECT r.source, extract(epoch FROM r.read_at)::float8, r.listings, r.new, r.matching,
+           r.error, r.seconds
     FROM hunter_reads r WHERE r.read_at >= p_since
     ORDER BY r.read_at DESC, r.source LIMIT p_limit;
 $function$;
@@ -1031,11 +1032,13 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_sent_rows_since(p_since timestamp with time zone, p_limit integer)
- RETURNS TABLE(source text, listing jsonb, first_seen_at timestamp with time zone, sent_at timestamp with time zone)
+ RETURNS TABLE(source text, posted text, found_s double precision, sent_s double precision)
  LANGUAGE sql
  STABLE
 AS $function$
-    SELECT j.source, j.listing, j.first_seen_at, j.sent_at FROM hunter_seen_jobs j
+    SELECT j.source, j.listing->>'posted', extract(epoch FROM j.first_seen_at)::float8,
+           extract(epoch FROM j.sent_at)::float8
+    FROM hunter_seen_jobs j
     WHERE j.status = 'sent' AND j.sent_at >= p_since AND j.source <> 'hunter'
     ORDER BY j.sent_at DESC LIMIT p_limit;
 $function$;

@@ -68,7 +68,11 @@ SELECT chat, count(*) AS n FROM hunter_seen_jobs
 WHERE status = 'sent' AND sent_at >= :since AND source <> 'hunter' GROUP BY chat ORDER BY chat;
 
 -- name: sent_rows_since
-SELECT source, listing, first_seen_at, sent_at FROM hunter_seen_jobs
+-- Times as epoch seconds: the status reads thousands, and a number is cheap to take in.
+SELECT source, json_extract(listing, '$.posted') AS posted,
+       (julianday(first_seen_at) - 2440587.5) * 86400.0 AS found_s,
+       (julianday(sent_at) - 2440587.5) * 86400.0 AS sent_s
+FROM hunter_seen_jobs
 WHERE status = 'sent' AND sent_at >= :since AND source <> 'hunter'
 ORDER BY sent_at DESC LIMIT :limit;
 
@@ -404,5 +408,6 @@ ON CONFLICT (source, read_at) DO NOTHING;
 DELETE FROM hunter_reads WHERE read_at < :before;
 
 -- name: reads_since
-SELECT source, read_at, listings, new, matching, error, seconds FROM hunter_reads
+SELECT source, (julianday(read_at) - 2440587.5) * 86400.0 AS read_s, listings, new, matching,
+       error, seconds FROM hunter_reads
 WHERE read_at >= :since ORDER BY read_at DESC, source LIMIT :limit;
