@@ -71,7 +71,8 @@ def open_channels(
         channel = kind.open(found, _tos(config, kind), bool(config.chats), deadline)
         if channel is None:
             continue
-        answers[channel.name] = answering and kind.chat is not None and _chat_on(kind, found)
+        # The cards of a channel whose chat is on carry the buttons it answers.
+        answers[channel.name] = answering and bool(getattr(found, "chat", False))
         if kind.prefix:
             others[kind.prefix] = channel
         else:
@@ -102,11 +103,6 @@ def open_chats(
         else:
             default = replier
     return default, others, hooks
-
-
-def _chat_on(kind: ChannelKind, found: Any) -> bool:
-    """Whether `kind`'s chat would answer, without opening it."""
-    return bool(getattr(found, "chat", False))
 
 
 def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:

@@ -24,31 +24,20 @@ def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
         by_source.setdefault(row.source, []).append(row)
     found: dict[str, dict[str, Any]] = {}
     for source, rows in sorted(by_source.items()):
-        to_found, to_sent = [], []
+        to_found, to_sent, stated = [], [], 0
         for row in rows:
-            posted = _moment(row.posted) or row.found
+            said = _moment(row.posted)
+            stated += said is not None
+            posted = said or row.found
             to_found.append(max(0.0, (row.found - posted).total_seconds()))
             to_sent.append(max(0.0, (row.sent - posted).total_seconds()))
         found[source] = {
             "sent": len(rows),
-            "posted_times": sum(1 for row in rows if _moment(row.posted)),
+            "posted_times": stated,
             "posted_to_found": _spread(to_found),
             "posted_to_sent": _spread(to_sent),
         }
     return found
-
-
-def sent_by_day(sent: list[SentTimes], now: datetime, timezone: str) -> dict[str, list[int]]:
-    """Per source, the listings sent on each of the last FRESH_DAYS days (the user's days),
-    the oldest first, today last."""
-    tz = ZoneInfo(timezone)
-    today = now.astimezone(tz).date()
-    days: dict[str, list[int]] = {}
-    for row in sent:
-        back = (today - row.sent.astimezone(tz).date()).days
-        if 0 <= back < FRESH_DAYS:
-            days.setdefault(row.source, [0] * FRESH_DAYS)[FRESH_DAYS - 1 - back] += 1
-    return days
 
 
 def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import FRESH_DAYS, duration, freshness, history, sent_by_day
+from hunter.deliver.history import FRESH_DAYS, duration, freshness, history
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
@@ -86,9 +86,7 @@ def gather(
         channels.recipient,
     )
     result.recipients = {c["to"]: channels.recipient(c["to"]) for c in result.chats}
-    sent = store.outbox.sent_times(now - timedelta(days=FRESH_DAYS))
-    result.freshness = freshness(sent)
-    result.sent_days = sent_by_day(sent, now, config.timezone)
+    result.freshness = freshness(store.outbox.sent_times(now - timedelta(days=FRESH_DAYS)))
     reads = store.reads.since(now - timedelta(days=FRESH_DAYS))
     result.history = history(reads, now, config.timezone)
     result.quota_name = channels.quota_name
@@ -227,7 +225,7 @@ def _chat_lines(chats: list[dict[str, Any]], report: StatusReport) -> list[str]:
     lines = ["Chats:"] if chats else []
     for chat in chats:
         recipients = chat["recipients"]
-        where = _recipient(report, chat["to"])
+        where = recipient_of(report, chat["to"])
         paced = where.channel == report.quota_name
         whom = (
             "? recipients (read at its next push)"
@@ -251,7 +249,9 @@ def _chat_lines(chats: list[dict[str, Any]], report: StatusReport) -> list[str]:
     return lines
 
 
-def _recipient(report: StatusReport, to: str | None) -> Recipient:
+def recipient_of(report: StatusReport, to: str | None) -> Recipient:
+    """What the report's channels said of `to` (the paced channel's chat when unknown): every
+    rendering of the report (text, chat, Markdown, page) asks here."""
     found = report.recipients.get(to)
     return found if isinstance(found, Recipient) else Recipient(report.quota_name, "chat")
 
@@ -312,7 +312,7 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
     if report.pace is not None:
         lines += _pace_lines(report.pace, at, named)
     lines += _chat_lines(report.chats, report)
-    owner = _recipient(
+    owner = recipient_of(
         report, next((c["to"] for c in report.chats if c["name"] == OWNER_NAME), None)
     )
     for word, until in sorted(report.mutes.items()):
@@ -385,7 +385,7 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
     stuck = report.outbox["stuck"]
     if stuck:
         lines.append(f"ติดค้าง {stuck} · stuck {stuck}: hunter status")
-    unpaced = mine is not None and _recipient(report, mine["to"]).channel != report.quota_name
+    unpaced = mine is not None and recipient_of(report, mine["to"]).channel != report.quota_name
     pace = report.pace
     if pace is not None and pace["plan"] is not None and report.next_push_at and not unpaced:
         at = report.next_push_at.astimezone(tz)  # the pace holds no other channel's push

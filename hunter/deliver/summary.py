@@ -6,10 +6,10 @@ nothing but a green or red job (issue 36). The same report `hunter status` print
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
+from hunter.deliver.report import recipient_of
 from hunter.rules import shape
 from hunter.store.records import StatusReport
 
@@ -54,7 +54,7 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
         if source.last_error:
             state += f": {source.last_error}"
         past = report.history.get(source.name) or {}
-        days = past.get("matching") or report.sent_days.get(source.name, [0] * FRESH_DAYS)
+        days = past.get("matching") or [0] * FRESH_DAYS
         failed = sum(past.get("failed") or [])
         fresh = report.freshness.get(source.name)
         waited = "-"
@@ -89,8 +89,7 @@ def _chats(report: StatusReport) -> list[str]:
         return []
     lines = ["", "| chat | channel | sent this month | waiting |", "|---|---|---|---|"]
     for chat in report.chats:
-        found: Any = report.recipients.get(chat["to"])
-        channel = getattr(found, "channel", report.quota_name) or "-"
+        channel = recipient_of(report, chat["to"]).channel or "-"
         lines.append(
             f"| {_cell(chat['name'])} | {_cell(channel)} | {chat['sent_this_month']} | "
             f"{chat['waiting']} |"

@@ -4,7 +4,7 @@ the documents it hands the database. Plain data; the port that returns them is b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +58,10 @@ class ReadRow:
     matching: int  # of those, judged worth a chat's alert
     error: str | None  # why it failed, if it did
     seconds: float  # how long it took
+
+    def document(self) -> dict[str, Any]:
+        """The read as the store writes it (its time as ISO 8601 text)."""
+        return {**asdict(self), "read_at": self.read_at.isoformat()}
 
 
 @dataclass(frozen=True)
@@ -337,7 +341,6 @@ class StatusReport:
     next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
     quota_name: str = ""  # the paced channel's name, for its quota's lines
     freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
-    sent_days: dict[str, list[int]] = field(default_factory=dict)  # report.sent_by_day
     history: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.history
     recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
 

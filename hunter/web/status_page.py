@@ -15,18 +15,24 @@ anywhere else (a Content-Security-Policy says so to the browser), readable at a 
 from __future__ import annotations
 
 import hmac
+import json
+import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
-from hunter.deliver.report import as_json
+from hunter.deliver.report import as_json, recipient_of
+from hunter.errors import HunterError
+from hunter.redact import redact
 from hunter.rules import shape
 from hunter.store.records import StatusReport
 from hunter.web.routes import Answer, Headers, Page
+
+log = logging.getLogger("hunter")
 
 COOKIE = "hunter_status"
 COOKIE_DAYS = 30
@@ -68,18 +74,30 @@ def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetim
             return Answer(303, b"", (("location", "/status"), ("set-cookie", cookie), *PRIVATE))
         if not shown(headers):
             return _refused()
-        report = gather()
+        try:
+            report = gather()
+        except HunterError as exc:
+            return _unavailable(exc)
         body = render(report, clock(), timezone).encode("utf-8")
         return Answer(200, body, (*HTML, *PRIVATE))
 
     def document(target: str, headers: Headers) -> Answer:
         if not shown(headers):
             return _refused()
-        return Answer(
-            200, as_json(gather()).encode("utf-8"), (("content-type", "application/json"), *PRIVATE)
-        )
+        try:
+            body = as_json(gather()).encode("utf-8")
+        except HunterError as exc:
+            return _unavailable(exc)
+        return Answer(200, body, (("content-type", "application/json"), *PRIVATE))
 
     return [Page("/status", page), Page("/status.json", document)]
+
+
+def _unavailable(error: HunterError) -> Answer:
+    """The database could not be read: say so (redacted), rather than close unanswered."""
+    log.warning("the status page could not read the database: %s", error)
+    said = json.dumps({"message": f"the database cannot be read: {redact(str(error))}"})
+    return Answer(503, said.encode(), (("content-type", "application/json"), *PRIVATE))
 
 
 def _refused() -> Answer:
@@ -125,14 +143,16 @@ def render(report: StatusReport, now: datetime, timezone: str) -> str:
     if not report.sources:
         parts.append("<div class=card>ยังไม่ได้อ่าน · none polled yet</div>")
     for source in report.sources:
-        parts.append(_source(source, report, at))
+        parts.append(_source(source, report, now, at))
     parts.append(_outbox(report))
     parts.append(_chats(report, now, timezone))
     parts.append("</body></html>")
     return "".join(parts)
 
 
-def _source(source: Any, report: StatusReport, at: Callable[[datetime | None], str]) -> str:
+def _source(
+    source: Any, report: StatusReport, now: datetime, at: Callable[[datetime | None], str]
+) -> str:
     if source.broken_at:
         state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(source.broken_at))}</span>"
     elif source.last_error:
@@ -156,7 +176,7 @@ def _source(source: Any, report: StatusReport, at: Callable[[datetime | None], s
         )
     if fields := shape.describe(source.shape):
         lines.append(f"<div class=muted>fields: {escape(fields)}</div>")
-    if source.not_before and source.not_before > report_now(report):
+    if source.not_before and source.not_before > now:
         lines.append(
             f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(source.not_before))}"
             " (the site's Retry-After, or its own pace)</div>"
@@ -202,11 +222,6 @@ def chart(new: list[int], counts: list[int], failed: list[int]) -> str:
         f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role=img '
         f'aria-label="{label}">{"".join(shapes)}</svg>'
     )
-
-
-def report_now(report: StatusReport) -> datetime:
-    """The moment the report speaks of: its last poll's (not_before is compared with it)."""
-    return report.last_poll_at or datetime.min.replace(tzinfo=UTC)
 
 
 def _outbox(report: StatusReport) -> str:
@@ -259,8 +274,7 @@ def _chats(report: StatusReport, now: datetime, timezone: str) -> str:
         return ""
     rows = []
     for chat in report.chats:
-        found = report.recipients.get(chat["to"])
-        channel = getattr(found, "channel", "") or "-"
+        channel = recipient_of(report, chat["to"]).channel or "-"
         month = (
             f"{chat['messages_this_month']} messages"
             if channel == report.quota_name

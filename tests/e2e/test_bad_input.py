@@ -145,8 +145,9 @@ def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> No
             {"LINE_CHANNEL_SECRET": PASSWORD},
             ("LINE_CHANNEL_SECRET is set but LINE_CHANNEL_ACCESS_TOKEN is not", "set it"),
         ),
+        ({"HUNTER_STATUS_TOKEN": "short-" + PASSWORD[:4]}, ("HUNTER_STATUS_TOKEN must be",)),
     ],
-    ids=["no-line-to", "bad-line-to", "not-postgres", "secret-without-token"],
+    ids=["no-line-to", "bad-line-to", "not-postgres", "secret-without-token", "short-status-token"],
 )
 def test_bad_environment_exits_2(
     tmp_path: Path, extra: dict[str, str], needles: tuple[str, ...]

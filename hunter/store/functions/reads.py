@@ -19,19 +19,7 @@ class FunctionReads(ReadsStore):
     def keep(self, reads: Sequence[ReadRow]) -> None:
         if not reads:
             return
-        rows = [
-            {
-                "source": r.source,
-                "read_at": r.read_at.isoformat(),
-                "listings": r.listings,
-                "new": r.new,
-                "matching": r.matching,
-                "error": r.error,
-                "seconds": r.seconds,
-            }
-            for r in reads
-        ]
-        self._database.value("hunter_keep_reads", reads=Document(rows))
+        self._database.value("hunter_keep_reads", reads=Document([r.document() for r in reads]))
 
     def prune(self, before: datetime) -> int:
         return whole_number(self._database.value("hunter_prune_reads", before=before))

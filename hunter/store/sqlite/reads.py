@@ -16,18 +16,7 @@ class SQLiteReads(ReadsStore):
         self._database = database
 
     def keep(self, reads: Sequence[ReadRow]) -> None:
-        rows = [
-            {
-                "source": r.source,
-                "read_at": ts(r.read_at),
-                "listings": r.listings,
-                "new": r.new,
-                "matching": r.matching,
-                "error": r.error,
-                "seconds": r.seconds,
-            }
-            for r in reads
-        ]
+        rows = [{**r.document(), "read_at": ts(r.read_at)} for r in reads]  # sortable text
         with self._database.tx() as db:
             db.executemany(Q["keep_read"], rows)
 

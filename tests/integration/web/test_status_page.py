@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from hunter.deliver import report
+from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
@@ -123,3 +124,24 @@ def test_the_page_is_read_only_and_absent_without_a_token(page: tuple[int, SQLit
         assert ask(server.port, "/status.json", f"Authorization: Bearer {TOKEN}")[0] == 404
     finally:
         server.close(grace=1.0)
+
+
+def test_a_database_that_cannot_be_read_is_a_503_that_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database away while someone looks: a 503 with one line, never a closed
+    connection and a traceback."""
+
+    def gather() -> report.StatusReport:
+        raise StoreError("PostgreSQL cannot be reached (connection refused)")
+
+    health = Health(stale_after=timedelta(minutes=60))
+    served = pages(TOKEN, gather, "UTC", lambda: datetime.now(UTC))
+    server = HttpServer(health, 0, (), host="127.0.0.1", pages=served).start()
+    try:
+        for target in ("/status", "/status.json"):
+            status, _found, body = ask(server.port, target, f"Authorization: Bearer {TOKEN}")
+            assert status == 503 and b"connection refused" in body
+    finally:
+        server.close(grace=1.0)
+    assert not [r for r in caplog.records if r.exc_info]

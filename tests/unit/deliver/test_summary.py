@@ -35,7 +35,7 @@ def test_a_report_as_a_summary() -> None:
         freshness={"fastwork": {"sent": 7, "posted_times": 7,
                                 "posted_to_found": {"median_s": 300, "p90_s": 600},
                                 "posted_to_sent": {"median_s": 840, "p90_s": 1620}}},
-        sent_days={"fastwork": [0, 1, 2, 0, 0, 3, 1]},
+        history={"fastwork": {"matching": [0, 1, 2, 0, 0, 3, 1], "failed": [0] * 7}},
         chats=[{"name": "LINE_TO", "to": "U" + "0" * 32, "sent_this_month": 40, "waiting": 2}],
         recipients={"U" + "0" * 32: Recipient("LINE", "user")},
         quota={"limit": 300, "used": 41},
