@@ -35,7 +35,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     failures = 0
     where = config.path or "config"
     say(
-        f"config: {where}: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
+        f"config: {where}: {len(config.sources)} sources, {config.pace_text}, "
         f"timezone {config.timezone}"
     )
 

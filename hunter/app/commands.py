@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         owner = channels.line_settings(env).to
         hunter = Hunter(config, store, routes, line_to=owner)
         started = (
-            f"hunter: {len(config.sources)} sources, every {config.interval_minutes:g} min, "
+            f"hunter: {len(config.sources)} sources, {config.pace_text}, "
             f"store {describe_store(env)}, alerts to {routes.name}"
         )
         # A person reads it on stdout; a log platform gets it as a record like every line.
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         else:
             _say(started)
         if args.once:
-            result = hunter.poll()
+            result = hunter.poll_once()
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0

@@ -1,10 +1,12 @@
-"""`hunter run`: poll now, then every interval, until SIGTERM or SIGINT.
+"""`hunter run`: poll now, then whenever the next source is due, until SIGTERM or SIGINT.
 
-APScheduler 3.x BlockingScheduler with the config's timezone. coalesce and max_instances=1:
-a late or slow poll never piles up; a generous misfire grace: a poll delayed by a busy host
-still runs. The daily prune needs no job of its own: every poll prunes when the last prune
-recorded in the database is over 24 h old, so a process restarted more often than daily still
-prunes.
+APScheduler 3.x BlockingScheduler with the config's timezone. After each poll the job's next
+run is moved to the earliest next read the store holds (hunter/poll/timetable.py), and it
+runs at least every interval_minutes (a retry waiting in the outbox goes then at the
+latest). coalesce and max_instances=1: a late or slow poll never piles up; a generous
+misfire grace: a poll delayed by a busy host still runs. The daily prune needs no job of its
+own: every poll prunes when the last prune recorded in the database is over 24 h old, so a
+process restarted more often than daily still prunes.
 
 On SIGTERM (Render and Railway send it on every deploy, and kill 30 s later) fetches in flight
 are cancelled and no new push starts; the HTTP side stops listening once the requests it is
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hunter")
 
+WAKE_MIN_SECONDS = 1.0  # a source due again at once waits this long: no busy loop
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
@@ -62,13 +65,17 @@ def run_forever(
     health = Health(stale_after=timedelta(seconds=2 * interval))
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
+    first = [True]
+
     def poll() -> None:
         with busy:
             if hunter.stop.is_set():
                 return
             try:
-                hunter.poll()
+                # The sources due now; on the first poll, a fixed schedule's too, as before
+                hunter.poll(ahead=0.0, fixed_now=first.pop() if first else False)
                 health.polled(datetime.now(tz))
+                wake(hunter.next_wake())
             except StoreGone as exc:  # polling on would forget what was sent: stop
                 gone.append(exc)
                 hunter.stop.set()
@@ -87,6 +94,12 @@ def run_forever(
         max_instances=1,
         misfire_grace_time=max(60, int(interval)),
     )
+
+    def wake(at: datetime) -> None:
+        """Move the next poll to `at` (not sooner than WAKE_MIN_SECONDS from now)."""
+        soonest = datetime.now(tz) + timedelta(seconds=WAKE_MIN_SECONDS)
+        if not hunter.stop.is_set():
+            scheduler.modify_job("poll", next_run_time=max(at.astimezone(tz), soonest))
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         log.info(

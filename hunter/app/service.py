@@ -9,6 +9,7 @@ daily prune runs when it is due.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import socket
 import threading
@@ -20,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.poll import timetable
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
@@ -47,6 +49,7 @@ class PollReport:
     delivery: Delivery
     pruned: int | None = None
     seconds: float = 0.0
+    not_due: int = 0  # sources not read: not due yet, or read by another replica
 
     @property
     def all_sources_failed(self) -> bool:
@@ -58,7 +61,6 @@ class PollReport:
         primed = sum(s.count(RowStatus.PRIMED) for s in self.sources)
         failed = [r.name for r in reads if r.error]
         unchanged = sum(r.unchanged for r in reads)
-        waiting = [r.name for r in reads if r.waiting_until]
         parts = [
             f"poll: {len(reads)} sources, {sum(len(r.listings) for r in reads)} "
             f"listings, {new} new matching, {primed} primed",
@@ -73,8 +75,8 @@ class PollReport:
             )
         if unchanged:
             parts.append(f"{unchanged} unchanged (304)")
-        if waiting:
-            parts.append(f"not due yet (every, or Retry-After): {', '.join(waiting)}")
+        if self.not_due:
+            parts.append(f"{self.not_due} not due yet")
         if failed:
             parts.append(f"failed sources: {', '.join(failed)}")
         if self.pruned is not None:
@@ -124,16 +126,31 @@ class Hunter:
     def channels(self) -> Channels:
         return self.deliverer.channels
 
-    def poll(self) -> PollReport:
+    def poll(self, ahead: float = math.inf, fixed_now: bool = False) -> PollReport:
+        """Read the sources that are due (a scheduled read up to `ahead` seconds early; by
+        default every source but what `every` or the site holds), deliver what waits, and
+        prune when it is due."""
         started = time.monotonic()
-        sources = self.poller.poll()
+        sources = self.poller.poll(ahead, fixed_now)
         delivery = self.deliverer.deliver(self.config.max_alerts_per_poll, self.poller.paused)
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()
-        report = PollReport(sources, delivery, pruned, time.monotonic() - started)
+        seconds = time.monotonic() - started
+        report = PollReport(sources, delivery, pruned, seconds, self.poller.not_due)
         log.info(report.line())
         return report
+
+    def poll_once(self) -> PollReport:
+        """A cron's run (`run --once`): its time kept to learn the cron's gap, and the
+        sources read that are due before the next run is expected."""
+        ticks = self.store.sources.tick(self.clock(), timetable.TICKS_KEPT)
+        return self.poll(timetable.ahead(timetable.gap(ticks), self.config), fixed_now=True)
+
+    def next_wake(self) -> datetime:
+        """When `hunter run` polls next (the earliest next read, within an interval)."""
+        now = self.clock()
+        return max(timetable.next_wake(self.store.sources.states(), self.config, now), now)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen, and send nothing."""

@@ -74,6 +74,7 @@ def gather(
     done), each chat, the paced channel's quota (its failure is part of the report) and the
     pace."""
     result = store.status(now, rows)
+    result.now = now
     rules = store.chat.rules(now)
     result.mutes = dict(rules[OWNER].mutes) if OWNER in rules else {}
     result.chats = chats(
@@ -280,6 +281,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
             lines.append(f"    fields found: {fields}")
         if fresh := report.freshness.get(s.name):
             lines.append(f"    {_fresh_line(fresh)}")
+        reads = report.history.get(s.name, {}).get("reads_today", 0)
+        lines.append(f"    {reads} reads today; next read {at(s.not_before)}: {why(s)}")
     o = report.outbox
     lines += [
         "Outbox:",
@@ -324,6 +327,43 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
     return "\n".join(lines)
 
 
+# Why a source's next read is when it is (timetable.plan's reasons), as a person reads it.
+REASONS = {
+    "busy": "a busy hour for it",
+    "quiet": "a quiet hour for it",
+    "new": "still learning its hours (every interval_minutes until then)",
+    "fixed": "schedule = fixed, every interval_minutes",
+    "every": "its `every` holds it",
+    "site": "the site asked to wait (Retry-After, 429 or 503)",
+}
+
+
+def why(row: SourceRow) -> str:
+    """ "a busy hour for it (~7.1 listings an hour)": the reason of its next read."""
+    if row.read_reason is None:
+        return "at the next poll"
+    said = REASONS.get(row.read_reason, row.read_reason)
+    rate = row.cadence.get("rate")
+    if row.read_reason in ("busy", "quiet") and isinstance(rate, int | float):
+        said += f" (~{rate:.1f} listings an hour)"
+    return said
+
+
+def schedule(report: StatusReport, row: SourceRow) -> dict[str, Any]:
+    """A source's schedule in the JSON: reads today, the next read and why, and how long its
+    listings took from posted to sent (7 days)."""
+    fresh = report.freshness.get(row.name)
+    rate = row.cadence.get("rate")
+    return {
+        "reads_today": report.history.get(row.name, {}).get("reads_today", 0),
+        "next_read_at": row.not_before.isoformat() if row.not_before else None,
+        "next_read_reason": row.read_reason,
+        "next_read_why": why(row),
+        "listings_an_hour": rate if isinstance(rate, int | float) else None,
+        "posted_to_sent": fresh["posted_to_sent"] if fresh else None,
+    }
+
+
 def _fresh_line(fresh: dict[str, Any]) -> str:
     """ "posted -> sent: median 14 min, p90 27 min (12 sent in 7 days, 12 with a posted time)"."""
     spread = fresh["posted_to_sent"]
@@ -339,7 +379,7 @@ def as_json(report: StatusReport) -> str:
         return v.isoformat() if isinstance(v, datetime) else v
 
     def source(row: SourceRow) -> dict[str, Any]:
-        shown = {k: value(v) for k, v in vars(row).items() if k != "shape"}
+        shown = {k: value(v) for k, v in vars(row).items() if k not in ("shape", "cadence")}
         fresh = report.freshness.get(row.name)
         days = report.history.get(row.name)
         return {
@@ -347,6 +387,7 @@ def as_json(report: StatusReport) -> str:
             "fields": shape.presence(row.shape),
             "freshness": fresh,
             "last_days": days,
+            "schedule": schedule(report, row),
         }
 
     document = {
@@ -378,6 +419,8 @@ def chat_text(report: StatusReport, chat: str, timezone: str) -> str:
             state = f"⚠️ {', '.join(missing)} no longer found"
         if fresh := report.freshness.get(source.name):  # posted -> sent, the median
             state += f" · ⏱ {duration(fresh['posted_to_sent']['median_s'])}"
+        if source.not_before and report.now and source.not_before > report.now:
+            state += f" · อ่านต่อ next read {source.not_before.astimezone(tz):%H:%M}"
         lines.append(f"{source.name}: {state}")
     mine = next((c for c in report.chats if c["name"] == (chat or OWNER_NAME)), None)
     waiting = mine["waiting"] if mine else 0

@@ -18,13 +18,13 @@ from typing import Any
 from hunter.rules import notices, shape
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
-from hunter.sources.reader import SourceRead, wait_until
+from hunter.sources.reader import SourceRead
 from hunter.store.records import SourceNote, SourceState
 
 
 @dataclass(frozen=True)
 class HealthVerdict:
-    good: bool | None  # None: no verdict (unchanged page, waiting as the site asked)
+    good: bool | None  # None: no verdict (an unchanged page, a read cut short)
     reason: str | None = None
 
 
@@ -43,7 +43,7 @@ def assess(read: SourceRead, state: SourceState | None, config: Config, now: dat
 
 
 def judge(read: SourceRead, state: SourceState | None) -> HealthVerdict:
-    if read.waiting_until or read.unchanged or read.stopped:
+    if read.unchanged or read.stopped:
         return HealthVerdict(None)
     if read.error:
         return HealthVerdict(False, read.error)
@@ -78,14 +78,13 @@ def note(
     validators = read.validators if verdict.good else None
     return SourceNote(
         name=source.name,
-        count=None if read.error or read.unchanged or read.waiting_until else len(read.listings),
+        count=None if read.error or read.unchanged else len(read.listings),
         error=verdict.reason if verdict.good is False else None,
         good=verdict.good,
         etag=validators.etag if validators else None,
         last_modified=validators.last_modified if validators else None,
         validated_url=validators.url if validators else None,
         keep_validators=keep,
-        not_before=wait_until(read, now),
         broken_notice=notices.broken(
             source,
             verdict.reason or "",

@@ -9,13 +9,14 @@ refreshed, a never-primed source primed silently, a flood recorded quietly with 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from hunter.errors import StoreError
-from hunter.poll import health
+from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
@@ -34,6 +35,9 @@ log = logging.getLogger("hunter")
 
 # The states a listing never seen before is recorded in (a flood's count is not one).
 NEW_ROWS = (RowStatus.PENDING, RowStatus.IGNORED, RowStatus.PRIMED)
+# The arrivals a read teaches the schedule: what is new, but not what a first read primes
+# (it was there before hunter looked), nor a flood (a board renumbered, not 500 arrivals).
+ARRIVED = (RowStatus.PENDING, RowStatus.IGNORED)
 LEASE_SHARE = 0.9  # of an interval: a source's lease runs out just before its next poll
 
 
@@ -74,14 +78,21 @@ class Poller:
         self.worker = worker
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
         self.paused: frozenset[str] = frozenset()  # chats paused from LINE, as the poll read
+        self.not_due = 0  # sources the last poll did not read: not due, or another's claim
 
-    def poll(self) -> list[SourcePoll]:
-        """Read this replica's sources and record what they show."""
+    def poll(self, ahead: float = math.inf, fixed_now: bool = False) -> list[SourcePoll]:
+        """Read this replica's sources that are due (a scheduled read up to `ahead` seconds
+        early; by default all but what `every` or the site holds), each claimed in the store
+        first, and record what they show. `fixed_now`: see timetable.due."""
         states = self.store.sources.states()
         now = self.clock()
         sources = self._my_sources(now)
+        due = timetable.due(sources, states, self.config, now, ahead, fixed_now)
+        claimed = self.store.sources.claim(due, timetable.claim_until(self.config, now))
+        mine = [s for s in sources if s.name in claimed]
+        self.not_due = len(self.config.sources) - len(mine)
         timeout = self.config.fetch_timeout_seconds
-        reads = read_sources(sources, states, timeout, now, stop=self.stop)
+        reads = read_sources(mine, states, timeout, now, stop=self.stop) if mine else []
         return self._take(reads, states, now, prime=False)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
@@ -135,7 +146,9 @@ class Poller:
             if judged.verdict.good is False:
                 log.warning("source %s: %s", read.name, judged.verdict.reason)
             polls.append(SourcePoll(read, judged.verdict, recorded))
-            notes.append(judged.note)
+            new = None if not judged.verdict.good else _arrived(recorded)
+            schedule = timetable.plan(read, state, new, self.config, now)
+            notes.append(replace(judged.note, **schedule))
         for name in self.store.sources.note(notes, now, self.config.broken_after):
             log.warning("source %s: health notice queued for the owner's chat", name)
         if not prime:
@@ -156,7 +169,7 @@ class Poller:
                 seconds=round(poll.read.seconds, 3),
             )
             for poll in polls
-            if not poll.read.stopped and not poll.read.waiting_until
+            if not poll.read.stopped
         ]
         try:
             self.store.reads.keep(reads)
@@ -207,6 +220,10 @@ class Poller:
                 recorded["flood"],
             )
         return recorded
+
+
+def _arrived(recorded: Mapping[str, int]) -> int:
+    return 0 if recorded.get("flood") else sum(recorded.get(s, 0) for s in ARRIVED)
 
 
 def judges(

@@ -35,6 +35,9 @@ DEFAULT_CONFIG = "hunter.toml"
 class Config:
     sources: tuple[SourceConfig, ...]
     interval_minutes: float = 30.0
+    schedule: str = "learned"  # each source read as often as it posts; "fixed": every interval
+    fastest_minutes: float = 5.0
+    slowest_minutes: float = 180.0
     prune_after_days: int = 45
     timezone: str = "UTC"
     max_alerts_per_poll: int = 48
@@ -61,6 +64,23 @@ class Config:
         a batch over while its push is still in flight; 30 s with the default lease."""
         return max(5.0, min(30.0, self.lease_seconds / 4))
 
+    @property
+    def pace_text(self) -> str:
+        """How often the sources are read, for the first line of a run and of `check`."""
+        if self.schedule == "fixed":
+            return f"every {self.interval_minutes:g} min"
+        return (
+            f"each read as often as it posts ({self.fastest_minutes:g} min to "
+            f"{self.slowest_minutes:g} min; every {self.interval_minutes:g} min where it posts)"
+        )
+
+    def schedule_of(self, source: SourceConfig) -> tuple[bool, float, float]:
+        """The source's schedule: fixed or not, its fastest and slowest read in seconds."""
+        fixed = (source.schedule or self.schedule) == "fixed"
+        fastest = self.fastest_minutes if source.fastest_minutes is None else source.fastest_minutes
+        slowest = self.slowest_minutes if source.slowest_minutes is None else source.slowest_minutes
+        return fixed, fastest * 60.0, max(slowest, fastest) * 60.0
+
     def flood_limit(self, source: SourceConfig) -> int:
         return self.flood_threshold if source.flood_threshold is None else source.flood_threshold
 
@@ -74,6 +94,9 @@ class Config:
 
 _TOP_KEYS = {
     "interval_minutes",
+    "schedule",
+    "fastest_minutes",
+    "slowest_minutes",
     "prune_after_days",
     "timezone",
     "max_alerts_per_poll",
@@ -145,6 +168,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
     config = Config(
         sources=sources,
         interval_minutes=_number(raw, "interval_minutes", where, 30.0, minimum=0.05),
+        **_schedule(raw, where, fastest=5.0, slowest=180.0, schedule="learned"),
         prune_after_days=int(_number(raw, "prune_after_days", where, 45, minimum=1, whole=True)),
         timezone=timezone,
         max_alerts_per_poll=int(
@@ -168,6 +192,25 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         path=path,
     )
     return config
+
+
+def _schedule(
+    raw: Mapping[str, Any], where: str, fastest: float, slowest: float, schedule: str
+) -> dict[str, Any]:
+    """schedule, fastest_minutes and slowest_minutes, checked (top level, or a source's)."""
+    chosen = raw.get("schedule", schedule)
+    if chosen not in ("learned", "fixed", ""):
+        raise ConfigError(
+            f'{where}: schedule must be "learned" (read as often as it posts) or "fixed" '
+            f"(every interval_minutes), got {chosen!r}"
+        )
+    quick = _number(raw, "fastest_minutes", where, fastest, minimum=0.05)
+    slow = _number(raw, "slowest_minutes", where, slowest, minimum=0.05)
+    if "fastest_minutes" in raw and "slowest_minutes" in raw and slow < quick:
+        raise ConfigError(
+            f"{where}: slowest_minutes ({slow:g}) is below fastest_minutes ({quick:g}); swap them"
+        )
+    return {"schedule": chosen, "fastest_minutes": quick, "slowest_minutes": slow}
 
 
 _DURATION = re.compile(
@@ -231,6 +274,8 @@ def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: An
 # overflow a date or a timer much later, in the middle of a run.
 MAXIMUM = {
     "interval_minutes": 7 * 24 * 60.0,  # a week
+    "fastest_minutes": 24 * 60.0,
+    "slowest_minutes": 7 * 24 * 60.0,
     "prune_after_days": 3650,
     "max_alerts_per_poll": 100_000,
     "lease_seconds": 6 * 3600.0,  # well inside LINE's 24 h retry-key window
@@ -290,6 +335,16 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
         ignore_within=ignore,
         min_pay=floors,
     )
+
+
+def _source_schedule(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A source's own schedule settings; what it does not set is the config's."""
+    checked = _schedule(raw, where, fastest=1.0, slowest=1.0, schedule="")
+    return {
+        "schedule": checked["schedule"],
+        "fastest_minutes": checked["fastest_minutes"] if "fastest_minutes" in raw else None,
+        "slowest_minutes": checked["slowest_minutes"] if "slowest_minutes" in raw else None,
+    }
 
 
 def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
@@ -361,6 +416,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
         every_seconds=every,
+        **_source_schedule(raw, where),
         flood_threshold=None
         if flood is None
         else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),

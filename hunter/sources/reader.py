@@ -54,9 +54,6 @@ class SourceState(Protocol):
     @property
     def validated_url(self) -> str | None: ...
 
-    @property
-    def not_before(self) -> datetime | None: ...
-
 
 @dataclass
 class SourceRead:
@@ -68,7 +65,6 @@ class SourceRead:
     unchanged: bool = False  # 304: the page is as it was
     stopped: bool = False  # a stop request cut the read short: no verdict on the source
     misconfigured: bool = False  # the config names something the site does not have
-    waiting_until: datetime | None = None  # the site asked us to wait; not fetched
     status: int | None = None
     size: int = 0
     seconds: float = 0.0
@@ -197,15 +193,12 @@ async def read_all(
     conditional: bool = True,
     stop: threading.Event | None = None,
 ) -> list[SourceRead]:
-    """One SourceRead per source, in the sources' order. A source whose site asked us to wait
-    (Retry-After), or read less often than every poll (`every`), is not fetched until then."""
+    """One SourceRead per source, in the sources' order (the poller chose which are due)."""
     limits: dict[str, HostGate] = defaultdict(HostGate)
     stopping = asyncio.create_task(_stopped(stop or threading.Event()))
 
     async def one(http: httpx.AsyncClient, source: SourceConfig) -> SourceRead:
         state = states.get(source.name)
-        if conditional and state and state.not_before and state.not_before > now:
-            return SourceRead(source, waiting_until=state.not_before)
         started = time.monotonic()
         host = urlsplit(source.url).netloc
         task = asyncio.create_task(_read(http, source, state, limits[host], now, conditional))
@@ -280,8 +273,6 @@ def read_sources(
 
 def wait_until(read: SourceRead, now: datetime) -> datetime | None:
     """When the source may be read again: when the site asked us to come back (Retry-After),
-    or its own pace (`every`) after a read, whichever is later; None: at the next poll."""
-    if read.waiting_until:
-        return read.waiting_until
+    or its own pace (`every`) after a read, whichever is later; None: whenever it is due."""
     waits = [read.retry_after or 0.0, 0.0 if read.stopped else read.source.every_seconds]
     return now + timedelta(seconds=max(waits)) if max(waits) > 0 else None

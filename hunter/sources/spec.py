@@ -50,6 +50,9 @@ class SourceConfig:
     filter: FilterConfig = field(default_factory=FilterConfig)
     pages: int = 1  # with {page} in the url (or a cursor): pages 1..N, stopping at an empty one
     every_seconds: float = 0.0  # read at most this often (a site's terms); 0: every poll
+    schedule: str = ""  # "learned" or "fixed"; "": the config's
+    fastest_minutes: float | None = None  # None: the config's
+    slowest_minutes: float | None = None  # None: the config's
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
     currency: str = "THB"  # ISO 4217: what the source's budgets are in, unless an item says

@@ -125,6 +125,10 @@ class SourceNote:
     shape: Mapping[str, Any] | None = None
     shape_version: int = 0
     shape_notices: tuple[Listing, ...] = ()
+    # What hunter learned of its hours (hunter/poll/cadence.py; None: as it was), and why
+    # `not_before`, its next read, is when it is.
+    cadence: Mapping[str, Any] | None = None
+    read_reason: str | None = None
 
     def document(self) -> dict[str, Any]:
         def notice(listing: Listing | None) -> dict[str, Any] | None:
@@ -146,6 +150,8 @@ class SourceNote:
             "recovered_notice": notice(self.recovered_notice),
             "shape": None if self.shape is None else dict(self.shape),
             "shape_version": self.shape_version,
+            "cadence": None if self.cadence is None else dict(self.cadence),
+            "read_reason": self.read_reason,
             "shape_notices": [notice(listing) for listing in self.shape_notices],
         }
 
@@ -165,6 +171,8 @@ class SourceState:
     not_before: datetime | None = None
     shape: Mapping[str, Any] = field(default_factory=dict)  # what rules/shape.py keeps
     shape_version: int = 0
+    cadence: Mapping[str, Any] = field(default_factory=dict)  # hunter/poll/cadence.py's
+    read_reason: str | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> SourceState:
@@ -180,6 +188,8 @@ class SourceState:
             not_before=optional_moment(row, "not_before"),
             shape=optional_document(row, "shape"),
             shape_version=integer(row, "shape_version"),
+            cadence=optional_document(row, "cadence"),
+            read_reason=optional_text(row, "read_reason"),
         )
 
 
@@ -244,8 +254,10 @@ class SourceRow:
     fail_streak: int
     broken_at: datetime | None
     shape: Mapping[str, Any]  # its fields' presence (hunter/rules/shape.py)
-    # Not read before then: the site's Retry-After, or the source's own `every` after a read
+    # Its next read, and why then: its schedule (busy, quiet, fixed), its `every`, the site
     not_before: datetime | None = None
+    read_reason: str | None = None
+    cadence: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_row(cls, row: Row) -> SourceRow:
@@ -261,6 +273,8 @@ class SourceRow:
             broken_at=optional_moment(row, "broken_at"),
             shape=optional_document(row, "shape"),
             not_before=optional_moment(row, "not_before") if "not_before" in row else None,
+            read_reason=optional_text(row, "read_reason") if "read_reason" in row else None,
+            cadence=optional_document(row, "cadence") if "cadence" in row else {},
         )
 
 
@@ -343,6 +357,7 @@ class StatusReport:
     freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
     history: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.history
     recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
+    now: datetime | None = None  # when it was gathered
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:

@@ -1,10 +1,11 @@
-"""Each source's last poll, its health (broken, recovered) and its lease to one replica."""
+"""Each source's last poll, its health (broken, recovered), its schedule (the next read and
+its claim by one replica), and its lease to one replica."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 
 from hunter.store.records import SourceNote, SourceRow, SourceState
 from hunter.store.room import Room
@@ -21,6 +22,16 @@ class SourceStore(Room, ABC):
         """Of `names`, the sources `worker` may poll now, each leased to it until `until`:
         those nobody holds, whose lease ran out, or that it holds already."""
 
+    @abstractmethod
+    def claim(self, seen: Mapping[str, datetime | None], until: datetime) -> set[str]:
+        """Of the sources in `seen` (each with the next read the caller saw; None: never
+        set), those whose next read is still that, each held until `until`: the caller reads
+        them now, and no other replica does (the read's note then sets the next read)."""
+
+    @abstractmethod
+    def tick(self, now: datetime, keep: int) -> list[datetime]:
+        """Note that a `run --once` began at `now`; the last `keep` such times, oldest first."""
+
     def all(self) -> list[SourceRow]:
         """Every source's row: its last poll, count, error and health."""
         return [SourceRow.from_row(row) for row in self._rows("sources")]
@@ -28,3 +39,11 @@ class SourceStore(Room, ABC):
     def states(self) -> dict[str, SourceState]:
         states = (SourceState.from_row(row) for row in self._rows("sources"))
         return {state.name: state for state in states}
+
+
+def ticks_of(value: object) -> list[datetime]:
+    """The stored run times (epoch seconds, space separated), oldest first."""
+    if not isinstance(value, str):
+        return []
+    seconds = sorted(int(t) for t in value.split() if t.isdigit())
+    return [datetime.fromtimestamp(t, UTC) for t in seconds]

@@ -1,5 +1,6 @@
 """The sources' contract: every adapter, against a real database, keeps each source's health
-(broken once, recovered once), its validators and waits, and its lease to one replica."""
+(broken once, recovered once), its validators and waits, its schedule (the next read, why,
+what was learned, the claim of a due read by one replica, a cron's runs), and its lease."""
 
 from __future__ import annotations
 
@@ -116,3 +117,44 @@ def test_two_replicas_computing_one_shape_change_tell_it_once(store: Store) -> N
     state = store.sources.states()["a"]
     assert state.shape_version == 2 and state.shape["pay"]["n"] == 3
     assert store.sources.all()[0].shape == state.shape  # what `hunter status` shows
+
+
+def test_a_due_source_is_claimed_by_one_replica(store: Store) -> None:
+    """Two replicas saw the same next read; the first claim holds the source until the read's
+    deadline, the second finds it moved and reads nothing (issue 34: read once)."""
+    until = T0 + timedelta(seconds=80)
+    assert store.sources.claim({"a": None, "b": None}, until) == {"a", "b"}  # never read
+    assert store.sources.claim({"a": None}, until) == set()  # already claimed
+    planned = T0 + timedelta(minutes=7)
+    store.sources.note([SourceNote("a", 3, good=True, not_before=planned)], T0, 3)
+    later = T0 + timedelta(minutes=8)
+    assert store.sources.claim({"a": planned}, later + timedelta(seconds=80)) == {"a"}
+    assert store.sources.claim({"a": planned}, later + timedelta(seconds=80)) == set()
+    assert store.sources.states()["a"].not_before == later + timedelta(seconds=80)
+    assert store.sources.claim({}, until) == set()
+
+
+def test_a_sources_schedule_survives_the_store(store: Store) -> None:
+    cadence = {"counts": [1.5] * 24, "watched": [2.0] * 24, "mark": 1.7e9, "at": 1.7e9}
+    at = T0 + timedelta(minutes=9)
+    store.sources.note(
+        [SourceNote("a", 3, good=True, not_before=at, cadence=cadence, read_reason="busy")],
+        T0,
+        3,
+    )
+    state = store.sources.states()["a"]
+    assert (state.not_before, state.read_reason, state.cadence) == (at, "busy", cadence)
+    # A note without a cadence (a read that taught nothing) keeps the one learned
+    store.sources.note([SourceNote("a", None, not_before=at, read_reason="site")], T0, 3)
+    state = store.sources.states()["a"]
+    assert (state.read_reason, state.cadence) == ("site", cadence)
+    [row] = store.sources.all()
+    assert (row.read_reason, row.cadence, row.not_before) == ("site", cadence, at)
+
+
+def test_the_runs_of_a_cron_are_kept_for_its_gap(store: Store) -> None:
+    for minutes in range(0, 75, 5):
+        kept = store.sources.tick(T0 + timedelta(minutes=minutes), 12)
+    assert kept == [T0 + timedelta(minutes=m) for m in range(15, 75, 5)]
+    # A run before all of them (a clock gone back) leaves the gap as it was
+    assert store.sources.tick(T0 + timedelta(minutes=1), 12) == kept

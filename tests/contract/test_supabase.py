@@ -186,8 +186,9 @@ def test_round_trips_per_poll_do_not_grow_with_listings(
         assert large[name] - small[name] == pushes - 1, (name, small, large)
     fixed = {k: v for k, v in small.items() if k not in per_push}
     assert fixed == {k: v for k, v in large.items() if k not in per_push}
-    # schema check, source states, chat rules, record, note, the reads kept for the history, ...
-    assert sum(fixed.values()) <= 8, fixed
+    # schema check, the run's time (a cron's gap), source states, the claim of the due sources,
+    # chat rules, record, note, the reads kept for the history, ...
+    assert sum(fixed.values()) <= 10, fixed
     assert len(line.delivered) == 510
 
 

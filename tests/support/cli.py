@@ -29,7 +29,12 @@ def toml_value(value: Any) -> str:
 
 
 def write_config(folder: Path, sources: list[dict[str, Any]], **settings: Any) -> Path:
-    """A hunter.toml in `folder` (top-level settings, [filter] if given, [[sources]])."""
+    """A hunter.toml in `folder` (top-level settings, [filter] if given, [[sources]]).
+
+    Unless a test sets `schedule`, its sources are read on every `run --once`, as before the
+    learned schedule (schedule = "fixed"): most tests are about what a read finds, and run
+    hunter several times within seconds. The schedule's own tests set "learned"."""
+    settings = {"schedule": "fixed", **settings}
     lines = [f"{k} = {toml_value(v)}" for k, v in settings.items() if k != "filter"]
     if "filter" in settings:
         lines.append("[filter]")

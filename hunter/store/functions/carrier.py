@@ -27,7 +27,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),
     "outbox_rows": ("hunter_outbox_rows", ("limit",)),
-    "sources": ("hunter_sources_all", ()),
+    "sources": ("hunter_source_rows", ()),
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_job_states", ()),
     "pace": ("hunter_pace_row", ()),

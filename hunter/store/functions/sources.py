@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from hunter.store.columns import text
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.records import SourceNote
-from hunter.store.sources import SourceStore
+from hunter.store.sources import SourceStore, ticks_of
 
 
 class FunctionSources(SourceStore):
@@ -31,3 +31,17 @@ class FunctionSources(SourceStore):
             "hunter_lease_sources", "source", names=list(names), worker=worker, now=now, until=until
         )
         return {text(row, "source") for row in result}
+
+    def claim(self, seen: Mapping[str, datetime | None], until: datetime) -> set[str]:
+        if not seen:
+            return set()
+        claims = [
+            {"name": name, "seen": at.isoformat() if at else None} for name, at in seen.items()
+        ]
+        result = self._database.table(
+            "hunter_claim_reads", "source", claims=Document(claims), until=until
+        )
+        return {text(row, "source") for row in result}
+
+    def tick(self, now: datetime, keep: int) -> list[datetime]:
+        return ticks_of(self._database.value("hunter_tick", now=now, keep=keep))

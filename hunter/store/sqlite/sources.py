@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from hunter.store.columns import integer, optional_moment
 from hunter.store.records import SourceNote
-from hunter.store.sources import SourceStore
+from hunter.store.sources import SourceStore, ticks_of
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import insert_notice
 
@@ -37,12 +37,31 @@ class SQLiteSources(SourceStore):
                     leased.add(name)
         return leased
 
+    def claim(self, seen: Mapping[str, datetime | None], until: datetime) -> set[str]:
+        claimed = set()
+        with self._database.tx() as db:
+            for name in sorted(seen):
+                db.execute(Q["note_source"], {"name": name})
+                params = {"name": name, "seen": ts(seen[name]), "until": ts(until)}
+                if db.execute(Q["claim_read"], params).fetchall():
+                    claimed.add(name)
+        return claimed
+
+    def tick(self, now: datetime, keep: int) -> list[datetime]:
+        with self._database.tx() as db:
+            row = db.execute(Q["ticks"]).fetchone()
+            times = [*ticks_of(row["value"] if row else None), now]
+            kept = sorted(int(t.timestamp()) for t in times)[-keep:]
+            db.execute(Q["set_ticks"], {"value": " ".join(map(str, kept))})
+        return ticks_of(" ".join(map(str, kept)))
+
 
 def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:
     """Write one source's note; True when it queued a notice (broken, recovered, a field gone
     or back)."""
     document = note.document()
     document["not_before"] = ts(note.not_before)
+    document["cadence"] = None if note.cadence is None else json.dumps(note.cadence)
     for unwritten in ("broken_notice", "recovered_notice", "shape", "shape_notices"):
         del document[unwritten]
     db.execute(Q["note_source"], {"name": note.name})

@@ -157,7 +157,9 @@ UPDATE hunter_sources SET
     etag = CASE WHEN :keep_validators THEN etag ELSE :etag END,
     last_modified = CASE WHEN :keep_validators THEN last_modified ELSE :last_modified END,
     validated_url = CASE WHEN :keep_validators THEN validated_url ELSE :validated_url END,
-    not_before = :not_before
+    not_before = :not_before,
+    cadence = coalesce(:cadence, cadence),
+    read_reason = :read_reason
 WHERE name = :name
 RETURNING fail_streak, broken_at;
 
@@ -181,6 +183,17 @@ WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.va
 UPDATE hunter_sources SET lease_owner = :worker, lease_until = :until
 WHERE name = :name AND (lease_until IS NULL OR lease_until <= :now OR lease_owner = :worker)
 RETURNING name;
+
+-- name: claim_read
+UPDATE hunter_sources SET not_before = :until WHERE name = :name AND not_before IS :seen
+RETURNING name;
+
+-- name: ticks
+SELECT value FROM hunter_meta WHERE key = 'run_ticks';
+
+-- name: set_ticks
+INSERT INTO hunter_meta (key, value) VALUES ('run_ticks', :value)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value;
 
 -- name: claim_prune
 INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
@@ -230,7 +243,7 @@ ORDER BY status, first_seen_at, job_id LIMIT :limit;
 -- name: sources
 SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,
        fail_streak, broken_at, etag, last_modified, validated_url, not_before, shape,
-       shape_version
+       shape_version, cadence, read_reason
 FROM hunter_sources ORDER BY name;
 
 -- name: meta

@@ -1,0 +1,261 @@
+"""When to read a source next (issue 34): its arrival rate by hour of the day, learned from
+what its reads show, and the square-root rule. Pure: times in (epoch seconds), times out; no
+clock, no store, no randomness of its own (the jitter is an argument). Tested with tables.
+
+Learning. Each local hour of the day (in the config's timezone) keeps a count of arrivals and
+the hours it was watched, both halved every HALF_LIFE (a board changes its habits; a burst is
+forgotten). A read's arrivals are the listings the store found new: at the hour of their
+posted time where it is newer than the newest counted before, else spread over the time
+since the last read (first seen). A first read already teaches: its page shows when its
+listings came (the window from its oldest to now). Times in the future are no times; a
+flood (more new listings at once than flood_threshold) teaches nothing; one read counts at
+most BURST_PER_HOUR arrivals per hour watched: nothing sends a source to the fastest pace
+for weeks.
+
+The rate of an hour is its count over its hours, pulled towards the source's mean by PRIOR
+hours of it, and the mean towards the rate `interval_minutes` implies by MEAN_PRIOR hours: a
+source nobody has watched yet is read as the user configured, and an hour seen once is not
+believed alone.
+
+Reading. For a fixed number of reads a day, reads spaced in proportion to 1/sqrt(rate)
+minimise the average wait (the square-root rule). hunter's interval in an hour of `rate`
+listings an hour (interval_at): one read per LISTINGS_PER_READ listings expected, never
+further apart than interval_minutes in an hour it posts in (a listing an hour or more), and
+never closer than the square-root rule's spacing; in quiet hours the square-root rule alone.
+Against the square-root rule alone (measured in bench/fresh.py) this spends the reads a
+quiet night saves on the busy day, where most listings wait. The reads' density is
+integrated over the coming hours until one read is due, so the first read of a busy morning
+comes early. Bounds: never faster than `fastest`, never slower than `slowest`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+HOURS = 24
+HALF_LIFE = 7 * 86400.0  # what a week ago showed counts half (Miniflux looks back a week)
+PRIOR = 0.25  # hours of the source's mean an hour's own count is pulled by
+MEAN_PRIOR = 6.0  # hours of the configured rate the source's mean is pulled by
+SQRT_SHARE = 0.8  # of interval_minutes: the square-root rule's interval at 1 listing an hour
+LISTINGS_PER_READ = 1.0  # a busy hour's read finds about this many new listings
+FIRST_WINDOW_MIN = 3600.0  # a first page all posted in the last minute is not 1000 an hour
+FIRST_WINDOW_MAX = 14 * 86400.0  # older parts of a first page teach little after decay
+BURST_PER_HOUR = 30.0  # arrivals one read may count per hour it watched
+JITTER = 0.1  # of an interval, either way: replicas and sources do not read in step
+CLOCK_SLACK = 60.0  # seconds a clock may step back before the window starts again
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A source's limits, in seconds."""
+
+    fastest: float
+    slowest: float
+    posting: float  # interval_minutes: the slowest in an hour it posts in; the fixed interval
+    fixed: bool = False
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one good read showed, for the learning."""
+
+    posted: tuple[float, ...]  # the listings' posted times (epoch s), where stated
+    new: int  # listings the store recorded as new (none primed; 0 for a flood): at most
+    # this many arrivals, and those without a fresh posted time count as first seen
+
+
+@dataclass(frozen=True)
+class Cadence:
+    counts: tuple[float, ...] = (0.0,) * HOURS  # arrivals per local hour, decayed
+    watched: tuple[float, ...] = (0.0,) * HOURS  # hours watched per local hour, decayed
+    mark: float | None = None  # the newest posted time counted
+    at: float | None = None  # when it last learned
+
+    @classmethod
+    def load(cls, document: object) -> Cadence:
+        """The stored document; anything malformed (an older hunter, a hand edit) starts over."""
+        if not isinstance(document, Mapping):
+            return cls()
+        try:
+            counts = _hours(document.get("counts"))
+            watched = _hours(document.get("watched"))
+            mark, at = _moment(document.get("mark")), _moment(document.get("at"))
+        except (TypeError, ValueError):
+            return cls()
+        return cls(counts, watched, mark, at)
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "counts": [round(x, 4) for x in self.counts],
+            "watched": [round(x, 4) for x in self.watched],
+            "mark": self.mark,
+            "at": self.at,
+        }
+
+    def learn(self, seen: Seen, now: float, tz: ZoneInfo) -> Cadence:
+        """The cadence after a good read at `now`."""
+        if self.at is not None and now < self.at - CLOCK_SLACK:  # the clock went back
+            mark = min(self.mark, now) if self.mark is not None else None
+            return replace(self, at=now, mark=mark)
+        known = self._decayed(now)
+        # A time in the future is no time: the board's clock or timezone is wrong
+        posted = sorted(min(p, now) for p in seen.posted if p <= now + CLOCK_SLACK)
+        if known.at is None:  # the first read: its page shows when its listings came
+            return known._first(posted, now, tz)
+        fresh = [p for p in posted if known.mark is None or p > known.mark]
+        # No more arrivals than listings the store found new: a board stamping every item
+        # with the time of its page, or re-dating old ones, is not a flood of arrivals.
+        fresh = fresh[len(fresh) - min(len(fresh), seen.new) :]
+        added = [0.0] * HOURS
+        for p in fresh:
+            added[_hour(p, tz)] += 1.0
+        # New listings without a fresh posted time came some time since the last read
+        spread = _spread(seen.new - len(fresh), known.at, now, tz)
+        mark = max([*posted[-1:], *([known.mark] if known.mark is not None else [])], default=None)
+        arrivals = [a + b for a, b in zip(added, spread, strict=True)]
+        return known._add(arrivals, known.at, now, tz, mark)
+
+    def _first(self, posted: list[float], now: float, tz: ZoneInfo) -> Cadence:
+        if not posted:  # a first read tells nothing without posted times
+            return replace(self, at=now)
+        start = max(min(posted[0], now - FIRST_WINDOW_MIN), now - FIRST_WINDOW_MAX)
+        added = [0.0] * HOURS
+        for p in posted:
+            if p >= start:
+                added[_hour(p, tz)] += 1.0
+        return self._add(added, start, now, tz, posted[-1])
+
+    def _add(
+        self, added: list[float], start: float, now: float, tz: ZoneInfo, mark: float | None
+    ) -> Cadence:
+        """Add a read's arrivals (at most BURST_PER_HOUR per hour watched) and its window."""
+        watched = _windows(start, now, tz)
+        cap = BURST_PER_HOUR * max(1.0, sum(watched))
+        total = sum(added)
+        scale = min(1.0, cap / total) if total > 0 else 1.0
+        return Cadence(
+            tuple(c + a * scale for c, a in zip(self.counts, added, strict=True)),
+            tuple(w + x for w, x in zip(self.watched, watched, strict=True)),
+            mark if mark is not None else self.mark,
+            now,
+        )
+
+    def _decayed(self, now: float) -> Cadence:
+        if self.at is None or now <= self.at:
+            return self
+        keep = 0.5 ** ((now - self.at) / HALF_LIFE)
+        return replace(
+            self,
+            counts=tuple(c * keep for c in self.counts),
+            watched=tuple(w * keep for w in self.watched),
+        )
+
+    def rates(self, configured: float) -> list[float]:
+        """Listings an hour, per local hour of the day; `configured` is the rate the user's
+        interval_minutes implies, believed until the source has been watched a while. Each
+        hour is read with its neighbours (weights 1, 2, 1): a board posting 3 a day has
+        hours with no listing yet that are no quieter than the ones around them."""
+        mean = (sum(self.counts) + MEAN_PRIOR * configured) / (sum(self.watched) + MEAN_PRIOR)
+        counts, watched = _smooth(self.counts), _smooth(self.watched)
+        return [(c + PRIOR * mean) / (w + PRIOR) for c, w in zip(counts, watched, strict=True)]
+
+
+def _smooth(values: tuple[float, ...]) -> list[float]:
+    return [(values[h - 1] + 2 * values[h] + values[(h + 1) % HOURS]) / 4 for h in range(HOURS)]
+
+
+@dataclass(frozen=True)
+class Plan:
+    at: float  # epoch seconds of the next read
+    reason: str  # busy, quiet, new (not watched an hour yet), fixed; the caller's: every, site
+    rate: float  # listings an hour expected in the hour of `now`
+
+
+def next_read(cadence: Cadence, now: float, tz: ZoneInfo, bounds: Bounds, jitter: float) -> Plan:
+    """When to read next, and why. `jitter` in [-1, 1] moves the interval by up to JITTER."""
+    posting = bounds.posting
+    configured = 1.0  # listings an hour: what interval_minutes reads well
+    rates = cadence.rates(configured)
+    here = rates[_hour(now, tz)]
+    if bounds.fixed:
+        return Plan(now + posting * (1 + JITTER * jitter), "fixed", here)
+    fastest = min(bounds.fastest, posting)  # interval_minutes below fastest: the user's wish
+    slowest = max(bounds.slowest, fastest)
+    need, t = 1.0, now
+    for _ in range(int(slowest // 3600) + HOURS + 2):  # density >= 1/slowest: ends by then
+        density = 1 / min(max(interval_at(rates[_hour(t, tz)], posting), fastest), slowest)
+        end = _next_hour(t, tz)
+        if density * (end - t) >= need:
+            t += need / density
+            break
+        need -= density * (end - t)
+        t = end
+    interval = min(max((t - now) * (1 + JITTER * jitter), fastest), slowest)
+    mean = sum(rates) / HOURS
+    if sum(cadence.watched) < 1.0:  # less than an hour watched: what it posts is not known yet
+        reason = "new"
+    else:
+        reason = "busy" if here >= mean and here > 0 else "quiet"
+    return Plan(now + interval, reason, here)
+
+
+def interval_at(rate: float, posting: float) -> float:
+    """Seconds between reads in an hour of `rate` listings an hour, before the bounds: one
+    read per LISTINGS_PER_READ listings expected, but never further apart than `posting` (the
+    user's interval_minutes) in an hour it posts in, and never closer than the square-root
+    rule's interval (SQRT_SHARE of `posting` at one listing an hour); the square-root rule
+    alone in quiet hours."""
+    if rate <= 0:
+        return math.inf
+    root = SQRT_SHARE * posting / math.sqrt(rate)
+    return max(root, min(posting, LISTINGS_PER_READ * 3600.0 / rate))
+
+
+def _hour(t: float, tz: ZoneInfo) -> int:
+    return datetime.fromtimestamp(t, tz).hour
+
+
+def _next_hour(t: float, tz: ZoneInfo) -> float:
+    local = datetime.fromtimestamp(t, tz).replace(minute=0, second=0, microsecond=0)
+    return max((local + timedelta(hours=1)).timestamp(), t + 1.0)
+
+
+def _windows(start: float, end: float, tz: ZoneInfo) -> list[float]:
+    """Hours of (start, end] that fall in each local hour of the day."""
+    watched = [0.0] * HOURS
+    start = max(start, end - FIRST_WINDOW_MAX)
+    t = start
+    while t < end:
+        stop = min(_next_hour(t, tz), end)
+        watched[_hour(t, tz)] += (stop - t) / 3600.0
+        t = stop
+    return watched
+
+
+def _spread(new: int, start: float, end: float, tz: ZoneInfo) -> list[float]:
+    """`new` first-seen listings spread over (start, end] by the hours they could have come."""
+    watched = _windows(start, end, tz)
+    total = sum(watched)
+    return [new * w / total for w in watched] if total > 0 else [0.0] * HOURS
+
+
+def _hours(value: object) -> tuple[float, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != HOURS:
+        raise ValueError("24 numbers")
+    numbers = tuple(float(x) for x in value)
+    if not all(math.isfinite(x) and x >= 0 for x in numbers):
+        raise ValueError("finite and not negative")
+    return numbers
+
+
+def _moment(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError("a time")
+    return float(value)

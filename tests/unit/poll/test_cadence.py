@@ -1,0 +1,242 @@
+"""The schedule's pure core (hunter/poll/cadence.py), with tables: what a source's reads teach
+of its hours, and when it is read next. Bad times (in the future, years old, absent), a burst
+of backdated listings, a week of silence, a clock that jumps: none stalls the schedule, sends
+it to the fastest for good, or leaves its bounds."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from hunter.poll.cadence import Bounds, Cadence, Seen, interval_at, next_read
+
+TZ = ZoneInfo("Asia/Bangkok")
+DAY = 86400.0
+T0 = datetime(2026, 11, 1, tzinfo=TZ).timestamp()  # a Sunday, midnight in Bangkok
+BOUNDS = Bounds(fastest=300, slowest=3 * 3600, posting=1800)
+MIN = 60.0
+
+
+def at(day: int, hour: float) -> float:
+    return T0 + day * DAY + hour * 3600
+
+
+def busy_day(hour: float) -> float:
+    """Listings an hour: 7 from 09:00 to 21:00, 0.3 at night (about 88 a day)."""
+    return 7.0 if 9 <= hour < 21 else 0.3
+
+
+def posts(rate: Callable[[float], float], days: int, seed: int = 1) -> list[float]:
+    """Posting times over `days`, hour by hour, Poisson at `rate(hour)`."""
+    rng = random.Random(seed)
+    times = []
+    for day in range(days):
+        for hour in range(24):
+            t, end = at(day, hour), at(day, hour + 1)
+            while (t := t + rng.expovariate(rate(hour)) * 3600 if rate(hour) > 0 else end) < end:
+                times.append(t)
+    return times
+
+
+def watch(
+    times: list[float], start: float, end: float, cadence: Cadence | None = None, page: int = 50
+) -> Iterator[tuple[float, Cadence, float]]:
+    """Read a board showing its newest `page` listings when the schedule says, from `start`
+    to `end`: each read's time, the cadence after it and the next read."""
+    cadence, now, known = cadence or Cadence(), start, None
+    while now < end:
+        shown = [t for t in times if t <= now][-page:]
+        new = 0 if known is None else sum(t > known for t in shown)  # the first read primes
+        known = max(shown, default=known)
+        cadence = cadence.learn(Seen(tuple(shown), new), now, TZ)
+        nxt = next_read(cadence, now, TZ, BOUNDS, 0.0).at
+        yield now, cadence, nxt
+        now = nxt
+
+
+def learned(times: list[float], days: int) -> Cadence:
+    *_, (_now, cadence, _next) = watch(times, at(0, 0), at(days, 0))
+    return cadence
+
+
+@pytest.mark.parametrize(
+    ("rate", "minutes"),
+    [
+        (0.0, math.inf),  # nothing ever: the slowest bound decides
+        (0.25, 48.0),  # 3 a day in 12 hours: the square-root rule, 0.8 * 30 / sqrt(0.25)
+        (1.0, 30.0),  # a listing an hour: interval_minutes
+        (1.25, 30.0),  # posting hours are read at least every interval_minutes
+        (3.0, 20.0),  # one read per new listing expected
+        (7.0, 9.07),  # a busy hour: the square-root rule keeps reads apart
+        (20.0, 5.37),  # very busy: the square-root rule keeps reads apart
+    ],
+)
+def test_the_interval_in_an_hour_of_a_rate(rate: float, minutes: float) -> None:
+    assert interval_at(rate, 1800) / MIN == pytest.approx(minutes, rel=0.01)
+
+
+def test_a_source_nobody_watched_yet_is_read_every_interval_minutes() -> None:
+    plan = next_read(Cadence(), at(0, 10), TZ, BOUNDS, 0.0)
+    assert plan.at - at(0, 10) == pytest.approx(1800, rel=0.01)
+    assert plan.reason == "new"
+
+
+def test_a_first_page_already_teaches_when_listings_come() -> None:
+    """The first read sees the newest 50: about 7 hours of a busy day."""
+    times = posts(busy_day, 3)
+    now = at(2, 16.5)
+    shown = [t for t in times if t <= now][-50:]
+    cadence = Cadence().learn(Seen(tuple(shown), 0), now, TZ)
+    plan = next_read(cadence, now, TZ, BOUNDS, 0.0)
+    # sooner than the 30 minutes a source nobody watched yet waits
+    assert plan.reason == "busy" and 5 * MIN <= plan.at - now <= 20 * MIN
+
+
+def test_a_busy_board_is_read_often_by_day_and_rarely_by_night() -> None:
+    times = posts(busy_day, 9)
+    reads = [(now, nxt) for now, _c, nxt in watch(times, at(0, 0), at(9, 0)) if now >= at(8, 0)]
+    day = [nxt - now for now, nxt in reads if 9 <= datetime.fromtimestamp(now, TZ).hour < 20]
+    night = [nxt - now for now, nxt in reads if datetime.fromtimestamp(now, TZ).hour < 7]
+    assert max(day) <= 12 * MIN and min(day) >= BOUNDS.fastest
+    assert min(night) >= 30 * MIN
+    assert len(reads) <= 110  # 288 with a 5-minute fixed schedule
+
+
+def test_jitter_moves_a_read_by_a_tenth_at_most_and_never_past_the_bounds() -> None:
+    cadence = learned(posts(busy_day, 8), 8)
+    now = at(8, 12)
+    plain = next_read(cadence, now, TZ, BOUNDS, 0.0).at - now
+    for jitter in (-1.0, -0.5, 0.5, 1.0):
+        moved = next_read(cadence, now, TZ, BOUNDS, jitter).at - now
+        assert abs(moved - plain) <= 0.1 * plain + 1
+        assert BOUNDS.fastest <= moved <= BOUNDS.slowest
+
+
+def test_fixed_is_every_interval_whatever_was_learned() -> None:
+    cadence = learned(posts(busy_day, 3), 3)
+    fixed = Bounds(300, 3 * 3600, 1800, fixed=True)
+    plan = next_read(cadence, at(3, 12), TZ, fixed, 0.0)
+    assert plan.reason == "fixed" and plan.at - at(3, 12) == 1800
+
+
+def test_the_first_busy_hour_is_read_soon_after_a_quiet_night() -> None:
+    """The reads' density is integrated over the coming hours: at 08:30, after a night read
+    every hour or more, the next read is soon after 09:00, not an hour later."""
+    cadence = learned(posts(busy_day, 8), 8)
+    plan = next_read(cadence, at(8, 8.5), TZ, BOUNDS, 0.0)
+    assert plan.at <= at(8, 9) + 15 * MIN
+
+
+BAD_TIMES: list[tuple[str, Callable[[float, float], float]]] = [
+    ("all in the future", lambda now, posted: now + 7 * 3600),  # a timezone off by 7 hours
+    ("all years old", lambda now, posted: posted - 3 * 365 * DAY),
+    ("all the time of the page", lambda now, posted: now),  # a feed's build time
+    ("absent", lambda now, posted: math.nan),
+]
+
+
+@pytest.mark.parametrize(("case", "stamp"), BAD_TIMES, ids=[c for c, _ in BAD_TIMES])
+def test_bad_posted_times_never_stall_nor_race_the_schedule(
+    case: str, stamp: Callable[[float, float], float]
+) -> None:
+    """Ten days of a busy board whose times are all wrong the same way: every next read is
+    in the future and within the bounds, busy hours are read more often than quiet ones, and
+    never at the fastest all day: what the store found new still teaches."""
+    times = posts(busy_day, 10)
+    cadence, now, known, gaps = Cadence(), at(0, 0), 0.0, []
+    while now < at(10, 0):
+        shown = [t for t in times if t <= now][-50:]
+        new = sum(t > known for t in shown) if known else 0
+        known = max(shown, default=known)
+        stamped = tuple(x for t in shown if not math.isnan(x := stamp(now, t)))
+        cadence = cadence.learn(Seen(stamped, new), now, TZ)
+        plan = next_read(cadence, now, TZ, BOUNDS, 0.0)
+        assert now + BOUNDS.fastest * 0.9 <= plan.at <= now + BOUNDS.slowest, case
+        gaps.append((datetime.fromtimestamp(now, TZ).hour, plan.at - now))
+        now = plan.at
+    last = gaps[-60:]
+    assert sum(g for _h, g in last) / len(last) > 2 * BOUNDS.fastest, case
+    day = [g for h, g in gaps[-100:] if 10 <= h < 20]
+    night = [g for h, g in gaps[-100:] if 1 <= h < 7]
+    assert max(day) <= 20 * MIN and min(night) >= 25 * MIN, case
+
+
+def test_a_flood_teaches_nothing() -> None:
+    """500 listings at once (a board renumbered, re-imported, spammed): the store calls it a
+    flood and records no arrival; the schedule is as before, posted times or not."""
+    cadence = learned(posts(busy_day, 8), 8)
+    now = at(8, 3)  # a quiet hour
+    before = next_read(cadence, now, TZ, BOUNDS, 0.0).at - now
+    for burst in (tuple(now - i for i in range(500)), tuple(at(7, 10) + i for i in range(500))):
+        after = cadence.learn(Seen(burst, 0), now, TZ)
+        assert next_read(after, now, TZ, BOUNDS, 0.0).at - now == pytest.approx(before, rel=0.1)
+
+
+def test_a_burst_below_the_flood_is_capped_and_forgotten() -> None:
+    """29 new listings in a night minute: counted, at most BURST_PER_HOUR an hour watched;
+    never the fastest, and within two weeks the quiet hour is read as before."""
+    times = posts(busy_day, 8)
+    cadence = learned(times, 8)
+    now = at(8, 3)
+    normal = next_read(cadence, now, TZ, BOUNDS, 0.0).at - now
+    burst = [now - i for i in range(29)]
+    later = sorted([*times, *burst, *(t + 8 * DAY for t in posts(busy_day, 14, seed=2))])
+    reads = list(watch(later, at(8, 2.9), at(22, 0), cadence))
+    assert min(nxt - now for now, _c, nxt in reads) >= BOUNDS.fastest * 0.9
+    *_, (_n, cadence, _x) = reads
+    again = next_read(cadence, at(22, 3), TZ, BOUNDS, 0.0).at - at(22, 3)
+    assert again == pytest.approx(normal, rel=0.35)
+
+
+def test_a_board_silent_for_a_week_then_busy_is_read_often_within_a_day() -> None:
+    times = posts(busy_day, 7)
+    silent_then_busy = [*times, *(t + 14 * DAY for t in posts(busy_day, 4, seed=3))]
+    reads = [now for now, _c, _n in watch(silent_then_busy, at(0, 0), at(18, 0))]
+    busy_before = sum(at(6, 0) <= now < at(7, 0) for now in reads)
+    silent = sum(at(13, 0) <= now < at(14, 0) for now in reads)
+    assert silent <= busy_before / 2  # nothing comes: read less and less ...
+    assert silent >= 24 * 3600 / BOUNDS.slowest  # ... but at least every 3 hours
+    gaps = list(itertools.pairwise(reads))
+    first_day = [b - a for a, b in gaps if at(14, 11) <= a < at(14, 20)]
+    assert max(first_day) <= 30 * MIN  # busy again: every interval_minutes at least, at once
+    third_day = [b - a for a, b in gaps if at(16, 11) <= a < at(16, 20)]
+    # and more often each day (what a week taught fades with HALF_LIFE, a week)
+    assert max(third_day) <= 25 * MIN and sum(third_day) / len(third_day) <= 18 * MIN
+
+
+def test_a_clock_that_jumps_back_restarts_the_window_and_keeps_what_was_learned() -> None:
+    cadence = learned(posts(busy_day, 8), 8)
+    back = at(6, 12)  # the VM was restored from a snapshot two days old
+    after = cadence.learn(Seen((), 3), back, TZ)
+    assert after.counts == cadence.counts and after.at == back
+    plan = next_read(after, back, TZ, BOUNDS, 0.0)
+    assert back + BOUNDS.fastest <= plan.at <= back + 12 * MIN  # noon: still busy
+
+
+def test_a_clock_that_jumps_forward_reads_within_the_bounds() -> None:
+    cadence = learned(posts(busy_day, 8), 8)
+    ahead = at(30, 12)  # a VM resumed three weeks later
+    after = cadence.learn(Seen((ahead - 60,), 1), ahead, TZ)
+    plan = next_read(after, ahead, TZ, BOUNDS, 0.0)
+    assert ahead + BOUNDS.fastest <= plan.at <= ahead + BOUNDS.slowest
+
+
+@pytest.mark.parametrize(
+    "document",
+    [None, "x", {"counts": [1] * 23}, {"counts": ["a"] * 24}, {"counts": [-1] * 24},
+     {"counts": [1] * 24, "watched": [1] * 24, "at": "yesterday"}, {"mark": math.nan}],
+)  # fmt: skip
+def test_a_stored_cadence_that_is_not_one_starts_over(document: object) -> None:
+    assert Cadence.load(document) == Cadence()
+
+
+def test_a_cadence_survives_the_store() -> None:
+    cadence = learned(posts(busy_day, 3), 3)
+    stored = Cadence.load(cadence.document())
+    assert stored.rates(1.0) == pytest.approx(cadence.rates(1.0), rel=1e-3)
