@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hunter.rules import notices, shape
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
-from hunter.sources.reader import SourceRead
 from hunter.store.records import SourceNote, SourceState
+
+if TYPE_CHECKING:
+    from hunter.sources.reader import SourceRead
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from hunter.errors import StoreError
 from hunter.poll import health, timetable
@@ -25,11 +26,13 @@ from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
-from hunter.sources.reader import SourceRead, read_sources
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
 from hunter.store.records import ReadRow, SourceState
 from hunter.store.states import RowStatus
+
+if TYPE_CHECKING:
+    from hunter.sources.reader import SourceRead
 
 log = logging.getLogger("hunter")
 
@@ -91,14 +94,20 @@ class Poller:
         claimed = self.store.sources.claim(due, timetable.claim_until(self.config, now))
         mine = [s for s in sources if s.name in claimed]
         self.not_due = len(self.config.sources) - len(mine)
+        if not mine:  # a cron run with nothing due: no HTTP client, no reader loaded
+            return self._take([], states, now, prime=False)
+        from hunter.sources.reader import read_sources
+
         timeout = self.config.fetch_timeout_seconds
-        reads = read_sources(mine, states, timeout, now, stop=self.stop) if mine else []
+        reads = read_sources(mine, states, timeout, now, stop=self.stop)
         return self._take(reads, states, now, prime=False)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen; nothing will be sent for it."""
         states = self.store.sources.states()
         now = self.clock()
+        from hunter.sources.reader import read_sources
+
         timeout = self.config.fetch_timeout_seconds
         reads = read_sources(sources, states, timeout, now, conditional=False, stop=self.stop)
         return self._take(reads, states, now, prime=True)

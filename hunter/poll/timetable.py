@@ -18,16 +18,17 @@ import random
 import statistics
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from hunter.poll.cadence import Bounds, Cadence, Seen, next_read
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
-from hunter.sources.fetch import MAX_WAIT_SECONDS
-from hunter.sources.reader import SourceRead, wait_until
-from hunter.sources.spec import SourceConfig
+from hunter.sources.spec import MAX_WAIT_SECONDS, SourceConfig
 from hunter.store.records import SourceState
+
+if TYPE_CHECKING:  # the reader (httpx) is imported only by a poll that reads something
+    from hunter.sources.reader import SourceRead
 
 HELD = ("every", "site")  # reasons never read ahead of time
 TICKS_KEPT = 12  # run times kept to learn a cron's gap
@@ -138,6 +139,13 @@ def plan(
         at, reason = max(at, backoff), "site"
     document = {**cadence.document(), "rate": round(chosen.rate, 3)}  # its hour's, for status
     return {"not_before": at, "read_reason": reason, "cadence": document}
+
+
+def wait_until(read: SourceRead, now: datetime) -> datetime | None:
+    """When the source may be read again: when the site asked us to come back (Retry-After),
+    or its own pace (`every`) after a read, whichever is later; None: its schedule decides."""
+    waits = [read.retry_after or 0.0, 0.0 if read.stopped else read.source.every_seconds]
+    return now + timedelta(seconds=max(waits)) if max(waits) > 0 else None
 
 
 def _posted(listings: Sequence[Listing]) -> tuple[float, ...]:

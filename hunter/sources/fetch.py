@@ -22,6 +22,7 @@ from hunter import __version__
 from hunter.errors import SourceError
 from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
+from hunter.sources.spec import MAX_WAIT_SECONDS
 
 USER_AGENT = (
     f"hunter/{__version__} (job-alert bot; one request per page every 30 min; "
@@ -29,7 +30,6 @@ USER_AGENT = (
 )
 MAX_BYTES = 10 * 1024 * 1024  # no listing page is this big; a bigger answer is refused
 ERROR_BYTES = 16 * 1024  # what of a refusal is read for its reason: an error says it early
-MAX_WAIT_SECONDS = 24 * 3600  # a Retry-After longer than a day is taken as a day
 MAX_REDIRECTS = 5
 
 

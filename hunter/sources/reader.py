@@ -18,7 +18,7 @@ from asyncio import FIRST_COMPLETED
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -269,10 +269,3 @@ def read_sources(
     stop: threading.Event | None = None,
 ) -> list[SourceRead]:
     return asyncio.run(read_all(sources, states, timeout, now, conditional, stop))
-
-
-def wait_until(read: SourceRead, now: datetime) -> datetime | None:
-    """When the source may be read again: when the site asked us to come back (Retry-After),
-    or its own pace (`every`) after a read, whichever is later; None: whenever it is due."""
-    waits = [read.retry_after or 0.0, 0.0 if read.stopped else read.source.every_seconds]
-    return now + timedelta(seconds=max(waits)) if max(waits) > 0 else None

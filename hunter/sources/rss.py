@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-import feedparser
-
 from hunter.errors import SourceError
 from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
 from hunter.sources.kinds import SourceKind
@@ -50,6 +48,8 @@ def parse_rss(
     source: SourceConfig, text: str, base_url: str, now: datetime | None = None
 ) -> ParseResult:
     text = _DECLARED.sub(r"\1", text.lstrip(), count=1)
+    import feedparser  # 40 ms to import: only when a feed is read
+
     feed = feedparser.parse(text, response_headers={"content-location": base_url or source.url})
     if not feed.entries and not feed.get("version"):
         problem = feed.get("bozo_exception")

@@ -34,6 +34,9 @@ class Condition:
     value: object = None  # a JSON value, or NOW
 
 
+MAX_WAIT_SECONDS = 24 * 3600  # a Retry-After longer than a day is taken as a day
+
+
 @dataclass(frozen=True)
 class SourceConfig:
     name: str

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
-from hunter.deliver.report import as_json, recipient_of
+from hunter.deliver.report import as_json, recipient_of, why
 from hunter.errors import HunterError
 from hunter.redact import redact
 from hunter.rules import shape
@@ -178,8 +178,8 @@ def _source(
         lines.append(f"<div class=muted>fields: {escape(fields)}</div>")
     if source.not_before and source.not_before > now:
         lines.append(
-            f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(source.not_before))}"
-            " (the site's Retry-After, or its own pace)</div>"
+            f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(source.not_before))}: "
+            f"{escape(why(source))}</div>"
         )
     lines.append(
         chart(

@@ -48,3 +48,26 @@ def test_status_says_how_long_listings_took_from_posted_to_sent(
     assert markdown.returncode == 0
     [row] = [line for line in markdown.stdout.splitlines() if line.startswith("| api |")]
     assert "`······█` 2 |" in row  # today's two, after six days of none
+
+
+def test_status_says_each_sources_reads_today_and_its_next_read(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    """Issue 34: per source, the reads today, when it is read next and why, as text and JSON."""
+    url = board.serve_json("/api", answer([(1, timedelta(hours=3))]))
+    source = {"name": "api", "kind": "json", "url": url, "items": "jobs", "id": "id",
+              "title": "title", "link": "url", "posted": "posted"}  # fmt: skip
+    write_config(tmp_path, [source], schedule="learned")
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes, learns
+    board.serve_json("/api", answer([(1, timedelta(hours=3)), (2, timedelta(minutes=4))]))
+    second = run_hunter(tmp_path, "run", "--once", env=env)  # seconds later: nothing is due
+    assert "1 not due yet" in second.stderr and line.delivered == []
+    status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+    schedule = status["sources"][0]["schedule"]
+    assert schedule["reads_today"] == 1
+    assert schedule["next_read_reason"] in ("busy", "quiet", "new")
+    next_read = datetime.fromisoformat(schedule["next_read_at"])
+    assert timedelta(minutes=4) <= next_read - datetime.now(UTC) <= timedelta(hours=3)
+    text = run_hunter(tmp_path, "status", env=env).stdout
+    assert "1 reads today; next read " in text
+    assert " hour for it (~" in text or "still learning its hours" in text
