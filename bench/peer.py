@@ -1,5 +1,6 @@
 """A quiet poll next to urlwatch, the best-known peer: both read the same 50 unchanged pages
-on 127.0.0.1, once, as a cron job would run them, with bytecode compiled ahead.
+on 127.0.0.1, once, as a cron job would run them, with bytecode compiled ahead; and a cron
+run of hunter's learned schedule when none of the 50 is due (it looks, and exits).
 
     uv run python bench/peer.py     # installs urlwatch 2.29 into a temporary venv first
 
@@ -96,6 +97,15 @@ def quiet_poll(boards: list[Board], folder: Path) -> dict[str, tuple[float, floa
     env = base_env(hunter_dir)
     hunter = [str(ROOT / ".venv" / "bin" / "hunter"), "run", "--once"]
 
+    # The same sources on the learned schedule: after the warm-up's read, none is due for a
+    # while, and a cron's run (issue 34: every 5 minutes) only looks and exits.
+    idle_dir = folder / "idle"
+    idle_dir.mkdir()
+    write_config(
+        idle_dir, [html_source(f"b{n}", u) for n, u in enumerate(urls)], schedule="learned"
+    )
+    idle_env = base_env(idle_dir)
+
     watch_dir = folder / "urlwatch"
     watch_dir.mkdir()
     (watch_dir / "urls.yaml").write_text("\n---\n".join(f"url: {u}" for u in urls) + "\n")
@@ -109,7 +119,13 @@ def quiet_poll(boards: list[Board], folder: Path) -> dict[str, tuple[float, floa
     ]  # fmt: skip
     watch_env = {"PATH": os.environ.get("PATH", ""), "HOME": str(watch_dir)}
     compile_ahead(ROOT / "hunter", ROOT / ".venv", folder / "uw")
-    return medians({"hunter": (hunter, hunter_dir, env), "urlwatch": (watch, watch_dir, watch_env)})
+    return medians(
+        {
+            "hunter": (hunter, hunter_dir, env),
+            "urlwatch": (watch, watch_dir, watch_env),
+            "hunter, nothing due": (hunter, idle_dir, idle_env),
+        }
+    )
 
 
 def compare() -> dict[str, tuple[float, float]]:

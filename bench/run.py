@@ -398,6 +398,13 @@ def next_to_urlwatch(results: Results) -> None:
         "<= 1.00 x urlwatch",
         ok(ours[0] <= theirs[0]),
     )
+    idle = measured["hunter, nothing due"]
+    results.add(
+        f"a cron's `run --once` with none of the {SOURCES} sources due (learned schedule)",
+        f"{idle[0] * 1000:.0f} ms, {idle[1]:.0f} MB",
+        "<= 300 ms",
+        ok(idle[0] <= 0.3),
+    )
 
 
 def write(results: Results, command: str, path: Path) -> None:
