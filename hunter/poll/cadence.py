@@ -12,18 +12,19 @@ flood (more new listings at once than flood_threshold) teaches nothing; one read
 most BURST_PER_HOUR arrivals per hour watched: nothing sends a source to the fastest pace
 for weeks.
 
-The rate of an hour is its count over its hours, pulled towards the source's mean by PRIOR
-hours of it, and the mean towards the rate `interval_minutes` implies by MEAN_PRIOR hours: a
-source nobody has watched yet is read as the user configured, and an hour seen once is not
-believed alone.
+The rate of an hour is its count over its hours, each read with its neighbours (weights 1,
+2, 1), pulled towards the source's mean by PRIOR hours of it, and the mean towards the rate
+`interval_minutes` implies by MEAN_PRIOR hours: a source nobody has watched yet is read as
+the user configured, and an hour seen once is not believed alone.
 
 Reading. For a fixed number of reads a day, reads spaced in proportion to 1/sqrt(rate)
 minimise the average wait (the square-root rule). hunter's interval in an hour of `rate`
 listings an hour (interval_at): one read per LISTINGS_PER_READ listings expected, never
 further apart than interval_minutes in an hour it posts in (a listing an hour or more), and
-never closer than the square-root rule's spacing; in quiet hours the square-root rule alone.
-Against the square-root rule alone (measured in bench/fresh.py) this spends the reads a
-quiet night saves on the busy day, where most listings wait. The reads' density is
+never closer than the square-root rule's spacing; in quiet hours the square-root rule, never
+closer than interval_minutes. Against the square-root rule alone (measured in
+bench/fresh.py) this spends the reads a quiet night saves on the busy day, where most
+listings wait. The reads' density is
 integrated over the coming hours until one read is due, so the first read of a busy morning
 comes early. Bounds: never faster than `fastest`, never slower than `slowest`.
 """
