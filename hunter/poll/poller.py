@@ -91,7 +91,8 @@ class Poller:
         now = self.clock()
         sources = self._my_sources(now)
         due = timetable.due(sources, states, self.config, now, ahead, fixed_now)
-        claimed = self.store.sources.claim(due, timetable.claim_until(self.config, now))
+        until = timetable.claim_until(self.config, now)
+        claimed = self.store.sources.claim(due, until) if due else set()
         mine = [s for s in sources if s.name in claimed]
         self.not_due = len(self.config.sources) - len(mine)
         if not mine:  # a cron run with nothing due: no HTTP client, no reader loaded
@@ -158,7 +159,8 @@ class Poller:
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)
             notes.append(replace(judged.note, **schedule))
-        for name in self.store.sources.note(notes, now, self.config.broken_after):
+        noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
+        for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
         if not prime:
             self._keep_history(polls, now)
@@ -180,6 +182,8 @@ class Poller:
             for poll in polls
             if not poll.read.stopped
         ]
+        if not reads:  # nothing was read (a cron run with nothing due): nothing to keep
+            return
         try:
             self.store.reads.keep(reads)
         except StoreError as exc:

@@ -90,8 +90,12 @@ def gap(ticks: Sequence[datetime]) -> float | None:
 
 def ahead(cron_gap: float | None, config: Config) -> float:
     """How far ahead a `run --once` reads what its schedule holds: half the cron's gap, or
-    everything when the gap is unknown or no shorter than interval_minutes."""
-    if cron_gap is None or cron_gap >= 0.9 * config.interval_minutes * 60:
+    everything when the cron comes no more often than interval_minutes. With no gap known
+    yet (a first run, or runs by hand a moment apart) only what is due now: a cron's second
+    run knows its gap."""
+    if cron_gap is None:
+        return 0.0
+    if cron_gap >= 0.9 * config.interval_minutes * 60:
         return math.inf
     return cron_gap / 2
 

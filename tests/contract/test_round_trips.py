@@ -8,7 +8,7 @@ finish) against a local job board, on both adapters.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from hunter.app.service import Hunter
@@ -60,3 +60,23 @@ def test_round_trips_do_not_grow_with_listings(store: Store, board: Board, capsy
     # source_states, the claim of the due sources (two replicas never read one twice),
     # mutes, record (one per source), note_sources, the reads kept, claim_prune
     assert sum(fixed.values()) <= 7, fixed
+
+
+def test_a_cron_run_with_nothing_due_only_looks(store: Store, board: Board) -> None:
+    """Issue 34: a 5-minute cron's run when no source is due reads the sources' rows, keeps
+    its time, and checks what waits in the outbox: no claim, no note, no history, no read."""
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    config = parse_config({"sources": [html_source("jobs", url)]})
+    counting = CountingStore(store)
+    clock = datetime.now(UTC)
+    hunter = Hunter(config, counting, TerminalSender(), clock=lambda: clock)  # type: ignore[arg-type]
+    hunter.poll_once()  # reads and primes; its next read is half an hour away
+    counting.calls.clear()
+    clock += timedelta(minutes=5)
+    report = hunter.poll_once()
+    assert report.sources == [] and report.not_due == 1
+    assert board.hits["/jobs"] == 1
+    assert not {"claim", "note", "keep", "record"} & set(counting.calls), counting.calls
+    # the run's time, the sources' rows, the chats' rules, and the deliverer's look at the
+    # outbox (retries due, new rows, the next due) and the daily prune's
+    assert sum(counting.calls.values()) <= 7, counting.calls

@@ -78,7 +78,7 @@ def test_the_cron_gap_is_the_median_of_the_last_runs(
 
 
 @pytest.mark.parametrize(
-    ("gap", "ahead"), [(None, math.inf), (300.0, 150.0), (1800.0, math.inf), (1700.0, math.inf)]
+    ("gap", "ahead"), [(None, 0.0), (300.0, 150.0), (1800.0, math.inf), (1700.0, math.inf)]
 )
 def test_a_cron_reads_half_a_gap_ahead_or_all_when_it_is_no_faster_than_the_interval(
     gap: float | None, ahead: float
