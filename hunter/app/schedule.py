@@ -65,15 +65,16 @@ def run_forever(
     health = Health(stale_after=timedelta(seconds=2 * interval))
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
-    first = [True]
+    first = True  # the first poll reads a fixed schedule's sources at once, as before
 
     def poll() -> None:
+        nonlocal first
         with busy:
             if hunter.stop.is_set():
                 return
             try:
-                # The sources due now; on the first poll, a fixed schedule's too, as before
-                hunter.poll(ahead=0.0, fixed_now=first.pop() if first else False)
+                hunter.poll(ahead=0.0, fixed_now=first)  # the sources due now
+                first = False
                 health.polled(datetime.now(tz))
                 wake(hunter.next_wake())
             except StoreGone as exc:  # polling on would forget what was sent: stop

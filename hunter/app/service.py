@@ -150,7 +150,7 @@ class Hunter:
     def next_wake(self) -> datetime:
         """When `hunter run` polls next (the earliest next read, within an interval)."""
         now = self.clock()
-        return max(timetable.next_wake(self.store.sources.states(), self.config, now), now)
+        return max(timetable.next_wake(self.poller.next_reads, self.config, now), now)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen, and send nothing."""

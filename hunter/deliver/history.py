@@ -81,6 +81,11 @@ def _spread(seconds: list[float]) -> dict[str, float]:
     return {"median_s": round(statistics.median(ranked)), "p90_s": round(p90)}
 
 
+def spread_text(spread: dict[str, float]) -> str:
+    """ "median 14 min, p90 27 min": a freshness spread as a person reads it."""
+    return f"median {duration(spread['median_s'])}, p90 {duration(spread['p90_s'])}"
+
+
 def duration(seconds: float) -> str:
     """ "under a minute", "14 min", "2 h 5 min", "3 d 4 h": how long, as a person says it."""
     minutes = int(seconds // 60)

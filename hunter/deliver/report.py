@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import FRESH_DAYS, duration, freshness, history
+from hunter.deliver.history import FRESH_DAYS, duration, freshness, history, spread_text
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
@@ -282,7 +282,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
         if fresh := report.freshness.get(s.name):
             lines.append(f"    {_fresh_line(fresh)}")
         reads = report.history.get(s.name, {}).get("reads_today", 0)
-        lines.append(f"    {reads} reads today; next read {at(s.not_before)}: {why(s)}")
+        when = f" {at(s.not_before)}" if s.not_before else ""
+        lines.append(f"    {reads} reads today; next read{when}: {why(s)}")
     o = report.outbox
     lines += [
         "Outbox:",
@@ -366,11 +367,9 @@ def schedule(report: StatusReport, row: SourceRow) -> dict[str, Any]:
 
 def _fresh_line(fresh: dict[str, Any]) -> str:
     """ "posted -> sent: median 14 min, p90 27 min (12 sent in 7 days, 12 with a posted time)"."""
-    spread = fresh["posted_to_sent"]
     return (
-        f"posted -> sent: median {duration(spread['median_s'])}, "
-        f"p90 {duration(spread['p90_s'])} ({fresh['sent']} sent in {FRESH_DAYS} "
-        f"days, {fresh['posted_times']} with a posted time)"
+        f"posted -> sent: {spread_text(fresh['posted_to_sent'])} ({fresh['sent']} sent in "
+        f"{FRESH_DAYS} days, {fresh['posted_times']} with a posted time)"
     )
 
 

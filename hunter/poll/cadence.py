@@ -116,37 +116,32 @@ class Cadence:
         # No more arrivals than listings the store found new: a board stamping every item
         # with the time of its page, or re-dating old ones, is not a flood of arrivals.
         fresh = fresh[len(fresh) - min(len(fresh), seen.new) :]
-        added = [0.0] * HOURS
-        for p in fresh:
-            added[_hour(p, tz)] += 1.0
+        watched = _windows(known.at, now, tz)
         # New listings without a fresh posted time came some time since the last read
-        spread = _spread(seen.new - len(fresh), known.at, now, tz)
-        mark = max([*posted[-1:], *([known.mark] if known.mark is not None else [])], default=None)
-        arrivals = [a + b for a, b in zip(added, spread, strict=True)]
-        return known._add(arrivals, known.at, now, tz, mark)
+        spread = _spread(seen.new - len(fresh), watched)
+        arrivals = [a + b for a, b in zip(_by_hour(fresh, tz), spread, strict=True)]
+        marks = [m for m in (known.mark, *posted[-1:]) if m is not None]
+        return known._add(arrivals, watched, now, max(marks, default=None))
 
     def _first(self, posted: list[float], now: float, tz: ZoneInfo) -> Cadence:
         if not posted:  # a first read tells nothing without posted times
             return replace(self, at=now)
         start = max(min(posted[0], now - FIRST_WINDOW_MIN), now - FIRST_WINDOW_MAX)
-        added = [0.0] * HOURS
-        for p in posted:
-            if p >= start:
-                added[_hour(p, tz)] += 1.0
-        return self._add(added, start, now, tz, posted[-1])
+        arrivals = _by_hour([p for p in posted if p >= start], tz)
+        return self._add(arrivals, _windows(start, now, tz), now, posted[-1])
 
     def _add(
-        self, added: list[float], start: float, now: float, tz: ZoneInfo, mark: float | None
+        self, added: list[float], watched: list[float], now: float, mark: float | None
     ) -> Cadence:
-        """Add a read's arrivals (at most BURST_PER_HOUR per hour watched) and its window."""
-        watched = _windows(start, now, tz)
+        """Add a read's arrivals (at most BURST_PER_HOUR per hour watched) and the hours it
+        watched."""
         cap = BURST_PER_HOUR * max(1.0, sum(watched))
         total = sum(added)
         scale = min(1.0, cap / total) if total > 0 else 1.0
         return Cadence(
             tuple(c + a * scale for c, a in zip(self.counts, added, strict=True)),
             tuple(w + x for w, x in zip(self.watched, watched, strict=True)),
-            mark if mark is not None else self.mark,
+            mark,
             now,
         )
 
@@ -245,9 +240,16 @@ def _windows(start: float, end: float, tz: ZoneInfo) -> list[float]:
     return watched
 
 
-def _spread(new: int, start: float, end: float, tz: ZoneInfo) -> list[float]:
-    """`new` first-seen listings spread over (start, end] by the hours they could have come."""
-    watched = _windows(start, end, tz)
+def _by_hour(times: list[float], tz: ZoneInfo) -> list[float]:
+    """How many of `times` fall in each local hour of the day."""
+    counts = [0.0] * HOURS
+    for t in times:
+        counts[_hour(t, tz)] += 1.0
+    return counts
+
+
+def _spread(new: int, watched: list[float]) -> list[float]:
+    """`new` first-seen listings spread over the hours watched, as they could have come."""
     total = sum(watched)
     return [new * w / total for w in watched] if total > 0 else [0.0] * HOURS
 

@@ -82,6 +82,9 @@ class Poller:
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
         self.paused: frozenset[str] = frozenset()  # chats paused from LINE, as the poll read
         self.not_due = 0  # sources the last poll did not read: not due, or another's claim
+        # Each source's next read as the last poll left it (what it read, claimed and noted):
+        # `hunter run` sleeps until the earliest without reading the store again.
+        self.next_reads: dict[str, datetime | None] = {}
 
     def poll(self, ahead: float = math.inf, fixed_now: bool = False) -> list[SourcePoll]:
         """Read this replica's sources that are due (a scheduled read up to `ahead` seconds
@@ -93,6 +96,8 @@ class Poller:
         due = timetable.due(sources, states, self.config, now, ahead, fixed_now)
         until = timetable.claim_until(self.config, now)
         claimed = self.store.sources.claim(due, until) if due else set()
+        self.next_reads = {name: state.not_before for name, state in states.items()}
+        self.next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
         mine = [s for s in sources if s.name in claimed]
         self.not_due = len(self.config.sources) - len(mine)
         if not mine:  # a cron run with nothing due: no HTTP client, no reader loaded
@@ -160,6 +165,7 @@ class Poller:
             schedule = timetable.plan(read, state, new, self.config, now)
             notes.append(replace(judged.note, **schedule))
         noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
+        self.next_reads.update({note.name: note.not_before for note in notes})
         for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
         if not prime:

@@ -49,29 +49,22 @@ def due(
     `ahead`: seconds a scheduled read may come early (a cron's half gap; inf: all of them).
     `fixed_now`: a `schedule = "fixed"` source is read now whatever its next read, as before
     the schedule: on every `run --once`, and on the first poll of a `hunter run`."""
-    chosen = {}
+    chosen: dict[str, datetime | None] = {}
     for source in sources:
         state = states.get(source.name)
-        at = state.not_before if state else None
-        fixed, _fastest, _slowest = config.schedule_of(source)
-        if at is None or _due(
-            source, state, config, now, math.inf if fixed_now and fixed else ahead
-        ):
-            chosen[source.name] = at
+        if state is None or state.not_before is None:
+            chosen[source.name] = None  # never read: due, nothing to claim against
+            continue
+        fixed, _fastest, slowest = config.schedule_of(source)
+        wait = (state.not_before - now).total_seconds()
+        if wait > max(slowest, source.every_seconds, MAX_WAIT_SECONDS) + 3600:
+            chosen[source.name] = state.not_before  # no schedule sets that: the clock went back
+        elif state.read_reason in HELD:  # never early: the site's terms, or its refusal
+            if wait <= 0:
+                chosen[source.name] = state.not_before
+        elif wait <= (math.inf if fixed_now and fixed else ahead):
+            chosen[source.name] = state.not_before
     return chosen
-
-
-def _due(
-    source: SourceConfig, state: SourceState | None, config: Config, now: datetime, ahead: float
-) -> bool:
-    assert state is not None and state.not_before is not None
-    wait = (state.not_before - now).total_seconds()
-    _fixed, _fastest, slowest = config.schedule_of(source)
-    if wait > max(slowest, source.every_seconds, MAX_WAIT_SECONDS) + 3600:
-        return True  # further than any schedule sets: the clock went back (a VM restored)
-    if state.read_reason in HELD:
-        return wait <= 0
-    return wait <= ahead
 
 
 def claim_until(config: Config, now: datetime) -> datetime:
@@ -100,11 +93,12 @@ def ahead(cron_gap: float | None, config: Config) -> float:
     return cron_gap / 2
 
 
-def next_wake(states: Mapping[str, SourceState], config: Config, now: datetime) -> datetime:
-    """When `hunter run` polls next: the earliest next read of its sources, and at least
-    every interval_minutes (a retry waiting in the outbox goes then at the latest)."""
+def next_wake(next_reads: Mapping[str, datetime | None], config: Config, now: datetime) -> datetime:
+    """When `hunter run` polls next: the earliest next read of its sources (None: never
+    read, so now), and at least every interval_minutes (a retry waiting in the outbox goes
+    then at the latest)."""
     latest = now + timedelta(minutes=config.interval_minutes)
-    times = [states[s.name].not_before if s.name in states else None for s in config.sources]
+    times = [next_reads.get(s.name) for s in config.sources]
     if any(t is None for t in times):
         return now
     return min([latest, *(t for t in times if t is not None)])

@@ -20,16 +20,15 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from html import escape
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, duration
+from hunter.deliver.history import FRESH_DAYS, spread_text
 from hunter.deliver.report import as_json, recipient_of, why
 from hunter.errors import HunterError
 from hunter.redact import redact
 from hunter.rules import shape
-from hunter.store.records import StatusReport
+from hunter.store.records import SourceRow, StatusReport
 from hunter.web.routes import Answer, Headers, Page
 
 log = logging.getLogger("hunter")
@@ -151,7 +150,7 @@ def render(report: StatusReport, now: datetime, timezone: str) -> str:
 
 
 def _source(
-    source: Any, report: StatusReport, now: datetime, at: Callable[[datetime | None], str]
+    source: SourceRow, report: StatusReport, now: datetime, at: Callable[[datetime | None], str]
 ) -> str:
     if source.broken_at:
         state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(source.broken_at))}</span>"
@@ -168,11 +167,10 @@ def _source(
         f" · วันนี้ · today {days.get('reads_today', 0)} reads</div>",
     ]
     if fresh:
-        spread = fresh["posted_to_sent"]
         lines.append(
-            f"<div class=muted>โพสต์ → ส่ง · posted → sent: median "
-            f"{escape(duration(spread['median_s']))}, p90 {escape(duration(spread['p90_s']))}"
-            f" ({fresh['sent']} in {FRESH_DAYS} days)</div>"
+            f"<div class=muted>โพสต์ → ส่ง · posted → sent: "
+            f"{escape(spread_text(fresh['posted_to_sent']))} ({fresh['sent']} in {FRESH_DAYS} "
+            "days)</div>"
         )
     if fields := shape.describe(source.shape):
         lines.append(f"<div class=muted>fields: {escape(fields)}</div>")

@@ -13,6 +13,7 @@ made the same way from migrations 001-007.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +26,7 @@ from hunter.rules.listing import Listing
 from hunter.store import queries, schema_sql
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
+from hunter.store.records import SourceNote
 from hunter.store.sqlite import SQLiteStore
 from hunter.store.sqlite.database import _statements
 from tests.support import postgres
@@ -281,3 +283,26 @@ def test_sqlite_from_the_third_release(tmp_path: Path) -> None:
     with SQLiteStore(fresh_path) as fresh:
         fresh.migrate()
     assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+
+
+def test_the_previous_hunter_still_reads_and_notes_its_sources_after_the_upgrade(
+    pg_url: str,
+) -> None:
+    """A deploy runs the old hunter beside the new one for a while: after migration 13, the
+    calls the old one makes (its rows of the sources, a note without a schedule) still
+    answer, and its note keeps what the new one learned of the source."""
+    with PostgresStore(pg_url) as store:
+        store.migrate()
+        learned = {"counts": [1.0] * 24, "watched": [2.0] * 24, "mark": None, "at": 1.7e9}
+        store.sources.note([SourceNote("a", 3, good=True, cadence=learned)], T0, 3)
+    old_note = {"name": "a", "count": 4, "error": None, "good": True, "not_before": None}
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        [(name, count)] = db.execute("SELECT name, last_count FROM hunter_sources_all()").fetchall()
+        assert (name, count) == ("a", 3)
+        db.execute(
+            "SELECT * FROM hunter_note_sources(%s::jsonb, %s, 3)",
+            (json.dumps([old_note]), T0),
+        )
+    with PostgresStore(pg_url) as store:
+        state = store.sources.states()["a"]
+    assert state.cadence == learned

@@ -24,6 +24,7 @@ import pytest
 
 from hunter.app.service import Hunter
 from hunter.deliver.report import as_json, gather
+from hunter.poll import timetable
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config, parse_config
 from hunter.store import Store
@@ -291,6 +292,39 @@ def test_two_replicas_read_each_due_source_once(board: Board, pg_url: str, tmp_p
     assert sum(reads_per_wake) < 2 * len(reads_per_wake)
     got = arrived(sender)
     assert max(got.values()) == 1
+
+
+def test_a_replica_killed_mid_read_holds_its_source_only_until_its_claim_runs_out(
+    board: Board, opener: Callable[[], Store]
+) -> None:
+    """kill -9 between the claim and the note: the source is nobody's until the claim runs
+    out (fetch_timeout_seconds and a minute), then the next poll reads it, and what it posted
+    meanwhile arrives once."""
+    boards = Boards(board, {"busy": trace(busy, 13)})
+    morning = START + timedelta(hours=4)  # 10:00, a busy hour
+    config, clock, sender = boards.config(), Clock(morning), ScriptedSender()
+    list(cron(boards, config, opener, clock, sender, morning + CRON))  # primes
+    store = opener()
+    try:
+        due_at = store.sources.states()["busy"].not_before
+        assert due_at is not None
+        clock.now = due_at + timedelta(minutes=20)  # overdue, and listings came meanwhile
+        until = timetable.claim_until(config, clock.now)
+        assert store.sources.claim({"busy": due_at}, until) == {"busy"}  # then it died
+        survivor = Hunter(config, store, sender, clock, "survivor", threading.Event())
+        boards.show(clock.now)
+        hits = board.hits["/busy"]
+        survivor.poll(ahead=0.0)
+        assert board.hits["/busy"] == hits  # held by the dead replica's claim
+        clock.now = until
+        boards.show(clock.now)
+        survivor.poll(ahead=0.0)
+        assert board.hits["/busy"] == hits + 1
+    finally:
+        store.close()
+    got = arrived(sender)
+    expected = posted_between(boards, "busy", morning, clock.now)
+    assert expected and expected == set(got) and max(got.values()) == 1
 
 
 def test_hunter_run_wakes_when_a_source_is_due_not_every_interval(

@@ -119,8 +119,10 @@ def test_a_429_or_503_without_a_time_backs_off_doubling_to_the_slowest(
 
 def test_the_next_wake_is_the_earliest_next_read_within_an_interval() -> None:
     c = config()
-    states = {"a": state("a", 7), "b": state("b", 90)}
-    assert timetable.next_wake(states, c, NOW) == NOW + timedelta(minutes=7)
-    later = {"a": state("a", 45), "b": state("b", 90)}
-    assert timetable.next_wake(later, c, NOW) == NOW + timedelta(minutes=30)
-    assert timetable.next_wake({"a": state("a", 45)}, c, NOW) == NOW  # b never read
+
+    def reads(**minutes: float) -> dict[str, datetime | None]:
+        return {name: NOW + timedelta(minutes=m) for name, m in minutes.items()}
+
+    assert timetable.next_wake(reads(a=7, b=90), c, NOW) == NOW + timedelta(minutes=7)
+    assert timetable.next_wake(reads(a=45, b=90), c, NOW) == NOW + timedelta(minutes=30)
+    assert timetable.next_wake(reads(a=45), c, NOW) == NOW  # b never read

@@ -127,8 +127,8 @@ BEGIN
     RETURN v_ticks;
 END $$;
 
--- The rows with their schedule (a new function, as version 9's: see there why).
-DROP FUNCTION IF EXISTS hunter_sources_all();
+-- The rows with their schedule (a new function, as version 9's: see there why). Version 9's
+-- stays: during a deploy the old hunter still runs beside the new one and reads through it.
 CREATE OR REPLACE FUNCTION hunter_source_rows()
 RETURNS TABLE (name text, primed_at timestamptz, last_poll_at timestamptz,
                last_ok_at timestamptz, last_count integer, last_error text,

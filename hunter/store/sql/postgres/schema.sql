@@ -1098,6 +1098,17 @@ AS $function$
     FROM hunter_sources s ORDER BY s.name;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_sources_all()
+ RETURNS TABLE(name text, primed_at timestamp with time zone, last_poll_at timestamp with time zone, last_ok_at timestamp with time zone, last_count integer, last_error text, last_good_at timestamp with time zone, fail_streak integer, broken_at timestamp with time zone, etag text, last_modified text, validated_url text, not_before timestamp with time zone, shape jsonb, shape_version integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+    SELECT s.name, s.primed_at, s.last_poll_at, s.last_ok_at, s.last_count, s.last_error,
+           s.last_good_at, s.fail_streak, s.broken_at, s.etag, s.last_modified,
+           s.validated_url, s.not_before, s.shape, s.shape_version
+    FROM hunter_sources s ORDER BY s.name;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_sources_linking(p_prefix text)
  RETURNS TABLE(source text)
  LANGUAGE sql
