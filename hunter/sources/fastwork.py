@@ -79,9 +79,9 @@ def query_url(jobs_url: str, page: int, tag_id: str | None) -> str:
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
 
 
-async def _tag_ids(source: SourceConfig, get: Get) -> dict[str, str]:
+def _tag_ids(source: SourceConfig, get: Get) -> dict[str, str]:
     """Category name -> tag id, as the board says today."""
-    _url, text = await get(tags_url(source.url))
+    _url, text = get(tags_url(source.url))
     try:
         tags = json.loads(text)["data"]
         return {str(t["name"]).strip(): str(t["id"]) for t in tags}
@@ -89,13 +89,13 @@ async def _tag_ids(source: SourceConfig, get: Get) -> dict[str, str]:
         raise SourceError(f"Fastwork's category list is not what hunter knows ({exc})") from exc
 
 
-async def read(
+def read(
     source: SourceConfig, get: Get, last_good_at: datetime | None, now: datetime
 ) -> ParseResult:
     """Every category's new posts (or the whole board's, with no categories), merged."""
     tag_ids: list[str | None] = [None]
     if source.categories:
-        known = await _tag_ids(source, get)
+        known = _tag_ids(source, get)
         unknown = [name for name in source.categories if name not in known]
         if unknown:
             raise ConfigError(
@@ -106,7 +106,7 @@ async def read(
     result = ParseResult()
     for tag_id in tag_ids:
         for page in range(1, MAX_PAGES + 1):
-            url, text = await get(query_url(source.url, page, tag_id))
+            url, text = get(query_url(source.url, page, tag_id))
             document = json_kind.load(source, text)
             parsed = json_kind.parse_document(source, document, url, now)
             seen = {x.job_id for x in result.listings}

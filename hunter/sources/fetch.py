@@ -4,6 +4,12 @@ An honest User-Agent, compression, redirects (a source's own headers never follo
 another site), a cap on the body (an answer that inflates past 10 MB is refused as it streams,
 never held in memory), conditional GET with the validators the store kept, and the wait a site
 asks for with Retry-After on 429/503.
+
+Synchronous on purpose: the reader runs each source on a thread of its own, and httpx's
+synchronous client spares a quiet cron run the import of asyncio, anyio and the async
+httpcore (about 45 ms of a 50-source poll, bench/peer.py). Every request has the time left
+before its source's deadline, and the body is read chunk by chunk against that deadline, so a
+page that trickles in a byte at a time never keeps a thread past it.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ from __future__ import annotations
 import functools
 import json
 import ssl
+import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -31,6 +39,30 @@ USER_AGENT = (
 MAX_BYTES = 10 * 1024 * 1024  # no listing page is this big; a bigger answer is refused
 ERROR_BYTES = 16 * 1024  # what of a refusal is read for its reason: an error says it early
 MAX_REDIRECTS = 5
+CONNECT_SECONDS = 10.0
+
+
+class Cut(Exception):
+    """A read stopped before its answer was complete: its time ran out, or hunter is stopping."""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When (time.monotonic()) a source's read must be done, and the poll's stop request."""
+
+    at: float
+    stop: threading.Event
+
+    def left(self) -> float:
+        """Seconds left; raises Cut when there are none or hunter is stopping."""
+        left = self.at - time.monotonic()
+        if left <= 0 or self.stop.is_set():
+            raise Cut("stopped" if self.stop.is_set() else "out of time")
+        return left
+
+    def timeout(self) -> httpx.Timeout:
+        left = self.left()
+        return httpx.Timeout(left, connect=min(left, CONNECT_SECONDS))
 
 
 @dataclass(frozen=True)
@@ -63,16 +95,48 @@ class Fetched:
 
 @functools.cache
 def _tls() -> ssl.SSLContext:
-    """One TLS context for the process: loading the CA bundle costs ~40 ms, every poll."""
+    """One TLS context for the process: loading the CA bundle costs ~25 ms, every poll."""
     return httpx.create_ssl_context()
 
 
-def client(timeout: float) -> httpx.AsyncClient:
-    return httpx.AsyncClient(
-        verify=_tls(),
+def _unverifiable() -> ssl.SSLContext:
+    """The context of the plain-http pool, which never speaks TLS: it trusts no certificate,
+    so that if it ever did, it would refuse rather than trust."""
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, check_hostname, no CAs
+
+
+class SchemeTransport(httpx.BaseTransport):
+    """http:// and https:// on pools of their own, each made at its first request: a poll of
+    plain-http pages never loads the CA bundle (as requests and urllib3 never do)."""
+
+    def __init__(self) -> None:
+        self._pools: dict[bool, httpx.HTTPTransport] = {}
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self._pool(request.url.scheme == "https").handle_request(request)
+
+    def _pool(self, tls: bool) -> httpx.HTTPTransport:
+        with self._lock:
+            if tls not in self._pools:
+                self._pools[tls] = httpx.HTTPTransport(verify=_tls() if tls else _unverifiable())
+            return self._pools[tls]
+
+    def close(self) -> None:
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.close()
+
+
+def client(timeout: float) -> httpx.Client:
+    """The client of one poll, shared by its threads (httpx: "It can be shared between
+    threads"). A proxy named in the environment is still honoured, as httpx does."""
+    return httpx.Client(
+        transport=SchemeTransport(),
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
         follow_redirects=False,  # _get follows them, minding whose headers go where
-        timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+        timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_SECONDS)),
     )
 
 
@@ -93,18 +157,19 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     return min(max(seconds, 0.0), MAX_WAIT_SECONDS)
 
 
-async def fetch(
-    http: httpx.AsyncClient,
+def fetch(
+    http: httpx.Client,
     url: str,
     headers: dict[str, str],
     validators: Validators | None,
+    deadline: Deadline,
     body: Any = None,
 ) -> Fetched:
-    """GET `url` (POST `body` as JSON when there is one); a 304 that names other validators
-    than ours is not trusted: fetched again."""
-    got = await _get(http, url, headers, validators.headers() if validators else {}, body)
+    """GET `url` (POST `body` as JSON when there is one) within `deadline`; a 304 that names
+    other validators than ours is not trusted: fetched again. Raises Cut past the deadline."""
+    got = _get(http, url, headers, validators.headers() if validators else {}, deadline, body)
     if got.not_modified and validators and got.etag and got.etag != validators.etag:
-        got = await _get(http, url, headers, {}, body)
+        got = _get(http, url, headers, {}, deadline, body)
     return got
 
 
@@ -112,11 +177,12 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
-async def _get(
-    http: httpx.AsyncClient,
+def _get(
+    http: httpx.Client,
     url: str,
     headers: dict[str, str],
     conditional: dict[str, str],
+    deadline: Deadline,
     body: Any = None,
 ) -> Fetched:
     """GET (or POST `body`) with redirects followed here, not by httpx: a redirect to another
@@ -129,7 +195,8 @@ async def _get(
     method = "GET" if body is None else "POST"
     try:
         for _hop in range(MAX_REDIRECTS + 1):
-            async with http.stream(method, target, headers=sent, json=body) as response:
+            timeout = deadline.timeout()
+            with http.stream(method, target, headers=sent, json=body, timeout=timeout) as response:
                 if response.is_redirect and method == "POST":
                     got.error = (
                         f"the POST was redirected (HTTP {response.status_code}); set url to "
@@ -141,13 +208,13 @@ async def _get(
                     if _origin(target) != _origin(first):
                         sent = dict(conditional)
                     continue
-                await _answer(response, got)
+                _answer(response, got, deadline)
                 return got
         got.error = "too many redirects"
     except httpx.TimeoutException:
         got.error = "timed out"
-    except httpx.ConnectError:
-        got.error = "could not connect"
+    except httpx.ConnectError as exc:
+        got.error = "could not connect" + _untrusted(exc)
     except httpx.HTTPError as exc:
         got.error = f"{type(exc).__name__}: {exc}"
     except SourceError as exc:
@@ -155,7 +222,18 @@ async def _get(
     return got
 
 
-async def _error_said(response: httpx.Response) -> str:
+def _untrusted(exc: httpx.ConnectError) -> str:
+    """ ": its certificate is not trusted (why)" when TLS verification refused the site, so
+    that the owner knows it is the certificate (an expired one, a company proxy's own CA:
+    SSL_CERT_FILE names a bundle to trust), not the network."""
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" not in text:
+        return ""
+    why = text.split("certificate verify failed:", 1)[-1].split("(_ssl", 1)[0].strip()
+    return f": its certificate is not trusted ({why or 'verification failed'})"
+
+
+def _error_said(response: httpx.Response, deadline: Deadline) -> str:
     """What a refusal's JSON body says ("You must be authenticated ..."), read within
     ERROR_BYTES; "" when it is no JSON or says nothing."""
     if "json" not in (response.headers.get("content-type") or ""):
@@ -163,14 +241,15 @@ async def _error_said(response: httpx.Response) -> str:
     inflater = Inflater(response.headers.get("content-encoding"), ERROR_BYTES)
     chunks = []
     try:
-        async for chunk in response.aiter_raw():
+        for chunk in response.iter_raw():
+            deadline.left()
             chunks.append(inflater.feed(chunk))
         return site_says(json.loads(b"".join(chunks)))
     except (TooLarge, ValueError):
         return ""
 
 
-async def _answer(response: httpx.Response, got: Fetched) -> None:
+def _answer(response: httpx.Response, got: Fetched, deadline: Deadline) -> None:
     """Fill `got` from a final (non-redirect) answer, reading and inflating the body within
     the size cap."""
     got.status = response.status_code
@@ -184,7 +263,7 @@ async def _answer(response: httpx.Response, got: Fetched) -> None:
     if response.status_code >= 400:
         host = response.url.host  # never the url's user:password@, nor its query
         got.error = f"HTTP {response.status_code} from {host}"
-        said = await _error_said(response)
+        said = _error_said(response, deadline)
         if said:
             got.error += f": {said}"
         if response.status_code in (429, 503):
@@ -199,7 +278,8 @@ async def _answer(response: httpx.Response, got: Fetched) -> None:
     inflater = Inflater(response.headers.get("content-encoding"), MAX_BYTES)
     chunks = []
     try:
-        async for chunk in response.aiter_raw():
+        for chunk in response.iter_raw():
+            deadline.left()  # a page that trickles in is cut at its deadline
             chunks.append(inflater.feed(chunk))
     except TooLarge:
         got.error = f"the page is over the {MAX_BYTES:,}-byte limit; refused"

@@ -8,7 +8,7 @@ JSON sources never loads the HTML parser.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -56,9 +56,9 @@ Check = Callable[[Mapping[str, Any], str], dict[str, Any]]
 Parse = Callable[[SourceConfig, str, str, datetime], "ParseResult"]
 # GET a URL for a source (politely, within its limits) -> (the page's final URL, its text);
 # raises SourceError when the site does not answer 2xx.
-Get = Callable[[str], Awaitable[tuple[str, str]]]
+Get = Callable[[str], tuple[str, str]]
 # (source, get, when the source last read well, the moment of the poll) -> what it yields.
-Read = Callable[[SourceConfig, Get, datetime | None, datetime], Awaitable["ParseResult"]]
+Read = Callable[[SourceConfig, Get, datetime | None, datetime], "ParseResult"]
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,23 @@
 """Read every source at once: its pages fetched and parsed, each source within its timeout.
 
 One failing or hanging source never stops or delays the others beyond its own time limit:
-each is its own task with a deadline, and whatever happens in it (a timeout, a bad page, any
-exception at all) becomes that source's `SourceRead` with a one-line error. A stop request
-(SIGTERM) cancels every fetch in flight at once. At most two requests at once go to one host,
-and all but the first after a short random pause (HostGate).
+each is read on a thread of its own against a deadline, and whatever happens in it (a
+timeout, a bad page, any exception at all) becomes that source's `SourceRead` with a one-line
+error. The poll waits for no source past the deadline, and a stop request (SIGTERM) ends the
+wait at once: threads still reading are left to run out (daemon threads, each request bounded
+by the deadline), their answers dropped. At most two requests at once go to one host, and all
+but the first after a short random pause (HostGate).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
+import queue
 import random
 import threading
 import time
-from asyncio import FIRST_COMPLETED
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -28,7 +29,7 @@ from hunter.errors import ConfigError, SourceError
 from hunter.rules.listing import Listing
 from hunter.sources import encoding
 from hunter.sources.extract import ParseResult
-from hunter.sources.fetch import Fetched, Validators, client, fetch
+from hunter.sources.fetch import Cut, Deadline, Fetched, Validators, client, fetch
 from hunter.sources.kinds import Read, source_kind
 from hunter.sources.spec import SourceConfig
 
@@ -37,6 +38,9 @@ log = logging.getLogger("hunter")
 PER_HOST = 2
 JITTER_SECONDS = 0.25
 STOP_CHECK_SECONDS = 0.1
+# A thread's own deadline is this much after the poll's: the poll, not a request timing out at
+# the same instant, says "no complete answer", and a thread past it ends soon after.
+GRACE_SECONDS = 0.5
 
 
 class SourceState(Protocol):
@@ -83,18 +87,19 @@ def parse(source: SourceConfig, text: str, base_url: str, now: datetime) -> Pars
     return source_kind(source.kind).parse(source, text, base_url, now)
 
 
-async def _read(
-    http: httpx.AsyncClient,
+def _read(
+    http: httpx.Client,
     source: SourceConfig,
     state: SourceState | None,
     limit: HostGate,
     now: datetime,
     conditional: bool,
+    deadline: Deadline,
 ) -> SourceRead:
     read = SourceRead(source)
     kind = source_kind(source.kind)
     if kind.read is not None:
-        return await _read_by_kind(http, source, state, limit, now, kind.read, read)
+        return _read_by_kind(http, source, state, limit, now, kind.read, read, deadline)
     cursor = ""
     for page in range(1, source.pages + 1):
         if page > 1 and source.cursor and not cursor:
@@ -104,8 +109,8 @@ async def _read(
         body = source.page_body(page) if source.body is not None else None
         if conditional and page == 1 and state and state.validated_url == url and body is None:
             validators = Validators(url, state.etag, state.last_modified)
-        async with limit:
-            got = await fetch(http, url, dict(source.headers), validators, body)
+        with limit.slot(deadline):
+            got = fetch(http, url, dict(source.headers), validators, deadline, body)
         if page > 1 and got.error:  # past the last page, many sites answer 404
             read.warnings.append(f"page {page}: {got.error}; stopped paging there")
             break
@@ -129,20 +134,21 @@ async def _read(
     return read
 
 
-async def _read_by_kind(
-    http: httpx.AsyncClient,
+def _read_by_kind(
+    http: httpx.Client,
     source: SourceConfig,
     state: SourceState | None,
     limit: HostGate,
     now: datetime,
     reader: Read,
     read: SourceRead,
+    deadline: Deadline,
 ) -> SourceRead:
     """A source whose kind plans its own requests (several queries, a lookup first)."""
 
-    async def get(url: str) -> tuple[str, str]:
-        async with limit:
-            got = await fetch(http, url, dict(source.headers), None)
+    def get(url: str) -> tuple[str, str]:
+        with limit.slot(deadline):
+            got = fetch(http, url, dict(source.headers), None, deadline)
         read.status = read.status or got.status
         read.retry_after = read.retry_after or got.retry_after
         if got.error:
@@ -151,7 +157,7 @@ async def _read_by_kind(
         return got.url, _decode(read, got)
 
     try:
-        parsed = await reader(source, get, state.last_good_at if state else None, now)
+        parsed = reader(source, get, state.last_good_at if state else None, now)
     except SourceError as exc:
         read.error = str(exc)
         return read
@@ -185,81 +191,6 @@ def _parse_into(
     return parsed
 
 
-async def read_all(
-    sources: Sequence[SourceConfig],
-    states: Mapping[str, SourceState],
-    timeout: float,
-    now: datetime,
-    conditional: bool = True,
-    stop: threading.Event | None = None,
-) -> list[SourceRead]:
-    """One SourceRead per source, in the sources' order (the poller chose which are due)."""
-    limits: dict[str, HostGate] = defaultdict(HostGate)
-    stopping = asyncio.create_task(_stopped(stop or threading.Event()))
-
-    async def one(http: httpx.AsyncClient, source: SourceConfig) -> SourceRead:
-        state = states.get(source.name)
-        started = time.monotonic()
-        host = urlsplit(source.url).netloc
-        task = asyncio.create_task(_read(http, source, state, limits[host], now, conditional))
-        await asyncio.wait({task, stopping}, timeout=timeout, return_when=FIRST_COMPLETED)
-        if not task.done():
-            task.cancel()
-            if stopping.done():
-                read = SourceRead(source, stopped=True, error="stopped before it was read")
-            else:
-                read = SourceRead(source, error=f"no complete answer within {timeout:g} s")
-        elif isinstance(problem := task.exception(), ConfigError):  # e.g. an unknown category
-            read = SourceRead(source, error=str(problem), misconfigured=True)
-        elif problem is not None:
-            log.debug("source %s: reading failed", source.name, exc_info=problem)
-            read = SourceRead(source, error=f"reading it failed: {_one_line(problem)}")
-        else:
-            read = task.result()
-        read.seconds = time.monotonic() - started
-        return read
-
-    try:
-        async with client(timeout) as http:
-            return list(await asyncio.gather(*(one(http, s) for s in sources)))
-    finally:
-        stopping.cancel()
-
-
-class HostGate:
-    """Politeness towards one host: at most PER_HOST requests at once, and every request
-    after the host's first in this poll waits a short random pause, so that many sources on
-    one site never arrive as a burst. Sources on different sites wait for nothing."""
-
-    def __init__(self) -> None:
-        self._slots = asyncio.Semaphore(PER_HOST)
-        self._started = 0
-
-    async def __aenter__(self) -> None:
-        await self._slots.acquire()
-        self._started += 1
-        if self._started > 1:
-            try:
-                await asyncio.sleep(random.uniform(0, JITTER_SECONDS))
-            except BaseException:  # cancelled while waiting: the slot is not taken
-                self._slots.release()
-                raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._slots.release()
-
-
-async def _stopped(stop: threading.Event) -> None:
-    """Returns once `stop` is set (by the signal handler, on another thread)."""
-    while not stop.is_set():
-        await asyncio.sleep(STOP_CHECK_SECONDS)
-
-
-def _one_line(problem: BaseException) -> str:
-    text = " ".join(str(problem).split())[:200]
-    return f"{type(problem).__name__}: {text}" if text else type(problem).__name__
-
-
 def read_sources(
     sources: Sequence[SourceConfig],
     states: Mapping[str, SourceState],
@@ -268,4 +199,95 @@ def read_sources(
     conditional: bool = True,
     stop: threading.Event | None = None,
 ) -> list[SourceRead]:
-    return asyncio.run(read_all(sources, states, timeout, now, conditional, stop))
+    """One SourceRead per source, in the sources' order (the poller chose which are due)."""
+    stop = stop or threading.Event()
+    started = time.monotonic()
+    deadline = Deadline(started + timeout + GRACE_SECONDS, stop)
+    gates = {host: HostGate() for host in {_host(s) for s in sources}}
+    finished: queue.SimpleQueue[tuple[int, SourceRead]] = queue.SimpleQueue()
+
+    def one(n: int, source: SourceConfig, http: httpx.Client) -> None:
+        gate, state = gates[_host(source)], states.get(source.name)
+        try:
+            read = _read(http, source, state, gate, now, conditional, deadline)
+        except Exception as problem:  # whatever happens in a source is that source's error
+            read = _failed(source, problem, deadline, timeout)
+        read.seconds = time.monotonic() - started
+        finished.put((n, read))
+
+    reads: dict[int, SourceRead] = {}
+    with client(timeout) as http:
+        for n, source in enumerate(sources):
+            worker = threading.Thread(target=one, args=(n, source, http), daemon=True)
+            worker.name = f"read {source.name}"
+            worker.start()
+        while len(reads) < len(sources) and not stop.is_set():
+            left = started + timeout - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                n, read = finished.get(timeout=min(left, STOP_CHECK_SECONDS))
+            except queue.Empty:
+                continue
+            reads[n] = read
+    seconds = time.monotonic() - started
+    for n, source in enumerate(sources):
+        if n not in reads:  # no answer yet: the poll goes on without it
+            reads[n] = _unanswered(source, stop.is_set(), timeout)
+            reads[n].seconds = seconds
+    return [reads[n] for n in range(len(sources))]
+
+
+def _host(source: SourceConfig) -> str:
+    return urlsplit(source.url).netloc
+
+
+def _failed(
+    source: SourceConfig, problem: Exception, deadline: Deadline, timeout: float
+) -> SourceRead:
+    """The read of a source whose thread ended with an exception."""
+    if isinstance(problem, Cut):
+        return _unanswered(source, deadline.stop.is_set(), timeout)
+    if isinstance(problem, ConfigError):  # e.g. an unknown category
+        return SourceRead(source, error=str(problem), misconfigured=True)
+    log.debug("source %s: reading failed", source.name, exc_info=problem)
+    return SourceRead(source, error=f"reading it failed: {_one_line(problem)}")
+
+
+def _unanswered(source: SourceConfig, stopping: bool, timeout: float) -> SourceRead:
+    """A source read no further: hunter is stopping (no verdict on it), or out of time."""
+    if stopping:
+        return SourceRead(source, stopped=True, error="stopped before it was read")
+    return SourceRead(source, error=f"no complete answer within {timeout:g} s")
+
+
+class HostGate:
+    """Politeness towards one host: at most PER_HOST requests at once, and every request
+    after the host's first in this poll waits a short random pause, so that many sources on
+    one site never arrive as a burst. Sources on different sites wait for nothing."""
+
+    def __init__(self) -> None:
+        self._slots = threading.BoundedSemaphore(PER_HOST)
+        self._lock = threading.Lock()
+        self._started = 0
+
+    @contextmanager
+    def slot(self, deadline: Deadline) -> Iterator[None]:
+        """Hold one of the host's slots for a request; raises Cut when none comes free before
+        the deadline, or hunter stops meanwhile."""
+        if not self._slots.acquire(timeout=deadline.left()):
+            raise Cut("no free slot before the deadline")
+        try:
+            with self._lock:
+                self._started += 1
+                pause = random.uniform(0, JITTER_SECONDS) if self._started > 1 else 0.0
+            if pause and deadline.stop.wait(min(pause, deadline.left())):
+                raise Cut("stopped")
+            yield
+        finally:
+            self._slots.release()
+
+
+def _one_line(problem: BaseException) -> str:
+    text = " ".join(str(problem).split())[:200]
+    return f"{type(problem).__name__}: {text}" if text else type(problem).__name__

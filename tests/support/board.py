@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 import json
+import ssl
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,9 +33,12 @@ class Page:
 
 
 class Board:
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.pages: dict[str, Page] = {}
         self.hits: dict[str, int] = {}
+        self.in_flight = 0
+        self.most_at_once = 0  # the most requests it was answering at one moment
+        counting = threading.Lock()
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.posted: list[tuple[str, str, Any]] = []  # (path, content type, JSON body)
         board = self
@@ -56,6 +61,16 @@ class Board:
                 self.do_GET()
 
             def do_GET(self) -> None:
+                with counting:
+                    board.in_flight += 1
+                    board.most_at_once = max(board.most_at_once, board.in_flight)
+                try:
+                    self._answer()
+                finally:
+                    with counting:
+                        board.in_flight -= 1
+
+            def _answer(self) -> None:
                 path = self.path
                 board.hits[path] = board.hits.get(path, 0) + 1
                 board.requests.append((path, dict(self.headers)))
@@ -102,7 +117,7 @@ class Board:
                 self.end_headers()
                 self.wfile.write(page.body)
 
-        self._server = LocalServer(Handler)
+        self._server = LocalServer(Handler, tls)
         self.url = self._server.url
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import threading
 import time
 import urllib.error
@@ -32,10 +33,20 @@ class QuietHandler(BaseHTTPRequestHandler):
 
 
 class LocalServer:
-    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+    def __init__(
+        self, handler: type[BaseHTTPRequestHandler], tls: ssl.SSLContext | None = None
+    ) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        scheme = "http"
+        if tls is not None:  # the handshake happens in each request's thread, on first read
+            self.server.socket = tls.wrap_socket(
+                self.server.socket, server_side=True, do_handshake_on_connect=False
+            )
+            scheme = "https"
+            # A client that refuses the certificate is what such a test is about: no traceback.
+            self.server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
         # serve_forever looks for a shutdown request every poll_interval: its default of 0.5 s
         # was half a second of every test's teardown, for each stand-in it started.
         threading.Thread(
