@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import statistics
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -77,8 +76,11 @@ def gap(ticks: Sequence[datetime]) -> float | None:
     """The cron's gap in seconds: the median of the gaps between the last runs (a run by
     hand in between moves it little); None until there are two."""
     times = sorted(t.timestamp() for t in ticks)
-    gaps = [b - a for a, b in itertools.pairwise(times) if 0 < b - a <= GAP_MAX]
-    return statistics.median(gaps) if gaps else None
+    gaps = sorted(b - a for a, b in itertools.pairwise(times) if 0 < b - a <= GAP_MAX)
+    if not gaps:
+        return None
+    middle = len(gaps) // 2  # the median by hand: `statistics` is 4 ms of every cron run
+    return gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
 
 
 def ahead(cron_gap: float | None, config: Config) -> float:
