@@ -1,3 +1,3 @@
-from hunter.app.cli import main
+from hunter.app import main
 
 raise SystemExit(main())

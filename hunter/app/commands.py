@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.app.service import Hunter, utcnow, worker_name
-from hunter.deliver import report
 from hunter.errors import ChannelError, ConfigError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
@@ -75,8 +74,10 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0
         _check_line(env)
+        from hunter.app import collector
         from hunter.app.schedule import run_forever
 
+        collector.serving()
         pages = _status_pages(config, env, routes, resources) if port else []
         run_forever(hunter, port, inbox, hooks, pages)
     return 0
@@ -118,6 +119,7 @@ def _status_pages(
         return []
     import threading
 
+    from hunter.deliver import report
     from hunter.web.status_page import pages
 
     store = resources.enter_context(open_store(env))
@@ -181,6 +183,8 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
 
 
 def status(args: argparse.Namespace, load: Loader) -> int:
+    from hunter.deliver import report  # not loaded by a cron's run (statistics and all)
+
     config, env = load(args)
     now = utcnow()
     with open_store(env, create=False) as store:
@@ -230,6 +234,8 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
 
 def tuning(args: argparse.Namespace, load: Loader) -> int:
     """`hunter tuning`: what each chat changed of hunter.toml from LINE; --reset drops it."""
+    from hunter.deliver import report
+
     config, env = load(args)
     destinations = Destinations(channels.line_settings(env).to, config.chats)
     chat: str | None = None
