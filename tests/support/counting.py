@@ -7,25 +7,27 @@ from typing import Any
 
 from hunter.store.base import Store
 
-ROOMS = ("outbox", "sources", "pace", "chat")
+ROOMS = ("outbox", "sources", "pace", "reads", "chat")
 
 
 class _Counted:
-    """Delegates to a store or one of its rooms, counting each call by its method's name."""
+    """Delegates to a store or one of its rooms, counting each call by its room and method
+    ("pace.claim" and "sources.claim" are different round trips)."""
 
-    def __init__(self, target: Any, calls: Counter[str]) -> None:
+    def __init__(self, target: Any, calls: Counter[str], room: str = "") -> None:
         self._target = target
         self.calls = calls
+        self._room = room
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._target, name)
         if name in ROOMS:
-            return _Counted(attribute, self.calls)
+            return _Counted(attribute, self.calls, f"{name}.")
         if not callable(attribute):
             return attribute
 
         def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[name] += 1
+            self.calls[self._room + name] += 1
             return attribute(*args, **kwargs)
 
         return counted
