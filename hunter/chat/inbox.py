@@ -133,7 +133,8 @@ class Inbox:
         ]
         for thread in self._workers:
             thread.start()
-        threading.Thread(target=self._sweep_often, name="chat-sweep", daemon=True).start()
+        self._sweeper = threading.Thread(target=self._sweep_often, name="chat-sweep", daemon=True)
+        self._sweeper.start()
 
     def keep(self, events: list[ChatEvent]) -> int:
         """The HTTP status for a request that brought these events: 500 when they could not
@@ -287,7 +288,9 @@ class Inbox:
                 self._store.chat.release(left, self._worker)
             except HunterError as exc:  # they are taken over once the hold runs out
                 log.error("could not hand back %d webhook events: %s", len(left), exc)
-        for thread in self._workers:
+        # The sweeper too: a sweep still running when the store closes would use a closed
+        # connection (with SQLite, a crash of the whole process).
+        for thread in [*self._workers, self._sweeper]:
             thread.join(max(0.0, deadline - time.monotonic()))
         if any(thread.is_alive() for thread in self._workers):
             log.warning("an answer was still in flight at the stop; its event stays held")

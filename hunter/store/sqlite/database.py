@@ -61,7 +61,10 @@ class SQLiteDatabase(Store):
             ) from exc
 
     def close(self) -> None:
-        self._db.close()
+        # Under the lock: another thread (the chat's) may be inside a statement, and sqlite3
+        # freeing the connection under it crashes the process. After this, a use is an error.
+        with self._lock:
+            self._db.close()
 
     def check(self) -> None:
         """Raise StoreGone unless the file opened is still the one at its path."""
