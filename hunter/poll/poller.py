@@ -96,7 +96,12 @@ class Poller:
         due = timetable.due(sources, states, self.config, now, ahead, fixed_now)
         until = timetable.claim_until(self.config, now)
         claimed = self.store.sources.claim(due, until) if due else set()
-        self.next_reads = {name: state.not_before for name, state in states.items()}
+        # This replica's sources only: one another replica holds (share_sources) is its
+        # wake, not ours, even one it has not read yet; a dead replica's lease is looked at
+        # again within interval_minutes.
+        self.next_reads = {
+            s.name: states[s.name].not_before if s.name in states else None for s in sources
+        }
         self.next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
         mine = [s for s in sources if s.name in claimed]
         self.not_due = len(self.config.sources) - len(mine)

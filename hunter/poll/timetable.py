@@ -96,11 +96,11 @@ def ahead(cron_gap: float | None, config: Config) -> float:
 
 
 def next_wake(next_reads: Mapping[str, datetime | None], config: Config, now: datetime) -> datetime:
-    """When `hunter run` polls next: the earliest next read of its sources (None: never
-    read, so now), and at least every interval_minutes (a retry waiting in the outbox goes
-    then at the latest)."""
+    """When `hunter run` polls next: the earliest next read of the sources it reads (None:
+    never read, so now), and at least every interval_minutes (a retry waiting in the outbox
+    goes then at the latest)."""
     latest = now + timedelta(minutes=config.interval_minutes)
-    times = [next_reads.get(s.name) for s in config.sources]
+    times = list(next_reads.values())
     if any(t is None for t in times):
         return now
     return min([latest, *(t for t in times if t is not None)])

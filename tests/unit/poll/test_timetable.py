@@ -125,4 +125,6 @@ def test_the_next_wake_is_the_earliest_next_read_within_an_interval() -> None:
 
     assert timetable.next_wake(reads(a=7, b=90), c, NOW) == NOW + timedelta(minutes=7)
     assert timetable.next_wake(reads(a=45, b=90), c, NOW) == NOW + timedelta(minutes=30)
-    assert timetable.next_wake(reads(a=45), c, NOW) == NOW  # b never read
+    assert timetable.next_wake({**reads(a=45), "b": None}, c, NOW) == NOW  # b never read
+    # b is not in this replica's reads (share_sources: another one holds it): not its wake
+    assert timetable.next_wake(reads(a=45), c, NOW) == NOW + timedelta(minutes=30)
