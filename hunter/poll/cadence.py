@@ -10,7 +10,10 @@ since the last read (first seen). A first read already teaches: its page shows w
 listings came (the window from its oldest to now). Times in the future are no times; a
 flood (more new listings at once than flood_threshold) teaches nothing; one read counts at
 most BURST_PER_HOUR arrivals per hour watched: nothing sends a source to the fastest pace
-for weeks.
+for weeks. A change of habits is tested for at each read (a CUSUM test each way: a board
+posting CHANGE times more, or fewer, listings than learned): once its evidence is strong,
+what was learned before counts CHANGE_KEEP of itself, so a board that falls silent, or comes
+back busy after a silent week, is learned within a day or two instead of a week or more.
 
 The rate of an hour is its count over its hours, each read with its neighbours (weights 1,
 2, 1), pulled towards the source's mean by PRIOR hours of it, and the mean towards the rate
@@ -53,6 +56,12 @@ FIRST_WINDOW_MAX = 14 * 86400.0  # older parts of a first page teach little afte
 BURST_PER_HOUR = 30.0  # arrivals one read may count per hour it watched
 JITTER = 0.05  # of an interval, either way: replicas and sources do not read in step
 CLOCK_SLACK = 60.0  # seconds a clock may step back before the window starts again
+# A change of habits: a board posting CHANGE times more (or fewer) listings than learned, shown
+# by CHANGE_EVIDENCE of log-likelihood (odds of 1000 to 1 over the learned rate), makes what
+# was learned before count CHANGE_KEEP of itself.
+CHANGE = 3.0
+CHANGE_EVIDENCE = math.log(1000.0)
+CHANGE_KEEP = 0.25
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,7 @@ class Cadence:
     watched: tuple[float, ...] = (0.0,) * HOURS  # hours watched per local hour, decayed
     mark: float | None = None  # the newest posted time counted
     at: float | None = None  # when it last learned
+    drift: tuple[float, float] = (0.0, 0.0)  # evidence of a change, up and down (CUSUM)
 
     @classmethod
     def load(cls, document: object) -> Cadence:
@@ -90,9 +100,10 @@ class Cadence:
             counts = _hours(document.get("counts"))
             watched = _hours(document.get("watched"))
             mark, at = _moment(document.get("mark")), _moment(document.get("at"))
+            drift = _drift(document.get("drift", (0.0, 0.0)))
         except (TypeError, ValueError):
             return cls()
-        return cls(counts, watched, mark, at)
+        return cls(counts, watched, mark, at, drift)
 
     def document(self) -> dict[str, Any]:
         return {
@@ -100,6 +111,7 @@ class Cadence:
             "watched": [round(x, 4) for x in self.watched],
             "mark": self.mark,
             "at": self.at,
+            "drift": [round(x, 4) for x in self.drift],
         }
 
     def learn(self, seen: Seen, now: float, tz: ZoneInfo) -> Cadence:
@@ -121,7 +133,30 @@ class Cadence:
         spread = _spread(seen.new - len(fresh), watched)
         arrivals = [a + b for a, b in zip(_by_hour(fresh, tz), spread, strict=True)]
         marks = [m for m in (known.mark, *posted[-1:]) if m is not None]
-        return known._add(arrivals, watched, now, max(marks, default=None))
+        return known._changed(arrivals, watched)._add(
+            arrivals, watched, now, max(marks, default=None)
+        )
+
+    def _changed(self, arrivals: list[float], watched: list[float]) -> Cadence:
+        """Weigh what this read shows against what was learned (a CUSUM test each way): once
+        the evidence says the board now posts CHANGE times more or fewer than learned, what
+        was learned before counts for CHANGE_KEEP of itself, so a board busy again after a
+        silent week is learned within hours, not a week."""
+        expected = sum(r * w for r, w in zip(self.rates(1.0), watched, strict=True))
+        if expected <= 0:
+            return self
+        came = min(sum(arrivals), BURST_PER_HOUR * max(1.0, sum(watched)))
+        log_change = math.log(CHANGE)
+        up = max(0.0, self.drift[0] + came * log_change - (CHANGE - 1) * expected)
+        down = max(0.0, self.drift[1] - came * log_change + (1 - 1 / CHANGE) * expected)
+        if max(up, down) < CHANGE_EVIDENCE:
+            return replace(self, drift=(up, down))
+        return Cadence(
+            tuple(c * CHANGE_KEEP for c in self.counts),
+            tuple(w * CHANGE_KEEP for w in self.watched),
+            self.mark,
+            self.at,
+        )
 
     def _first(self, posted: list[float], now: float, tz: ZoneInfo) -> Cadence:
         if not posted:  # a first read tells nothing without posted times
@@ -138,11 +173,12 @@ class Cadence:
         cap = BURST_PER_HOUR * max(1.0, sum(watched))
         total = sum(added)
         scale = min(1.0, cap / total) if total > 0 else 1.0
-        return Cadence(
-            tuple(c + a * scale for c, a in zip(self.counts, added, strict=True)),
-            tuple(w + x for w, x in zip(self.watched, watched, strict=True)),
-            mark,
-            now,
+        return replace(
+            self,
+            counts=tuple(c + a * scale for c, a in zip(self.counts, added, strict=True)),
+            watched=tuple(w + x for w, x in zip(self.watched, watched, strict=True)),
+            mark=mark,
+            at=now,
         )
 
     def _decayed(self, now: float) -> Cadence:
@@ -261,6 +297,15 @@ def _hours(value: object) -> tuple[float, ...]:
     if not all(math.isfinite(x) and x >= 0 for x in numbers):
         raise ValueError("finite and not negative")
     return numbers
+
+
+def _drift(value: object) -> tuple[float, float]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
+        raise ValueError("two numbers")
+    up, down = (float(x) for x in value)
+    if not all(math.isfinite(x) and x >= 0 for x in (up, down)):
+        raise ValueError("finite and not negative")
+    return up, down
 
 
 def _moment(value: object) -> float | None:

@@ -231,7 +231,9 @@ def test_a_clock_that_jumps_forward_reads_within_the_bounds() -> None:
 @pytest.mark.parametrize(
     "document",
     [None, "x", {"counts": [1] * 23}, {"counts": ["a"] * 24}, {"counts": [-1] * 24},
-     {"counts": [1] * 24, "watched": [1] * 24, "at": "yesterday"}, {"mark": math.nan}],
+     {"counts": [1] * 24, "watched": [1] * 24, "at": "yesterday"}, {"mark": math.nan},
+     {"counts": [1] * 24, "watched": [1] * 24, "drift": [1]},
+     {"counts": [1] * 24, "watched": [1] * 24, "drift": [-1, 0]}],
 )  # fmt: skip
 def test_a_stored_cadence_that_is_not_one_starts_over(document: object) -> None:
     assert Cadence.load(document) == Cadence()
@@ -241,3 +243,32 @@ def test_a_cadence_survives_the_store() -> None:
     cadence = learned(posts(busy_day, 3), 3)
     stored = Cadence.load(cadence.document())
     assert stored.rates(1.0) == pytest.approx(cadence.rates(1.0), rel=1e-3)
+    assert stored.drift == pytest.approx(cadence.drift, abs=1e-3)
+    # one stored by the hunter before the change test (no drift) reads as no evidence yet
+    older = {k: v for k, v in cadence.document().items() if k != "drift"}
+    assert Cadence.load(older).drift == (0.0, 0.0)
+
+
+def reads_a_day(reads: list[float], day: int) -> int:
+    return sum(at(day, 0) <= now < at(day + 1, 0) for now in reads)
+
+
+def test_a_change_of_habits_is_learned_within_a_day_or_two() -> None:
+    """A busy board falls silent for a week, then posts again: the silence cuts its reads to
+    near the slowest within days (not 50 a day a week on), and busy again it is read at its
+    full pace on the second day (not a week later)."""
+    silent_then_busy = [*posts(busy_day, 7, seed=2), *(t + 14 * DAY for t in posts(busy_day, 4))]
+    reads = [now for now, _c, _n in watch(silent_then_busy, at(0, 0), at(18, 0))]
+    before = reads_a_day(reads, 6)
+    assert reads_a_day(reads, 10) <= 24 * 3600 / BOUNDS.slowest * 2  # 16: near every 3 hours
+    assert reads_a_day(reads, 15) >= 0.8 * before  # the day after the board came back
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_a_steady_board_is_read_alike_every_day(seed: int) -> None:
+    """The test for a change rarely fires on chance: through a month of a steady busy board
+    (about 88 listings a day) every day costs about the reads of any other."""
+    reads = [now for now, _c, _n in watch(posts(busy_day, 30, seed=seed), at(0, 0), at(30, 0))]
+    days = sorted(reads_a_day(reads, day) for day in range(5, 30))
+    median = days[len(days) // 2]
+    assert 0.9 * median <= days[0] and days[-1] <= 1.1 * median <= 105, days
