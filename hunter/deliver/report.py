@@ -344,23 +344,28 @@ def why(row: SourceRow) -> str:
     if row.read_reason is None:
         return "at the next poll"
     said = REASONS.get(row.read_reason, row.read_reason)
-    rate = row.cadence.get("rate")
-    if row.read_reason in ("busy", "quiet") and isinstance(rate, int | float):
+    rate = _rate(row)
+    if row.read_reason in ("busy", "quiet") and rate is not None:
         said += f" (~{rate:.1f} listings an hour)"
     return said
+
+
+def _rate(row: SourceRow) -> float | None:
+    """The listings an hour its schedule expects now (kept with its cadence), if any."""
+    rate = row.cadence.get("rate")
+    return float(rate) if isinstance(rate, int | float) else None
 
 
 def schedule(report: StatusReport, row: SourceRow) -> dict[str, Any]:
     """A source's schedule in the JSON: reads today, the next read and why, and how long its
     listings took from posted to sent (7 days)."""
     fresh = report.freshness.get(row.name)
-    rate = row.cadence.get("rate")
     return {
         "reads_today": report.history.get(row.name, {}).get("reads_today", 0),
         "next_read_at": row.not_before.isoformat() if row.not_before else None,
         "next_read_reason": row.read_reason,
         "next_read_why": why(row),
-        "listings_an_hour": rate if isinstance(rate, int | float) else None,
+        "listings_an_hour": _rate(row),
         "posted_to_sent": fresh["posted_to_sent"] if fresh else None,
     }
 

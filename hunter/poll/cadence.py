@@ -131,51 +131,43 @@ class Cadence:
         watched = _windows(known.at, now, tz)
         # New listings without a fresh posted time came some time since the last read
         spread = _spread(seen.new - len(fresh), watched)
-        arrivals = [a + b for a, b in zip(_by_hour(fresh, tz), spread, strict=True)]
-        marks = [m for m in (known.mark, *posted[-1:]) if m is not None]
-        return known._changed(arrivals, watched)._add(
-            arrivals, watched, now, max(marks, default=None)
+        arrivals = _capped(
+            [a + b for a, b in zip(_by_hour(fresh, tz), spread, strict=True)], watched
         )
+        marks = [m for m in (known.mark, *posted[-1:]) if m is not None]
+        mark = max(marks, default=None)
+        return known._changed(sum(arrivals), watched)._add(arrivals, watched, now, mark)
 
-    def _changed(self, arrivals: list[float], watched: list[float]) -> Cadence:
-        """Weigh what this read shows against what was learned (a CUSUM test each way): once
-        the evidence says the board now posts CHANGE times more or fewer than learned, what
-        was learned before counts for CHANGE_KEEP of itself, so a board busy again after a
-        silent week is learned within hours, not a week."""
+    def _changed(self, came: float, watched: list[float]) -> Cadence:
+        """Weigh this read's arrivals (`came`, over the hours `watched`) against what was
+        learned (a CUSUM test each way): once the evidence says the board now posts CHANGE
+        times more or fewer than learned, what was learned before counts for CHANGE_KEEP of
+        itself, so a board busy again after a silent week is learned within hours."""
         expected = sum(r * w for r, w in zip(self.rates(1.0), watched, strict=True))
         if expected <= 0:
             return self
-        came = min(sum(arrivals), BURST_PER_HOUR * max(1.0, sum(watched)))
         log_change = math.log(CHANGE)
         up = max(0.0, self.drift[0] + came * log_change - (CHANGE - 1) * expected)
         down = max(0.0, self.drift[1] - came * log_change + (1 - 1 / CHANGE) * expected)
         if max(up, down) < CHANGE_EVIDENCE:
             return replace(self, drift=(up, down))
-        return Cadence(
-            tuple(c * CHANGE_KEEP for c in self.counts),
-            tuple(w * CHANGE_KEEP for w in self.watched),
-            self.mark,
-            self.at,
-        )
+        return replace(self._scaled(CHANGE_KEEP), drift=(0.0, 0.0))
 
     def _first(self, posted: list[float], now: float, tz: ZoneInfo) -> Cadence:
         if not posted:  # a first read tells nothing without posted times
             return replace(self, at=now)
         start = max(min(posted[0], now - FIRST_WINDOW_MIN), now - FIRST_WINDOW_MAX)
-        arrivals = _by_hour([p for p in posted if p >= start], tz)
-        return self._add(arrivals, _windows(start, now, tz), now, posted[-1])
+        window = _windows(start, now, tz)
+        arrivals = _capped(_by_hour([p for p in posted if p >= start], tz), window)
+        return self._add(arrivals, window, now, posted[-1])
 
     def _add(
         self, added: list[float], watched: list[float], now: float, mark: float | None
     ) -> Cadence:
-        """Add a read's arrivals (at most BURST_PER_HOUR per hour watched) and the hours it
-        watched."""
-        cap = BURST_PER_HOUR * max(1.0, sum(watched))
-        total = sum(added)
-        scale = min(1.0, cap / total) if total > 0 else 1.0
+        """Add a read's arrivals and the hours it watched."""
         return replace(
             self,
-            counts=tuple(c + a * scale for c, a in zip(self.counts, added, strict=True)),
+            counts=tuple(c + a for c, a in zip(self.counts, added, strict=True)),
             watched=tuple(w + x for w, x in zip(self.watched, watched, strict=True)),
             mark=mark,
             at=now,
@@ -184,7 +176,10 @@ class Cadence:
     def _decayed(self, now: float) -> Cadence:
         if self.at is None or now <= self.at:
             return self
-        keep = 0.5 ** ((now - self.at) / HALF_LIFE)
+        return self._scaled(0.5 ** ((now - self.at) / HALF_LIFE))
+
+    def _scaled(self, keep: float) -> Cadence:
+        """What was learned, counting `keep` of itself (time's decay, a change of habits)."""
         return replace(
             self,
             counts=tuple(c * keep for c in self.counts),
@@ -282,6 +277,12 @@ def _by_hour(times: list[float], tz: ZoneInfo) -> list[float]:
     for t in times:
         counts[_hour(t, tz)] += 1.0
     return counts
+
+
+def _capped(added: list[float], watched: list[float]) -> list[float]:
+    """A read's arrivals, at most BURST_PER_HOUR per hour it watched (scaled down alike)."""
+    cap, total = BURST_PER_HOUR * max(1.0, sum(watched)), sum(added)
+    return [a * cap / total for a in added] if total > cap else added
 
 
 def _spread(new: int, watched: list[float]) -> list[float]:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -89,4 +90,16 @@ def start_hunter(folder: Path, *args: str, env: dict[str, str]) -> subprocess.Po
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+    )
+
+
+def run_python(code: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """A snippet of Python (dedented) in an interpreter of its own, with `args` as its argv:
+    what it does to its process (the garbage collector, a crash) stays there."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )

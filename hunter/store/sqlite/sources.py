@@ -51,9 +51,9 @@ class SQLiteSources(SourceStore):
         with self._database.tx() as db:
             row = db.execute(Q["ticks"]).fetchone()
             times = [*ticks_of(row["value"] if row else None), now]
-            kept = sorted(int(t.timestamp()) for t in times)[-keep:]
-            db.execute(Q["set_ticks"], {"value": " ".join(map(str, kept))})
-        return ticks_of(" ".join(map(str, kept)))
+            value = " ".join(str(t) for t in sorted(int(t.timestamp()) for t in times)[-keep:])
+            db.execute(Q["set_ticks"], {"value": value})
+        return ticks_of(value)
 
 
 def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:

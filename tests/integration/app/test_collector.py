@@ -4,15 +4,11 @@ Python's own thresholds. Each case runs in a Python of its own: the collector is
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
+from tests.support.cli import run_python
 
 
 def python(code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

@@ -5,10 +5,9 @@ own, and a crash fails it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
+
+from tests.support.cli import run_python
 
 HAMMER = """
 import sys, threading, time
@@ -43,12 +42,7 @@ print(len(failed), failed[0])
 def test_closing_the_store_under_busy_threads_is_an_error_for_them_not_a_crash(
     tmp_path: Path,
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(HAMMER), str(tmp_path / "hunter.db")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_python(HAMMER, str(tmp_path / "hunter.db"))
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     count, _, error = done.stdout.strip().partition(" ")
     assert count == "4"  # every thread was told, none left hanging
