@@ -49,6 +49,9 @@ EMBEDS_TOTAL_MAX = 6000
 MENTION = re.compile(r"@everyone|@here|<@&?\d+>")
 
 
+_building = threading.Lock()
+
+
 @cache
 def _validator(schema: str) -> Any:
     import jsonschema
@@ -62,8 +65,10 @@ def spec_errors(body: Any, schema: str = "IncomingWebhookRequestPartial") -> lis
     """What the spec says is wrong with `body` ([] when the spec is absent)."""
     if not SPEC.is_file():
         return []
+    with _building:  # built once, not by each request that comes first together (line_spec)
+        validator = _validator(schema)
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in
-            _validator(schema).iter_errors(body)][:5]  # fmt: skip
+            validator.iter_errors(body)][:5]  # fmt: skip
 
 
 @dataclass
@@ -94,6 +99,7 @@ class DiscordStandIn:
     limited: int = 0  # POSTs answered 429 because the webhook's bucket was empty
 
     def __post_init__(self) -> None:
+        spec_errors({})  # the spec is parsed before the first post, which hunter times
         stand_in = self
         self._lock = threading.Lock()
         self._window: dict[str, list[float]] = {}

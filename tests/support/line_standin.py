@@ -41,7 +41,7 @@ from zoneinfo import ZoneInfo
 
 from tests.support.line_chat import LineChat
 from tests.support.line_limits import limit_errors
-from tests.support.line_spec import spec_available, spec_errors
+from tests.support.line_spec import spec_available, spec_errors, validator
 from tests.support.local_server import LocalServer, QuietHandler
 
 TOKEN = "test-channel-token-DO-NOT-LEAK-7f3a9c"
@@ -106,6 +106,8 @@ class LineStandIn:
 
     def __post_init__(self) -> None:
         self.validate_spec = self.check_spec and spec_available()
+        if self.validate_spec:  # before the first push, which hunter times (see validator)
+            validator("PushMessageRequest")
         self.chat = LineChat(check_spec=self.check_spec)  # replies and rich menus
         self._server = LocalServer(_handler(self))
         self.url = self._server.url
