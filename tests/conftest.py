@@ -35,6 +35,7 @@ def telegram() -> Iterator[TelegramStandIn]:
     stand_in = TelegramStandIn()
     yield stand_in
     stand_in.close()
+    assert not stand_in.violations, f"off Telegram's Bot API: {stand_in.violations}"
 
 
 @pytest.fixture

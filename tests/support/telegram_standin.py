@@ -28,6 +28,12 @@ documents it, so that hunter's Telegram channel is tested against the service's 
   standing for the HTTPS one set (the tests have no TLS); `resend` sends one again, as
   Telegram does when an answer is not a 2xx.
 
+Every request is read against its method in Telegram's API as data (telegram_spec): a method
+the Bot API lacks is 404, a required parameter left out 400 "Bad Request: <name> is empty" (as
+Telegram words it for chat_id), and a parameter the method does not take, or of another type,
+is kept in `violations` (Telegram ignores an unknown one; the test fails). Every answer and
+update this stand-in sends is built with the fields its type requires and checked against it.
+
 `script` makes the next sendMessage calls misbehave: "500" (Internal Server Error), "400:WHY"
 ("Bad Request: WHY"), "429:N" (retry after N s), "lost" (delivered, then the connection closes
 unanswered), "hold" (delivered, then no answer until the stand-in closes: a kill -9
@@ -50,10 +56,16 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from tests.support import telegram_spec
 from tests.support.local_server import LocalServer, QuietHandler
 
 TOKEN = "123456789:AAHtest-token-for-the-stand-in_0123456"
 TEXT_MAX = 4096
+BOT = {"id": 123456789, "is_bot": True, "first_name": "hunter test"}  # the bot, as a User
+# A ChatMember's status -> its type in the Bot API
+MEMBER = {"creator": "ChatMemberOwner", "administrator": "ChatMemberAdministrator",
+          "member": "ChatMemberMember", "restricted": "ChatMemberRestricted",
+          "left": "ChatMemberLeft", "kicked": "ChatMemberBanned"}  # fmt: skip
 TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
         "tg-spoiler", "span", "blockquote", "tg-emoji"}  # fmt: skip
 
@@ -101,10 +113,14 @@ class TelegramStandIn:
     hunter_url: str = ""  # where `update` posts: hunter's /telegram/webhook on 127.0.0.1
     queries: dict[str, bool] = field(default_factory=dict)  # callback query id -> answered
     sent_updates: list[dict[str, Any]] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)  # requests and answers off the spec
     # Telegram's time: its pace and each Sent's `at` (a benchmark's fake month replaces it).
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     def __post_init__(self) -> None:
+        self.check_spec = telegram_spec.spec_available()
+        if self.check_spec:  # parsed before the first request, which hunter times
+            telegram_spec.api()
         stand_in = self
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -136,16 +152,27 @@ class TelegramStandIn:
         return [sent.text for sent in self.delivered if sent.chat_id == chat_id]
 
     def _answer(self, handler: QuietHandler, path: str, body: Any) -> None:
-        token, _, method = path.removeprefix("/bot").partition("/")
+        token, _, called = path.removeprefix("/bot").partition("/")
         if token != TOKEN:
             return _error(handler, 401, "Unauthorized")
         if not isinstance(body, dict):
             return _error(handler, 400, "Bad Request: invalid JSON")
+        method = self._method(called)
+        if method is None:
+            return _error(handler, 404, "Not Found")
         self.calls.append((method, body))
+        if self.check_spec:
+            with self._lock:
+                self.violations.extend(telegram_spec.request_problems(method, body))
+            left_out = telegram_spec.missing(method, body)
+            if left_out == ["text"] and method == "sendMessage":
+                return _error(handler, 400, "Bad Request: message text is empty")
+            if left_out:
+                return _error(handler, 400, f"Bad Request: {left_out[0]} is empty")
         if method == "getMe":
             bot = {"id": 123456789, "is_bot": True, "first_name": "hunter test",
-                   "username": "hunter_test_bot"}  # fmt: skip
-            return handler.send_json(200, {"ok": True, "result": bot})
+                   "username": "hunter_test_bot", "can_join_groups": True}  # fmt: skip
+            return self._result(handler, method, "User", bot)
         if method == "setWebhook":
             return self._set_webhook(handler, body)
         if method == "getWebhookInfo":
@@ -153,19 +180,46 @@ class TelegramStandIn:
                     "pending_update_count": 0}  # fmt: skip
             info |= {k: v for k, v in self.webhook.items() if k in ("max_connections",
                      "allowed_updates")}  # fmt: skip
-            return handler.send_json(200, {"ok": True, "result": info})
+            return self._result(handler, method, "WebhookInfo", info)
         if method == "answerCallbackQuery":
             return self._answer_query(handler, body)
         if method not in ("sendMessage", "getChat"):
+            with self._lock:
+                self.violations.append(f"{method}: a Bot API method this stand-in does not model")
             return _error(handler, 404, "Not Found")
         chat = body.get("chat_id")
         refused = self._refuse_chat(chat)
         if refused:
             return _error(handler, *refused)
         if method == "getChat":
-            kind = "private" if chat in self.users else "supergroup"
-            return handler.send_json(200, {"ok": True, "result": {"id": chat, "type": kind}})
+            info = {"id": chat, "type": "private" if chat in self.users else "supergroup"}
+            return self._result(handler, method, "ChatFullInfo", info)
         return self._send_message(handler, chat, body)
+
+    def _filled(self, kind: str, given: Any) -> Any:
+        """`given` with the fields a `kind` must have (as it is when the spec is absent)."""
+        if self.check_spec and isinstance(given, dict):
+            return telegram_spec.fill(kind, given)
+        return given
+
+    def _method(self, called: str) -> str | None:
+        """The method's name as the Bot API spells it (Telegram reads any case); None when
+        there is no such method."""
+        if not self.check_spec:
+            return called
+        found = telegram_spec.method(called)
+        return found["name"] if found else None
+
+    def _result(self, handler: QuietHandler, method: str, kind: str, result: Any) -> None:
+        """Answer `result`, a `kind`: with the fields it must have, and checked."""
+        if self.check_spec:
+            result = self._filled(kind, result)
+            with self._lock:
+                self.violations.extend(
+                    f"the stand-in's answer: {p}"
+                    for p in telegram_spec.object_problems(kind, result, f"{method} result")
+                )
+        return handler.send_json(200, {"ok": True, "result": result})
 
     def _refuse_chat(self, chat: Any) -> tuple[int, str, dict[str, Any]] | None:
         if chat in self.migrated:
@@ -225,8 +279,10 @@ class TelegramStandIn:
             self._closed.wait(60)
             handler.close_connection = True
             return None
-        result = {"message_id": message_id, "chat": {"id": chat}, "date": int(time.time())}
-        return handler.send_json(200, {"ok": True, "result": result})
+        kind = "private" if chat in self.users else "supergroup"
+        result = {"message_id": message_id, "chat": {"id": chat, "type": kind},
+                  "date": int(time.time()), "text": shown}  # fmt: skip
+        return self._result(handler, "sendMessage", "Message", result)
 
     def _set_webhook(self, handler: QuietHandler, body: dict[str, Any]) -> None:
         url = urlsplit(str(body.get("url", "")))
@@ -256,7 +312,7 @@ class TelegramStandIn:
                 return _error(handler, 400, "Bad Request: query is too old and response "
                               "timeout expired or query ID is invalid")  # fmt: skip
             self.queries[str(query)] = True
-        return handler.send_json(200, {"ok": True, "result": True})
+        return self._result(handler, "answerCallbackQuery", "Boolean", True)
 
     # -- Telegram calling hunter ------------------------------------------------------------
     def message(self, chat: int, text: str, sender: int | None = None) -> dict[str, Any]:
@@ -303,14 +359,18 @@ class TelegramStandIn:
             "chat": {"id": chat, "type": "supergroup"},
             "from": {"id": 111, "is_bot": False, "first_name": "Somchai"},
             "date": int(time.time()),
-            "old_chat_member": {"status": "left", "user": {"id": 123456789, "is_bot": True}},
-            "new_chat_member": {"status": status, "user": {"id": 123456789, "is_bot": True}},
+            "old_chat_member": {"status": "left", "user": BOT},
+            "new_chat_member": self._filled(MEMBER.get(status, "ChatMemberMember"),
+                                            {"status": status, "user": BOT}),
         })  # fmt: skip
 
     def _new_update(self, key: str, value: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
             update = {"update_id": 700_000 + len(self.sent_updates), key: value}
             self.sent_updates.append(update)
+        if self.check_spec:  # what Telegram would send, or the test proves nothing
+            problems = telegram_spec.object_problems("Update", update)
+            assert not problems, f"the stand-in's update is not Telegram's: {problems}"
         return update
 
     def update(self, update: dict[str, Any], secret: str | None = "set") -> int:
