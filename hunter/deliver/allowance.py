@@ -93,8 +93,8 @@ class Allowance:
             return known.members if where.per_member else 1
         try:
             members = max(self.channels.members(to), 1)
-        except ChatGone:
-            self._gone(chat, address, known, now, to)
+        except ChatGone as exc:
+            self._gone(chat, address, known, now, to, str(exc))
             raise
         except ChannelError:
             if known is not None and known.members is not None and not known.gone:
@@ -105,12 +105,15 @@ class Allowance:
         self._chats = None
         return members if where.per_member else 1
 
-    def gone(self, chat: str, to: str) -> None:
-        """`chat` is gone, as a push to it just said (Telegram's 403): kept so, and told."""
+    def gone(self, chat: str, to: str, why: str) -> None:
+        """`chat` is gone, as a push to it just said (Telegram's 403, in `why`): kept so, and
+        told."""
         address = self.channels.recipient(to).address or to
-        self._gone(chat, address, self.chats().get(chat), self.clock(), to)
+        self._gone(chat, address, self.chats().get(chat), self.clock(), to, why)
 
-    def _gone(self, chat: str, address: str, known: ChatRow | None, now: datetime, to: str) -> None:
+    def _gone(
+        self, chat: str, address: str, known: ChatRow | None, now: datetime, to: str, why: str
+    ) -> None:
         """The bot left `chat` (its channel said so): kept as its member count (GONE) until the
         channel says otherwise, asked again daily or when members join; the owner is told
         once, through the outbox. Its rows wait, and no push to it is tried meanwhile (issue
@@ -119,7 +122,7 @@ class Allowance:
         self._chats = None
         if known is not None and known.gone and known.to == address:
             return  # told already
-        notice = notices.chat_gone(chat or OWNER_NAME, to, now, self.config.timezone)
+        notice = notices.chat_gone(chat or OWNER_NAME, to, now, self.config.timezone, why)
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
 

@@ -226,7 +226,8 @@ class Deliverer:
             log.warning("%s; splitting it to find the listing", why)
             return True
         if result.kind is outcome.Kind.GONE and to is not None:
-            self.allowance.gone(batch[0].chat, to)  # its rows wait; the owner is told once
+            # Its rows wait; the owner is told once, in the channel's words.
+            self.allowance.gone(batch[0].chat, to, f"{name} says {result.detail}")
         report.failed += len(batch)
         self._fail(key, decision)
         if decision.status is RowStatus.STUCK:

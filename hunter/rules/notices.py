@@ -134,13 +134,17 @@ def flood(source: Source, titles: list[str], now: datetime) -> Listing:
     )
 
 
-def chat_gone(chat: str, to: str, now: datetime, timezone: str) -> Listing:
-    """Once a month at most for one chat: its name, id and month make the id."""
+def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str = "") -> Listing:
+    """Once a month at most for one chat: its name, id and month make the id. `why`: the
+    channel's own words ("Telegram says Forbidden: bot was blocked by the user"), so that the
+    owner knows which of a person's block, a group's kick or a chat never opened it was."""
+    said = f"{why.rstrip('.')}. " if why else ""
     return Listing(
         job_id=f"{SOURCE}:gone:{chat}:{to}:{_month(now, timezone)}",
         source=SOURCE,
         title=f"🚪 The bot is no longer in chat {chat} ({to})",
         url="",
-        summary="Its listings wait and nothing is pushed there. Invite the bot back (they go "
-        "out with the next poll), or remove that [[chats]] from hunter.toml.",
+        summary=f"{said}Its listings wait and nothing is pushed there. Bring the bot back (a "
+        "group: invite it again; a person: unblock it, or open its chat and press Start) and "
+        "they go out with the next poll, or remove that [[chats]] from hunter.toml.",
     )

@@ -142,6 +142,8 @@ def test_a_user_who_blocked_the_bot_stops_its_rows_and_the_owner_is_told_once(
     assert len(sends) == 2  # "python a", then one refusal (403): its rows wait, never a loop
     gone = [title for title in line.delivered if title.startswith("🚪")]
     assert gone == ["🚪 The bot is no longer in chat tg (telegram:111)"]
+    [told] = [p for p in line.pushes if p.status == 200 and p.titles == gone]
+    assert "Telegram says Forbidden: bot was blocked by the user." in json.dumps(told.body)
     status = json.loads(run(tmp_path, tg_env, "status", "--json").stdout)
     assert status["outbox"]["pending"] == 2  # waiting, not lost
 

@@ -6,7 +6,10 @@ documents it, so that hunter's Telegram channel is tested against the service's 
   "Unauthorized", an unknown method 404 "Not Found".
 - sendMessage: `chat_id` of a known chat (else 400 "Bad Request: chat not found"); a user who
   blocked the bot, or a group that kicked it, 403 "Forbidden: bot was blocked by the user" /
-  "Forbidden: bot was kicked from the group chat"; a group upgraded to a supergroup, 400 with
+  "Forbidden: bot was kicked from the group chat"; a person who never pressed Start in the
+  bot's chat (`strangers`: a bot may not write first) 403 "Forbidden: bot can't initiate
+  conversation with a user", and getChat of one "chat not found"; a group upgraded to a
+  supergroup, 400 with
   `parameters.migrate_to_chat_id`. `text` 1-4,096 characters after entities are parsed (400
   "Bad Request: message is too long" / "message text is empty"); with parse_mode HTML only
   Telegram's tags, balanced (400 "Bad Request: can't parse entities: ..."); inline buttons
@@ -105,6 +108,8 @@ class TelegramStandIn:
     users: set[int] = field(default_factory=lambda: {111})
     groups: set[int] = field(default_factory=lambda: {-100222})
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot, kicked groups
+    # People on Telegram who never pressed Start in the bot's chat: a bot may not write first.
+    strangers: set[int] = field(default_factory=set)
     migrated: dict[int, int] = field(default_factory=dict)  # old group id -> supergroup id
     script: deque[str] = field(default_factory=deque)
     delivered: list[Sent] = field(default_factory=list)
@@ -188,7 +193,7 @@ class TelegramStandIn:
                 self.violations.append(f"{method}: a Bot API method this stand-in does not model")
             return _error(handler, 404, "Not Found")
         chat = body.get("chat_id")
-        refused = self._refuse_chat(chat)
+        refused = self._refuse_chat(chat, method)
         if refused:
             return _error(handler, *refused)
         if method == "getChat":
@@ -221,12 +226,14 @@ class TelegramStandIn:
                 )
         return handler.send_json(200, {"ok": True, "result": result})
 
-    def _refuse_chat(self, chat: Any) -> tuple[int, str, dict[str, Any]] | None:
+    def _refuse_chat(self, chat: Any, method: str) -> tuple[int, str, dict[str, Any]] | None:
         if chat in self.migrated:
             why = "Bad Request: group chat was upgraded to a supergroup chat"
             return 400, why, {"migrate_to_chat_id": self.migrated[chat]}
+        if chat in self.strangers and method == "sendMessage":
+            return 403, "Forbidden: bot can't initiate conversation with a user", {}
         if chat not in self.users and chat not in self.groups:
-            return 400, "Bad Request: chat not found", {}
+            return 400, "Bad Request: chat not found", {}  # getChat of a stranger too
         if chat in self.blocked:
             if chat in self.users:
                 return 403, "Forbidden: bot was blocked by the user", {}

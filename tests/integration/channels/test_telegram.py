@@ -47,6 +47,7 @@ def listing(**more: object) -> Listing:
         ("429:7", USER, Kind.TRANSIENT, "retry after 7", False),
         ("lost", USER, Kind.TRANSIENT, "no answer", True),
         ("ok", "telegram:999", Kind.GONE, "chat not found", False),
+        ("ok", "telegram:333", Kind.GONE, "bot can't initiate conversation with a user", False),
     ],
 )
 def test_what_each_answer_means(
@@ -58,6 +59,7 @@ def test_what_each_answer_means(
     says: str,
     maybe: bool,
 ) -> None:
+    telegram.strangers.add(333)  # on Telegram, and never pressed Start in the bot's chat
     telegram.script.append(script)
     result = sender.push(sender.render([listing()], None, False), "key-1", to)
     assert (result.kind, result.maybe_delivered) == (kind, maybe)
