@@ -37,7 +37,11 @@ log = logging.getLogger("hunter")
 
 MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
-MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft"}  # LINE's event kinds
+# Events after which a chat's members, or whether the bot can reach it, are read again before
+# the next push (LINE's kinds, and Telegram's as updates.py names them). A follow is a person
+# who added the bot (LINE: or unblocked it) or pressed Start (Telegram): a chat the bot could
+# not reach until then gets what waited at the next poll, not a day later.
+MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft", "follow", "unfollow"}
 TOO_FAST = "too fast"  # the inbox's own kind: the chat sent more than it can be answered
 
 

@@ -1,0 +1,67 @@
+"""A chat the bot cannot reach, on Telegram: a person who never pressed Start in the bot's chat
+(a bot may not write first). hunter's real poller, deliverer and chat, the Telegram channel
+against the Bot API stand-in, a real SQLite store and a fake clock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from hunter.app.service import Hunter
+from hunter.channels.telegram.send import TelegramSender
+from hunter.chat import Chat
+from hunter.deliver.channel import ChatEvent
+from hunter.settings.config import parse_config
+from hunter.store.sqlite import SQLiteStore
+from tests.support.board import Board, html_source
+from tests.support.scripted import Clock
+from tests.support.telegram_standin import TOKEN, TelegramStandIn
+
+T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
+PERSON = 333
+TO = f"telegram:{PERSON}"
+
+
+@pytest.fixture
+def sender(telegram: TelegramStandIn) -> Iterator[TelegramSender]:
+    channel = TelegramSender(TOKEN, telegram.url, deadline=2.0)
+    yield channel
+    channel.close()
+
+
+def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, sender: TelegramSender
+) -> None:
+    telegram.strangers.add(PERSON)  # hunter is set up before they open the bot's chat
+    url = board.serve_jobs("/a", [("seed", "seed")])
+    me = {"name": "me", "to": TO}  # Telegram alone: the first [[chats]] is the owner's
+    config = parse_config({"sources": [html_source("a", url)], "chats": [me]})
+    clock = Clock(T0)
+    hunter = Hunter(config, store, sender, clock, "w", threading.Event())
+    hunter.poll()  # primes
+    board.serve_jobs("/a", [("seed", "seed"), ("1", "python scraper")])
+    clock.advance(1800)
+    hunter.poll()
+    # getChat, before the first push, says "chat not found": nothing is pushed, it waits.
+    assert [m for m, _ in telegram.calls] == ["getChat"]
+    assert store.pace.chats()["me"].gone and store.outbox.job_states()["a:1#me"] == "pending"
+    for _ in range(3):  # still gone: not one push tried, and asked no more
+        clock.advance(1800)
+        hunter.poll()
+    # (Once more for the owner's own notice, which waits in a row of its own.)
+    assert [m for m, _ in telegram.calls] == ["getChat", "getChat"]
+    # They open the bot and press Start: Telegram sends "/start" (no my_chat_member, which a
+    # private chat gets only when the bot is blocked or unblocked).
+    telegram.strangers.discard(PERSON)
+    telegram.users.add(PERSON)
+    chat = Chat(config, store, sender, None, clock, "w")
+    chat.handle(ChatEvent("telegram:333:1", "follow", TO, None, at=clock()))
+    clock.advance(1800)
+    hunter.poll()
+    shown = [text.split("\n", 1)[0] for text in telegram.texts(PERSON)]
+    assert "python scraper" in shown  # within a poll, not a day later
+    assert any(text.startswith("🚪 The bot is no longer in chat") for text in shown)
+    assert not store.pace.chats()["me"].gone
