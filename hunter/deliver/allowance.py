@@ -18,7 +18,7 @@ from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import Pacer, Plan
 from hunter.errors import ChannelError, ChatGone
 from hunter.rules import notices
-from hunter.rules.destinations import OWNER_NAME
+from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import GONE, ChatRow, PaceState
@@ -43,8 +43,10 @@ class Allowance:
         channels: Channels,
         clock: Callable[[], datetime],
         pacing: bool = True,
+        destinations: Destinations | None = None,
     ) -> None:
         self.config, self.store, self.channels, self.clock = config, store, channels, clock
+        self.destinations = destinations or Destinations(None, config.chats)
         self.calendar = config.calendar
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.
@@ -122,7 +124,10 @@ class Allowance:
         self._chats = None
         if known is not None and known.gone and known.to == address:
             return  # told already
-        notice = notices.chat_gone(chat or OWNER_NAME, to, now, self.config.timezone, why)
+        # The owner's chat without LINE_TO is the first [[chats]]: one notice for the two,
+        # which share its name and so the notice's id.
+        label = self.destinations.label(chat)
+        notice = notices.chat_gone(label, to, now, self.config.timezone, why)
         if self.store.outbox.enqueue(notice, now):
             log.error("%s: its listings wait; the owner is told", notice.title)
 
@@ -137,10 +142,10 @@ class Allowance:
         try:
             cost = self.cost(chat, to)
         except ChatGone as exc:
-            log.info("chat %s waits: %s", chat or OWNER_NAME, exc)
+            log.info("chat %s waits: %s", self.destinations.label(chat), exc)
             return Grant(False)
         except ChannelError as exc:
-            log.warning("chat %s waits: %s", chat or OWNER_NAME, exc)
+            log.warning("chat %s waits: %s", self.destinations.label(chat), exc)
             return Grant(False)
         if not channel.paced:
             return Grant(True)

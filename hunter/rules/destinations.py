@@ -94,6 +94,13 @@ class Destinations:
         changed = changes.get(chat)
         return (changed.apply(start), changed.mutes) if changed else (start, {})
 
+    def label(self, chat: str) -> str:
+        """`chat` as people read it: the owner's is LINE_TO, or without it the first
+        [[chats]], where its rows go (a setup with Telegram chats only has no LINE_TO)."""
+        if chat != OWNER:
+            return chat
+        return OWNER_NAME if self.owner is not None or not self.chats else self.chats[0].name
+
     def chat_named(self, name: str) -> ChatConfig | None:
         return next((chat for chat in self.chats if chat.name == name), None)
 

@@ -63,5 +63,10 @@ def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
     hunter.poll()
     shown = [text.split("\n", 1)[0] for text in telegram.texts(PERSON)]
     assert "python scraper" in shown  # within a poll, not a day later
-    assert any(text.startswith("🚪 The bot is no longer in chat") for text in shown)
+    # Told once: the owner's notices go to this same chat (no LINE_TO), under its name.
+    told = [text for text in telegram.texts(PERSON) if text.startswith("🚪")]
+    assert [text.split("\n")[0] for text in told] == [
+        "🚪 The bot is no longer in chat me (telegram:333)"
+    ]
+    assert "Telegram says Bad Request: chat not found." in told[0]
     assert not store.pace.chats()["me"].gone
