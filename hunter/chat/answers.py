@@ -41,7 +41,7 @@ PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again a
 # the next push (LINE's kinds, and Telegram's as updates.py names them). A follow is a person
 # who added the bot (LINE: or unblocked it) or pressed Start (Telegram): a chat the bot could
 # not reach until then gets what waited at the next poll, not a day later.
-MEMBERS_CHANGED = {"join", "leave", "memberJoined", "memberLeft", "follow", "unfollow"}
+CHAT_CHANGED = {"join", "leave", "memberJoined", "memberLeft", "follow", "unfollow"}
 TOO_FAST = "too fast"  # the inbox's own kind: the chat sent more than it can be answered
 
 
@@ -99,7 +99,7 @@ class Chat:
             if chat is not None:
                 self._text(event, texts.TOO_FAST_TEXT)
             return
-        if event.kind in MEMBERS_CHANGED and chat is not None and event.chat_id:
+        if event.kind in CHAT_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
         if event.kind in ("follow", "join"):
             # A stranger is welcomed (with the chat's id, to set up hunter) like any "private"

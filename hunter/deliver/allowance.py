@@ -42,11 +42,11 @@ class Allowance:
         store: Store,
         channels: Channels,
         clock: Callable[[], datetime],
+        destinations: Destinations,
         pacing: bool = True,
-        destinations: Destinations | None = None,
     ) -> None:
         self.config, self.store, self.channels, self.clock = config, store, channels, clock
-        self.destinations = destinations or Destinations(None, config.chats)
+        self.destinations = destinations  # the chats' names, as the deliverer has them
         self.calendar = config.calendar
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.

@@ -78,7 +78,7 @@ class Deliverer:
             self.channels = Channels(sender, answering={sender.name: actions})
         self.destinations = destinations or Destinations(None, config.chats)
         self.calendar = config.calendar
-        self.allowance = Allowance(config, store, self.channels, clock, pacing, self.destinations)
+        self.allowance = Allowance(config, store, self.channels, clock, self.destinations, pacing)
         self.store = store
         self.clock = clock
         self.worker = worker

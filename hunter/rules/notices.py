@@ -134,7 +134,7 @@ def flood(source: Source, titles: list[str], now: datetime) -> Listing:
     )
 
 
-def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str = "") -> Listing:
+def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Listing:
     """Once a month at most for one chat: its name, id and month make the id. `why`: the
     channel's own words ("Telegram says Forbidden: bot was blocked by the user"), so that the
     owner knows which of a person's block, a group's kick or a chat never opened it was."""

@@ -5,6 +5,20 @@ adapter is tests/contract."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
+from hunter.channels.telegram.send import TelegramSender
 from tests.support.sqlite_store import store
+from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
 __all__ = ["store"]
+
+
+@pytest.fixture
+def telegram_sender(telegram: TelegramStandIn) -> Iterator[TelegramSender]:
+    """hunter's Telegram channel, pointed at the Bot API stand-in."""
+    channel = TelegramSender(TOKEN, telegram.url, deadline=2.0)
+    yield channel
+    channel.close()

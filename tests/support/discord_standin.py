@@ -34,11 +34,10 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.support.line_spec import CONTRACTS
+from tests.support.contracts import CONTRACTS, built_once
 from tests.support.local_server import LocalServer, QuietHandler
 
 SPEC = CONTRACTS / "discord-openapi.json"
@@ -49,10 +48,7 @@ EMBEDS_TOTAL_MAX = 6000
 MENTION = re.compile(r"@everyone|@here|<@&?\d+>")
 
 
-_building = threading.Lock()
-
-
-@cache
+@built_once
 def _validator(schema: str) -> Any:
     import jsonschema
 
@@ -65,10 +61,8 @@ def spec_errors(body: Any, schema: str = "IncomingWebhookRequestPartial") -> lis
     """What the spec says is wrong with `body` ([] when the spec is absent)."""
     if not SPEC.is_file():
         return []
-    with _building:  # built once, not by each request that comes first together (line_spec)
-        validator = _validator(schema)
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in
-            validator.iter_errors(body)][:5]  # fmt: skip
+            _validator(schema).iter_errors(body)][:5]  # fmt: skip
 
 
 @dataclass

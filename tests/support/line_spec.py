@@ -12,12 +12,12 @@ base (that one must stay plain, or validation would recurse forever).
 from __future__ import annotations
 
 import copy
-import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-CONTRACTS = Path(__file__).resolve().parents[3] / "shared" / "contracts"
+from tests.support.contracts import CONTRACTS, built_once
+
 SPEC = CONTRACTS / "line-messaging-api.yml"
 WEBHOOK_SPEC = CONTRACTS / "line-webhook.yml"  # the events LINE sends to a bot
 
@@ -81,27 +81,13 @@ def definitions(path: Path = SPEC) -> dict[str, Any]:
     return defs
 
 
-_building = threading.Lock()
-
-
-@cache
-def _validator(schema_name: str, path: Path) -> Any:
+@built_once
+def validator(schema_name: str, spec: Path = SPEC) -> Any:
+    """The spec's validator for `schema_name` (the LINE stand-in builds it as it starts)."""
     from jsonschema import Draft7Validator
 
-    root = {"$ref": f"#/definitions/{schema_name}", "definitions": definitions(path)}
+    root = {"$ref": f"#/definitions/{schema_name}", "definitions": definitions(spec)}
     return Draft7Validator(root)
-
-
-def validator(schema_name: str, spec: Path = SPEC) -> Any:
-    """The spec's validator for `schema_name`, built once per process.
-
-    Building it parses the whole spec (about 1.2 s). `cache` alone lets requests that come
-    together each build it in parallel: three pushes at once on a busy runner then took over
-    the 5 s hunter waits for an answer, and a stand-in slower than LINE made a test fail. A
-    stand-in calls this as it starts, and the lock makes the others wait for the first.
-    """
-    with _building:
-        return _validator(schema_name, spec)
 
 
 def spec_errors(schema_name: str, body: Any, spec: Path = SPEC) -> list[str]:

@@ -17,39 +17,33 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from functools import cache
 from typing import Any
 
-from tests.support.line_spec import CONTRACTS
+from tests.support.contracts import CONTRACTS, built_once
 
 SPEC = CONTRACTS / "telegram-bot-api.json"
 ALWAYS = re.compile(r"""always [“"](\w+)[”"]""")
-_building = threading.Lock()
 
 
 def spec_available() -> bool:
     return SPEC.is_file()
 
 
-@cache
-def _load() -> dict[str, Any]:
-    api: dict[str, Any] = json.loads(SPEC.read_text(encoding="utf-8"))
-    api["by_lower"] = {name.lower(): name for name in api["methods"]}
-    return api
-
-
+@built_once
 def api() -> dict[str, Any]:
-    """The spec, parsed once per process (requests that come together wait for the first)."""
-    with _building:
-        return _load()
+    """The spec, parsed once per process (the stand-in parses it as it starts)."""
+    spec: dict[str, Any] = json.loads(SPEC.read_text(encoding="utf-8"))
+    return spec
+
+
+@built_once
+def _by_lower() -> dict[str, dict[str, Any]]:
+    return {name.lower(): spec for name, spec in api()["methods"].items()}
 
 
 def method(name: str) -> dict[str, Any] | None:
     """The method called `name` in any case; None when the Bot API has none."""
-    spec = api()
-    real = spec["by_lower"].get(name.lower())
-    return spec["methods"][real] if real else None
+    return _by_lower().get(name.lower())
 
 
 def missing(name: str, body: dict[str, Any]) -> list[str]:

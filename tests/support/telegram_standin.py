@@ -175,8 +175,7 @@ class TelegramStandIn:
             if left_out:
                 return _error(handler, 400, f"Bad Request: {left_out[0]} is empty")
         if method == "getMe":
-            bot = {"id": 123456789, "is_bot": True, "first_name": "hunter test",
-                   "username": "hunter_test_bot", "can_join_groups": True}  # fmt: skip
+            bot = {**BOT, "username": "hunter_test_bot", "can_join_groups": True}
             return self._result(handler, method, "User", bot)
         if method == "setWebhook":
             return self._set_webhook(handler, body)
@@ -197,9 +196,12 @@ class TelegramStandIn:
         if refused:
             return _error(handler, *refused)
         if method == "getChat":
-            info = {"id": chat, "type": "private" if chat in self.users else "supergroup"}
-            return self._result(handler, method, "ChatFullInfo", info)
+            return self._result(handler, method, "ChatFullInfo", self._chat(chat))
         return self._send_message(handler, chat, body)
+
+    def _chat(self, chat: int) -> dict[str, Any]:
+        """A known chat as a Chat: a user's is private, a group here is a supergroup."""
+        return {"id": chat, "type": "private" if chat in self.users else "supergroup"}
 
     def _filled(self, kind: str, given: Any) -> Any:
         """`given` with the fields a `kind` must have (as it is when the spec is absent)."""
@@ -286,9 +288,8 @@ class TelegramStandIn:
             self._closed.wait(60)
             handler.close_connection = True
             return None
-        kind = "private" if chat in self.users else "supergroup"
-        result = {"message_id": message_id, "chat": {"id": chat, "type": kind},
-                  "date": int(time.time()), "text": shown}  # fmt: skip
+        result = {"message_id": message_id, "chat": self._chat(chat), "date": int(time.time()),
+                  "text": shown}  # fmt: skip
         return self._result(handler, "sendMessage", "Message", result)
 
     def _set_webhook(self, handler: QuietHandler, body: dict[str, Any]) -> None:

@@ -5,7 +5,6 @@ pace it keeps."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,13 +16,6 @@ from tests.support.local_server import free_port
 from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
 USER, GROUP = "telegram:111", "telegram:-100222"
-
-
-@pytest.fixture
-def sender(telegram: TelegramStandIn) -> Iterator[TelegramSender]:
-    channel = TelegramSender(TOKEN, telegram.url, deadline=2.0)
-    yield channel
-    channel.close()
 
 
 def listing(**more: object) -> Listing:
@@ -52,7 +44,7 @@ def listing(**more: object) -> Listing:
 )
 def test_what_each_answer_means(
     telegram: TelegramStandIn,
-    sender: TelegramSender,
+    telegram_sender: TelegramSender,
     script: str,
     to: str,
     kind: Kind,
@@ -61,7 +53,7 @@ def test_what_each_answer_means(
 ) -> None:
     telegram.strangers.add(333)  # on Telegram, and never pressed Start in the bot's chat
     telegram.script.append(script)
-    result = sender.push(sender.render([listing()], None, False), "key-1", to)
+    result = telegram_sender.push(telegram_sender.render([listing()], None, False), "key-1", to)
     assert (result.kind, result.maybe_delivered) == (kind, maybe)
     assert says in result.summary
     if script == "429:7":
@@ -85,20 +77,20 @@ def test_telegram_out_of_reach_is_a_failure_to_retry_never_an_unknown_delivery()
 
 
 def test_a_blocked_user_a_kicked_group_and_a_migrated_group(
-    telegram: TelegramStandIn, sender: TelegramSender
+    telegram: TelegramStandIn, telegram_sender: TelegramSender
 ) -> None:
     telegram.blocked |= {111, -100222}
     telegram.groups.add(-333)
     telegram.migrated[-333] = -100444
-    messages = sender.render([listing()], None, False)
-    blocked = sender.push(messages, "k", USER)
-    kicked = sender.push(messages, "k", GROUP)
-    moved = sender.push(messages, "k", "telegram:-333")
+    messages = telegram_sender.render([listing()], None, False)
+    blocked = telegram_sender.push(messages, "k", USER)
+    kicked = telegram_sender.push(messages, "k", GROUP)
+    moved = telegram_sender.push(messages, "k", "telegram:-333")
     assert (blocked.kind, blocked.status) == (Kind.GONE, 403)
     assert "blocked by the user" in blocked.detail and "kicked" in kicked.detail
     assert moved.kind is Kind.PERMANENT and 'to = "telegram:-100444"' in moved.detail
     with pytest.raises(ChatGone, match="blocked by the user"):
-        sender.members(USER)
+        telegram_sender.members(USER)
     assert telegram.delivered == []
 
 
@@ -114,12 +106,12 @@ def test_a_wrong_token_is_a_config_error_for_check_and_an_auth_failure_for_a_pus
 
 
 def test_a_message_keeps_within_telegrams_limits_and_reads_whole(
-    telegram: TelegramStandIn, sender: TelegramSender
+    telegram: TelegramStandIn, telegram_sender: TelegramSender
 ) -> None:
     """A 10,000-character summary and HTML in the title: Telegram accepts the message (4,096
     characters at most, its own tags only) and the reader sees the title as written."""
     long = listing(summary="x" * 10_000, budget_max=12000, category="เว็บไซต์", offers=3)
-    result = sender.push(sender.render([long], "2 more wait", False), "k", USER)
+    result = telegram_sender.push(telegram_sender.render([long], "2 more wait", False), "k", USER)
     assert result.kind is Kind.SENT, result.summary
     [text] = telegram.texts(111)
     assert text.startswith("Python <bot> & scraper\n💰 ฿8,000–12,000")
@@ -128,16 +120,18 @@ def test_a_message_keeps_within_telegrams_limits_and_reads_whole(
     assert len(text) <= 4096
     [sent] = telegram.delivered
     assert sent.fields["reply_markup"]["inline_keyboard"][0][0]["url"] == long.url
-    assert sender.bot_info() == {"name": "hunter test", "username": "hunter_test_bot"}
+    assert telegram_sender.bot_info() == {"name": "hunter test", "username": "hunter_test_bot"}
 
 
 def test_the_sender_keeps_telegrams_pace_in_a_group(
-    telegram: TelegramStandIn, sender: TelegramSender
+    telegram: TelegramStandIn, telegram_sender: TelegramSender
 ) -> None:
     """Two messages to one group: at least 3 s apart (20 a minute), both taken."""
     started = time.monotonic()
     for n in range(2):
-        result = sender.push(sender.render([listing(job_id=f"b:{n}")], None, False), "k", GROUP)
+        result = telegram_sender.push(
+            telegram_sender.render([listing(job_id=f"b:{n}")], None, False), "k", GROUP
+        )
         assert result.kind is Kind.SENT
     assert time.monotonic() - started >= 3.0
     assert len(telegram.texts(-100222)) == 2

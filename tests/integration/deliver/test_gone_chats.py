@@ -5,10 +5,7 @@ against the Bot API stand-in, a real SQLite store and a fake clock."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
-
-import pytest
 
 from hunter.app.service import Hunter
 from hunter.channels.telegram.send import TelegramSender
@@ -18,29 +15,22 @@ from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.scripted import Clock
-from tests.support.telegram_standin import TOKEN, TelegramStandIn
+from tests.support.telegram_standin import TelegramStandIn
 
 T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
 PERSON = 333
 TO = f"telegram:{PERSON}"
 
 
-@pytest.fixture
-def sender(telegram: TelegramStandIn) -> Iterator[TelegramSender]:
-    channel = TelegramSender(TOKEN, telegram.url, deadline=2.0)
-    yield channel
-    channel.close()
-
-
 def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
-    store: SQLiteStore, board: Board, telegram: TelegramStandIn, sender: TelegramSender
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
 ) -> None:
     telegram.strangers.add(PERSON)  # hunter is set up before they open the bot's chat
     url = board.serve_jobs("/a", [("seed", "seed")])
     me = {"name": "me", "to": TO}  # Telegram alone: the first [[chats]] is the owner's
     config = parse_config({"sources": [html_source("a", url)], "chats": [me]})
     clock = Clock(T0)
-    hunter = Hunter(config, store, sender, clock, "w", threading.Event())
+    hunter = Hunter(config, store, telegram_sender, clock, "w", threading.Event())
     hunter.poll()  # primes
     board.serve_jobs("/a", [("seed", "seed"), ("1", "python scraper")])
     clock.advance(1800)
@@ -57,7 +47,7 @@ def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
     # private chat gets only when the bot is blocked or unblocked).
     telegram.strangers.discard(PERSON)
     telegram.users.add(PERSON)
-    chat = Chat(config, store, sender, None, clock, "w")
+    chat = Chat(config, store, telegram_sender, None, clock, "w")
     chat.handle(ChatEvent("telegram:333:1", "follow", TO, None, at=clock()))
     clock.advance(1800)
     hunter.poll()
