@@ -7,8 +7,10 @@ first push, pushes with the batch's retry key, asks the pure policy what the ans
 and writes that outcome. A channel without a retry key gets a mark written before
 each attempt: a batch found with its attempt marked but never answered may have arrived, and
 is held for a person instead of sent again. A batch the pace holds goes back to `pending`, in
-order, for the next allowed push. It owns nothing else: what is in the outbox, and why, is the
-poller's business.
+order, for the next allowed push. A refusal that would meet the next push too (a rate limit,
+the month's quota, a refused token) holds its chat, or its channel, for the rest of the
+delivery (`Holds`); every other chat is served as usual. It owns nothing else: what is in
+the outbox, and why, is the poller's business.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
 from hunter.deliver.channel import Channel, Channels
+from hunter.deliver.holds import HOLD_SECONDS, Holds
 from hunter.deliver.outcome import SPLIT, Decision
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
@@ -49,7 +52,7 @@ class Delivery:
     pushes: int = 0
     accepted: int = 0  # pushes a paced channel took (each one message of the month's quota)
     failed: int = 0  # listings whose push failed (they wait in retry or stuck)
-    stopped: str | None = None  # why delivery stopped early, if it did
+    stopped: str | None = None  # why a chat or a channel was held (the last), if one was
     held: int = 0  # listings left waiting by the pace or quiet hours
     held_by: str = "the pace"  # or "quiet hours"
     next_push_at: datetime | None = None  # when the pace allows the next new batch, if later
@@ -88,8 +91,9 @@ class Deliverer:
 
     def deliver(self, most: int, paused: frozenset[str] | None = None) -> Delivery:
         """Push what is due, batch by batch, until nothing is left, `most` listings went out,
-        LINE says stop (auth, quota, rate limit, outage), or a stop is requested. The chats
-        `paused` from LINE get no new push (None: read from the store)."""
+        or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
+        of a channel that refused itself (auth, quota, an outage), gets no more this time.
+        The chats `paused` from their phone get no new push (None: read from the store)."""
         report = Delivery()
         if paused is None:
             paused = frozenset(
@@ -99,40 +103,47 @@ class Deliverer:
         lease = timedelta(seconds=self.config.lease_seconds)
         self.allowance.begin()
         done: set[str] = set(paused)  # chats with nothing more to push in this delivery
+        holds = Holds()
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
             batch = self.store.outbox.claim_due(self.worker, now, now - lease) if room > 0 else []
-            messages = self._stored_messages(batch) if batch else None
+            if batch and holds.keep(batch, self._channel_name(batch[0].chat)):
+                continue
+            messages = stored_messages(self.store, batch) if batch else None
             if not batch and room > 0:
                 if self.calendar.is_quiet(now):
                     report.next_push_at = self.calendar.quiet_until(now)
                     report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
                     break
-                batch = self._claim_new(room, now, report, done)
+                batch = self._claim_new(room, now, report, done, holds)
             if not batch:
                 if room > 0 and self._wait_for_retry(started):
                     continue
                 break
             if messages is None:
                 messages = self._new_messages(batch, room, most, report.next_push_at)
-            if not self._push(batch, messages, report):
-                break
+            self._push(batch, messages, report, holds)
+        for key, failure in holds.hand_back(self._local):
+            finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))  # noqa: B023
         if self.allowance.plan_read:
             self.allowance.warn_quota(report.accepted)
         return report
 
     def _claim_new(
-        self, room: int, now: datetime, report: Delivery, done: set[str]
+        self, room: int, now: datetime, report: Delivery, done: set[str], holds: Holds
     ) -> list[Claimed]:
         """A new batch (of at most `room` listings, and what its chat's channel carries in one
-        push) for the first chat that has one and that the pace allows, the owner's first,
-        then the chats that spent least this month; [] when none has."""
+        push) for the first chat that has one, is not held, and that the pace allows, the
+        owner's first, then the chats that spent least this month; [] when none has."""
         for chat in self.allowance.order(self.destinations.names(), now):
             if chat in done:
                 continue
             to = self.destinations.to_of(chat)
             channel = self.channels.of(to)
+            if holds.until(chat, channel.name) is not None:
+                done.add(chat)
+                continue
             limit = min(room, channel.max_per_push)
             batch = self.store.outbox.claim_new(self.worker, str(uuid.uuid4()), limit, now, chat)
             if not batch:
@@ -148,14 +159,12 @@ class Deliverer:
             report.held = self.store.outbox.count_pending()
         return []
 
+    def _channel_name(self, chat: str) -> str:
+        return self.channels.of(self.destinations.to_of(chat)).name
+
     def _release(self, batch: list[Claimed]) -> None:
         """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""
         self.store.outbox.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
-
-    def _stored_messages(self, batch: list[Claimed]) -> list[dict[str, Any]] | None:
-        """The body this batch was first pushed with: a retry sends it again, identical."""
-        body = self.store.outbox.batch_body(batch[0].retry_key)
-        return json.loads(body) if body else None
 
     def _new_messages(
         self, batch: list[Claimed], room: int, most: int, next_push_at: datetime | None
@@ -194,8 +203,11 @@ class Deliverer:
         self.sleep(max(wait, 0.0))
         return True
 
-    def _push(self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery) -> bool:
-        """Push one claimed batch and write down the outcome. False: stop delivering."""
+    def _push(
+        self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery, holds: Holds
+    ) -> None:
+        """Push one claimed batch and write down the outcome; a refusal that would meet the
+        next push too holds its chat or its channel (`holds`)."""
         key = batch[0].retry_key
         to = self.destinations.to_of(batch[0].chat)
         channel = self.channels.of(to)
@@ -203,7 +215,7 @@ class Deliverer:
         if held is not None:
             self._fail(key, held)
             log.error("%d listings: %s", len(batch), held.error)
-            return True
+            return
         result = channel.push(messages, key, to)
         report.pushes += 1
         steps, name = self.config.backoff_seconds, channel.name
@@ -211,20 +223,20 @@ class Deliverer:
             result, batch[0].attempts, len(batch), steps, channel.dedupes, name
         )
         if decision.status is RowStatus.SENT:
-            requeued = self._finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
+            requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)
             report.accepted += 1 if channel.paced else 0
             if requeued:
                 log.info("%s accepts pushes again: %d parked listings re-queued", name, requeued)
-            return True
+            return
         if decision.status == SPLIT:
             ids = [c.job_id for c in batch]
             half = len(ids) // 2
             groups = [(str(uuid.uuid4()), ids[:half]), (str(uuid.uuid4()), ids[half:])]
-            self._finish(lambda: self.store.outbox.split(key, self.worker, groups, self.clock()))
+            finish(lambda: self.store.outbox.split(key, self.worker, groups, self.clock()))
             why = f"{name} rejected a batch of {len(batch)} ({result.summary})"
             log.warning("%s; splitting it to find the listing", why)
-            return True
+            return
         if result.kind is outcome.Kind.GONE and to is not None:
             # Its rows wait; the owner is told once, in the channel's words.
             self.allowance.gone(batch[0].chat, to, f"{name} says {result.detail}")
@@ -234,24 +246,32 @@ class Deliverer:
             log.error("%d listings stuck: %s", len(batch), decision.error)
         else:
             log.warning("%d listings wait (%s): %s", len(batch), decision.status, decision.error)
-        if decision.stop_delivery:
+        if decision.holds is not None:
+            wait = timedelta(seconds=decision.delay or HOLD_SECONDS)
+            holds.add(decision.holds, batch[0].chat, name, self.clock() + wait)
             report.stopped = decision.error
-        return not decision.stop_delivery
 
     def _fail(self, key: str, decision: Decision) -> None:
         failure = outcome.failure_of(decision, self.clock())
-        self._finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
+        finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
 
-    def _finish(self, write: Callable[[], int]) -> int:
-        """Write a push's outcome, retrying through a short database outage. If it stays down,
-        the rows stay `sending` and the lease hands them, key and all, to the next call."""
-        for pause in FINISH_RETRIES:
-            try:
-                return write()
-            except StoreError as exc:
-                log.warning("writing a push's outcome failed (%s); trying again", exc)
-                time.sleep(pause)
-        return write()
+
+def stored_messages(store: Store, batch: list[Claimed]) -> list[dict[str, Any]] | None:
+    """The body this batch was first pushed with: a retry sends it again, identical."""
+    body = store.outbox.batch_body(batch[0].retry_key)
+    return json.loads(body) if body else None
+
+
+def finish(write: Callable[[], int]) -> int:
+    """Write a push's outcome, retrying through a short database outage. If it stays down,
+    the rows stay `sending` and the lease hands them, key and all, to the next call."""
+    for pause in FINISH_RETRIES:
+        try:
+            return write()
+        except StoreError as exc:
+            log.warning("writing a push's outcome failed (%s); trying again", exc)
+            time.sleep(pause)
+    return write()
 
 
 def unpushable(

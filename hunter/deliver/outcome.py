@@ -17,6 +17,12 @@ Transient failures back off 1 s, 5 s, 30 s, 120 s; the fifth (one attempt per ba
 parks the batch as `stuck` (so one bad batch never clogs the rest) with a probe every 300 s,
 and the channel's next success re-queues every parked batch: an outage loses nothing and needs
 no person.
+
+A refusal that the next push would meet too holds, for the rest of a delivery, only whom it
+is about (`Decision.holds`): a chat's rate limit (Telegram's 429, one Discord webhook's) holds
+that chat, and every other chat is served; a limit or a failure of the channel as a whole
+(LINE's monthly quota or its per-channel rate limit, a refused token, an outage that parked a
+batch, Discord's global limit) holds that channel's chats, and every other channel is served.
 """
 
 from __future__ import annotations
@@ -33,6 +39,13 @@ from hunter.store.states import ErrorKind, RowStatus
 # wait paces the probes of a parked batch. The number of attempts is the number of steps.
 BACKOFF_SECONDS = (1.0, 5.0, 30.0, 120.0, 300.0)
 MAX_ATTEMPTS = len(BACKOFF_SECONDS)
+
+
+class Scope(Enum):
+    """Whom a refusal holds until it is over."""
+
+    CHAT = "chat"  # this recipient alone: the channel serves its other chats
+    CHANNEL = "channel"  # every recipient of this channel
 
 
 class Kind(Enum):
@@ -57,6 +70,9 @@ class PushResult:
     # left). A push is resent under its retry key where the channel dedupes; a reply has none.
     maybe_delivered: bool = False
     fix: str = ""  # for an auth failure: what to do, in the channel's own words
+    # Whom a rate limit (429) is about: the chat it was sent to, or the whole channel (LINE
+    # limits a channel's requests; Discord says when a limit is global).
+    scope: Scope = Scope.CHAT
 
     @property
     def summary(self) -> str:
@@ -82,7 +98,9 @@ class Decision:
     delay: float = 0.0  # until the next attempt (retry, or the probe of a parked batch)
     count_attempt: bool = False
     error: str | None = None
-    stop_delivery: bool = False  # the same answer would meet every other batch this poll
+    # The same answer would meet the next push to this chat, or to any chat of this channel:
+    # they get none for the rest of this delivery (other chats and channels are served).
+    holds: Scope | None = None
 
 
 def decide(
@@ -110,7 +128,7 @@ def decide(
             RowStatus.PENDING,
             error=f"{channel}'s monthly message limit is reached; waiting for it to reset or be "
             "raised",
-            stop_delivery=True,
+            holds=Scope.CHANNEL,
         )
     if kind is Kind.REJECTED and batch_size > 1:
         return Decision(SPLIT)
@@ -118,7 +136,7 @@ def decide(
         return _permanent(f"{channel} rejected this listing: {result.detail}")
     if kind is Kind.AUTH:
         fix = result.fix or f"{channel} refused the credentials ({result.summary})"
-        return _permanent(fix, stop_delivery=True)
+        return _permanent(fix, holds=Scope.CHANNEL)
     if kind is Kind.PERMANENT:
         return _permanent(f"{channel} refused it ({result.summary})")
     failed = attempts_before + 1
@@ -134,7 +152,7 @@ def decide(
             count_attempt=True,
             error=f"{channel} failed {failed} times (last: {result.summary}); it is sent again "
             f"by itself once {channel} accepts a push",
-            stop_delivery=True,
+            holds=Scope.CHANNEL,
         )
     return Decision(
         RowStatus.RETRY,
@@ -142,12 +160,12 @@ def decide(
         delay=max(backoff(failed, steps), retry_after),  # the last step repeats
         count_attempt=True,
         error=f"attempt {failed} failed: {result.summary}",
-        stop_delivery=result.status == 429,
+        holds=result.scope if result.status == 429 else None,
     )
 
 
-def _permanent(error: str, stop_delivery: bool = False) -> Decision:
-    return Decision(RowStatus.STUCK, ErrorKind.PERMANENT, error=error, stop_delivery=stop_delivery)
+def _permanent(error: str, holds: Scope | None = None) -> Decision:
+    return Decision(RowStatus.STUCK, ErrorKind.PERMANENT, error=error, holds=holds)
 
 
 def key_expired(channel: str = "the channel", window: float = 24 * 3600) -> Decision:

@@ -112,6 +112,9 @@ class TelegramStandIn:
     strangers: set[int] = field(default_factory=set)
     migrated: dict[int, int] = field(default_factory=dict)  # old group id -> supergroup id
     script: deque[str] = field(default_factory=deque)
+    # Chats whose every message is answered 429 "retry after N" (chat id -> N): Telegram's
+    # flood control holds a chat that was sent too much, and the bot's other chats are served.
+    refusing: dict[int, int] = field(default_factory=dict)
     delivered: list[Sent] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     webhook: dict[str, Any] = field(default_factory=dict)  # what setWebhook set
@@ -260,7 +263,7 @@ class TelegramStandIn:
         button = _bad_button(body.get("reply_markup"))
         if button:
             return _error(handler, 400, f"Bad Request: {button}")
-        wait = self._too_fast(chat)
+        wait = self.refusing.get(chat) or self._too_fast(chat)
         if wait:
             return _error(
                 handler, 429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}

@@ -6,7 +6,9 @@ What an answer means (Discord's docs, "HTTP Response Codes", "JSON Error Codes",
 Limits"; the answers' shapes in ../shared/contracts/discord-openapi.json):
 
     200 (with wait=true: the message), 204      delivered
-    429 {"retry_after": s, "global": b}         try again after retry_after seconds
+    429 {"retry_after": s, "global": b}         try again after retry_after seconds: this
+                                                webhook, or every webhook when "global" (or
+                                                X-RateLimit-Global, X-RateLimit-Scope: global)
     404 {"code": 10015, "Unknown Webhook"}      the webhook was deleted: the chat is gone
     401, 403                                    the webhook's token no longer works: gone
     400 {"code": 50035, "errors": ...}          this message is refused, stuck with its words
@@ -31,12 +33,13 @@ from hunter.channels.discord import settings
 from hunter.channels.discord.render import DiscordMessages
 from hunter.channels.discord.settings import Webhook
 from hunter.deliver.channel import Recipient
-from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.errors import ChannelError, ChatGone
 
 PUSH_DEADLINE_SECONDS = 20.0
 UNKNOWN_WEBHOOK = 10015
 MAX_WAIT = 60.0  # a bucket's reset, or a 429's retry_after, waited here at most
+MAX_RETRY_AFTER = 86400.0  # a 429's wait, kept as the batch's next attempt, at most a day
 
 
 class DiscordError(ChannelError):
@@ -151,8 +154,11 @@ def result(answer: httpx.Response) -> PushResult:
     said = str(data.get("message") or answer.reason_phrase)[:300]
     code = data.get("code")
     if status == 429:
-        wait = _seconds(data.get("retry_after")) or _seconds(answer.headers.get("retry-after"))
-        return PushResult(Kind.TRANSIENT, status, said, retry_after=min(wait or 5.0, 3600.0))
+        wait = _seconds(data.get("retry_after"))
+        wait = _seconds(answer.headers.get("retry-after")) if wait is None else wait
+        scope = Scope.CHANNEL if _global(data, answer.headers) else Scope.CHAT
+        after = min(wait, MAX_RETRY_AFTER) if wait is not None else 5.0
+        return PushResult(Kind.TRANSIENT, status, said, retry_after=after, scope=scope)
     if status == 404 or code == UNKNOWN_WEBHOOK:
         return PushResult(Kind.GONE, status, f"the webhook was deleted ({said})")
     if status in (401, 403):
@@ -164,9 +170,18 @@ def result(answer: httpx.Response) -> PushResult:
     return PushResult(Kind.PERMANENT, status, said)
 
 
+def _global(data: Mapping[str, Any], headers: httpx.Headers) -> bool:
+    """Whether a 429 limits every request of the bot, not this webhook's alone (Discord's
+    "Rate Limits": the body's `global`, X-RateLimit-Global, X-RateLimit-Scope: global)."""
+    flag = headers.get("x-ratelimit-global", "").lower() == "true"
+    return data.get("global") is True or flag or headers.get("x-ratelimit-scope") == "global"
+
+
 def _seconds(value: object) -> float | None:
+    """A count of seconds Discord sent (a number, or its text), None when it is none. A wait
+    of days is a wait of days, never a reason to retry at once."""
     try:
         seconds = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
-    return seconds if 0 <= seconds <= 86400 else None
+    return seconds if seconds >= 0 and seconds == seconds else None

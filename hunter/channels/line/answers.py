@@ -4,7 +4,9 @@ codes" and "Retry failed API requests"):
     2xx                         delivered
     409                         this X-Line-Retry-Key was already accepted: delivered before
     429 "You have reached your monthly limit."   the month's quota: wait, burn no attempts
-    408, other 429s, 5xx        try again later (the same request, the same retry key)
+    408, other 429s, 5xx        try again later (the same request, the same retry key); a 429
+                                holds every chat of the channel (LINE limits a channel's
+                                requests, not a chat's: "Rate limits", per channel)
     401, 403                    the token or the channel: stuck until a person fixes it
     400                         this request is refused: the batch is split to find the listing
     other 4xx                   refused for good
@@ -13,7 +15,7 @@ codes" and "Retry failed API requests"):
 
 from __future__ import annotations
 
-from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.errors import ChannelError
 
 NAME = "LINE"
@@ -48,7 +50,7 @@ def result(status: int | None, message: str, retry_after: float | None = None) -
     """A PushResult of LINE's answer, with the fix in LINE's words for a refused token."""
     kind = classify(status, message)
     fix = auth_fix(status, message) if kind is Kind.AUTH else ""
-    return PushResult(kind, status, message, retry_after, fix=fix)
+    return PushResult(kind, status, message, retry_after, fix=fix, scope=Scope.CHANNEL)
 
 
 def auth_fix(status: int | None, detail: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from hunter.channels.discord import send as discord
 from hunter.channels.line import answers as line
 from hunter.channels.telegram import send as telegram
-from hunter.deliver.outcome import Kind, decide
+from hunter.deliver.outcome import Kind, Scope, decide
 
 
 @pytest.mark.parametrize(
@@ -89,6 +89,42 @@ def test_discord(
         answer = httpx.Response(status, json=body, headers=headers)
     result = discord.result(answer)
     assert (result.kind, result.retry_after) == (kind, retry_after)
+
+
+LIMITED = {"message": "You are being rate limited.", "retry_after": 2.0, "global": False}
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "retry_after", "scope"),
+    [
+        # one webhook's bucket: that chat waits, every other chat is served
+        (LIMITED, {}, 2.0, Scope.CHAT),
+        (LIMITED, {"X-RateLimit-Scope": "shared"}, 2.0, Scope.CHAT),
+        # the bot's global limit, in the body or in either header: every Discord chat waits
+        ({**LIMITED, "global": True}, {}, 2.0, Scope.CHANNEL),
+        (LIMITED, {"X-RateLimit-Global": "true"}, 2.0, Scope.CHANNEL),
+        (LIMITED, {"X-RateLimit-Scope": "global"}, 2.0, Scope.CHANNEL),
+        # a wait of days is kept (at most a day), never read as "5 s"
+        ({**LIMITED, "retry_after": 200_000}, {}, 86_400.0, Scope.CHAT),
+        ({**LIMITED, "retry_after": 90_000.5}, {}, 86_400.0, Scope.CHAT),
+        # none in the body: the Retry-After header; neither: 5 s
+        ({"message": "You are being rate limited."}, {"Retry-After": "9"}, 9.0, Scope.CHAT),
+        ({"message": "You are being rate limited."}, {}, 5.0, Scope.CHAT),
+    ],
+)  # fmt: skip
+def test_discords_429_says_how_long_and_whom(
+    body: dict[str, Any], headers: dict[str, str], retry_after: float, scope: Scope
+) -> None:
+    result = discord.result(httpx.Response(429, json=body, headers=headers))
+    assert (result.kind, result.retry_after, result.scope) == (Kind.TRANSIENT, retry_after, scope)
+
+
+def test_lines_rate_limit_is_the_channels_and_telegrams_the_chats() -> None:
+    """LINE limits a channel's requests (its "Rate limits"); Telegram's 429 is about the chat
+    that was sent too much (its flood control), so the bot's other chats are served."""
+    assert line.result(429, "The API rate limit has been exceeded.").scope is Scope.CHANNEL
+    busy = _telegram(429, "Too Many Requests: retry after 7", retry_after=7)
+    assert telegram._result(httpx.Response(429, json=busy)).scope is Scope.CHAT
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from hunter.deliver.outcome import (
     Decision,
     Kind,
     PushResult,
+    Scope,
     backoff,
     decide,
     key_expired,
@@ -53,29 +54,51 @@ def test_parking_happens_at_max_attempts() -> None:
 
 def test_retry_after_is_honoured() -> None:
     decision = decide(PushResult(Kind.TRANSIENT, 429, "rate", retry_after=60), 0, 1)
-    assert decision.delay == 60 and decision.stop_delivery
+    assert decision.delay == 60 and decision.holds is Scope.CHAT
 
 
 @pytest.mark.parametrize(
-    ("result", "size", "status", "kind", "stop"),
+    ("result", "attempts_before", "holds"),
     [
-        (PushResult(Kind.SENT, 200), 5, "sent", None, False),
-        (PushResult(Kind.REJECTED, 400, "bad"), 5, "split", None, False),
-        (PushResult(Kind.REJECTED, 400, "bad"), 1, "stuck", "permanent", False),
-        (PushResult(Kind.AUTH, 401, "auth"), 5, "stuck", "permanent", True),
-        (PushResult(Kind.AUTH, 403, "no"), 5, "stuck", "permanent", True),
-        (PushResult(Kind.PERMANENT, 404, "x"), 5, "stuck", "permanent", False),
-        (PushResult(Kind.QUOTA, 429, "limit"), 5, "pending", None, True),
+        # a chat's rate limit holds that chat alone; the channel's own limit, all its chats
+        (PushResult(Kind.TRANSIENT, 429, "slow down", retry_after=7), 0, Scope.CHAT),
+        (PushResult(Kind.TRANSIENT, 429, "global", scope=Scope.CHANNEL), 0, Scope.CHANNEL),
+        (PushResult(Kind.QUOTA, 429, "limit"), 0, Scope.CHANNEL),
+        (PushResult(Kind.AUTH, 401, "token"), 0, Scope.CHANNEL),
+        (PushResult(Kind.TRANSIENT, 503, "down"), MAX_ATTEMPTS - 1, Scope.CHANNEL),  # parked
+        # what the next push would not meet holds nothing
+        (PushResult(Kind.TRANSIENT, 500, "boom"), 0, None),
+        (PushResult(Kind.REJECTED, 400, "bad"), 0, None),
+        (PushResult(Kind.PERMANENT, 404, "x"), 0, None),
+        (PushResult(Kind.GONE, 403, "blocked"), 0, None),
+    ],
+)
+def test_whom_a_refusal_holds(
+    result: PushResult, attempts_before: int, holds: Scope | None
+) -> None:
+    assert decide(result, attempts_before, 1).holds is holds
+
+
+@pytest.mark.parametrize(
+    ("result", "size", "status", "kind", "holds"),
+    [
+        (PushResult(Kind.SENT, 200), 5, "sent", None, None),
+        (PushResult(Kind.REJECTED, 400, "bad"), 5, "split", None, None),
+        (PushResult(Kind.REJECTED, 400, "bad"), 1, "stuck", "permanent", None),
+        (PushResult(Kind.AUTH, 401, "auth"), 5, "stuck", "permanent", Scope.CHANNEL),
+        (PushResult(Kind.AUTH, 403, "no"), 5, "stuck", "permanent", Scope.CHANNEL),
+        (PushResult(Kind.PERMANENT, 404, "x"), 5, "stuck", "permanent", None),
+        (PushResult(Kind.QUOTA, 429, "limit"), 5, "pending", None, Scope.CHANNEL),
         # Telegram's 403 "bot was blocked": unsent, the rows wait with the chat kept as gone
         (PushResult(Kind.GONE, 403, "Forbidden: bot was blocked by the user"), 1, "pending",
-         None, False),
+         None, None),
     ],
 )  # fmt: skip
 def test_decisions(
-    result: PushResult, size: int, status: str, kind: str | None, stop: bool
+    result: PushResult, size: int, status: str, kind: str | None, holds: Scope | None
 ) -> None:
     decision = decide(result, 2, size)
-    assert (decision.status, decision.error_kind, decision.stop_delivery) == (status, kind, stop)
+    assert (decision.status, decision.error_kind, decision.holds) == (status, kind, holds)
     assert decision.count_attempt is False  # only transient failures burn attempts
 
 
@@ -110,7 +133,7 @@ def test_a_channel_without_a_retry_key_never_sends_what_may_have_arrived_and_nev
     assert decide(transient(), 9, 1, dedupes=False).delay == 300.0
     assert decide(transient(), 9, 1).status == "stuck"
     busy = PushResult(Kind.TRANSIENT, 429, "Too Many Requests: retry after 7", retry_after=7)
-    assert decide(busy, 0, 1, dedupes=False).delay == 7 and decide(busy, 0, 1).stop_delivery
+    assert decide(busy, 0, 1, dedupes=False).delay == 7 and decide(busy, 0, 1).holds is Scope.CHAT
     token = PushResult(Kind.AUTH, 401, "Unauthorized", fix="check TELEGRAM_BOT_TOKEN")
     assert decide(token, 0, 1, dedupes=False).error == "check TELEGRAM_BOT_TOKEN"
 
