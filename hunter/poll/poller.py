@@ -13,7 +13,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from hunter.errors import StoreError
@@ -157,7 +157,7 @@ class Poller:
                         read.name, read.listings, set(), now, prime=True
                     )
                 elif judged.verdict.good:
-                    recorded = self._record(read, now, rules)
+                    recorded = self._record(read, now, rules, state)
             except StoreError as exc:
                 # This source's listings could not be written; the others still are. It
                 # counts as a failed poll of this source, with the database's reason.
@@ -201,11 +201,16 @@ class Poller:
             log.warning("the reads of this poll were not kept for the history: %s", exc)
 
     def _record(
-        self, read: SourceRead, now: datetime, rules: Mapping[str, ChatRules]
+        self,
+        read: SourceRead,
+        now: datetime,
+        rules: Mapping[str, ChatRules],
+        state: SourceState | None,
     ) -> dict[str, int]:
         """Judge each listing for the owner's chat and each [[chats]] reading this source (each
-        with its own rules, what it changed from LINE and its mutes), and record it with the
-        chats it matches."""
+        with its own rules, what it changed from its chat and its mutes), and record it with
+        the chats it matches. A read whose listings were posted since the last good one is a
+        burst, never a flood, however many are new."""
         source = read.source
         listings, matched = [], set()
         (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
@@ -222,12 +227,13 @@ class Poller:
                     matched.add(listing.job_id)
                     listing = replace(listing, keywords=verdict.keywords)
             listings.append(listing)
+        flood = self.config.flood_limit(source)
         recorded = self.store.outbox.record(
             source.name,
             listings,
             matched,
             now,
-            flood=self.config.flood_limit(source),
+            flood=0 if fresh_burst(read.listings, flood, state) else flood,
             flood_notice=notices.flood(source, [x.title for x in read.listings], now),
             chats=for_chats,
         )
@@ -244,6 +250,21 @@ class Poller:
                 recorded["flood"],
             )
         return recorded
+
+
+# A board's posted time may trail its page by this much (a clock, a cache) and still be new.
+POSTED_SLACK = timedelta(hours=1)
+
+
+def fresh_burst(listings: Sequence[Listing], flood: int, state: SourceState | None) -> bool:
+    """More listings than `flood` say they were posted since the source's last good read:
+    arrivals, not a board that renumbered (whose listings keep their old times), even when
+    the burst fills the whole page and nothing seen before is left on it."""
+    since = state.last_good_at if state else None
+    if not flood or since is None:
+        return False
+    after = (since - POSTED_SLACK).astimezone(UTC).isoformat(timespec="seconds")
+    return sum(1 for x in listings if x.posted and x.posted >= after) > flood
 
 
 def _arrived(recorded: Mapping[str, int]) -> int:

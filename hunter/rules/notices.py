@@ -127,10 +127,10 @@ def flood(source: Source, titles: list[str], now: datetime) -> Listing:
     return Listing(
         job_id=_job_id("flood", source, now),
         source=SOURCE,
-        title=f"📦 {name} showed %s new listings at once",
+        title=f"📦 {name} showed %s new listings and none it showed before",
         url=source.url,
-        summary=f"Recorded silently instead of a flood of alerts (flood_threshold). "
-        f"Among them: {sample}",
+        summary="It looks renumbered (or its url changed): they were recorded silently "
+        f"instead of a flood of alerts (flood_threshold). Among them: {sample}",
     )
 
 

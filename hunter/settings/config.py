@@ -11,7 +11,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -158,13 +158,9 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
             )
         seen.add(source.name)
 
-    timezone = _typed(raw, "timezone", str, where, "UTC")
-    try:
-        ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long to look up
-        raise ConfigError(
-            f'{where}: unknown timezone {timezone!r}; use an IANA name such as "Asia/Bangkok"'
-        ) from None
+    timezone = _zone(raw, where, "UTC")
+    # A board's times without a zone are read in its own timezone, else the config's.
+    sources = tuple(replace(s, timezone=s.timezone or timezone) for s in sources)
     config = Config(
         sources=sources,
         interval_minutes=_number(raw, "interval_minutes", where, 30.0, minimum=0.05),
@@ -405,6 +401,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f'"year?" when the site does not say and a year is only likely), got {period!r}'
         )
     flood = raw.get("flood_threshold")
+    zone = _zone(raw, where, "")
     filter_keys = {k: raw[k] for k in _FILTER_KEYS if k in raw}
     return SourceConfig(
         name=name,
@@ -413,6 +410,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         headers=headers,
         currency=currency,
         period="" if period == "job" else period,
+        timezone=zone,
         filter=_filter_fields(filter_keys, where, global_filter),
         pages=pages,
         every_seconds=every,
@@ -422,3 +420,17 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),
         **fields,
     )
+
+
+def _zone(raw: Mapping[str, Any], where: str, default: str) -> str:
+    """An IANA timezone name ("Asia/Bangkok"), checked."""
+    timezone = str(_typed(raw, "timezone", str, where, default))
+    if not timezone:
+        return timezone
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long to look up
+        raise ConfigError(
+            f'{where}: unknown timezone {timezone!r}; use an IANA name such as "Asia/Bangkok"'
+        ) from None
+    return timezone

@@ -16,7 +16,7 @@ import json
 import operator
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -68,9 +68,10 @@ class UnreadableTime(ValueError):
 _EPOCH_MS_FROM = 10**11
 
 
-def read_time(value: object) -> datetime | None:
+def read_time(value: object, zone: tzinfo = UTC) -> datetime | None:
     """A time as APIs and feeds write them: ISO 8601, RFC 2822, epoch seconds or epoch
-    milliseconds (as a number or as digits). None when it is none of these."""
+    milliseconds (as a number or as digits); one that names no zone is in `zone`. None when
+    it is none of these."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?\s*", value):
@@ -91,7 +92,7 @@ def read_time(value: object) -> datetime | None:
             parsed = parsedate_to_datetime(text)
         except (TypeError, ValueError, IndexError):
             return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
 
 
 def _comparable(left: Any, right: Any, path: str) -> tuple[Any, Any]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
 
 from hunter.rules.listing import Listing
 from hunter.rules.pay import (
@@ -214,6 +215,7 @@ class Details:
     offers: object = None
     deadline: str = ""
     posted: object = None  # when the board says the listing was posted, as it writes it
+    timezone: str = ""  # the zone of a posted time that names none (the source's); "": UTC
 
 
 MAX_COUNT = 1_000_000  # more offers than this on one post is no count anyone reports
@@ -234,13 +236,13 @@ POSTED_AHEAD = timedelta(hours=1)
 POSTED_OLDEST = timedelta(days=731)
 
 
-def posted_time(value: object, now: datetime | None) -> str:
+def posted_time(value: object, now: datetime | None, timezone: str = "") -> str:
     """A listing's posted time as ISO 8601 in UTC, or "" when the board's value is not a time
     hunter can read (ISO 8601, RFC 2822, epoch seconds or milliseconds), is in the future, or
-    is years old."""
+    is years old. A time that names no zone is in `timezone` (the source's; "": UTC)."""
     if value is None or value == "":
         return ""
-    when = read_time(value)
+    when = read_time(value, ZoneInfo(timezone) if timezone else UTC)
     if when is None:
         return ""
     moment = now or datetime.now(UTC)
@@ -291,7 +293,7 @@ def make_listing(
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],
-        posted=posted_time(more.posted, now),
+        posted=posted_time(more.posted, now, more.timezone),
     )
 
 

@@ -101,6 +101,7 @@ def parse_html(
                     currency=source.currency,
                     period=source.period,
                     posted=_value(item, source.posted) if source.posted else None,
+                    timezone=source.timezone,
                 ),
                 now,
             )

@@ -177,6 +177,7 @@ def parse_document(
             offers=_value(item, source.offers),
             deadline=_field(item, source.deadline),
             posted=_value(item, source.posted),
+            timezone=source.timezone,
         )
         result.add(
             make_listing(

@@ -47,6 +47,7 @@ COMMON_KEYS = frozenset(
         "ignore_within",
         "currency",
         "period",
+        "timezone",
     }
 )
 

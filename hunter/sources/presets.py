@@ -41,6 +41,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "offers": "freelance_offers_count",
         "deadline": "deadline_at",
         "posted": "inserted_at",  # ISO 8601, UTC
+        "timezone": "UTC",  # its times are UTC, whatever the config's
         "where": ['status == "open"', "expired_at > now"],
     },
     # RemoteOK's public API: a list whose first element is a legal notice (no id), then jobs.
@@ -121,6 +122,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "category": "classifications.0.classification.description",
         "engagement": "workTypes.0",
         "posted": "listingDate",  # ISO 8601
+        "timezone": "UTC",  # its times are UTC, whatever the config's
         "every": "2h",
     },
     # Freelancer.com's projects API (the official SDK, freelancer-sdk-python): active projects,
@@ -201,6 +203,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "category": "category",
         "engagement": "job_type",
         "posted": "publication_date",  # no zone: UTC
+        "timezone": "UTC",  # its times name no zone, and are UTC, whatever the config's
         "every": "6h",
     },
     # Jobicy's remote jobs API (go-api-libs/jobicy's recorded answer, 2024-12): 50 at most a
@@ -227,6 +230,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "category": "jobIndustry",
         "engagement": "jobType",
         "posted": "pubDate",  # "2024-12-07 04:10:26", no zone: UTC
+        "timezone": "UTC",  # its times name no zone, and are UTC, whatever the config's
         "every": "6h",
     },
 }

@@ -71,6 +71,7 @@ def parse_rss(
                     period=source.period,
                     category=_category(entry),
                     posted=entry.get("published") or entry.get("updated"),
+                    timezone=source.timezone,
                 ),
                 now,
             )

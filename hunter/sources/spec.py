@@ -60,6 +60,9 @@ class SourceConfig:
     flood_threshold: int | None = None  # None: the config's flood_threshold
     currency: str = "THB"  # ISO 4217: what the source's budgets are in, unless an item says
     period: str = ""  # what its pay is per, unless an item says: "" a whole job, hour ... year
+    # The IANA timezone its times without a zone are in ("2026-12-03 09:15"): the config's
+    # unless the source says (config.py fills it in); a preset whose board writes UTC says so.
+    timezone: str = ""
     # json: paths to what a freelancer decides by (all optional)
     budget_max: str = ""
     category: str = ""

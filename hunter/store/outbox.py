@@ -44,9 +44,11 @@ class OutboxStore(Room, ABC):
 
         New rows are `primed` when the source was never primed (or `prime` is set), else
         `pending` (matched) or `ignored`. A source is primed once it showed any listing.
-        Flood guard: when a primed source shows more than `flood` (> 0) new listings, they
-        are all recorded `primed`, `flood_notice` is queued with "%s" in its title replaced
-        by their number, and the result holds {"flood": that number}.
+        Flood guard: when a primed source shows more than `flood` (> 0) new listings and
+        none it showed before (it renumbered, or its url changed), they are all recorded
+        `primed`, `flood_notice` is queued with "%s" in its title replaced by their number,
+        and the result holds {"flood": that number}. New listings above known ones are a
+        burst, recorded as any new listing.
         `chats`: the [[chats]] each listing matches; a new listing of a primed source (not a
         flood) gets a pending row for each, "<job id>#<chat>" (the result's "chats": how
         many)."""

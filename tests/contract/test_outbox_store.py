@@ -255,9 +255,10 @@ def test_a_split_batch_forgets_its_body(store: Store) -> None:
 
 
 def test_flood_guard_records_silently_and_queues_one_notice(store: Store) -> None:
+    """A renumbered board: more new listings than the threshold, and none it showed before."""
     flood_notice = Listing("hunter:flood:a:1", "hunter", "a showed %s new listings", "", None, "")
     store.outbox.record("a", jobs("a", 1), set(), T0)
-    many = jobs("a", *range(1, 41))
+    many = jobs("a", *range(2, 41))
     result = store.outbox.record("a", many, ids(many), T0, flood=30, flood_notice=flood_notice)
     assert result == {"primed": 39, "flood": 39}
     states = store.outbox.job_states()
@@ -269,6 +270,21 @@ def test_flood_guard_records_silently_and_queues_one_notice(store: Store) -> Non
     assert store.outbox.record("a", few, ids(few), T0, flood=30, flood_notice=flood_notice) == {
         "pending": 2
     }
+
+
+def test_a_burst_above_a_listing_still_shown_is_recorded_to_be_sent(store: Store) -> None:
+    """Issue 45: 39 new listings above one seen before (a late cron run, a busy hour) are
+    arrivals, each pending for its chats, never recorded silently as a flood."""
+    notice = Listing("hunter:flood:a:1", "hunter", "a showed %s new listings", "", None, "")
+    store.outbox.record("a", jobs("a", 1), set(), T0)
+    burst = jobs("a", *range(1, 41))
+    chats = {j.job_id: [("studio", j)] for j in burst}
+    recorded = store.outbox.record(
+        "a", burst, ids(burst), T0, flood=30, flood_notice=notice, chats=chats
+    )
+    assert recorded == {"pending": 39, "chats": 39}
+    assert store.outbox.count_pending() == 2 * 39  # the owner's and studio's
+    assert "hunter:flood:a:1" not in store.outbox.job_states()
 
 
 def test_instances_recording_claiming_and_sending_at_once_never_deadlock(

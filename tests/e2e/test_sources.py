@@ -151,7 +151,7 @@ def test_a_renumbered_source_sends_one_notice_not_a_flood(
     board.serve_jobs("/jobs", renumbered)
     result = run_hunter(tmp_path, "run", "--once", env=env)
     assert result.returncode == 0, result.stderr
-    assert line.delivered == ["📦 board showed 100 new listings at once"]
+    assert line.delivered == ["📦 board showed 100 new listings and none it showed before"]
     assert len(line.pushes) == 1
     board.serve_jobs("/jobs", [("fresh", "python fresh one"), *renumbered])
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0

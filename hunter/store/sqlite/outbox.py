@@ -128,7 +128,10 @@ def _record(
     unknown = 0
     if primed and flood > 0 and flood_notice is not None:
         unknown = integer(db.execute(Q["count_unknown"], {"ids": ids}).fetchone(), "unknown")
-    flooded = unknown > flood
+    # A flood is a board that renumbered: more new listings than `flood`, and none of what
+    # the read shows seen before. New listings above ones still there are a burst.
+    shown = len({job["job_id"] for job in jobs})
+    flooded = unknown > flood and unknown == shown
     if flooded and flood_notice is not None:
         payload = flood_notice.payload()
         payload["title"] = payload["title"] % unknown

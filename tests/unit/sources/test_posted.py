@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hunter.errors import ConfigError
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
 from hunter.sources.extract import posted_time
@@ -42,6 +43,37 @@ NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 )
 def test_a_posted_time_as_boards_write_it(value: object, posted: str) -> None:
     assert posted_time(value, NOW) == posted
+
+
+@pytest.mark.parametrize(
+    ("timezone", "value", "posted"),
+    [
+        ("", "2026-11-30 08:15:00", "2026-11-30T08:15:00+00:00"),  # none given: UTC
+        ("UTC", "2026-11-30 08:15:00", "2026-11-30T08:15:00+00:00"),
+        ("Asia/Bangkok", "2026-11-30 15:15:00", "2026-11-30T08:15:00+00:00"),
+        ("America/New_York", "2026-11-30 03:15:00", "2026-11-30T08:15:00+00:00"),
+        ("America/New_York", "2026-11-30 08:15:00", ""),  # 13:15 UTC: hours ahead of now
+        ("Asia/Bangkok", "2026-11-30T08:15:00Z", "2026-11-30T08:15:00+00:00"),  # a zone wins
+    ],
+)
+def test_a_time_without_a_zone_is_read_in_the_sources_timezone(
+    timezone: str, value: str, posted: str
+) -> None:
+    assert posted_time(value, NOW, timezone) == posted
+
+
+def test_a_sources_timezone_is_its_own_else_the_configs_and_utc_boards_say_so() -> None:
+    raw = {"timezone": "Asia/Bangkok", "sources": [
+        {"name": "a", "kind": "rss", "url": "https://x.test/a"},
+        {"name": "b", "kind": "rss", "url": "https://x.test/b", "timezone": "America/New_York"},
+        {"preset": "remotive"}, {"preset": "jobicy"}, {"preset": "fastwork"},
+    ]}  # fmt: skip
+    zones = {s.name: s.timezone for s in parse_config(raw).sources}
+    assert zones == {"a": "Asia/Bangkok", "b": "America/New_York", "remotive": "UTC",
+                     "jobicy": "UTC", "fastwork": "UTC"}  # fmt: skip
+    with pytest.raises(ConfigError, match="unknown timezone 'Mars/Olympus'"):
+        parse_config({"sources": [{"name": "a", "kind": "rss", "url": "https://x.test/a",
+                                   "timezone": "Mars/Olympus"}]})  # fmt: skip
 
 
 def preset(name: str, **more: Any) -> Any:

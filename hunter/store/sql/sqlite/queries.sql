@@ -176,7 +176,7 @@ VALUES (:job_id, 'hunter', 'pending', :listing, :now, :now)
 ON CONFLICT (job_id) DO NOTHING;
 
 -- name: count_unknown
-SELECT count(*) AS unknown FROM json_each(:ids)
+SELECT count(DISTINCT value) AS unknown FROM json_each(:ids)
 WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.value);
 
 -- name: lease_source
