@@ -15,11 +15,11 @@ anywhere else (a Content-Security-Policy says so to the browser), readable at a 
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from html import escape
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -77,14 +77,14 @@ def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetim
             report = gather()
         except HunterError as exc:
             return _unavailable(exc)
-        body = render(report, clock(), timezone).encode("utf-8")
+        body = redact(render(report, clock(), timezone)).encode("utf-8")
         return Answer(200, body, (*HTML, *PRIVATE))
 
     def document(target: str, headers: Headers) -> Answer:
         if not shown(headers):
             return _refused()
         try:
-            body = as_json(gather()).encode("utf-8")
+            body = redact(as_json(gather())).encode("utf-8")
         except HunterError as exc:
             return _unavailable(exc)
         return Answer(200, body, (("content-type", "application/json"), *PRIVATE))
@@ -108,6 +108,13 @@ def _refused() -> Answer:
 
 
 # -- the page ----------------------------------------------------------------------------------
+def escape(text: str, limit: int | None = None, quote: bool = True) -> str:
+    """Text from the report as the page shows it: secrets out first (a site may quote back
+    the key hunter sent it; cut, a secret would no longer be found whole), then cut to
+    `limit`, then escaped. The whole page is redacted again as it is sent."""
+    return html.escape(redact(text)[:limit], quote=quote)
+
+
 STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans Thai",sans-serif;
 margin:0;padding:12px;background:#f6f7f9;color:#1d2329}
@@ -155,7 +162,7 @@ def _source(
     if source.broken_at:
         state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(source.broken_at))}</span>"
     elif source.last_error:
-        state = f"<span class=bad>❌ {escape(source.last_error[:200])}</span>"
+        state = f"<span class=bad>❌ {escape(source.last_error, 200)}</span>"
     else:
         state = f"<span class=ok>✅ {source.last_count or 0} listings</span>"
     days = report.history.get(source.name) or {}
@@ -225,8 +232,7 @@ def chart(new: list[int], counts: list[int], failed: list[int]) -> str:
 def _outbox(report: StatusReport) -> str:
     o = report.outbox
     rows = "".join(
-        f"<tr><td>{escape(row.job_id[:80])}</td>"
-        f"<td>{escape((row.last_error or '')[:200])}</td></tr>"
+        f"<tr><td>{escape(row.job_id, 80)}</td><td>{escape(row.last_error or '', 200)}</td></tr>"
         for row in report.rows
         if str(row.status) == "stuck"
     )

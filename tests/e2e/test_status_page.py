@@ -114,3 +114,38 @@ def test_a_person_opens_the_page_in_a_browser(
     assert shot.is_file() and shot.stat().st_size > 8_000  # not a blank page
     if SCREENSHOT:
         Path(SCREENSHOT).write_bytes(shot.read_bytes())
+
+
+def test_a_secret_a_site_quotes_back_is_on_neither_the_page_nor_its_json(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    """Issue 45, finding 6: every CLI output was redacted, the page was not. A site quoting
+    back the API key hunter sent it showed the key on /status and /status.json."""
+    key = "sk-live-" + "7f3a9c" * 8
+    said = json.dumps({"message": f"invalid api key {key} for this account"})
+    quoting = board.serve("/keyed", said, "application/json", status=401)
+    source = {**html_source("keyed", quoting), "headers": {"X-Api-Key": key}}
+    write_config(tmp_path, [source])
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode in (0, 1)
+    port = free_port()
+    process = start_hunter(
+        tmp_path, "run", env={**env, "PORT": str(port), "HUNTER_STATUS_TOKEN": TOKEN}
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for(f"{url}/healthz", 200, 60)
+        said = []
+        for path in ("/status", "/status.json"):
+            request = urllib.request.Request(
+                f"{url}{path}", headers={"Authorization": f"Bearer {TOKEN}"}
+            )
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                said.append(answer.read().decode())
+        page, document = said
+        assert "invalid api key *** for this account" in page  # the site's words, shown
+        assert "invalid api key *** for this account" in document
+        assert key not in page and key not in document
+        assert key[:24] not in page + document  # not even cut in half
+    finally:
+        process.terminate()  # type: ignore[attr-defined]
+        process.wait(30)  # type: ignore[attr-defined]
