@@ -5,6 +5,7 @@ nothing but a green or red job (issue 36). The same report `hunter status` print
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -27,9 +28,24 @@ def sparkline(counts: list[int]) -> str:
     )
 
 
+# What Markdown reads as markup, where a board's or a site's text may hold it: links and
+# images ([]()!), raw HTML and entities (<>&), emphasis and code (*_`~), the table's pipe.
+# An underscore inside a word (LINE_TO) is no emphasis (CommonMark 6.2), and left as it is.
+_MARKUP = re.compile(r"([\\`*\[\]()<>!|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
 def _cell(text: str) -> str:
-    """A table cell: no pipe or line break of a page's text may break the table."""
-    return " ".join(text.replace("|", "\\|").split())[:120]
+    """Text from a board or a site as plain text: one line, cut, then each character
+    Markdown would read as markup escaped (cut after, an escape could lose its half)."""
+    return _MARKUP.sub(r"\\\1", " ".join(text.split())[:120])
+
+
+def _code(text: str) -> str:
+    """A code span holding `text` whole: its fence is longer than any run of backticks in it
+    (CommonMark 6.1), so a backtick in a board's id cannot close it."""
+    text = " ".join(text.split())[:120]
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}"
 
 
 def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
@@ -78,7 +94,7 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
         lines.append("")
         for row in report.rows:
             if str(row.status) == "stuck":
-                lines.append(f"- `{_cell(row.job_id)}`: {_cell(row.last_error or '')}")
+                lines.append(f"- {_code(row.job_id)}: {_cell(row.last_error or '')}")
         lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
     lines += _chats(report)
     return "\n".join(lines) + "\n"

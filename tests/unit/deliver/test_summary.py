@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from markdown_it import MarkdownIt
+
 from hunter.deliver.channel import Recipient
 from hunter.deliver.summary import as_markdown, sparkline
-from hunter.store.records import SourceRow, StatusReport
+from hunter.store.records import OutboxRow, SourceRow, StatusReport
+from hunter.store.states import ErrorKind, RowStatus
 
 T0 = datetime(2026, 11, 30, 9, tzinfo=UTC)
 
@@ -50,3 +53,40 @@ def test_a_report_as_a_summary() -> None:
     assert all(row.count(" | ") == rows[0].count(" | ") for row in rows[:3])  # one line each
     assert "**Outbox**: 2 waiting, 0 to retry, 0 stuck, 7 sent in 24 h" in text
     assert "| LINE_TO | LINE | 40 | 2 |" in text and "LINE: 41 of 300 messages used" in text
+
+
+def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
+    """Issue 45, finding 8: only `|` was escaped. A site's error text became a link and a raw
+    <img> (entities are unescaped on the way in), and a backtick in a board's id closed the
+    stuck row's code span. Rendered as CommonMark with GitHub's tables (markdown-it-py, as a
+    person sees the job summary): the words are there, as text; no link, image, tag or code
+    span of theirs."""
+    said = (
+        "[jobboard.fastwork.co/apply](https://evil.example/x) <img src=x onerror=alert(1)> "
+        "&lt;b&gt;bold&lt;/b&gt; **loud** ![i](https://evil.example/i.png) ~~gone~~ a|b"
+    )
+    stuck = OutboxRow(
+        "board:7`<b>x</b>`",
+        RowStatus.STUCK,
+        "t",
+        1,
+        None,
+        None,
+        None,
+        ErrorKind.PERMANENT,
+        said,
+        T0,
+    )
+    report = StatusReport(
+        outbox={"pending": 0, "sending": 0, "retry": 0, "stuck": 1}, sent_last_24h=0,
+        rows=[stuck], sources=[source("evil[1](https://evil.example)", None, said)],
+        last_prune_at=None,
+    )  # fmt: skip
+    shown = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    page = shown.render(as_markdown(report, T0, "UTC"))
+    for markup in ("<a ", "<img", "<b>", "<strong>loud", "<s>", "<del>", "onerror=alert(1)>"):
+        assert markup not in page
+    assert "[jobboard.fastwork.co/apply](https://evil.example/x)" in page  # as text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<code>board:7`&lt;b&gt;x&lt;/b&gt;`</code>" in page  # the whole id, in its span
+    assert page.count("<tr>") == 2  # the header and one source: no row broken apart
