@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hunter.errors import ConfigError
-from hunter.rules.destinations import ChatConfig
+from hunter.rules.destinations import OWNER_NAME, ChatConfig
 from hunter.rules.pay import read_min_budget
 from hunter.settings.toml_tables import reject_unknown, words
 
@@ -55,9 +55,17 @@ def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfi
 
 def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConfig:
     name = table.get("name")
-    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]{1,32}", name):
+    # ASCII only: a look-alike letter (a Cyrillic e, U+0435) would make a second name that reads as
+    # the first in every status line and command.
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", name):
         raise ConfigError(
-            f'{at}: name must be 1-32 letters, digits, "_", "-" or ".", e.g. name = "design"'
+            f'{at}: name must be 1-32 of the letters A-Z and a-z, digits, "_", "-" or ".", '
+            f'e.g. name = "design"; got {name!r}'
+        )
+    if name.upper() == OWNER_NAME:  # how status lines and `--chat` name the owner's chat
+        raise ConfigError(
+            f"{at}: name {name!r} is the owner's chat in status lines and commands (`hunter "
+            'tuning --chat LINE_TO`); give this chat another name, e.g. name = "team"'
         )
     at = f"{at} ({name})"
     to = table.get("to")

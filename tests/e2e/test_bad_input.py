@@ -98,6 +98,16 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             f'[[chats]]\nname = "design"\nto = "C{"0" * 32}"\ninclude_words = ["logo"]\n',
             ("[[chats]] #1", "unknown key 'include_words'", "include, min_budget"),
         ),
+        (  # issue 45, finding 13: the owner's name in status lines and `--chat`
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            f'[[chats]]\nname = "LINE_TO"\nto = "C{"0" * 32}"\n',
+            ("[[chats]] #1: name 'LINE_TO' is the owner's chat", "give this chat another name"),
+        ),
+        (  # a Cyrillic "е" in "dеsign" reads as the Latin one
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            f'[[chats]]\nname = "d\u0435sign"\nto = "C{"0" * 32}"\n',
+            ("[[chats]] #1", "letters A-Z and a-z", "d\u0435sign"),
+        ),
     ],
     ids=[
         "malformed",
@@ -115,6 +125,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "chat-bad-to",
         "chat-unknown-source",
         "chat-unknown-key",
+        "chat-named-line-to",
+        "chat-look-alike-name",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

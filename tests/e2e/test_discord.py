@@ -162,3 +162,22 @@ def test_a_discord_chat_without_its_webhook_stops_with_one_line(
     result = run_hunter(tmp_path, "run", "--once", env={**dc_env, "DISCORD_WEBHOOK_TEAM": bad})
     assert result.returncode == 2 and "is not a Discord webhook URL" in result.stderr
     assert bad not in result.stderr
+
+
+@pytest.mark.parametrize("spelling", ["TEAM", "again"])
+def test_one_webhook_under_two_names_stops_with_one_line(
+    tmp_path: Path, board: Board, dc_env: dict, spelling: str
+) -> None:
+    """Issue 45, finding 7: "discord:team" beside "discord:TEAM" (both read
+    DISCORD_WEBHOOK_TEAM), or two variables holding one URL: `hunter check` passed and the
+    channel got every listing twice. One webhook is one destination, however it is spelled."""
+    url = board.serve_jobs("/jobs", [("1", "python")])
+    chats = [{"name": "team", "to": "discord:team"}, {"name": "two", "to": f"discord:{spelling}"}]
+    write_config(tmp_path, [html_source("board", url)], chats=chats)
+    env = {**dc_env, "DISCORD_WEBHOOK_AGAIN": dc_env["DISCORD_WEBHOOK_TEAM"]}
+    for command in ("check", "run"):
+        result = run_hunter(tmp_path, command, *(["--once"] if command == "run" else []), env=env)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        said = result.stdout + result.stderr
+        assert "[[chats]] 'team' and 'two' post to one Discord webhook" in said
+        assert TOKEN not in said

@@ -52,7 +52,7 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, W
             match = HOOK_PATH.search(value)
             if match:
                 redact.register(match["token"])
-    hooks = {}
+    hooks: dict[str, Webhook] = {}
     for chat in chats:
         to, name = chat.to, variable(chat.to)
         url = (environ.get(name) or "").strip()
@@ -69,7 +69,15 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, W
                 f"{name} is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/"
                 "<token>); copy it again from the channel's Integrations -> Webhooks"
             )
-        hooks[to] = Webhook(url.split("?", 1)[0], match["id"])
+        hook = Webhook(url.split("?", 1)[0], match["id"])
+        twin = next((c for c in chats if c.to in hooks and hooks[c.to].id == hook.id), None)
+        if twin is not None:
+            raise ConfigError(
+                f"[[chats]] {twin.name!r} and {chat.name!r} post to one Discord webhook (id "
+                f"{hook.id}, from {variable(twin.to)} and {name}): each listing would reach "
+                "that channel twice; remove one of the two [[chats]]"
+            )
+        hooks[to] = hook
     return hooks
 
 
