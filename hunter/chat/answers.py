@@ -206,7 +206,7 @@ class Chat:
             mark = "dismissed" if verb == DISMISS else "applied"
             # Only a row of this chat's own (its `chat` column, never its id's text, which a
             # board writes: issue 37); another chat's card is unknown here.
-            title = self.store.chat.mark(argument, mark, now, chat)
+            title = mark_row(self.store, argument, mark, now, chat)
             if title is None:
                 self._text(event, "ไม่พบงานนี้แล้ว · That listing is no longer known.")
             elif mark == "dismissed":
@@ -263,3 +263,12 @@ class _Repliers:
 
     def recipient(self, to: str | None) -> Recipient:
         return self.repliers.of(to).recipient(to)
+
+
+def mark_row(store: Store, job_id: str, mark: str, now: datetime, chat: str) -> str | None:
+    """Mark `chat`'s own row of `job_id` from a card's button: its title, None when the chat
+    has no such row. A card sent before schema 15 named a chat's row "<id>#<chat>"."""
+    title = store.chat.mark(job_id, mark, now, chat)
+    if title is None and chat and job_id.endswith(f"#{chat}"):
+        title = store.chat.mark(job_id[: -len(chat) - 1], mark, now, chat)
+    return title

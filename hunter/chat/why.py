@@ -44,7 +44,8 @@ class Why:
         if not argument or len(argument) > 2000:
             return USAGE
         is_link = argument.startswith(("http://", "https://"))
-        ids = [] if is_link else [argument, f"{argument}#{chat}"]
+        # "<id>#<chat>" is how a chat's row was named before release 15 (a status it printed)
+        ids = [] if is_link else sorted({argument, argument.removesuffix(f"#{chat}")})
         rows = self.store.chat.find(ids, argument if is_link else None)
         mine = [r for r in rows if text(r, "chat") == chat]
         # The owner's row of a board's listing explains it to any chat (the same listing,
@@ -85,7 +86,7 @@ class Why:
             return head + f"{where}: {error[:160]}"
         if status == "pending":
             return head + self._waiting(chat, now)
-        dismissed = {m.job_id for m in self.store.chat.marks("dismissed")}
+        dismissed = {m.job_id for m in self.store.chat.marks("dismissed") if m.chat == chat}
         if text(row, "job_id") in dismissed:
             return head + "กดไม่สนใจไว้ · dismissed: it will not come back"
         return head + self._filtered(listing, chat, now)

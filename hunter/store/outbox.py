@@ -50,8 +50,8 @@ class OutboxStore(Room, ABC):
         and the result holds {"flood": that number}. New listings above known ones are a
         burst, recorded as any new listing.
         `chats`: the [[chats]] each listing matches; a new listing of a primed source (not a
-        flood) gets a pending row for each, "<job id>#<chat>" (the result's "chats": how
-        many)."""
+        flood) gets a pending row for each, keyed by its id and the chat (the result's
+        "chats": how many)."""
 
     @abstractmethod
     def claim_new(
@@ -127,8 +127,10 @@ class OutboxStore(Room, ABC):
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
 
-    def job_states(self) -> dict[str, str]:
-        return {text(r, "job_id"): text(r, "status") for r in self._rows("job_states")}
+    def job_states(self, chat: str = "") -> dict[str, str]:
+        """The state of each row of `chat` ('' the owner's), by listing id."""
+        rows = self._rows("job_states", chat=chat)
+        return {text(r, "job_id"): text(r, "status") for r in rows}
 
     def counts(self) -> dict[str, int]:
         """How many rows are in each state of the outbox (pending, sending, retry, stuck)."""

@@ -83,7 +83,7 @@ class Claimed:
     retry_key: str
     retry_key_at: datetime
     attempts: int
-    chat: str = ""  # whose row: '' is LINE_TO's, else a [[chats]] name
+    chat: str = ""  # whose row (with job_id, its key): '' the owner's, else a chat's name
 
     @classmethod
     def from_row(cls, row: Row) -> Claimed:
@@ -314,12 +314,13 @@ class ChatRow:
 
 @dataclass(frozen=True)
 class Marked:
-    """A listing the user marked on LINE (`hunter status --applied`)."""
+    """A listing a chat marked from a card (`hunter status --applied`)."""
 
     job_id: str
     mark: str
     listing: Listing
     marked_at: datetime
+    chat: str = ""  # whose mark: '' the owner's, else a chat's name
 
     @classmethod
     def from_row(cls, row: Row) -> Marked:
@@ -329,6 +330,7 @@ class Marked:
             mark=text(row, "mark"),
             listing=Listing.from_payload(job_id, document(row, "listing")),
             marked_at=moment(row, "marked_at"),
+            chat=optional_text(row, "chat") or "",
         )
 
 

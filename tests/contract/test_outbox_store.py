@@ -287,6 +287,35 @@ def test_a_burst_above_a_listing_still_shown_is_recorded_to_be_sent(store: Store
     assert "hunter:flood:a:1" not in store.outbox.job_states()
 
 
+def test_a_board_id_ending_in_a_chats_name_is_its_own_listing(store: Store) -> None:
+    """Issue 45, finding 3: a chat's row was "<id>#<chat>", inserted ON CONFLICT DO NOTHING.
+    Ids "7" then "7#team": "7#team" reached neither the owner nor team; "7#team" then "7":
+    team never got "7". Each listing now has its row in each chat it matches, in either
+    order (source a, then source b), and each goes out to each."""
+    for source, order in (("a", ("7", "7#team")), ("b", ("7#team", "7"))):
+
+        def states(chat: str = "", source: str = source) -> dict[str, str]:
+            return {k: v for k, v in store.outbox.job_states(chat).items() if k[0] == source}
+
+        store.outbox.record(source, jobs(source, "seed"), set(), T0)
+        for native in order:
+            listings = jobs(source, native)
+            chats = {x.job_id: [("team", x)] for x in listings}
+            store.outbox.record(source, listings, ids(listings), T0, chats=chats)
+        seven, tagged = f"{source}:7", f"{source}:7#team"
+        assert states() == {f"{source}:seed": "primed", seven: "pending", tagged: "pending"}
+        assert states("team") == {seven: "pending", tagged: "pending"}
+        owner = store.outbox.claim_new("w", f"k-{source}", 10, T0, "")
+        team = store.outbox.claim_new("w", f"k-{source}-team", 10, T0, "team")
+        assert sorted((c.job_id, c.chat) for c in owner + team) == [
+            (seven, ""), (seven, "team"), (tagged, ""), (tagged, "team")]  # fmt: skip
+        store.outbox.mark_sent(f"k-{source}", T0)
+        assert states("team") == {seven: "sending", tagged: "sending"}
+        store.outbox.mark_sent(f"k-{source}-team", T0)
+        assert states("team") == {seven: "sent", tagged: "sent"}
+    assert store.outbox.prune(T0 + timedelta(days=1)) == 10  # each row, once
+
+
 def test_instances_recording_claiming_and_sending_at_once_never_deadlock(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -342,13 +371,10 @@ def test_a_new_listing_gets_a_row_for_each_chat_it_matches(store: Store) -> None
     # Seen again, or shown to a chat added later: nothing more for anyone.
     assert store.outbox.record("a", new, {"a:1", "a:2"}, T0, chats=chats) == {}
     batch = store.outbox.claim_new("w", "k-studio", 10, T0, "studio")
-    assert [(c.job_id, c.chat) for c in batch] == [
-        ("a:1#studio", "studio"),
-        ("a:2#studio", "studio"),
-    ]
+    assert [(c.job_id, c.chat) for c in batch] == [("a:1", "studio"), ("a:2", "studio")]
     assert store.outbox.claim_new("w", "k-none", 10, T0, "nobody") == []
     store.outbox.mark_sent("k-studio", T0)
-    assert [x.job_id for x in store.outbox.recent_sent(5, "studio")] == ["a:1#studio", "a:2#studio"]
+    assert [x.job_id for x in store.outbox.recent_sent(5, "studio")] == ["a:1", "a:2"]
     assert store.outbox.recent_sent(5) == []  # the owner's chat got nothing yet
     # What each chat was sent since a moment (a Telegram chat's month in `hunter status`).
     assert store.outbox.sent_by_chat(T0) == {"studio": 2}

@@ -61,3 +61,27 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
     )
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert f"studio ({GROUP}): 4 recipients, 4 messages this month, 0 waiting" in text
+
+
+def test_a_board_id_ending_in_a_chats_name_reaches_the_owner_and_the_chat(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    """Issue 45, finding 3, as a user runs it (SQLite): a chat's rows were "<id>#<chat>", so a
+    board id "7" then "7#studio" left "7#studio" with neither the owner nor studio, and
+    "7#studio" then "7" left studio without "7". Now each listing reaches each chat, once."""
+    line.members[GROUP] = 1
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    config_with_a_group(tmp_path, url)
+    env = base_env(tmp_path, **line.env())
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    shown = [("seed", "seed")]
+    for native in ("7", "7#studio", "8#studio", "8"):
+        shown.insert(0, (native, f"python {native}"))
+        board.serve_jobs("/jobs", shown)
+        assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    pushed: dict[str, list[str]] = {}
+    for push in line.pushes:
+        if push.status == 200:
+            pushed.setdefault(push.to, []).extend(push.titles)
+    titles = ["python 7", "python 7#studio", "python 8", "python 8#studio"]
+    assert sorted(pushed[TO]) == sorted(pushed[GROUP]) == titles  # each, once, to each

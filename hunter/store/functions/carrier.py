@@ -29,13 +29,13 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "outbox_rows": ("hunter_outbox_rows", ("limit",)),
     "sources": ("hunter_source_rows", ()),
     "meta": ("hunter_meta_rows", ()),
-    "job_states": ("hunter_job_states", ()),
+    "job_states": ("hunter_chat_job_states", ("chat",)),
     "pace": ("hunter_pace_row", ()),
     "chat_rules": ("hunter_chat_rules", ("now",)),
     "find_listing": ("hunter_find_listing", ("ids", "url")),
     "sources_linking": ("hunter_sources_linking", ("prefix",)),
     "chats": ("hunter_chats_rows", ()),
-    "marks": ("hunter_marks_rows", ("mark",)),
+    "marks": ("hunter_chat_marks_rows", ("mark",)),
     "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
 }
 SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}

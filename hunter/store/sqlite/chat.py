@@ -114,6 +114,12 @@ class SQLiteChat(ChatStore):
             if mark == "dismissed":
                 db.execute(Q["dismiss"], {"job_id": job_id, "chat": chat})
             listing = text(row, "listing")
-            params = {"job_id": job_id, "mark": mark, "listing": listing, "now": ts(now)}
+            params = {
+                "job_id": job_id,
+                "chat": chat,
+                "mark": mark,
+                "listing": listing,
+                "now": ts(now),
+            }
             db.execute(Q["mark"], params)
             return str(json.loads(listing).get("title", ""))

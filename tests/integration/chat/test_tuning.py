@@ -186,9 +186,9 @@ def test_a_chat_adds_100_keywords_and_no_more_and_its_poll_stays_quick(
     for n in range(50):
         setting.show(f"k{n}", f"job w{n * 3} and more")
     setting.poll()
-    states = setting.store.outbox.job_states()
-    assert sum(states[f"board:k{n}#studio"] == "sent" for n in range(50) if n * 3 < 100) == 34
-    assert all(f"board:k{n}#studio" not in states for n in range(50) if n * 3 >= 100)
+    states = setting.store.outbox.job_states("studio")
+    assert sum(states[f"board:k{n}"] == "sent" for n in range(50) if n * 3 < 100) == 34
+    assert all(f"board:k{n}" not in states for n in range(50) if n * 3 >= 100)
 
 
 def test_a_floor_in_other_terms_judges_only_pay_in_those_terms(setting: Setting) -> None:

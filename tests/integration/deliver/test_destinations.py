@@ -99,8 +99,9 @@ def test_each_chat_gets_what_its_rules_match_once(
     hunter.poll()  # the same page again: nothing twice
     assert len(line.pushes) == 3
     states = store.outbox.job_states()
-    assert states["a:1"] == states["a:1#design"] == states["b:3#partner"] == "sent"
-    assert "a:1#partner" not in states and states["a:2"] == "ignored"
+    design, partner = store.outbox.job_states("design"), store.outbox.job_states("partner")
+    assert states["a:1"] == design["a:1"] == partner["b:3"] == "sent"
+    assert "a:1" not in partner and states["a:2"] == "ignored"
 
 
 def test_a_push_to_a_group_costs_its_members(
@@ -161,13 +162,17 @@ def test_a_mute_new_and_buttons_act_for_the_chat_they_come_from(
     clock.advance(1800)
     hunter.poll()
     chat.handle(ChatEvent("E2", "message", GROUP, "t2", text="งานใหม่", at=clock.now))
-    states = store.outbox.job_states()
-    assert states["a:2#design"] == "sent" and states["a:3"] == "pending"
-    assert "a:3#design" not in states  # muted in the group
+    states, design = store.outbox.job_states(), store.outbox.job_states("design")
+    assert design["a:2"] == "sent" and states["a:3"] == "pending"
+    assert "a:3" not in design  # muted in the group
     # A card's button in the group acts on the group's row only.
     chat.handle(ChatEvent("E3", "postback", GROUP, "t3", data="dismiss a:3", at=clock.now))
     assert "no longer known" in line.replies[-1][0]["text"]
     assert store.outbox.job_states()["a:3"] == "pending"
+    # A card sent before schema 15 named the group's row "a:2#design": its tap still acts on
+    # the group's own row of a:2.
+    chat.handle(ChatEvent("E4", "postback", GROUP, "t4", data="applied a:2#design", at=clock.now))
+    assert "a:2" in {m.job_id for m in store.chat.marks("applied") if m.chat == "design"}
 
 
 def test_without_line_to_the_chats_get_their_rows_and_hunters_notices(
@@ -181,7 +186,7 @@ def test_without_line_to_the_chats_get_their_rows_and_hunters_notices(
     clock.advance(1800)
     hunter.poll()
     states = store.outbox.job_states()
-    assert states["a:1"] == "ignored" and states["a:1#design"] == "sent"
+    assert states["a:1"] == "ignored" and store.outbox.job_states("design")["a:1"] == "sent"
     assert line.titles_to(None) == [] and line.titles_to(TO) == []
     board.serve("/a", "oops", status=500)
     for _ in range(config.broken_after):
@@ -213,7 +218,7 @@ def test_a_group_whose_size_line_cannot_tell_waits_and_the_owner_does_not(
     clock.advance(1800)
     hunter.poll()
     assert line.titles_to(TO) == ["python scraper"] and line.titles_to(GROUP) == []
-    assert store.outbox.job_states()["a:1#design"] == "pending"
+    assert store.outbox.job_states("design")["a:1"] == "pending"
     line.members = counts  # type: ignore[method-assign]
     line.member_counts[GROUP] = 4
     clock.advance(1800)

@@ -37,7 +37,7 @@ def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
     hunter.poll()
     # getChat, before the first push, says "chat not found": nothing is pushed, it waits.
     assert [m for m, _ in telegram.calls] == ["getChat"]
-    assert store.pace.chats()["me"].gone and store.outbox.job_states()["a:1#me"] == "pending"
+    assert store.pace.chats()["me"].gone and store.outbox.job_states("me")["a:1"] == "pending"
     for _ in range(3):  # still gone: not one push tried, and asked no more
         clock.advance(1800)
         hunter.poll()

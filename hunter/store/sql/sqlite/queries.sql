@@ -29,6 +29,8 @@ INSERT INTO hunter_sources (name, primed_at) VALUES (:source, :now)
 ON CONFLICT (name) DO UPDATE SET primed_at = coalesce(primed_at, excluded.primed_at);
 
 -- name: insert_new
+-- No conflict target here and below: a row's key is (job_id, chat) since version 15 (job_id
+-- alone before), and any duplicate of it is a listing already recorded.
 INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, last_seen_at)
 SELECT json_extract(value, '$.job_id'), :source,
        CASE WHEN NOT :primed OR :flood THEN 'primed'
@@ -36,27 +38,28 @@ SELECT json_extract(value, '$.job_id'), :source,
             ELSE 'ignored' END,
        json_extract(value, '$.listing'), :now, :now
 FROM json_each(:jobs) WHERE true
-ON CONFLICT (job_id) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING job_id, status;
 
 -- name: claim_new
 UPDATE hunter_seen_jobs
 SET status = 'sending', claimed_by = :worker, claimed_at = :now, retry_key = :key,
     retry_key_at = :now, next_attempt_at = NULL, attempts = 0
-WHERE job_id IN (SELECT job_id FROM hunter_seen_jobs WHERE status = 'pending' AND chat = :chat
-                 ORDER BY first_seen_at, job_id LIMIT :limit)
+WHERE (job_id, chat) IN (SELECT job_id, chat FROM hunter_seen_jobs
+                         WHERE status = 'pending' AND chat = :chat
+                         ORDER BY first_seen_at, job_id LIMIT :limit)
 RETURNING *;
 
 -- name: insert_for_chats
--- A new listing's row for each chat it matches ("<job id>#<chat>"), pending.
+-- A new listing's row for each chat it matches (its key: the listing's id and the chat), pending.
 INSERT INTO hunter_seen_jobs
     (job_id, source, status, listing, first_seen_at, last_seen_at, chat)
-SELECT json_extract(j.value, '$.job_id') || '#' || json_extract(c.value, '$.chat'), :source,
+SELECT json_extract(j.value, '$.job_id'), :source,
        'pending', json_extract(c.value, '$.listing'), :now, :now, json_extract(c.value, '$.chat')
 FROM json_each(:jobs) j, json_each(coalesce(json_extract(j.value, '$.chats'), '[]')) c
 WHERE json_extract(j.value, '$.job_id') IN (SELECT value FROM json_each(:new_ids))
-ORDER BY 1
-ON CONFLICT (job_id) DO NOTHING
+ORDER BY 1, 7
+ON CONFLICT DO NOTHING
 RETURNING status;
 
 -- name: pending_by_chat
@@ -173,7 +176,7 @@ UPDATE hunter_sources SET broken_at = :broken_at WHERE name = :name;
 -- name: insert_notice
 INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, last_seen_at)
 VALUES (:job_id, 'hunter', 'pending', :listing, :now, :now)
-ON CONFLICT (job_id) DO NOTHING;
+ON CONFLICT DO NOTHING;
 
 -- name: count_unknown
 SELECT count(DISTINCT value) AS unknown FROM json_each(:ids)
@@ -201,8 +204,8 @@ ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <= :due_befor
 RETURNING key;
 
 -- name: prune
-DELETE FROM hunter_seen_jobs WHERE job_id IN (
-    SELECT job_id FROM hunter_seen_jobs
+DELETE FROM hunter_seen_jobs WHERE (job_id, chat) IN (
+    SELECT job_id, chat FROM hunter_seen_jobs
     WHERE status IN ('primed', 'ignored', 'sent') AND last_seen_at < :before LIMIT :limit);
 
 -- name: retry_stuck
@@ -250,7 +253,7 @@ FROM hunter_sources ORDER BY name;
 SELECT key, value FROM hunter_meta;
 
 -- name: job_states
-SELECT job_id, status FROM hunter_seen_jobs ORDER BY job_id;
+SELECT job_id, status FROM hunter_seen_jobs WHERE chat = :chat ORDER BY job_id;
 
 -- name: start_pace
 -- The pace row, reset when a new month begins (see hunter/pace.py).
@@ -291,13 +294,13 @@ SET status = 'ignored', retry_key = NULL, claimed_by = NULL, next_attempt_at = N
 WHERE job_id = :job_id AND chat = :chat AND status IN ('pending', 'retry', 'stuck');
 
 -- name: mark
-INSERT INTO hunter_marks (job_id, mark, listing, marked_at)
-VALUES (:job_id, :mark, :listing, :now)
-ON CONFLICT (job_id) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at;
+INSERT INTO hunter_marks (job_id, chat, mark, listing, marked_at)
+VALUES (:job_id, :chat, :mark, :listing, :now)
+ON CONFLICT (job_id, chat) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at;
 
 -- name: marks
-SELECT job_id, mark, listing, marked_at FROM hunter_marks WHERE mark = :mark
-ORDER BY marked_at DESC, job_id;
+SELECT job_id, chat, mark, listing, marked_at FROM hunter_marks WHERE mark = :mark
+ORDER BY marked_at DESC, job_id, chat;
 
 -- name: accept_event
 INSERT INTO hunter_events (event_id, received_at, chat_id, payload, held_by, held_at)
@@ -405,7 +408,7 @@ ORDER BY 1, 2, 3;
 SELECT job_id, chat, status, listing, first_seen_at, sent_at, last_error FROM hunter_seen_jobs
 WHERE job_id IN (SELECT value FROM json_each(:ids))
    OR (:url IS NOT NULL AND json_extract(listing, '$.url') = :url)
-ORDER BY job_id LIMIT 20;
+ORDER BY job_id, chat LIMIT 20;
 
 -- name: sources_linking
 SELECT DISTINCT source FROM hunter_seen_jobs
