@@ -65,6 +65,11 @@ def spec_errors(body: Any, schema: str = "IncomingWebhookRequestPartial") -> lis
             _validator(schema).iter_errors(body)][:5]  # fmt: skip
 
 
+def shown(markdown: str) -> str:
+    """Text as Discord's client shows it, escapes taken out: "\\[a\\]" is "[a]"."""
+    return re.sub(r"\\([^0-9A-Za-z\s])", r"\1", markdown)
+
+
 @dataclass
 class Posted:
     webhook: str
@@ -73,7 +78,9 @@ class Posted:
 
     @property
     def titles(self) -> list[str]:
-        return [str(e.get("title", "")) for e in self.body.get("embeds") or []]
+        """Each embed's title as Discord shows it: a backslash before punctuation is an
+        escape (simple-markdown's rule, which Discord's client renders), shown as the mark."""
+        return [shown(str(e.get("title", ""))) for e in self.body.get("embeds") or []]
 
     @property
     def links(self) -> list[str]:

@@ -7,7 +7,10 @@ execute webhook; the same in ../shared/contracts/discord-openapi.json): content 
 characters; at most 10 embeds, each title at most 256, description 4,096, footer 2,048; the
 text of all embeds together at most 6,000. Each part is cut to a size here, so 10 embeds stay
 under 5,500 characters. `allowed_mentions` with an empty `parse` always: "@everyone", "@here"
-or "<@&role>" in a listing's text pings nobody.
+or "<@&role>" in a listing's text pings nobody. A listing's text is shown as written: Discord
+reads Markdown in an embed ("[a board's words](https://elsewhere)" would show as a masked
+link to elsewhere), so every character it reads as markup is escaped (its Markdown, as
+simple-markdown's escape rule: a backslash before any punctuation shows it as it is).
 """
 
 from __future__ import annotations
@@ -31,11 +34,29 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_MARKUP = frozenset("\\*_~`|>[]()#<@-")
+
+
+def _plain(text: str, limit: int) -> str:
+    """A board's text with each character Discord reads as markup escaped, at most `limit`
+    characters in all (cut between whole characters, never inside an escape)."""
+    pieces = ["\\" + char if char in _MARKUP else char for char in text]
+    if sum(map(len, pieces)) <= limit:
+        return "".join(pieces)
+    shown, size = [], 0
+    for piece in pieces:
+        if size + len(piece) > limit - 1:
+            break
+        shown.append(piece)
+        size += len(piece)
+    return "".join(shown) + "…"
+
+
 def embed(listing: Listing) -> dict[str, Any]:
     lines = [f"💰 {money(listing)}", details(listing), listing.summary]
     card: dict[str, Any] = {
-        "title": _cut(listing.title or "-", TITLE_MAX),
-        "description": _cut("\n".join(line for line in lines if line), DESCRIPTION_MAX),
+        "title": _plain(listing.title or "-", TITLE_MAX),
+        "description": _plain("\n".join(line for line in lines if line), DESCRIPTION_MAX),
         "footer": {"text": _cut(f"📍 {listing.source}", FOOTER_MAX)},
         "color": COLOR,
     }
