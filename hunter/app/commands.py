@@ -7,7 +7,7 @@ import argparse
 import logging
 import os
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -25,7 +25,6 @@ from hunter.store import open_store
 if TYPE_CHECKING:
     from hunter.chat import Inbox
     from hunter.deliver.channel import Replier, Webhook
-    from hunter.store.records import StatusReport
     from hunter.web.routes import Hook, Page
 
 log = logging.getLogger("hunter")
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         from hunter.app.schedule import run_forever
 
         collector.serving()
-        pages = _status_pages(config, env, routes, resources) if port else []
+        pages = _status_pages(config, env, routes, resources, hunter) if port else []
         run_forever(hunter, port, inbox, hooks, pages)
     return 0
 
@@ -111,26 +110,41 @@ def _chat(
 
 
 def _status_pages(
-    config: Config, env: Environment, routes: channels.Channels, resources: ExitStack
+    config: Config,
+    env: Environment,
+    routes: channels.Channels,
+    resources: ExitStack,
+    hunter: Hunter,
 ) -> list[Page]:
     """The status page, with HUNTER_STATUS_TOKEN: its own store connection (it answers while
-    a poll runs), read by one request at a time."""
+    a poll runs), the report kept a moment (`Snapshot`: many viewers cost one reading), and
+    the paced channel's quota as last known (`Latest`: a view never waits on its API)."""
     if not env.status_token:
         return []
-    import threading
-
     from hunter.deliver import report
+    from hunter.web.snapshot import Latest, Snapshot
     from hunter.web.status_page import pages
 
     store = resources.enter_context(open_store(env))
     destinations = Destinations(channels.line_settings(env).to, config.chats)
-    lock = threading.Lock()
+    quota = Latest(routes.quota, moved=lambda: hunter.paced_pushes)
+    with suppress(ChannelError):
+        quota.get()  # asked now, on a thread of its own: known before the first view
 
-    def gather() -> StatusReport:
-        with lock:
-            return report.gather(config, store, destinations, routes, utcnow())
+    class Known:
+        """The channels as the page asks them: the quota as last known."""
 
-    return pages(env.status_token, gather, config.timezone, utcnow)
+        quota_name = routes.quota_name
+        recipient = staticmethod(routes.recipient)
+
+        @staticmethod
+        def quota() -> tuple[int | None, int] | None:
+            return quota.get()
+
+    snapshot = Snapshot(
+        lambda: report.gather(config, store, destinations, Known(), utcnow()), max_age=2.0
+    )
+    return pages(env.status_token, snapshot.get, config.timezone, utcnow)
 
 
 def _port() -> int | None:

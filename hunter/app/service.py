@@ -109,6 +109,7 @@ class Hunter:
         self.worker = worker or worker_name()
         self.stop = stop or threading.Event()
         self.destinations = Destinations(line_to, config.chats)
+        self.paced_pushes = 0  # pushes the paced channel took since start: its month moved
         self.poller = Poller(config, store, clock, self.worker, self.stop, self.destinations)
         self.deliverer = Deliverer(
             config,
@@ -133,6 +134,7 @@ class Hunter:
         started = time.monotonic()
         sources = self.poller.poll(ahead, fixed_now)
         delivery = self.deliverer.deliver(self.config.max_alerts_per_poll, self.poller.paused)
+        self.paced_pushes += delivery.accepted
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()

@@ -73,8 +73,12 @@ class Routes:
         limits: Limits,
         pool: Executor,
         pages: Sequence[Page] = (),
+        page_pool: Executor | None = None,
     ) -> None:
+        """`pool` runs the webhooks; `page_pool` the pages, so that a page never takes a
+        webhook's turn (a chat's service waits 2 s at most for its answer)."""
         self.health, self.limits, self._pool = health, limits, pool
+        self._page_pool = page_pool or pool
         self.hooks = {hook.path: hook for hook in hooks}
         self.pages = {page.path: page for page in pages}
         self._budget = BodyBudget(limits.body_budget)
@@ -116,7 +120,7 @@ class Routes:
             target = request.target.decode("ascii", "replace")
             headers = {name: value for name, value in request.headers}
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, page.answer, target, headers)
+            return await loop.run_in_executor(self._page_pool, page.answer, target, headers)
         hook = self.hooks.get(path)
         if hook is None:
             raise Refusal(404, "no such path")

@@ -78,7 +78,11 @@ class HttpServer:
         self._refused = Throttled(log)
         self._connections: dict[_Connection, None] = {}  # in the order they opened
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="webhook")
-        self._routes = Routes(health, self.hooks, self.limits, self._pool, self.pages)
+        # The status page on a thread of its own: viewers wait for each other, never a chat.
+        self._page_pool = ThreadPoolExecutor(1, thread_name_prefix="status")
+        self._routes = Routes(
+            health, self.hooks, self.limits, self._pool, self.pages, self._page_pool
+        )
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet)
         self._server: asyncio.Server | None = None
@@ -110,6 +114,7 @@ class HttpServer:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._page_pool.shutdown(wait=True, cancel_futures=True)
 
     async def _drain(self, grace: float) -> None:
         if self._server is not None:
