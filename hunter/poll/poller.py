@@ -165,6 +165,8 @@ class Poller:
                 judged = health.assess(read, state, self.config, now)
             if judged.verdict.good is False:
                 log.warning("source %s: %s", read.name, judged.verdict.reason)
+            if read.cut:
+                log.warning("source %s: %s", read.name, read.cut)
             polls.append(SourcePoll(read, judged.verdict, recorded))
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)

@@ -55,6 +55,13 @@ NATIVE_ID_MAX_BYTES = 200
 _ID_PREFIX_CHARS = 60
 
 
+# The items one page is read for, and one read (all its pages): a page of listings a person
+# reads holds tens; a page of 200,000 tiny items under the 10 MB cap took 750 MB and wrote
+# 200,000 rows (issue 45). What is past them is left unread, and the read says so.
+MAX_ITEMS_PER_PAGE = 1_000
+MAX_ITEMS_PER_READ = 5_000
+
+
 @dataclass
 class ParseResult:
     """What a page yielded: listings, and how many items were skipped for lack of id or title."""
@@ -63,7 +70,20 @@ class ParseResult:
     skipped: int = 0
     warnings: list[str] = field(default_factory=list)
     cursor: str = ""  # where the next page starts, when the answer says (json `cursor`)
+    cut: str = ""  # what was left unread past MAX_ITEMS_PER_PAGE
     _ids: set[str] = field(default_factory=set, repr=False)
+
+    def room(self, items: int, done: int) -> bool:
+        """Whether item number `done` (0-based) of the page's `items` may still be read;
+        False at MAX_ITEMS_PER_PAGE, with a warning naming what was left."""
+        if done < MAX_ITEMS_PER_PAGE:
+            return True
+        self.cut = (
+            f"the page holds {items:,} items: read the first {MAX_ITEMS_PER_PAGE:,}, the rest "
+            "left unread (no page of listings is that long; check `items` or `item`)"
+        )
+        self.warnings.append(self.cut)
+        return False
 
     def add(self, listing: Listing | None) -> None:
         """Keep `listing` unless it is None (skipped) or its id was already on this page."""

@@ -84,7 +84,10 @@ def parse_html(
         base_url = absolute_url(base.attributes.get("href") or "", base_url)
     result = ParseResult()
     relative = 0
-    for item in tree.css(source.item):
+    items = tree.css(source.item)
+    for done, item in enumerate(items):
+        if not result.room(len(items), done):
+            break
         href = _value(item, source.link)
         relative += bool(href) and "://" not in href
         link = absolute_url(href, base_url)

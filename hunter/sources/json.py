@@ -153,7 +153,9 @@ def parse_document(
     if source.cursor:
         result.cursor = _cursor(find(data, source.cursor))
     unreadable = ""
-    for item in items:
+    for done, item in enumerate(items):
+        if not result.room(len(items), done):
+            break
         if not isinstance(item, dict):
             result.skipped += 1
             continue

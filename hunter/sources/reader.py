@@ -28,7 +28,7 @@ import httpx
 from hunter.errors import ConfigError, SourceError
 from hunter.rules.listing import Listing
 from hunter.sources import encoding
-from hunter.sources.extract import ParseResult
+from hunter.sources.extract import MAX_ITEMS_PER_READ, ParseResult
 from hunter.sources.fetch import Cut, Deadline, Fetched, Validators, client, fetch
 from hunter.sources.kinds import Read, source_kind
 from hunter.sources.spec import SourceConfig
@@ -76,6 +76,7 @@ class SourceRead:
     pages: int = 0
     validators: Validators | None = None  # of page 1, to send next time
     retry_after: float | None = None
+    cut: str = ""  # what was left unread past the bounds of one page or one read
 
     @property
     def name(self) -> str:
@@ -131,6 +132,11 @@ def _read(
             read.validators = Validators(url, got.etag, got.last_modified)
         if len(read.listings) == found:  # an empty page: the end
             break
+        if len(read.listings) >= MAX_ITEMS_PER_READ:
+            del read.listings[MAX_ITEMS_PER_READ:]
+            read.cut = f"read {MAX_ITEMS_PER_READ:,} listings by page {page}: no more pages read"
+            read.warnings.append(read.cut)
+            break
     return read
 
 
@@ -162,6 +168,10 @@ def _read_by_kind(
         read.error = str(exc)
         return read
     read.listings, read.skipped, read.warnings = parsed.listings, parsed.skipped, parsed.warnings
+    if len(read.listings) > MAX_ITEMS_PER_READ:
+        read.cut = f"read the first {MAX_ITEMS_PER_READ:,} of {len(read.listings):,} listings"
+        read.warnings.append(read.cut)
+        del read.listings[MAX_ITEMS_PER_READ:]
     return read
 
 
@@ -187,6 +197,7 @@ def _parse_into(
     read.listings += [x for x in parsed.listings if x.job_id not in known]
     read.skipped += parsed.skipped
     read.warnings += parsed.warnings
+    read.cut = read.cut or parsed.cut
     read.pages += 1
     return parsed
 

@@ -56,7 +56,9 @@ def parse_rss(
         reason = f" ({type(problem).__name__}: {problem})" if problem else ""
         raise SourceError(f"{source.name}: not an RSS or Atom feed{reason}")
     result = ParseResult()
-    for entry in feed.entries:
+    for done, entry in enumerate(feed.entries):
+        if not result.room(len(feed.entries), done):
+            break
         link = _link(entry, base_url or source.url)
         result.add(
             make_listing(

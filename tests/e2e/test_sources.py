@@ -213,3 +213,43 @@ def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: B
     assert time.monotonic() - stopped < 25  # Render and Railway kill at 30 s
     assert "Traceback" not in err and "closed database" not in err
     assert "stopped" in err
+
+
+RSS_OF = (
+    "import resource, runpy, sys\n"
+    "sys.argv = ['hunter', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('hunter', run_name='__main__')\n"
+    "finally:\n"
+    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "    print('peak-rss-kb', peak, file=sys.stderr)\n"
+)
+
+
+def test_a_page_of_200000_tiny_items_is_read_within_bounds(tmp_path: Path, board: Board) -> None:
+    """Issue 45, finding 4: one 6.5 MB JSON page of 200,000 tiny listings (under the 10 MB
+    cap) took 752 MB (2.1 GB with pages = 3; a $5 instance has 512) and wrote 200,000 rows
+    kept 45 days, each read. A page is read for its first 1,000 items and a read for 5,000,
+    and the log says what was left unread."""
+    items = [{"id": n, "t": f"j{n}"} for n in range(200_000)]
+    url = board.serve_json("/api?page={page}", {"jobs": items})
+    assert len(json.dumps({"jobs": items})) > 5_000_000
+    for page in (1, 2, 3):
+        board.serve_json(f"/api?page={page}", {"jobs": [{**i, "id": f"{page}-{i['id']}"}
+                                                        for i in items]})  # fmt: skip
+    source = {"name": "huge", "kind": "json", "url": url, "items": "jobs", "id": "id",
+              "title": "t", "pages": 3}  # fmt: skip
+    write_config(tmp_path, [source])
+    result = subprocess.run(
+        [sys.executable, "-c", RSS_OF, "run", "--once"], cwd=tmp_path, env=base_env(tmp_path),
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    peak_mb = int(result.stderr.rsplit("peak-rss-kb", 1)[1].split()[0]) / 1024
+    assert peak_mb < 300, f"peak RSS {peak_mb:.0f} MB"
+    assert "the page holds 200,000 items: read the first 1,000" in result.stderr
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "hunter.db") as db:
+        [(rows,)] = db.execute("SELECT count(*) FROM hunter_seen_jobs").fetchall()
+    assert rows == 3_000  # 1,000 a page, three pages: far under 20,000 a read
