@@ -336,6 +336,7 @@ REASONS = {
     "fixed": "schedule = fixed, every interval_minutes",
     "every": "its `every` holds it",
     "site": "the site asked to wait (Retry-After, 429 or 503)",
+    "waited": "first in line: its site's turn did not come last poll",
 }
 
 

@@ -45,7 +45,7 @@ def assess(read: SourceRead, state: SourceState | None, config: Config, now: dat
 
 
 def judge(read: SourceRead, state: SourceState | None) -> HealthVerdict:
-    if read.unchanged or read.stopped:
+    if read.unchanged or read.stopped or read.waited:  # waited: never asked, no verdict
         return HealthVerdict(None)
     if read.error:
         return HealthVerdict(False, read.error)

@@ -103,7 +103,10 @@ class Poller:
             s.name: states[s.name].not_before if s.name in states else None for s in sources
         }
         self.next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
+        # A source whose host's turn did not come last time is read first (its thread asks
+        # its host's gate first).
         mine = [s for s in sources if s.name in claimed]
+        mine.sort(key=lambda s: states[s.name].read_reason != WAITED if s.name in states else True)
         self.not_due = len(self.config.sources) - len(mine)
         if not mine:  # a cron run with nothing due: no HTTP client, no reader loaded
             return self._take([], states, now, prime=False)
@@ -168,6 +171,10 @@ class Poller:
             if read.cut:
                 log.warning("source %s: %s", read.name, read.cut)
             polls.append(SourcePoll(read, judged.verdict, recorded))
+            if read.waited:  # due again at once, first in line; its health and validators kept
+                waited = replace(judged.note, not_before=now, keep_validators=True)
+                notes.append(replace(waited, read_reason=WAITED))
+                continue
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)
             notes.append(replace(judged.note, **schedule))
@@ -193,7 +200,7 @@ class Poller:
                 seconds=round(poll.read.seconds, 3),
             )
             for poll in polls
-            if not poll.read.stopped
+            if not (poll.read.stopped or poll.read.waited)  # never asked: no read to keep
         ]
         if not reads:  # nothing was read (a cron run with nothing due): nothing to keep
             return
@@ -253,6 +260,8 @@ class Poller:
             )
         return recorded
 
+
+WAITED = "waited"  # the read_reason of a source whose host's turn did not come
 
 # A board's posted time may trail its page by this much (a clock, a cache) and still be new.
 POSTED_SLACK = timedelta(hours=1)

@@ -12,6 +12,7 @@ but the first after a short random pause (HostGate).
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import threading
@@ -77,6 +78,9 @@ class SourceRead:
     validators: Validators | None = None  # of page 1, to send next time
     retry_after: float | None = None
     cut: str = ""  # what was left unread past the bounds of one page or one read
+    # Its host's turn never came before the deadline (many sources on one site, read a few at
+    # a time): not a failure of the source, and it is read first next time.
+    waited: bool = False
 
     @property
     def name(self) -> str:
@@ -217,21 +221,29 @@ def read_sources(
     gates = {host: HostGate() for host in {_host(s) for s in sources}}
     finished: queue.SimpleQueue[tuple[int, SourceRead]] = queue.SimpleQueue()
 
+    # A source whose host's first turn for it came after this waited the poll out in line:
+    # the time left was too short to hold against it.
+    late = started + timeout / 2
+
     def one(n: int, source: SourceConfig, http: httpx.Client) -> None:
         gate, state = gates[_host(source)], states.get(source.name)
         try:
             read = _read(http, source, state, gate, now, conditional, deadline)
         except Exception as problem:  # whatever happens in a source is that source's error
             read = _failed(source, problem, deadline, timeout)
+            if isinstance(problem, Cut) and not stop.is_set() and gate.late(late):
+                read = _waited(source, timeout)
         read.seconds = time.monotonic() - started
         finished.put((n, read))
 
     reads: dict[int, SourceRead] = {}
+    workers: dict[int, threading.Thread] = {}
     with client(timeout) as http:
         for n, source in enumerate(sources):
             worker = threading.Thread(target=one, args=(n, source, http), daemon=True)
             worker.name = f"read {source.name}"
             worker.start()
+            workers[n] = worker
         while len(reads) < len(sources) and not stop.is_set():
             left = started + timeout - time.monotonic()
             if left <= 0:
@@ -244,7 +256,12 @@ def read_sources(
     seconds = time.monotonic() - started
     for n, source in enumerate(sources):
         if n not in reads:  # no answer yet: the poll goes on without it
-            reads[n] = _unanswered(source, stop.is_set(), timeout)
+            waited = gates[_host(source)].late(late, workers[n].ident)
+            reads[n] = (
+                _waited(source, timeout)
+                if waited and not stop.is_set()
+                else _unanswered(source, stop.is_set(), timeout)
+            )
             reads[n].seconds = seconds
     return [reads[n] for n in range(len(sources))]
 
@@ -272,6 +289,13 @@ def _unanswered(source: SourceConfig, stopping: bool, timeout: float) -> SourceR
     return SourceRead(source, error=f"no complete answer within {timeout:g} s")
 
 
+def _waited(source: SourceConfig, timeout: float) -> SourceRead:
+    """A source whose host had no turn for it within the poll's `timeout`."""
+    host = _host(source)
+    said = f"its turn at {host} did not come within {timeout:g} s (read first next time)"
+    return SourceRead(source, waited=True, error=said)
+
+
 class HostGate:
     """Politeness towards one host: at most PER_HOST requests at once, and every request
     after the host's first in this poll waits a short random pause, so that many sources on
@@ -281,6 +305,7 @@ class HostGate:
         self._slots = threading.BoundedSemaphore(PER_HOST)
         self._lock = threading.Lock()
         self._started = 0
+        self._turns: dict[int | None, float] = {}  # thread -> when it first got a slot
 
     @contextmanager
     def slot(self, deadline: Deadline) -> Iterator[None]:
@@ -288,6 +313,8 @@ class HostGate:
         the deadline, or hunter stops meanwhile."""
         if not self._slots.acquire(timeout=deadline.left()):
             raise Cut("no free slot before the deadline")
+        with self._lock:
+            self._turns.setdefault(threading.get_ident(), time.monotonic())
         try:
             with self._lock:
                 self._started += 1
@@ -297,6 +324,13 @@ class HostGate:
             yield
         finally:
             self._slots.release()
+
+    def late(self, after: float, thread: int | None = None) -> bool:
+        """Whether `thread` (this one by default) got its first turn here after `after`
+        (time.monotonic), or none."""
+        key = threading.get_ident() if thread is None else thread
+        with self._lock:
+            return self._turns.get(key, math.inf) > after
 
 
 def _one_line(problem: BaseException) -> str:
