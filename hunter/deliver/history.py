@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.store.records import ReadRow, SentTimes
+from hunter.store.reads import DayOfReads
+from hunter.store.records import SentTimes
 
 FRESH_DAYS = 7  # the freshness of the last days' listings
 
@@ -40,19 +41,32 @@ def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dict[str, Any]]:
-    """Per source, its last FRESH_DAYS days (the user's days, the oldest first): new listings
-    each day, those of them that matched a chat, reads that failed, and how often it was read
-    today."""
+def days_of(
+    now: datetime, timezone: str, days: int = FRESH_DAYS
+) -> list[tuple[datetime, datetime]]:
+    """The user's last `days` days, the oldest first, today last: each [start, end) in time
+    (a day of summer time's change is 23 or 25 hours)."""
     tz = ZoneInfo(timezone)
     today = now.astimezone(tz).date()
+    spans = []
+    for back in range(days - 1, -1, -1):
+        day = today - timedelta(days=back)
+        start = datetime.combine(day, time(), tz)
+        end = datetime.combine(day + timedelta(days=1), time(), tz)
+        spans.append((start.astimezone(UTC), end.astimezone(UTC)))
+    return spans
+
+
+def history(days: list[DayOfReads]) -> dict[str, dict[str, Any]]:
+    """Per source, its last FRESH_DAYS days (as `days_of` gave them to the store, the oldest
+    first): new listings each day, those of them that matched a chat, reads that failed, and
+    how often it was read today."""
     found: dict[str, dict[str, Any]] = {}
-    for read in reads:
-        back = (today - read.read_at.astimezone(tz).date()).days
-        if not 0 <= back < FRESH_DAYS:
+    for row in days:
+        if not 0 <= row.day < FRESH_DAYS:
             continue
-        days = found.setdefault(
-            read.source,
+        source = found.setdefault(
+            row.source,
             {
                 "new": [0] * FRESH_DAYS,
                 "matching": [0] * FRESH_DAYS,
@@ -60,11 +74,10 @@ def history(reads: list[ReadRow], now: datetime, timezone: str) -> dict[str, dic
                 "reads_today": 0,
             },
         )
-        day = FRESH_DAYS - 1 - back
-        days["new"][day] += read.new
-        days["matching"][day] += read.matching
-        days["failed"][day] += 1 if read.error else 0
-        days["reads_today"] += 1 if back == 0 else 0
+        source["new"][row.day] += row.new
+        source["matching"][row.day] += row.matching
+        source["failed"][row.day] += row.failed
+        source["reads_today"] += row.reads if row.day == FRESH_DAYS - 1 else 0
     return found
 
 

@@ -11,7 +11,14 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import FRESH_DAYS, duration, freshness, history, spread_text
+from hunter.deliver.history import (
+    FRESH_DAYS,
+    days_of,
+    duration,
+    freshness,
+    history,
+    spread_text,
+)
 from hunter.deliver.pace import Pacer, Plan, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
@@ -88,8 +95,7 @@ def gather(
     )
     result.recipients = {c["to"]: channels.recipient(c["to"]) for c in result.chats}
     result.freshness = freshness(store.outbox.sent_times(now - timedelta(days=FRESH_DAYS)))
-    reads = store.reads.since(now - timedelta(days=FRESH_DAYS))
-    result.history = history(reads, now, config.timezone)
+    result.history = history(store.reads.by_day(days_of(now, config.timezone)))
     result.quota_name = channels.quota_name
     try:
         result.quota = quota_of(channels.quota())

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hunter.deliver.history import duration, freshness, history
-from hunter.store.records import ReadRow, SentTimes
+from hunter.deliver.history import duration, freshness
+from hunter.store.records import SentTimes
 
 T0 = datetime(2026, 11, 30, 9, tzinfo=UTC)
 
@@ -50,19 +50,3 @@ def test_durations_as_a_person_says_them() -> None:
         "1 d",
         "1 d 3 h",
     ]
-
-
-def test_the_last_days_of_reads_per_source() -> None:
-    """New matches and failed reads per day (the user's days, oldest first), reads today."""
-    now = datetime(2026, 11, 30, 20, tzinfo=UTC)  # 03:00 on 1 Dec in Bangkok
-
-    def read(hours_ago: float, matching: int, error: str | None = None) -> ReadRow:
-        return ReadRow("a", now - timedelta(hours=hours_ago), 20, matching, matching, error, 0.1)
-
-    reads = [read(1, 2), read(2, 1), read(5, 0, "HTTP 503"), read(30, 4), read(24 * 9, 7)]
-    days = history(reads, now, "Asia/Bangkok")["a"]
-    # Today in Bangkok began at 17:00 UTC: the reads 1 and 2 h ago are today's, the failed
-    # one 5 h ago yesterday's (22:00), 30 h ago two days back; 9 days ago is out of the week.
-    assert days["matching"] == [0, 0, 0, 0, 4, 0, 3]
-    assert days["failed"] == [0, 0, 0, 0, 0, 1, 0]
-    assert days["reads_today"] == 2

@@ -423,6 +423,15 @@ ON CONFLICT (source, read_at) DO NOTHING;
 -- name: prune_reads
 DELETE FROM hunter_reads WHERE read_at < :before;
 
+-- name: reads_by_day
+-- Each source's reads in each of the days asked ([[start, end], ...], the n-th is day n).
+SELECT r.source, CAST(d.key AS INTEGER) AS day, sum(r.new) AS new,
+       sum(r.matching) AS matching, count(r.error) AS failed, count(*) AS reads
+FROM json_each(:days) d
+JOIN hunter_reads r ON r.read_at >= json_extract(d.value, '$[0]')
+                   AND r.read_at < json_extract(d.value, '$[1]')
+GROUP BY r.source, d.key ORDER BY r.source, d.key;
+
 -- name: reads_since
 SELECT source, (julianday(read_at) - 2440587.5) * 86400.0 AS read_s, listings, new, matching,
        error, seconds FROM hunter_reads
