@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--once", action="store_true", help="one poll (and the prune if due), then exit"
     )
+    run.add_argument(
+        "--all",
+        action="store_true",
+        help="with --once: read every source now, whatever its schedule (to try a change)",
+    )
     prime = sub.add_parser(
         "prime", parents=[common], help="record every listing shown now as seen; send nothing"
     )

@@ -39,6 +39,8 @@ def _say(text: str) -> None:
 
 
 def run(args: argparse.Namespace, load: Loader) -> int:
+    if args.all and not args.once:
+        raise ConfigError("--all goes with --once: `hunter run --once --all`")
     config, env = load(args)
     with open_store(env) as store, ExitStack() as resources:
         # Buttons whenever the chat can answer them, from any process: a cron `run --once`
@@ -62,13 +64,18 @@ def run(args: argparse.Namespace, load: Loader) -> int:
             f"hunter: {len(config.sources)} sources, {config.pace_text}, "
             f"store {describe_store(env)}, alerts to {routes.name}"
         )
+        if args.all:  # by hand, to try a change: not a cron's tick, and it says so
+            started += (
+                "; --all: every source is read now, whatever its schedule (a site's "
+                "Retry-After or a source's `every` still holds it)"
+            )
         # A person reads it on stdout; a log platform gets it as a record like every line.
         if json_logs():
             log.info("%s", started)
         else:
             _say(started)
         if args.once:
-            result = hunter.poll_once()
+            result = hunter.poll() if args.all else hunter.poll_once()
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0

@@ -253,3 +253,24 @@ def test_a_page_of_200000_tiny_items_is_read_within_bounds(tmp_path: Path, board
     with sqlite3.connect(tmp_path / "hunter.db") as db:
         [(rows,)] = db.execute("SELECT count(*) FROM hunter_seen_jobs").fetchall()
     assert rows == 3_000  # 1,000 a page, three pages: far under 20,000 a read
+
+
+def test_run_once_all_reads_every_source_now_and_says_so(tmp_path: Path, board: Board) -> None:
+    """Issue 44, "by hand": a person who runs `hunter run --once` to try a change was told
+    "1 not due yet" and nothing was read. `--once --all` reads every source now, whatever its
+    schedule, and says so; what a site asked (Retry-After) still holds."""
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", SEED)
+    held = board.serve("/held", "slow down", "text/plain", 429, headers={"Retry-After": "600"})
+    write_config(tmp_path, [html_source("board", url), html_source("held", held)],
+                 schedule="learned")  # fmt: skip
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert board.hits["/jobs"] == 1 and "2 not due yet" in again.stderr
+    forced = run_hunter(tmp_path, "run", "--once", "--all", env=env)
+    assert forced.returncode == 0, forced.stderr
+    assert "--all: every source is read now, whatever its schedule" in forced.stdout
+    assert board.hits["/jobs"] == 2  # read now
+    assert board.hits["/held"] == 1 and "1 not due yet" in forced.stderr  # the site's 600 s
+    wrong = run_hunter(tmp_path, "run", "--all", env=env)
+    assert wrong.returncode == 2 and "--all goes with --once" in wrong.stderr
