@@ -309,7 +309,8 @@ def as_text(report: StatusReport, now: datetime, timezone: str, lease_seconds: f
                 f"sending by {row.claimed_by} since {_ago(row.claimed_at, now)}, "
                 f"lease ends {_ago(lease_end, now)}"
             )
-        lines.append(f"  {row.job_id} ({row.title[:60]}): {detail}")
+        whose = f" in chat {row.chat}" if row.chat else ""
+        lines.append(f"  {row.job_id}{whose} ({row.title[:60]}): {detail}")
     if report.outbox["stuck"]:
         lines.append("  `hunter retry --all` (or `hunter retry JOB_ID`) sends stuck rows again")
     quota, named = report.quota, report.quota_name

@@ -94,7 +94,8 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
         lines.append("")
         for row in report.rows:
             if str(row.status) == "stuck":
-                lines.append(f"- {_code(row.job_id)}: {_cell(row.last_error or '')}")
+                whose = f" in chat {_cell(row.chat)}" if row.chat else ""
+                lines.append(f"- {_code(row.job_id)}{whose}: {_cell(row.last_error or '')}")
         lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
     lines += _chats(report)
     return "\n".join(lines) + "\n"

@@ -222,6 +222,7 @@ class OutboxRow:
     error_kind: ErrorKind | None
     last_error: str | None
     first_seen_at: datetime
+    chat: str = ""  # whose row ('' the owner's): a listing has a row in each chat it matches
 
     @classmethod
     def from_row(cls, row: Row) -> OutboxRow:
@@ -237,6 +238,7 @@ class OutboxRow:
             error_kind=ErrorKind(kind) if kind else None,
             last_error=optional_text(row, "last_error"),
             first_seen_at=moment(row, "first_seen_at"),
+            chat=optional_text(row, "chat") or "",
         )
 
 

@@ -232,7 +232,8 @@ def chart(new: list[int], counts: list[int], failed: list[int]) -> str:
 def _outbox(report: StatusReport) -> str:
     o = report.outbox
     rows = "".join(
-        f"<tr><td>{escape(row.job_id, 80)}</td><td>{escape(row.last_error or '', 200)}</td></tr>"
+        f"<tr><td>{escape(row.job_id, 80)}{escape(f' · {row.chat}' if row.chat else '')}</td>"
+        f"<td>{escape(row.last_error or '', 200)}</td></tr>"
         for row in report.rows
         if str(row.status) == "stuck"
     )

@@ -92,7 +92,9 @@ def test_rows_of_a_removed_chat_are_held_never_sent_to_the_owner(
     assert line.titles_to(TO) == ["python one", "python two"]  # nothing twice
     states = store.outbox.job_states("design")
     assert states["a:1"] == states["a:2"] == "stuck"
-    errors = {row.job_id: row.last_error for row in store.outbox.rows(10)}
+    rows = store.outbox.rows(10)
+    assert sorted((row.job_id, row.chat) for row in rows) == [("a:1", "design"), ("a:2", "design")]
+    errors = {row.job_id: row.last_error for row in rows}
     assert "no longer in hunter.toml" in (errors["a:1"] or "")
 
 

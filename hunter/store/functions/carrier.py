@@ -27,7 +27,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "batch_body": ("hunter_batch_body", ("key",)),
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),
-    "outbox_rows": ("hunter_outbox_rows", ("limit",)),
+    "outbox_rows": ("hunter_chat_outbox_rows", ("limit",)),
     "sources": ("hunter_source_rows", ()),
     "meta": ("hunter_meta_rows", ()),
     "job_states": ("hunter_chat_job_states", ("chat",)),

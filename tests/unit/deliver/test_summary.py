@@ -76,6 +76,7 @@ def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
         ErrorKind.PERMANENT,
         said,
         T0,
+        chat="team",
     )
     report = StatusReport(
         outbox={"pending": 0, "sending": 0, "retry": 0, "stuck": 1}, sent_last_24h=0,
@@ -88,5 +89,5 @@ def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
         assert markup not in page
     assert "[jobboard.fastwork.co/apply](https://evil.example/x)" in page  # as text
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
-    assert "<code>board:7`&lt;b&gt;x&lt;/b&gt;`</code>" in page  # the whole id, in its span
+    assert "<code>board:7`&lt;b&gt;x&lt;/b&gt;`</code> in chat team" in page  # whole, whose
     assert page.count("<tr>") == 2  # the header and one source: no row broken apart
