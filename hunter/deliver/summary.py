@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
 from hunter.deliver.report import recipient_of
+from hunter.redact import redact
 from hunter.rules import shape
 from hunter.store.records import StatusReport
 
@@ -34,16 +35,22 @@ def sparkline(counts: list[int]) -> str:
 _MARKUP = re.compile(r"([\\`*\[\]()<>!|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
+def _line(text: str) -> str:
+    """Text from a board or a site on one line, secrets out (a site may quote back the key
+    hunter sent it; cut first, a secret would no longer be found whole), then cut."""
+    return redact(" ".join(text.split()))[:120]
+
+
 def _cell(text: str) -> str:
-    """Text from a board or a site as plain text: one line, cut, then each character
-    Markdown would read as markup escaped (cut after, an escape could lose its half)."""
-    return _MARKUP.sub(r"\\\1", " ".join(text.split())[:120])
+    """Text from a board or a site as plain text: `_line`, then each character Markdown
+    would read as markup escaped (cut after, an escape could lose its half)."""
+    return _MARKUP.sub(r"\\\1", _line(text))
 
 
 def _code(text: str) -> str:
     """A code span holding `text` whole: its fence is longer than any run of backticks in it
     (CommonMark 6.1), so a backtick in a board's id cannot close it."""
-    text = " ".join(text.split())[:120]
+    text = _line(text)
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     return f"{fence} {text} {fence}"
 

@@ -229,10 +229,10 @@ def read_sources(
         gate, state = gates[_host(source)], states.get(source.name)
         try:
             read = _read(http, source, state, gate, now, conditional, deadline)
+        except Cut:  # the deadline, or a stop request
+            read = _cut_short(source, gate.late(late), stop.is_set(), timeout)
         except Exception as problem:  # whatever happens in a source is that source's error
-            read = _failed(source, problem, deadline, timeout)
-            if isinstance(problem, Cut) and not stop.is_set() and gate.late(late):
-                read = _waited(source, timeout)
+            read = _failed(source, problem)
         read.seconds = time.monotonic() - started
         finished.put((n, read))
 
@@ -257,11 +257,7 @@ def read_sources(
     for n, source in enumerate(sources):
         if n not in reads:  # no answer yet: the poll goes on without it
             waited = gates[_host(source)].late(late, workers[n].ident)
-            reads[n] = (
-                _waited(source, timeout)
-                if waited and not stop.is_set()
-                else _unanswered(source, stop.is_set(), timeout)
-            )
+            reads[n] = _cut_short(source, waited, stop.is_set(), timeout)
             reads[n].seconds = seconds
     return [reads[n] for n in range(len(sources))]
 
@@ -270,30 +266,24 @@ def _host(source: SourceConfig) -> str:
     return urlsplit(source.url).netloc
 
 
-def _failed(
-    source: SourceConfig, problem: Exception, deadline: Deadline, timeout: float
-) -> SourceRead:
+def _failed(source: SourceConfig, problem: Exception) -> SourceRead:
     """The read of a source whose thread ended with an exception."""
-    if isinstance(problem, Cut):
-        return _unanswered(source, deadline.stop.is_set(), timeout)
     if isinstance(problem, ConfigError):  # e.g. an unknown category
         return SourceRead(source, error=str(problem), misconfigured=True)
     log.debug("source %s: reading failed", source.name, exc_info=problem)
     return SourceRead(source, error=f"reading it failed: {_one_line(problem)}")
 
 
-def _unanswered(source: SourceConfig, stopping: bool, timeout: float) -> SourceRead:
-    """A source read no further: hunter is stopping (no verdict on it), or out of time."""
+def _cut_short(source: SourceConfig, waited: bool, stopping: bool, timeout: float) -> SourceRead:
+    """A source read no further: hunter is stopping (no verdict on it), it waited its host's
+    turn past half the poll (no verdict either: read first next time), or out of time."""
     if stopping:
         return SourceRead(source, stopped=True, error="stopped before it was read")
+    if waited:
+        host = urlsplit(source.url).hostname  # the host alone, never a user:password@
+        said = f"its turn at {host} did not come within {timeout:g} s (read first next time)"
+        return SourceRead(source, waited=True, error=said)
     return SourceRead(source, error=f"no complete answer within {timeout:g} s")
-
-
-def _waited(source: SourceConfig, timeout: float) -> SourceRead:
-    """A source whose host had no turn for it within the poll's `timeout`."""
-    host = _host(source)
-    said = f"its turn at {host} did not come within {timeout:g} s (read first next time)"
-    return SourceRead(source, waited=True, error=said)
 
 
 class HostGate:

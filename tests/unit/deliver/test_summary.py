@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from markdown_it import MarkdownIt
 
+from hunter import redact
 from hunter.deliver.channel import Recipient
 from hunter.deliver.summary import as_markdown, sparkline
 from hunter.store.records import OutboxRow, SourceRow, StatusReport
@@ -91,3 +92,18 @@ def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
     assert "<code>board:7`&lt;b&gt;x&lt;/b&gt;`</code> in chat team" in page  # whole, whose
     assert page.count("<tr>") == 2  # the header and one source: no row broken apart
+
+
+def test_a_secret_a_site_quotes_is_out_before_a_cell_is_cut() -> None:
+    """A site's error quoting back the key hunter sent it: the key is redacted before the
+    cell is cut to its 120 characters, so no half of it is left for the whole output's
+    redaction to miss."""
+    key = "sk-summary-" + "9f" * 20
+    redact.register(key)
+    said = "x" * 90 + f" invalid key {key}"  # the key straddles the 120th character
+    report = StatusReport(
+        outbox={"pending": 0, "sending": 0, "retry": 0, "stuck": 0}, sent_last_24h=0,
+        rows=[], sources=[source("keyed", None, said)], last_prune_at=None,
+    )  # fmt: skip
+    text = as_markdown(report, T0, "UTC")
+    assert key[:8] not in text and "invalid key \\*\\*\\*" in text
