@@ -30,6 +30,11 @@ bench/fresh.py) this spends the reads a quiet night saves on the busy day, where
 listings wait. The reads' density is
 integrated over the coming hours until one read is due, so the first read of a busy morning
 comes early. Bounds: never faster than `fastest`, never slower than `slowest`.
+
+A board's first days. What its first page and first reads showed is little: a busy morning the
+first page did not reach is read at the mean. Until its hours are known, each is read as if
+it posted somewhat more than learned, by how little it was watched (hopeful), within SPARE
+more reads than the learned plan; no hour is read less than what was learned of it asks.
 """
 
 from __future__ import annotations
@@ -56,6 +61,15 @@ FIRST_WINDOW_MAX = 14 * 86400.0  # older parts of a first page teach little afte
 BURST_PER_HOUR = 30.0  # arrivals one read may count per hour it watched
 JITTER = 0.05  # of an interval, either way: replicas and sources do not read in step
 CLOCK_SLACK = 60.0  # seconds a clock may step back before the window starts again
+# A board's first days (issue 45, finding 11): while less than KNOWN_HOURS of it were watched
+# (decayed: about three days), each hour is read as if it posted EXPLORE standard deviations
+# more than learned (an hour never watched most), within SPARE more reads a day than the
+# learned rates alone ask; both fade as the hours become known. Chosen on 24 simulated boards
+# of 100 a day, started at 00:00, 10:00 and 18:00 (tests/unit/poll/test_cadence.py's first
+# days, bench/fresh.py --first-days): day one's p90 about 14 -> 12 min at 90 -> 100 reads.
+EXPLORE = 2.0
+KNOWN_HOURS = 72.0
+SPARE = 0.15
 # A change of habits: a board posting CHANGE times more (or fewer) listings than learned, shown
 # by CHANGE_EVIDENCE of log-likelihood (odds of 1000 to 1 over the learned rate), makes what
 # was learned before count CHANGE_KEEP of itself.
@@ -195,6 +209,22 @@ class Cadence:
         counts, watched = _smooth(self.counts), _smooth(self.watched)
         return [(c + PRIOR * mean) / (w + PRIOR) for c, w in zip(counts, watched, strict=True)]
 
+    def known(self) -> float:
+        """How much of the board is known, 0 to 1: its hours watched, decayed, of KNOWN_HOURS."""
+        return min(1.0, sum(self.watched) / KNOWN_HOURS)
+
+    def hopeful(self, configured: float) -> list[float]:
+        """The rates to read by while the board is little known: each hour's rate plus
+        EXPLORE of its uncertainty (a Poisson count's standard deviation over the hours it
+        was watched), fading to the rate itself as the board becomes known. An hour never
+        watched on the first day, a busy morning the first page did not reach, is read as
+        the busy hour it may be instead of the mean, and learned in its first read or two."""
+        rates, watched = self.rates(configured), _smooth(self.watched)
+        if not any(watched):  # nothing watched yet: read as the user configured
+            return rates
+        bonus = EXPLORE * (1.0 - self.known())
+        return [r + bonus * math.sqrt(r / (w + PRIOR)) for r, w in zip(rates, watched, strict=True)]
+
 
 def _smooth(values: tuple[float, ...]) -> list[float]:
     return [(values[h - 1] + 2 * values[h] + values[(h + 1) % HOURS]) / 4 for h in range(HOURS)]
@@ -217,9 +247,12 @@ def next_read(cadence: Cadence, now: float, tz: ZoneInfo, bounds: Bounds, jitter
         return Plan(now + posting * (1 + JITTER * jitter), "fixed", here)
     fastest = min(bounds.fastest, posting)  # interval_minutes below fastest: the user's wish
     slowest = max(bounds.slowest, fastest)
+    learned = _densities(rates, bounds.posting, fastest, slowest)
+    hopeful = _densities(cadence.hopeful(configured), bounds.posting, fastest, slowest)
+    densities = _spared(learned, hopeful, SPARE * (1 - cadence.known()) * sum(learned))
     need, t = 1.0, now
     for _ in range(int(slowest // 3600) + HOURS + 2):  # density >= 1/slowest: ends by then
-        density = 1 / min(max(interval_at(rates[_hour(t, tz)], posting), fastest), slowest)
+        density = densities[_hour(t, tz)]
         end = _next_hour(t, tz)
         if density * (end - t) >= need:
             t += need / density
@@ -248,6 +281,29 @@ def interval_at(rate: float, posting: float) -> float:
         root = BUSY_SQRT * posting / math.sqrt(rate)
         return max(root, min(posting, LISTINGS_PER_READ * 3600.0 / rate))
     return max(posting, QUIET_SQRT * posting / math.sqrt(rate))
+
+
+def _densities(rates: list[float], posting: float, fastest: float, slowest: float) -> list[float]:
+    """Reads a second in each local hour, within the bounds."""
+    return [1 / min(max(interval_at(r, posting), fastest), slowest) for r in rates]
+
+
+def _spared(learned: list[float], hopeful: list[float], spare: float) -> list[float]:
+    """Reads a second in each hour: never fewer than the learned rates ask (exploring never
+    holds back an hour known to be busy), and where the hopeful rates ask for more, the same
+    share of each hopeful density, the largest share whose reads stay within `spare` (reads
+    a second) more than the learned ones: the hours least known get the reads."""
+
+    def spent(share: float) -> float:
+        return sum(max(x, share * h) for x, h in zip(learned, hopeful, strict=True))
+
+    budget, low, high = sum(learned) + spare, 0.0, 1.0
+    if spent(high) > budget:
+        for _ in range(30):  # bisection: spent() grows with the share
+            middle = (low + high) / 2
+            low, high = (middle, high) if spent(middle) <= budget else (low, middle)
+        high = low
+    return [max(x, high * h) for x, h in zip(learned, hopeful, strict=True)]
 
 
 def _hour(t: float, tz: ZoneInfo) -> int:
