@@ -107,7 +107,10 @@ class SQLiteDatabase(Store):
     def migrate(self) -> None:
         """Apply each migration this file lacks, one transaction each, in order. BEGIN
         IMMEDIATE takes SQLite's write lock first, so two processes starting together
-        migrate one after the other, and the second finds nothing left to do."""
+        migrate one after the other, and the second finds nothing left to do. A current
+        schema costs one transaction (every `run --once` opens the store)."""
+        if self.schema_version() == queries.latest_version(self.dialect):
+            return
         for version, _name, sql in queries.migrations(self.dialect):
             with self.tx() as db:
                 _migrate(db, self.path, version, sql)
