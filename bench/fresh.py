@@ -105,8 +105,18 @@ def answer(name: str, times: list[datetime], now: datetime) -> dict[str, Any]:
     return {"jobs": jobs}
 
 
-def run(mode: str, cron: int | None, schedule: str, folder: Path) -> list[Outcome]:
-    """One mode's week and measured day: each board's reads and delays that day."""
+def run(
+    mode: str,
+    cron: int | None,
+    schedule: str,
+    folder: Path,
+    measured: datetime = MEASURED,
+    days: int = DAYS,
+    per_day: bool = False,
+) -> list[Outcome]:
+    """One mode's run from DAY0 and its `days` measured from `measured`: each board's
+    listings posted then and their delays, and its reads on the busiest of those days (or,
+    `per_day`, each day's own)."""
     # One site each: a second request to one host waits a short random pause, in real time
     boards, telegram = {name: Board() for name in BOARDS}, TelegramStandIn()
     clock = Clock(DAY0)
@@ -131,7 +141,7 @@ def run(mode: str, cron: int | None, schedule: str, folder: Path) -> list[Outcom
     # (the sender measures its pace in real seconds, none of which pass here)
     sender = TelegramSender(TOKEN, telegram.url, sleep=lambda s: clock.advance(min(s, 1.0)))
     channels = Channels(sender, {"telegram:": sender})
-    end = MEASURED + timedelta(days=DAYS, hours=4)  # what the days posted last arrives too
+    end = measured + timedelta(days=days, hours=4)  # what the days posted last arrives too
     reads: Counter[tuple[str, int]] = Counter()
     try:
         while clock.now < end:
@@ -149,13 +159,20 @@ def run(mode: str, cron: int | None, schedule: str, folder: Path) -> list[Outcom
                 else:
                     hunter.poll_once()
                     wake = started + timedelta(minutes=cron)
-            day = (clock.now - MEASURED).days
-            if 0 <= day < DAYS:
+            day = (clock.now - measured).days
+            if 0 <= day < days:
                 for name in BOARDS:
                     reads[name, day] += boards[name].hits.get("/jobs", 0) - before[name]
             clock.now = max(wake, clock.now + timedelta(seconds=1))
+        if per_day:
+            return [
+                outcome(f"{mode}, day {d + 1}", name, reads[name, d], traces[name], telegram,
+                        measured + timedelta(days=d), 1)
+                for d in range(days) for name in BOARDS
+            ]  # fmt: skip
+        busiest = {name: max(reads[name, d] for d in range(days)) for name in BOARDS}
         return [
-            outcome(mode, name, max(reads[name, d] for d in range(DAYS)), traces[name], telegram)
+            outcome(mode, name, busiest[name], traces[name], telegram, measured, days)
             for name in BOARDS
         ]
     finally:
@@ -165,9 +182,15 @@ def run(mode: str, cron: int | None, schedule: str, folder: Path) -> list[Outcom
 
 
 def outcome(
-    mode: str, name: str, reads: int, times: list[datetime], telegram: TelegramStandIn
+    mode: str,
+    name: str,
+    reads: int,
+    times: list[datetime],
+    telegram: TelegramStandIn,
+    measured: datetime,
+    days: int,
 ) -> Outcome:
-    """The measured day's listings of one board: each arrived once, and when."""
+    """The listings of one board posted in the measured days: each arrived once, and when."""
     arrived = Counter(s.text.split("\n", 1)[0] for s in telegram.delivered)
     twice = [title for title, n in arrived.items() if n > 1]
     if twice:
@@ -175,7 +198,7 @@ def outcome(
     at = {s.text.split("\n", 1)[0]: s.at for s in telegram.delivered}
     delays = []
     for n, posted in enumerate(times):
-        if not MEASURED <= posted < MEASURED + timedelta(days=DAYS):
+        if not measured <= posted < measured + timedelta(days=days):
             continue
         title = f"python {name} {n}"
         if title not in at:
@@ -193,10 +216,14 @@ MODES = [
 ]
 
 
-def table(outcomes: list[Outcome]) -> list[str]:
+# A board's first days (issue 45, finding 11): hunter started on DAY0, each day on its own
+FIRST_DAYS = 2
+FIRST_MODES = [mode for mode in MODES if mode[2] == "learned" and mode[1] != 30]
+
+
+def table(outcomes: list[Outcome], reads: str = "reads (its busiest day)") -> list[str]:
     lines = [
-        "| how hunter runs | board | listings (3 days) | reads (its busiest day) | "
-        "posted -> on Telegram: median | p90 |",
+        f"| how hunter runs | board | listings | {reads} | posted -> on Telegram: median | p90 |",
         "|---|---|---|---|---|---|",
     ]
     for o in outcomes:
@@ -213,21 +240,29 @@ def main() -> int:
     args = parser.parse_args()
     logging.getLogger("hunter").setLevel(logging.ERROR)  # a poll's line every tick: too many
     outcomes: list[Outcome] = []
+    first: list[Outcome] = []
     with tempfile.TemporaryDirectory() as folder:
         for mode, cron, schedule in MODES:
             outcomes += run(mode, cron, schedule, Path(folder))
             print("\n".join(table(outcomes)[-len(BOARDS) :]), flush=True)
+        (Path(folder) / "first").mkdir()
+        for mode, cron, schedule in FIRST_MODES:
+            first += run(
+                mode, cron, schedule, Path(folder) / "first", DAY0, FIRST_DAYS, per_day=True
+            )
+            print("\n".join(table(first)[-len(BOARDS) * FIRST_DAYS :]), flush=True)
     lines = table(outcomes)
-    print("\n".join(lines))
+    first_lines = table(first, "reads (that day)")
+    print("\n".join([*lines, "", *first_lines]))
     if args.write:
-        write(lines)
+        write(lines, first_lines)
     return 0
 
 
 SECTION = "## Fresh listings: posted -> on the chat"
 
 
-def write(lines: list[str]) -> None:
+def write(lines: list[str], first_lines: list[str]) -> None:
     path = ROOT / "bench" / "RESULTS.md"
     text = path.read_text(encoding="utf-8")
     before = text.split(SECTION)[0].rstrip()
@@ -248,8 +283,15 @@ def write(lines: list[str]) -> None:
         "otherwise).",
         "",
     ]
+    first = [
+        "",
+        "A board's first days (issue 45, finding 11): the same boards, hunter started at",
+        "00:00 of the first day, each day on its own (the target: the same as a known board's).",
+        "",
+    ]
     path.write_text(
-        "\n".join([before, "", *intro, *lines]) + after.rstrip() + "\n", encoding="utf-8"
+        "\n".join([before, "", *intro, *lines, *first, *first_lines]) + after.rstrip() + "\n",
+        encoding="utf-8",
     )
 
 
