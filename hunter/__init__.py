@@ -1,6 +1,6 @@
 """hunter: job alerts to LINE, exactly once.
 
-A new engineer's map (the README's "Where things are" says more). Folders are the stages a
+A new engineer's map (docs/development.md, "Where things are", says more). Folders are the stages a
 listing passes through; imports point one way, down this list:
 
     app/       the `hunter` command, the service and its schedule, `hunter check`, the demo

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         if on and not args.once and not port:
             log.warning(
                 "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "
-                "as a web service (see the README)",
+                "as a web service (see docs/deploy.md)",
                 " and ".join(f"{hook.channel}'s webhook secret" for hook in chats[2]),
             )
         owner = channels.line_settings(env).to

@@ -1,4 +1,5 @@
-"""The README's commands, variables and settings are the product's: a test reads them."""
+"""The README's and docs/' commands, variables and settings are the product's: a test reads
+them (tests/unit/test_docs.py checks the other way: everything the product has is in docs/)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from hunter.store import queries
 from tests.support.cli import ROOT, base_env, run_hunter
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CONFIGURATION = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+DOCS = "\n".join(
+    [README, *(p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md")))]
+)
 SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "hunter").rglob("*.py"))
 
 
@@ -31,8 +36,8 @@ def test_the_readme_shows_commands_at_all() -> None:
     assert ["demo"] in shell_commands() and ["prime"] in shell_commands()
 
 
-def test_every_command_in_the_readme_exists(tmp_path: Path) -> None:
-    mentioned = set(re.findall(r"`(?:uv run )?hunter ([a-z]+)", README))
+def test_every_command_in_the_docs_exists(tmp_path: Path) -> None:
+    mentioned = set(re.findall(r"`(?:uv run )?hunter ([a-z]+)", DOCS))
     assert {"run", "prime", "prune", "status", "retry", "check", "schema", "demo"} <= mentioned
     for command in mentioned:
         result = run_hunter(tmp_path, command, "--help", env=base_env(tmp_path))
@@ -57,8 +62,8 @@ def test_the_readme_commands_that_run_offline_do_what_it_says(tmp_path: Path, pg
             assert run_hunter(tmp_path, args[0], "--help", env=env).returncode == 0
 
 
-def test_every_environment_variable_in_the_readme_is_read() -> None:
-    table = README.split("### Environment", 1)[1].split("###", 1)[0]
+def test_every_environment_variable_in_the_docs_is_read() -> None:
+    table = CONFIGURATION.split("## Environment", 1)[1].split("##", 1)[0]
     first_cells = re.findall(r"^\| ([^|]+) \|", table, re.M)
     names = {n for cell in first_cells for n in re.findall(r"`([A-Z][A-Z0-9_]{2,})`", cell)}
     assert {"LINE_CHANNEL_ACCESS_TOKEN", "DATABASE_URL", "PORT"} <= names
@@ -66,7 +71,7 @@ def test_every_environment_variable_in_the_readme_is_read() -> None:
         assert f'"{name}"' in SOURCE, f"the README documents {name}, hunter never reads it"
 
 
-def test_every_setting_in_the_readme_is_accepted() -> None:
-    table = README.split("Delivery settings", 1)[1].split("###", 1)[0]
+def test_every_setting_in_the_docs_is_accepted() -> None:
+    table = CONFIGURATION.split("Delivery settings", 1)[1].split("##", 1)[0]
     keys = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.M))
     assert keys and keys <= _TOP_KEYS

@@ -59,7 +59,7 @@ def read(environ: Mapping[str, str]) -> LineSettings:
     if to and not (to[:1] in "UCR" and len(to) == 33):
         raise ConfigError(
             "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
-            "not a display name; see the README's LINE set-up"
+            "not a display name; see docs/channels.md, LINE"
         )
     url = api_url(environ, "HUNTER_LINE_API_URL", "https://api.line.me")
     return LineSettings(token, to, secret, url)

@@ -1,6 +1,6 @@
 """The GitHub Actions workflow a user copies (deploy/github-actions/hunter.yml): valid YAML of
 the shape GitHub runs, every 30 minutes, one run at a time, a time limit, uv's cache, secrets
-only by reference, and the README's own command."""
+only by reference, and the deploy docs' own command."""
 
 from __future__ import annotations
 
@@ -57,11 +57,11 @@ def test_secrets_are_only_referenced_never_written() -> None:
     assert not re.search(r"(eyJ[\w-]{10,}|sb_secret_\w+|postgres(ql)?://\S+:\S+@)", text)
 
 
-def test_its_command_is_the_readmes() -> None:
+def test_its_command_is_the_deploy_docs() -> None:
     [poll] = [s for s in steps() if "hunter run --once" in str(s.get("run", ""))]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"`{poll['run']}`" in readme
-    assert "deploy/github-actions/hunter.yml" in readme
+    deploy = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    assert f"`{poll['run']}`" in deploy
+    assert "deploy/github-actions/hunter.yml" in deploy
 
 
 def test_each_run_writes_the_status_to_the_jobs_summary() -> None:
