@@ -133,7 +133,10 @@ class Hunter:
         prune when it is due."""
         started = time.monotonic()
         sources = self.poller.poll(ahead, fixed_now)
-        delivery = self.deliverer.deliver(self.config.max_alerts_per_poll, self.poller.paused)
+        added = any(s.count(RowStatus.PENDING) for s in sources)
+        delivery = self.deliverer.deliver(
+            self.config.max_alerts_per_poll, self.poller.paused, look=not added
+        )
         self.paced_pushes += delivery.accepted
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):

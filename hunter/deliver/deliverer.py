@@ -89,18 +89,24 @@ class Deliverer:
         # Waiting for a retry or a database blip; a stop request ends the wait early.
         self.sleep = sleep or stop.wait
 
-    def deliver(self, most: int, paused: frozenset[str] | None = None) -> Delivery:
+    def deliver(
+        self, most: int, paused: frozenset[str] | None = None, look: bool = False
+    ) -> Delivery:
         """Push what is due, batch by batch, until nothing is left, `most` listings went out,
         or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
         of a channel that refused itself (auth, quota, an outage), gets no more this time.
-        The chats `paused` from their phone get no new push (None: read from the store)."""
+        The chats `paused` from their phone get no new push (None: read from the store).
+        `look`: the caller added nothing to the outbox, so one look says whether anything is
+        due before any claim is tried (a quiet cron run over Supabase: one call, not three)."""
         report = Delivery()
+        lease = timedelta(seconds=self.config.lease_seconds)
+        if look and not self._anything_due(lease):
+            return report
         if paused is None:
             paused = frozenset(
                 c for c, r in self.store.chat.rules(self.clock()).items() if r.paused
             )
         started = time.monotonic()
-        lease = timedelta(seconds=self.config.lease_seconds)
         self.allowance.begin()
         done: set[str] = set(paused)  # chats with nothing more to push in this delivery
         holds = Holds()
@@ -129,6 +135,12 @@ class Deliverer:
         if self.allowance.plan_read:
             self.allowance.warn_quota(report.accepted)
         return report
+
+    def _anything_due(self, lease: timedelta) -> bool:
+        """Whether a claim could find something now, or a retry comes soon enough to wait."""
+        now = self.clock()
+        claimable, due = self.store.outbox.look(now, now - lease)
+        return claimable or (due is not None and due - now <= WAIT_FOR_RETRY)
 
     def _claim_new(
         self, room: int, now: datetime, report: Delivery, done: set[str], holds: Holds

@@ -19,6 +19,7 @@ from hunter.store.columns import (
     optional_text,
     real,
     text,
+    utc,
 )
 from hunter.store.records import ChatMatches, Claimed, Failure, OutboxRow, SentTimes
 from hunter.store.room import Room
@@ -126,6 +127,13 @@ class OutboxStore(Room, ABC):
 
     def next_due(self) -> datetime | None:
         return optional_moment(self._one("next_due"), "value")
+
+    def look(self, now: datetime, lease_before: datetime) -> tuple[bool, datetime | None]:
+        """Whether anything may be claimed now (a new row, a retry due, a batch whose sender
+        died before `lease_before`), and when the next retry is due: one round trip, so that
+        a quiet run claims nothing."""
+        row = self._one("outbox_look", now=self._time(now), lease_before=self._time(lease_before))
+        return bool(row.get("claimable")), utc(row.get("next_due"))
 
     def job_states(self, chat: str = "") -> dict[str, str]:
         """The state of each row of `chat` ('' the owner's), by listing id."""

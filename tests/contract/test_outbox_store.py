@@ -104,6 +104,27 @@ def test_an_expired_lease_hands_the_batch_over_with_its_key(store: Store) -> Non
     assert store.outbox.job_states()["a:1"] == "sent"
 
 
+def test_one_look_says_whether_a_claim_would_find_anything(store: Store) -> None:
+    """A quiet run's one look (issue 44) answers as the claims would: nothing on an empty
+    outbox; a new row; a retry not yet due (with its time), then due; a batch whose sender
+    died, once its lease ran out; nothing once sent."""
+    lease = timedelta(minutes=2)
+    assert store.outbox.look(T0, T0 - lease) == (False, None)
+    pending(store, 1)
+    assert store.outbox.look(T0, T0 - lease) == (True, None)
+    store.outbox.claim_new("w", "k", 10, T0)
+    assert store.outbox.look(T0, T0 - lease) == (False, None)  # being sent, within its lease
+    later = T0 + timedelta(minutes=3)
+    assert store.outbox.look(later, later - lease)[0]  # its sender died: the lease ran out
+    due = T0 + timedelta(seconds=30)
+    store.outbox.mark_failed("k", "w", failure("retry", "transient", "HTTP 500", due, True))
+    assert store.outbox.look(T0, T0 - lease) == (False, due)
+    assert store.outbox.look(due, due - lease) == (True, due)
+    store.outbox.claim_due("w", due, due - lease)
+    store.outbox.mark_sent("k", due)
+    assert store.outbox.look(due, due - lease) == (False, None)
+
+
 def test_parked_batches_are_requeued_by_the_next_success(store: Store) -> None:
     pending(store, 1, 2)
     store.outbox.claim_new("w", "k1", 1, T0)

@@ -236,3 +236,20 @@ def test_an_unreachable_project_is_one_clear_error(tmp_path: Path) -> None:
     assert f"cannot reach Supabase at 127.0.0.1:{port}" in result.stderr
     assert "SUPABASE_URL" in result.stderr and SECRET_KEY not in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_quiet_cron_run_over_supabase_costs_at_most_six_calls(
+    tmp_path: Path, board: Board, supabase: PostgREST, line: LineStandIn
+) -> None:
+    """Issue 44: a 5-minute cron's run when nothing is due, over Supabase, where each call
+    crosses the internet: the schema check, the run's time, the sources' rows, the chats'
+    rules and the outbox's look. Each saved call is a tenth of a second of every run."""
+    env = supabase_env(tmp_path, supabase.url, SECRET_KEY, **line.env())
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    write_config(tmp_path, [html_source("b", url)], schedule="learned")
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    supabase.calls.clear()
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "not due" in result.stderr and board.hits["/jobs"] == 1, result.stderr
+    assert sum(supabase.calls.values()) <= 6, dict(supabase.calls)

@@ -19,6 +19,7 @@ from hunter.store.columns import Row
 # Read-only queries of the rooms, by name: (function, its parameters in the port's names)
 READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "next_due": ("hunter_next_due", ()),
+    "outbox_look": ("hunter_outbox_look", ("now", "lease_before")),
     "pending_by_chat": ("hunter_pending_by_chat", ()),
     "sent_by_chat": ("hunter_sent_by_chat", ("since",)),
     "sent_rows_since": ("hunter_sent_rows_since", ("since", "limit")),

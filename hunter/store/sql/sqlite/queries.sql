@@ -227,6 +227,19 @@ ON CONFLICT (retry_key) DO NOTHING;
 -- name: batch_body
 SELECT body AS value FROM hunter_batches WHERE retry_key = :key;
 
+-- name: outbox_look
+-- Whether anything may be claimed now, and when the next retry is due (claim_due's and
+-- claim_new's conditions): a quiet run's one look instead of a claim of each kind.
+SELECT
+    EXISTS (SELECT 1 FROM hunter_seen_jobs WHERE status = 'pending')
+    OR EXISTS (
+        SELECT 1 FROM hunter_seen_jobs
+        WHERE retry_key IS NOT NULL AND (
+              (status = 'retry' AND next_attempt_at <= :now)
+           OR (status = 'stuck' AND error_kind = 'transient' AND next_attempt_at <= :now)
+           OR (status = 'sending' AND claimed_at < :lease_before))) AS claimable,
+    (SELECT min(next_attempt_at) FROM hunter_seen_jobs WHERE status = 'retry') AS next_due;
+
 -- name: next_due
 SELECT min(next_attempt_at) AS value FROM hunter_seen_jobs WHERE status = 'retry';
 
