@@ -28,7 +28,7 @@ from hunter.rules.listing import Listing  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.records import ReadRow  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
-from hunter.web.health import Health  # noqa: E402
+from hunter.web.health import Liveness  # noqa: E402
 from hunter.web.server import HttpServer  # noqa: E402
 from hunter.web.status_page import pages  # noqa: E402
 from tests.support.scripted import ScriptedSender  # noqa: E402
@@ -84,7 +84,7 @@ def main() -> int:
             return report.gather(config, store, Destinations(None, ()), ScriptedSender(), now)
 
         served = pages(TOKEN, gather, "Asia/Bangkok", lambda: now)
-        server = HttpServer(Health(timedelta(hours=1)), 0, (), "127.0.0.1", pages=served).start()
+        server = HttpServer(Liveness(timedelta(hours=1)), 0, (), "127.0.0.1", pages=served).start()
         figures = {}
         try:
             for path in ("/status", "/status.json"):

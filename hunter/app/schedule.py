@@ -34,7 +34,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.app.service import Hunter
 from hunter.errors import HunterError, StoreGone
-from hunter.web.health import Health
+from hunter.web.health import Liveness
 from hunter.web.server import HttpServer
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def run_forever(
     scheduler = BlockingScheduler(timezone=tz)
     busy = threading.Lock()
     gone: list[StoreGone] = []
-    health = Health(stale_after=timedelta(seconds=2 * interval))
+    health = Liveness(stale_after=timedelta(seconds=2 * interval))
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
     first = True  # the first poll reads a fixed schedule's sources at once, as before

@@ -86,7 +86,7 @@ class Chat:
         try:
             self._handle(event)
         finally:
-            if event.kind == "postback" and event.event_id not in self._answered:
+            if event.kind == "tap" and event.event_id not in self._answered:
                 replier = self.repliers.of(event.chat_id or event.event_id)
                 replier.acknowledge(event)
             self._answered.discard(event.event_id)
@@ -107,13 +107,13 @@ class Chat:
             if chat is not None or self._told_private(event, now):
                 replier = self.repliers.of(event.chat_id)
                 self._text(event, texts.welcome(event.chat_id, chat is not None, replier))
-        elif event.kind == "postback" and chat is not None:
+        elif event.kind == "tap" and chat is not None:
             self._button(event, now, chat)  # acts even when it is too late to answer
         elif event.kind == "message" and self._in_group(event) and command is None:
             return  # in a group people talk to each other: only commands are for hunter
         elif event.kind == "message" and chat is not None:
             self._command(event, command, chat, now)
-        elif event.kind in ("message", "postback") and self._told_private(event, now):
+        elif event.kind in ("message", "tap") and self._told_private(event, now):
             self._text(event, texts.PRIVATE_TEXT)
 
     def _in_group(self, event: ChatEvent) -> bool:

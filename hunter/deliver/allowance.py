@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel, Channels
-from hunter.deliver.pace import Pacer, Plan
+from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.errors import ChannelError, ChatGone
 from hunter.rules import notices
 from hunter.rules.destinations import Destinations
@@ -51,7 +51,7 @@ class Allowance:
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.
         self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
-        self._plan: Plan | None = None  # LINE's quota, read at most once per delivery
+        self._plan: MonthPlan | None = None  # LINE's quota, read at most once per delivery
         self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
         self._chats: dict[str, ChatRow] | None = None  # members and spending, once per delivery
 
@@ -161,7 +161,7 @@ class Allowance:
     def plan_read(self) -> bool:
         return self._plan is not None
 
-    def plan(self) -> Plan:
+    def plan(self) -> MonthPlan:
         """The month's messages: the paced channel's quota (read once per delivery) under the
         config's `monthly_messages` ceiling. Without its answer only the ceiling counts."""
         if self._plan is None:
@@ -171,7 +171,9 @@ class Allowance:
             except ChannelError as exc:
                 log.warning("could not read %s's message quota: %s", paced.name, exc)
                 quota = None
-            self._plan = Plan.of(quota, self.config.monthly_messages, self.config.reserve_messages)
+            self._plan = MonthPlan.of(
+                quota, self.config.monthly_messages, self.config.reserve_messages
+            )
         return self._plan
 
     def claim(self, batch: list[Claimed], cost: int = 1) -> Grant:

@@ -164,9 +164,9 @@ class ChatEvent:
 
     # The same on every redelivery; it starts with its channel's prefix, as a `to` does.
     event_id: str
-    kind: str  # message, postback (a button), follow, join, leave, or the channel's own name
+    kind: str  # message, tap (a button), follow, join, leave, or the channel's own name
     chat_id: str | None  # where: LINE's U.../C.../R... id, or "telegram:<chat id>"
-    reply_token: str | None  # what answers it: LINE's reply token, Telegram's callback query id
+    answer_token: str | None  # what answers it, the channel's own (LINE's reply token, ...)
     text: str = ""  # a text message's text
     data: str = ""  # what a button sent back ("<verb> <argument>", rules/wording.py)
     redelivery: bool = False

@@ -96,16 +96,13 @@ class Deliverer:
         or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
         of a channel that refused itself (auth, quota, an outage), gets no more this time.
         The chats `paused` from their phone get no new push (None: read from the store).
-        `look`: the caller added nothing to the outbox, so one look says whether anything is
-        due before any claim is tried (a quiet cron run over Supabase: one call, not three)."""
-        report = Delivery()
-        lease = timedelta(seconds=self.config.lease_seconds)
-        if look and not self._anything_due(lease):
+        `look`: the caller added nothing, so look once before any claim (anything_due)."""
+        report, lease = Delivery(), timedelta(seconds=self.config.lease_seconds)
+        if look and not anything_due(self.store, self.clock(), lease):
             return report
         if paused is None:
-            paused = frozenset(
-                c for c, r in self.store.chat.rules(self.clock()).items() if r.paused
-            )
+            rules = self.store.chat.rules(self.clock())
+            paused = frozenset(c for c, r in rules.items() if r.paused)
         started = time.monotonic()
         self.allowance.begin()
         done: set[str] = set(paused)  # chats with nothing more to push in this delivery
@@ -135,12 +132,6 @@ class Deliverer:
         if self.allowance.plan_read:
             self.allowance.warn_quota(report.accepted)
         return report
-
-    def _anything_due(self, lease: timedelta) -> bool:
-        """Whether a claim could find something now, or a retry comes soon enough to wait."""
-        now = self.clock()
-        claimable, due = self.store.outbox.look(now, now - lease)
-        return claimable or (due is not None and due - now <= WAIT_FOR_RETRY)
 
     def _claim_new(
         self, room: int, now: datetime, report: Delivery, done: set[str], holds: Holds
@@ -309,3 +300,10 @@ def unpushable(
         return outcome.unconfirmed()
     store.outbox.save_batch(marker, "[]", now)
     return None
+
+
+def anything_due(store: Store, now: datetime, lease: timedelta) -> bool:
+    """Whether a claim could find something now, or a retry comes soon enough to wait: one
+    look instead of a claim of each kind (a quiet cron run over Supabase: one call, not 3)."""
+    claimable, due = store.outbox.look(now, now - lease)
+    return claimable or (due is not None and due - now <= WAIT_FOR_RETRY)

@@ -35,7 +35,7 @@ LAST_CALL = 100 * 366 * DAY  # a tolerance no pace reaches: only the cap decides
 
 
 @dataclass(frozen=True)
-class Plan:
+class MonthPlan:
     """The month's messages as far as hunter knows them."""
 
     limit: int | None  # None: no limit (LINE says unlimited and no monthly_messages is set)
@@ -43,7 +43,9 @@ class Plan:
     reserve: int = DEFAULT_RESERVE  # kept for notices: at most a tenth of the limit
 
     @classmethod
-    def of(cls, line: tuple[int | None, int] | None, ceiling: int | None, reserve: int) -> Plan:
+    def of(
+        cls, line: tuple[int | None, int] | None, ceiling: int | None, reserve: int
+    ) -> MonthPlan:
         """From LINE's (limit, used) answer, or None when LINE cannot tell, and the config's
         `monthly_messages` ceiling. A tiny plan keeps a tenth of itself, not the whole plan."""
         limit, used = line if line is not None else (None, 0)
@@ -65,7 +67,7 @@ class Pacer:
         self.poll_every = poll_every
 
     def pace(
-        self, plan: Plan, state: PaceState | None, now: datetime, notice: bool, cost: int = 1
+        self, plan: MonthPlan, state: PaceState | None, now: datetime, notice: bool, cost: int = 1
     ) -> Pace:
         """The claim for a push costing `cost` messages. The interval is per message: a push to
         a group of 4 moves the pace four intervals on."""

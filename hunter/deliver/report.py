@@ -19,7 +19,7 @@ from hunter.deliver.history import (
     history,
     spread_text,
 )
-from hunter.deliver.pace import Pacer, Plan, describe_interval
+from hunter.deliver.pace import MonthPlan, Pacer, describe_interval
 from hunter.errors import ChannelError
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
@@ -108,10 +108,10 @@ def gather(
 
 def _next_push(
     config: Config, quota: dict[str, Any] | None, state: PaceState | None, now: datetime
-) -> tuple[Plan, float, datetime]:
+) -> tuple[MonthPlan, float, datetime]:
     """The month's plan, the push interval in force, and when the next push may go."""
     line = None if quota is None or "error" in quota else (quota["limit"], quota["used"])
-    plan = Plan.of(line, config.monthly_messages, config.reserve_messages)
+    plan = MonthPlan.of(line, config.monthly_messages, config.reserve_messages)
     pacer = Pacer(config.calendar, timedelta(minutes=config.interval_minutes))
     current = pacer.pace(plan, state, now, notice=False)
     paced = plan.limit is not None

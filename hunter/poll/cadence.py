@@ -231,20 +231,22 @@ def _smooth(values: tuple[float, ...]) -> list[float]:
 
 
 @dataclass(frozen=True)
-class Plan:
+class NextRead:
     at: float  # epoch seconds of the next read
     reason: str  # busy, quiet, new (not watched an hour yet), fixed; the caller's: every, site
     rate: float  # listings an hour expected in the hour of `now`
 
 
-def next_read(cadence: Cadence, now: float, tz: ZoneInfo, bounds: Bounds, jitter: float) -> Plan:
+def next_read(
+    cadence: Cadence, now: float, tz: ZoneInfo, bounds: Bounds, jitter: float
+) -> NextRead:
     """When to read next, and why. `jitter` in [-1, 1] moves the interval by up to JITTER."""
     posting = bounds.posting
     configured = 1.0  # listings an hour: what interval_minutes reads well
     rates = cadence.rates(configured)
     here = rates[_hour(now, tz)]
     if bounds.fixed:
-        return Plan(now + posting * (1 + JITTER * jitter), "fixed", here)
+        return NextRead(now + posting * (1 + JITTER * jitter), "fixed", here)
     fastest = min(bounds.fastest, posting)  # interval_minutes below fastest: the user's wish
     slowest = max(bounds.slowest, fastest)
     learned = _densities(rates, bounds.posting, fastest, slowest)
@@ -265,7 +267,7 @@ def next_read(cadence: Cadence, now: float, tz: ZoneInfo, bounds: Bounds, jitter
         reason = "new"
     else:
         reason = "busy" if here >= mean and here > 0 else "quiet"
-    return Plan(now + interval, reason, here)
+    return NextRead(now + interval, reason, here)
 
 
 def interval_at(rate: float, posting: float) -> float:

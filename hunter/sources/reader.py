@@ -44,8 +44,8 @@ STOP_CHECK_SECONDS = 0.1
 GRACE_SECONDS = 0.5
 
 
-class SourceState(Protocol):
-    """What the store remembers of a source that a read uses (store.records.SourceState)."""
+class ReadState(Protocol):
+    """What the store remembers of a source that a read uses (store.records.ReadState)."""
 
     @property
     def last_good_at(self) -> datetime | None: ...
@@ -95,7 +95,7 @@ def parse(source: SourceConfig, text: str, base_url: str, now: datetime) -> Pars
 def _read(
     http: httpx.Client,
     source: SourceConfig,
-    state: SourceState | None,
+    state: ReadState | None,
     limit: HostGate,
     now: datetime,
     conditional: bool,
@@ -147,7 +147,7 @@ def _read(
 def _read_by_kind(
     http: httpx.Client,
     source: SourceConfig,
-    state: SourceState | None,
+    state: ReadState | None,
     limit: HostGate,
     now: datetime,
     reader: Read,
@@ -208,7 +208,7 @@ def _parse_into(
 
 def read_sources(
     sources: Sequence[SourceConfig],
-    states: Mapping[str, SourceState],
+    states: Mapping[str, ReadState],
     timeout: float,
     now: datetime,
     conditional: bool = True,

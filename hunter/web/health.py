@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 
 @dataclass
-class Health:
+class Liveness:
     stale_after: timedelta
     last_poll_at: datetime | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 
 import h11
 
-from hunter.web.health import Health
+from hunter.web.health import Liveness
 from hunter.web.limits import BodyBudget, Limits
 
 HEALTH_PATHS = ("/healthz", "/")
@@ -68,7 +68,7 @@ class Refusal(Exception):
 class Routes:
     def __init__(
         self,
-        health: Health,
+        health: Liveness,
         hooks: Sequence[Hook],
         limits: Limits,
         pool: Executor,

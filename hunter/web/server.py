@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import h11
 
-from hunter.web.health import Health
+from hunter.web.health import Liveness
 from hunter.web.limits import Limits, Throttled
 from hunter.web.routes import READ_CHUNK, Hook, Page, Refusal, Routes, next_request
 
@@ -64,7 +64,7 @@ class HttpServer:
 
     def __init__(
         self,
-        health: Health,
+        health: Liveness,
         port: int,
         hooks: Sequence[Hook] = (),
         host: str = "0.0.0.0",

@@ -191,12 +191,12 @@ def test_a_forged_button_never_reaches_another_chats_row(store: Store, board: Bo
         assert states[f"a:{native}"] == "pending"  # the owner's
         assert the_groups[f"a:{native}"] == "pending"  # the group's: no collision
     chat = Chat(hunter.config, store, line, TO, clock, "w")
-    forged = ChatEvent("F1", "postback", GROUP, "rt1", data="dismiss a:x#design", at=clock())
+    forged = ChatEvent("F1", "tap", GROUP, "rt1", data="dismiss a:x#design", at=clock())
     chat.handle(forged)
     assert store.outbox.job_states()["a:x#design"] == "pending"  # the owner's: untouched
     assert store.outbox.job_states("design")["a:x#design"] == "ignored"  # the group's own
     assert "it will not come back" in json.dumps(line.replies[-1], ensure_ascii=False)
-    own = ChatEvent("F2", "postback", TO, "rt2", data="dismiss a:y%23design", at=clock())
+    own = ChatEvent("F2", "tap", TO, "rt2", data="dismiss a:y%23design", at=clock())
     chat.handle(own)
     assert store.outbox.job_states()["a:y%23design"] == "ignored"  # the owner's own: taken
     clock.advance(1800)

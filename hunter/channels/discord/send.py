@@ -31,7 +31,7 @@ import httpx
 
 from hunter.channels.discord import settings
 from hunter.channels.discord.render import DiscordMessages
-from hunter.channels.discord.settings import Webhook
+from hunter.channels.discord.settings import DiscordWebhook
 from hunter.deliver.channel import Recipient
 from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.errors import ChannelError, ChatGone
@@ -54,7 +54,7 @@ class DiscordSender(DiscordMessages):
 
     def __init__(
         self,
-        hooks: Mapping[str, Webhook],
+        hooks: Mapping[str, DiscordWebhook],
         deadline: float = PUSH_DEADLINE_SECONDS,
         sleep: Callable[[float], object] = time.sleep,
     ) -> None:
@@ -118,19 +118,19 @@ class DiscordSender(DiscordMessages):
     def close(self) -> None:
         self._http.close()
 
-    def _hook(self, to: str | None) -> Webhook:
+    def _hook(self, to: str | None) -> DiscordWebhook:
         hook = self._hooks.get(to or "")
         if hook is None:
             raise ValueError(f"no Discord webhook for {to!r}")
         return hook
 
-    def _wait_for_room(self, hook: Webhook) -> None:
+    def _wait_for_room(self, hook: DiscordWebhook) -> None:
         with self._lock:
             wait = self._refill.pop(hook.id, 0.0) - time.monotonic()
         if wait > 0:
             self._sleep(min(wait, MAX_WAIT))
 
-    def _note_bucket(self, hook: Webhook, answer: httpx.Response) -> None:
+    def _note_bucket(self, hook: DiscordWebhook, answer: httpx.Response) -> None:
         """At X-RateLimit-Remaining 0, the next request waits X-RateLimit-Reset-After."""
         remaining = answer.headers.get("x-ratelimit-remaining")
         reset_after = _seconds(answer.headers.get("x-ratelimit-reset-after"))

@@ -30,7 +30,7 @@ HOOK_PATH = re.compile(
 
 
 @dataclass(frozen=True)
-class Webhook:
+class DiscordWebhook:
     """One webhook: where to post (its URL holds its token: never shown), and its id."""
 
     url: str = field(repr=False)
@@ -42,7 +42,7 @@ def variable(to: str) -> str:
     return f"DISCORD_WEBHOOK_{to[len(PREFIX) :].upper()}"
 
 
-def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, Webhook]:
+def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, DiscordWebhook]:
     """The webhook of each Discord chat in `chats`, by its `to`; ConfigError naming the chat
     and the variable when one is missing or not a webhook URL. Every DISCORD_WEBHOOK_* set is
     redacted, used or not."""
@@ -52,7 +52,7 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, W
             match = HOOK_PATH.search(value)
             if match:
                 redact.register(match["token"])
-    hooks: dict[str, Webhook] = {}
+    hooks: dict[str, DiscordWebhook] = {}
     for chat in chats:
         to, name = chat.to, variable(chat.to)
         url = (environ.get(name) or "").strip()
@@ -69,7 +69,7 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, W
                 f"{name} is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/"
                 "<token>); copy it again from the channel's Integrations -> Webhooks"
             )
-        hook = Webhook(url.split("?", 1)[0], match["id"])
+        hook = DiscordWebhook(url.split("?", 1)[0], match["id"])
         twin = next((c for c in chats if c.to in hooks and hooks[c.to].id == hook.id), None)
         if twin is not None:
             raise ConfigError(
@@ -81,7 +81,7 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, W
     return hooks
 
 
-def recipient(to: str | None, hooks: Mapping[str, Webhook] | None = None) -> Recipient:
+def recipient(to: str | None, hooks: Mapping[str, DiscordWebhook] | None = None) -> Recipient:
     """A webhook posts to one channel of a server, read by many; a new webhook (a new URL) is
     a new address, so a deleted one's "gone" is not held against its successor."""
     hook = (hooks or {}).get(to or "")

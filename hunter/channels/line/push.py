@@ -130,7 +130,7 @@ class LineSender(LineCards):
         _ = self._api
         try:
             return within(lambda: self._answer(send), deadline)
-        except Deadline:
+        except PushDeadline:
             if status is not None and status() == 200:
                 return PushResult(Kind.SENT, 200)
             reason = f"no complete answer within {deadline:g} s"
@@ -162,7 +162,7 @@ class LineSender(LineCards):
                     "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
                 ) from None
             raise LineError(f"LINE bot info failed: {result.summary}") from None
-        except Deadline:
+        except PushDeadline:
             raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
@@ -189,7 +189,7 @@ class LineSender(LineCards):
             raise LineError(
                 f"LINE could not count the members of {to}: HTTP {exc.status}"
             ) from None
-        except Deadline:
+        except PushDeadline:
             raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
@@ -207,7 +207,7 @@ class LineSender(LineCards):
             quota, used = within(read, self._check_deadline)
         except _sdk().ApiException as exc:
             raise LineError(f"LINE quota check failed: HTTP {exc.status}") from None
-        except Deadline:
+        except PushDeadline:
             raise LineError(f"LINE did not answer within {self._check_deadline:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise LineError(f"cannot reach LINE: {_network_reason(exc)}") from None
@@ -215,12 +215,12 @@ class LineSender(LineCards):
         return limit, int(used.total_usage)
 
 
-class Deadline(Exception):
+class PushDeadline(Exception):
     """A call to LINE was still going at its deadline."""
 
 
 def within(call: Callable[[], T], deadline: float) -> T:
-    """`call()`'s result or exception, or Deadline once `deadline` seconds pass: urllib3's
+    """`call()`'s result or exception, or PushDeadline once `deadline` seconds pass: urllib3's
     timeouts apply to each read, so a LINE that trickles its answer would hold a call for
     minutes. The abandoned call's thread is a daemon and never keeps the process alive."""
     outcome: list[tuple[bool, Any]] = []
@@ -235,7 +235,7 @@ def within(call: Callable[[], T], deadline: float) -> T:
     worker.start()
     worker.join(deadline)
     if not outcome:
-        raise Deadline(f"no answer within {deadline:g} s")
+        raise PushDeadline(f"no answer within {deadline:g} s")
     ok, value = outcome[0]
     if not ok:
         raise value

@@ -270,12 +270,12 @@ class LineCards:
     def can_answer(self, event: ChatEvent, now: datetime) -> bool:
         """A reply token works once, within about a minute of its event (LINE's reply API);
         unfollow, leave and the like come without one."""
-        if not event.reply_token:
+        if not event.answer_token:
             return False
         return event.at is None or now - event.at <= REPLY_WINDOW
 
     def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
-        return self.reply(event.reply_token or "", messages)
+        return self.reply(event.answer_token or "", messages)
 
     def acknowledge(self, event: ChatEvent) -> None:
         """Nothing: LINE waits for no answer to a postback."""

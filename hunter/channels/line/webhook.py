@@ -123,7 +123,7 @@ def flatten(event: Any, payload: dict[str, Any] | None = None) -> ChatEvent:
         if isinstance(event.message, models.TextMessageContent):
             text = event.message.text
     elif isinstance(event, models.PostbackEvent):
-        kind, data = "postback", event.postback.data
+        kind, data = "tap", event.postback.data
     elif isinstance(event, models.FollowEvent):
         kind = "follow"
     elif isinstance(event, models.JoinEvent):
@@ -139,7 +139,7 @@ def flatten(event: Any, payload: dict[str, Any] | None = None) -> ChatEvent:
         event_id=str(getattr(event, "webhook_event_id", "") or ""),
         kind=kind,
         chat_id=chat_id,
-        reply_token=getattr(event, "reply_token", None),
+        answer_token=getattr(event, "reply_token", None),
         text=text,
         data=data,
         redelivery=bool(getattr(context, "is_redelivery", False)),

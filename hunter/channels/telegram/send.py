@@ -102,9 +102,9 @@ class TelegramSender(TelegramMessages):
 
     def acknowledge(self, event: ChatEvent) -> None:
         """answerCallbackQuery for a tapped button: its spinner stops."""
-        if event.kind == "postback" and event.reply_token:
+        if event.kind == "tap" and event.answer_token:
             with contextlib.suppress(TelegramError):
-                self._call("answerCallbackQuery", {"callback_query_id": event.reply_token})
+                self._call("answerCallbackQuery", {"callback_query_id": event.answer_token})
 
     def set_webhook(self, url: str, secret: str) -> None:
         """setWebhook: Telegram POSTs each update to `url` with `secret` in its header."""

@@ -7,7 +7,7 @@ header before the body is read. What hunter asks for (`ALLOWED_UPDATES`) becomes
     message with text "/new@bot x"   message "new x": a command, as typed on LINE
     message with text "/start"       follow: the welcome, with the chat's id
     message (other text, or none)    message
-    callback_query (a button)        postback: its data; reply_token is the query's id
+    callback_query (a button)        tap: its data; answer_token is the query's id
     my_chat_member                   join when the bot was added to a group, leave when it
                                      was removed or blocked
 
@@ -119,7 +119,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
         chat = _chat(card)
         return ChatEvent(
             event_id,
-            "postback",
+            "tap",
             chat,
             str(query_id) if isinstance(query_id, str) and query_id else None,
             data=data if isinstance(data, str) else "",

@@ -56,7 +56,7 @@ class Replier(ScriptedSender):
 
 
 def tap(data: str, n: int) -> ChatEvent:
-    return ChatEvent(f"E{n}", "postback", TO, f"token{n}", data=data, at=T0)
+    return ChatEvent(f"E{n}", "tap", TO, f"token{n}", data=data, at=T0)
 
 
 def say(text: str, n: int, chat: str = TO) -> ChatEvent:

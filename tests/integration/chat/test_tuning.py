@@ -228,13 +228,11 @@ def test_why_explains_every_outcome_with_its_numbers(setting: Setting) -> None:
     s.show("other", "java dev", "฿9,000")
     s.show("muted", "python muted", "฿9,000")
     s.show("sent", "python sent", "฿9,000")
-    s.chat.handle(ChatEvent("M", "postback", TO, "tm", data="mute python", at=s.clock()))
+    s.chat.handle(ChatEvent("M", "tap", TO, "tm", data="mute python", at=s.clock()))
     s.say("เพิ่ม django")  # "python muted" would still match python only: muted
     s.show("dismissed", "django dismissed", "฿9,000")
     s.poll()
-    s.chat.handle(
-        ChatEvent("D", "postback", TO, "td", data="dismiss board:dismissed", at=s.clock())
-    )
+    s.chat.handle(ChatEvent("D", "tap", TO, "td", data="dismiss board:dismissed", at=s.clock()))
     s.say("หยุด")
     s.show("paused", "django paused", "฿9,000")
     s.poll()
@@ -329,7 +327,7 @@ def test_a_mute_by_button_keeps_the_rules_and_the_cap_of_typed_keywords(
 
     def tap(data: str) -> str:
         s.n += 1
-        event = ChatEvent(f"B{s.n}", "postback", TO, f"b{s.n}", data=data, at=s.clock())
+        event = ChatEvent(f"B{s.n}", "tap", TO, f"b{s.n}", data=data, at=s.clock())
         s.chat.handle(event)
         return s.line.said()
 

@@ -148,7 +148,7 @@ def test_a_mute_new_and_buttons_act_for_the_chat_they_come_from(
 ) -> None:
     hunter, line, clock, board = setup
     chat = Chat(hunter.config, store, line, TO, clock, "w")
-    chat.handle(ChatEvent("E1", "postback", GROUP, "t1", data="mute python", at=clock.now))
+    chat.handle(ChatEvent("E1", "tap", GROUP, "t1", data="mute python", at=clock.now))
     assert "python" in line.replies[-1][0]["text"]
     assert store.chat.mutes(clock.now, "design") and not store.chat.mutes(clock.now)
     show(board, "/a", ("1", "python scraper"))
@@ -166,12 +166,12 @@ def test_a_mute_new_and_buttons_act_for_the_chat_they_come_from(
     assert design["a:2"] == "sent" and states["a:3"] == "pending"
     assert "a:3" not in design  # muted in the group
     # A card's button in the group acts on the group's row only.
-    chat.handle(ChatEvent("E3", "postback", GROUP, "t3", data="dismiss a:3", at=clock.now))
+    chat.handle(ChatEvent("E3", "tap", GROUP, "t3", data="dismiss a:3", at=clock.now))
     assert "no longer known" in line.replies[-1][0]["text"]
     assert store.outbox.job_states()["a:3"] == "pending"
     # A card sent before schema 15 named the group's row "a:2#design": its tap still acts on
     # the group's own row of a:2.
-    chat.handle(ChatEvent("E4", "postback", GROUP, "t4", data="applied a:2#design", at=clock.now))
+    chat.handle(ChatEvent("E4", "tap", GROUP, "t4", data="applied a:2#design", at=clock.now))
     assert "a:2" in {m.job_id for m in store.chat.marks("applied") if m.chat == "design"}
 
 

@@ -23,7 +23,7 @@ from hunter.chat import Chat, Inbox
 from hunter.chat.hooks import hook
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
-from hunter.web.health import Health
+from hunter.web.health import Liveness
 from hunter.web.limits import Limits, Throttled
 from hunter.web.routes import Headers, Hook
 from hunter.web.server import HttpServer
@@ -53,7 +53,7 @@ class Replier(ScriptedSender):
 @dataclass
 class Served:
     server: HttpServer
-    health: Health
+    health: Liveness
 
     def connect(self) -> socket.socket:
         return socket.create_connection(("127.0.0.1", self.server.port), timeout=5)
@@ -92,7 +92,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     config = parse_config({"sources": [{"name": "a", "url": "https://x.test/", "kind": "rss"}]})
     now = lambda: datetime.now(UTC)  # noqa: E731
     inbox = Inbox(Chat(config, store, Replier(), TO, now, "w"), "w", now)
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
     hooks = [hook(line_webhook(SECRET), inbox), hook(telegram_webhook(TELEGRAM_SECRET), inbox)]
     server = HttpServer(health, 0, hooks, host="127.0.0.1", limits=LIMITS).start()
@@ -298,7 +298,7 @@ def test_a_connection_that_pipelines_is_closed_after_a_few_answers(served: Serve
 def test_connections_take_turns_however_many_requests_one_has_buffered(tmp_path: Path) -> None:
     """Issue 37: with no limit on pipelining, two connections writing GET /healthz back to
     back still leave LINE's request its turn (before, each waited seconds behind them)."""
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
     hook = Hook("/line/webhook", lambda headers: None, lambda body, headers: 200)
     limits = Limits(max_pipelined=10**9)
@@ -377,7 +377,7 @@ def test_connections_holding_back_their_body_make_room_for_line(tmp_path: Path) 
     """Issue 29's first high finding, in small: more connections than the cap, each with a
     whole head in and its body held back. They are not being answered, so they make room,
     and LINE's signed request is heard and answered."""
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
     limits = Limits(body_seconds=30.0, body_stall_seconds=30.0, max_connections=20)
     answered: list[bytes] = []
@@ -418,7 +418,7 @@ def test_large_bodies_share_a_budget(served: Served) -> None:
 
 
 def test_connections_past_the_cap_make_room_and_a_new_request_is_heard(tmp_path: Path) -> None:
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     health.polled(datetime.now(UTC))
     limits = Limits(head_seconds=30.0, max_connections=20)
     server = HttpServer(health, 0, (), host="127.0.0.1", limits=limits).start()

@@ -20,7 +20,7 @@ from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
 from hunter.store.records import ReadRow
 from hunter.store.sqlite import SQLiteStore
-from hunter.web.health import Health
+from hunter.web.health import Liveness
 from hunter.web.server import HttpServer
 from hunter.web.status_page import pages
 from tests.integration.web.test_http_server import read_answer
@@ -44,7 +44,7 @@ def page(tmp_path: Path) -> Iterator[tuple[int, SQLiteStore]]:
     def gather() -> report.StatusReport:
         return report.gather(config, store, Destinations(None, ()), channels, datetime.now(UTC))
 
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     served = pages(TOKEN, gather, "Asia/Bangkok", lambda: datetime.now(UTC))
     server = HttpServer(health, 0, (), host="127.0.0.1", pages=served).start()
     yield server.port, store
@@ -117,7 +117,7 @@ def test_the_page_is_read_only_and_absent_without_a_token(page: tuple[int, SQLit
     port, _store = page
     status, found, _body = ask(port, "/status", "Content-Length: 0", method="POST")
     assert status == 405 and found["allow"] == "GET, HEAD"
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     server = HttpServer(health, 0, (), host="127.0.0.1").start()  # no HUNTER_STATUS_TOKEN
     try:
         assert ask(server.port, "/status", f"Authorization: Bearer {TOKEN}")[0] == 404
@@ -135,7 +135,7 @@ def test_a_database_that_cannot_be_read_is_a_503_that_says_so(
     def gather() -> report.StatusReport:
         raise StoreError("PostgreSQL cannot be reached (connection refused)")
 
-    health = Health(stale_after=timedelta(minutes=60))
+    health = Liveness(stale_after=timedelta(minutes=60))
     served = pages(TOKEN, gather, "UTC", lambda: datetime.now(UTC))
     server = HttpServer(health, 0, (), host="127.0.0.1", pages=served).start()
     try:

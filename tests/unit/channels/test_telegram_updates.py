@@ -42,7 +42,7 @@ def member(status: str) -> dict[str, Any]:
 
 
 CASES = [
-    # (what, the Update, (kind, chat, reply_token, text, data))
+    # (what, the Update, (kind, chat, answer_token, text, data))
     ("a message", message("งานใหม่"), ("message", "telegram:111", None, "งานใหม่", "")),
     ("a command", message("/new"), ("message", "telegram:111", None, "new", "")),
     (
@@ -56,7 +56,7 @@ CASES = [
     (
         "a button tapped",
         tap("dismiss board:1"),
-        ("postback", "telegram:-100222", "4411", "", "dismiss board:1"),
+        ("tap", "telegram:-100222", "4411", "", "dismiss board:1"),
     ),
     ("the bot added to a group", member("member"), ("join", "telegram:-100222", None, "", "")),
     ("made an admin there", member("administrator"), ("join", "telegram:-100222", None, "", "")),
@@ -75,7 +75,7 @@ def test_each_update_is_the_event_the_chat_needs(
 ) -> None:
     event = parse(json.dumps(update).encode())
     assert event is not None, what
-    assert (event.kind, event.chat_id, event.reply_token, event.text, event.data) == expected
+    assert (event.kind, event.chat_id, event.answer_token, event.text, event.data) == expected
     # Keyed by its chat and its update (issue 37, low 6)
     assert event.event_id == f"{event.chat_id or 'telegram'}:{update['update_id']}"
     assert event.raw == update  # kept as sent: the sweeper reads it back

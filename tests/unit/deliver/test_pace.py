@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from hunter.deliver.pace import LAST_CALL, Pacer, Plan, describe_interval
+from hunter.deliver.pace import LAST_CALL, MonthPlan, Pacer, describe_interval
 from hunter.rules.calendar import DAY, Calendar, QuietHours
 from hunter.store.records import PaceState
 
@@ -66,7 +66,7 @@ def test_active_time_leaves_out_quiet_hours() -> None:
 
 
 def test_the_interval_spreads_the_budget_over_the_active_time_left() -> None:
-    plan = Plan.of((200, 0), None, 10)
+    plan = MonthPlan.of((200, 0), None, 10)
     pace = PACER.pace(plan, None, at(1, 8), notice=False)
     # 30 days of 16 active hours, 190 messages, one kept back for the month's last poll
     assert pace.interval == pytest.approx((30 * 16 * 3600 - 3600) / 189)
@@ -77,22 +77,22 @@ def test_the_interval_spreads_the_budget_over_the_active_time_left() -> None:
 
 def test_what_others_spent_and_the_ceiling_shrink_the_budget() -> None:
     state = PaceState("2026-11", 0.0, pushes=20)
-    shared = PACER.pace(Plan.of((200, 70), None, 10), state, at(10, 9), notice=False)
+    shared = PACER.pace(MonthPlan.of((200, 70), None, 10), state, at(10, 9), notice=False)
     assert shared.cap == 200 - 50 - 10  # 70 used, 20 of them hunter's own
-    lower = PACER.pace(Plan.of((200, 0), 100, 10), None, at(10, 9), notice=False)
+    lower = PACER.pace(MonthPlan.of((200, 0), 100, 10), None, at(10, 9), notice=False)
     assert lower.cap == 90
-    notice = PACER.pace(Plan.of((200, 0), None, 10), None, at(10, 9), notice=True)
+    notice = PACER.pace(MonthPlan.of((200, 0), None, 10), None, at(10, 9), notice=True)
     assert notice.cap == 200  # a notice may spend the reserve
 
 
 def test_a_tiny_plan_keeps_a_tenth_of_itself() -> None:
-    assert Plan.of((20, 0), None, 10).reserve == 2
-    assert Plan.of((5, 0), None, 10).budget == 5
-    assert Plan.of((None, 0), None, 10).limit is None  # unlimited: nothing to pace
+    assert MonthPlan.of((20, 0), None, 10).reserve == 2
+    assert MonthPlan.of((5, 0), None, 10).budget == 5
+    assert MonthPlan.of((None, 0), None, 10).limit is None  # unlimited: nothing to pace
 
 
 def test_the_last_poll_before_quiet_hours_may_borrow_and_the_months_last_spends_all() -> None:
-    plan = Plan.of((200, 0), None, 10)
+    plan = MonthPlan.of((200, 0), None, 10)
     evening = PACER.pace(plan, None, at(3, 22, 30), notice=False)
     day = PACER.pace(plan, None, at(3, 15), notice=False)
     assert evening.tolerance == pytest.approx(day.tolerance + evening.interval)
@@ -101,7 +101,7 @@ def test_the_last_poll_before_quiet_hours_may_borrow_and_the_months_last_spends_
 
 
 def test_next_push_is_now_when_allowed_and_at_the_tat_otherwise() -> None:
-    plan = Plan.of((200, 0), None, 10)
+    plan = MonthPlan.of((200, 0), None, 10)
     now = at(10, 12)
     pace = PACER.pace(plan, None, now, notice=False)
     assert PACER.next_push(PaceState("2026-11", pace.now, 5), pace, now) == now
@@ -115,6 +115,8 @@ def test_next_push_is_now_when_allowed_and_at_the_tat_otherwise() -> None:
 
 def test_without_quiet_hours_a_day_is_24_active_hours() -> None:
     pacer = Pacer(Calendar("UTC"), timedelta(minutes=30))
-    pace = pacer.pace(Plan.of((300, 0), None, 10), None, datetime(2026, 2, 1, tzinfo=UTC), False)
+    pace = pacer.pace(
+        MonthPlan.of((300, 0), None, 10), None, datetime(2026, 2, 1, tzinfo=UTC), False
+    )
     assert pace.tolerance == DAY
     assert pace.interval == pytest.approx(28 * DAY / 289)
