@@ -1,10 +1,10 @@
-"""hunter: job alerts to LINE, exactly once.
+"""hunter: job alerts to LINE, Telegram and Discord, each listing exactly once.
 
 A new engineer's map (docs/development.md, "Where things are", says more). Folders are the stages a
 listing passes through; imports point one way, down this list:
 
     app/       the `hunter` command, the service and its schedule, `hunter check`, the demo
-    chat/      LINE's webhook events answered: one table of commands, answers, tuning, why
+    chat/      the chats' webhook events answered: one table of commands, answers, tuning, why
     web/       the public HTTP side: every limit a stranger meets
     channels/  where alerts go: line/ (the only folder importing line-bot-sdk), telegram/,
                the terminal

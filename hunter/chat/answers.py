@@ -7,7 +7,7 @@ listing. In a group or a multi-person chat people talk to each other: only the c
 and the card buttons are answered there.
 
 "งานใหม่" ("new") is delivered by hunter/deliver/reply.py exactly as a push is (claim, render,
-send, mark), so a listing reaches LINE once whether a reply or a push carries it; "สถานะ"
+send, mark), so a listing reaches its chat once whether a reply or a push carries it; "สถานะ"
 ("status") is the report `hunter status` prints (hunter/deliver/report.py), as this chat
 needs it. The words each command takes are in commands.py.
 """

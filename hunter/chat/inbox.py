@@ -148,7 +148,7 @@ class Inbox:
             new: set[str] | None = self._store.chat.accept(rows, self._worker, now)
         except StoreRefused as exc:  # the database answered: one event it cannot keep
             new = self._accept_one_by_one(rows, now, exc)
-        except HunterError as exc:  # the database is away: LINE sends them all again
+        except HunterError as exc:  # the database is away: the channel sends them all again
             log.error("could not keep %d webhook events (answered 500): %s", len(rows), exc)
             return 500
         if new is None:
@@ -164,8 +164,8 @@ class Inbox:
         self, rows: list[EventRow], now: datetime, error: HunterError
     ) -> set[str] | None:
         """After the database refused the request's events together: each on its own, so
-        that one it refuses never costs the others (LINE would redeliver them all, into the
-        same refusal, again and again). None when none could be kept: a 500, and LINE sends
+        that one it refuses never costs the others (the channel would redeliver them all, into the
+        same refusal, again and again). None when none could be kept: a 500, and the channel sends
         them again."""
         new: set[str] = set()
         kept = 0

@@ -24,7 +24,7 @@ from hunter.settings.config import Config
 from hunter.store import Store
 
 WORD_MAX = 60  # characters of one keyword
-KEYWORDS_MAX = 100  # keywords one chat may add from LINE (judging time grows with them)
+KEYWORDS_MAX = 100  # keywords one chat may add from the chat (judging time grows with them)
 THAI_MIN = 2  # letters of a Thai keyword: Thai matches inside words, so one matches anything
 # Scripts whose letters pass for Latin ones ("python" with a Cyrillic U+0440 is not "python").
 _LOOKALIKES = {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
@@ -80,7 +80,7 @@ class Tuning:
         self.config, self.store, self.destinations = config, store, destinations
 
     def apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
-        """Do `command` for `chat`, said at `at` (LINE's time of the message: of two changes,
+        """Do `command` for `chat`, said at `at` (the channel's time of the message: of two changes,
         the one said last wins): the reply, and the quick replies under it."""
         argument = command.argument
         if command.verb in ("add", "remove"):

@@ -51,12 +51,13 @@ class Allowance:
         self.poll_every = timedelta(minutes=config.interval_minutes)
         # pacing=False is the first release's behaviour: a push whenever something waits.
         self.pacer = Pacer(self.calendar, self.poll_every) if pacing else None
-        self._plan: MonthPlan | None = None  # LINE's quota, read at most once per delivery
+        self._plan: MonthPlan | None = None  # the paced channel's quota, once per delivery
         self._pace: PaceState | None = None  # the pace row as this delivery's last claim left it
         self._chats: dict[str, ChatRow] | None = None  # members and spending, once per delivery
 
     def begin(self) -> None:
-        """A new delivery: LINE's quota and the chats' members are read again when needed."""
+        """A new delivery: the paced channel's quota and the chats' members are read again when
+        needed."""
         self._plan, self._pace, self._chats = None, None, None
 
     def chats(self) -> dict[str, ChatRow]:

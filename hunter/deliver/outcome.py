@@ -192,13 +192,13 @@ def chat_removed(chat: str) -> Decision:
 
 
 # The key of a batch a reply carries ("งานใหม่"). Replies have no retry key, so this one is
-# never sent to LINE: it marks the batch as a reply's, in case its worker dies mid-reply.
+# never sent to a channel: it marks the batch as a reply's, in case its worker dies mid-reply.
 REPLY_KEY = "reply-"
 
 
 def reply_interrupted() -> Decision:
     """A batch a reply was carrying when its worker died (kill -9, an out-of-memory kill):
-    LINE may have shown it, and a push could show it twice, so it waits for a person."""
+    the channel may have shown it, and a push could show it twice, so it waits for a person."""
     return Decision(
         RowStatus.STUCK,
         ErrorKind.UNKNOWN,

@@ -1,4 +1,5 @@
-"""Pacing: spend LINE's monthly messages evenly over the month, so that no listing waits weeks.
+"""Pacing: spend the paced channel's (LINE's) monthly messages evenly over the month, so that
+no listing waits weeks.
 
 LINE counts one message per push (whatever it carries) and a free plan holds 200-300 a month.
 Pushing once per poll that found something spends that by mid-month; from then on every alert

@@ -4,7 +4,7 @@ The same steps as a push (deliverer.py), in the same order: the rows are claimed
 (the database decides who owns them), the channel renders them, the reply carries them, and
 the answer is written down. A reply has no retry key, so the batch is claimed under a reply's
 key (outcome.REPLY_KEY): a deliverer that finds it past its lease (this worker was killed
-mid-reply) marks it "delivery unknown" instead of pushing it. LINE's 200 is delivery; an
+mid-reply) marks it "delivery unknown" instead of pushing it. The channel's 200 is delivery; an
 answer that never came leaves the listings stuck for a person (`hunter retry`), since sending
 them again could show them twice; a refusal puts them back to wait for the next push.
 """
@@ -47,9 +47,9 @@ class ReplyDelivery:
         if result.kind is Kind.SENT:
             self.store.outbox.mark_sent(key, self.clock())
             log.info("%d listings sent in a reply", len(batch))
-        elif result.maybe_delivered:  # LINE may show them: never push them on a guess
+        elif result.maybe_delivered:  # the channel may show them: never push them on a guess
             failure = failure_of(reply_unanswered(result), self.clock())
             self.store.outbox.mark_failed(key, self.worker, failure)
-        else:  # LINE answered that it did not take them: they wait for the next push
+        else:  # the channel answered that it did not take them: they wait for the next push
             self.store.outbox.mark_failed(key, self.worker, Failure.unsent())
         return len(batch)

@@ -80,7 +80,7 @@ class Poller:
         self.clock = clock
         self.worker = worker
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
-        self.paused: frozenset[str] = frozenset()  # chats paused from LINE, as the poll read
+        self.paused: frozenset[str] = frozenset()  # chats paused from their chat, as the poll read
         self.not_due = 0  # sources the last poll did not read: not due, or another's claim
         # Each source's next read as the last poll left it (what it read, claimed and noted):
         # `hunter run` sleeps until the earliest without reading the store again.

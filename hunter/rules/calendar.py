@@ -1,5 +1,5 @@
 """The user's calendar: the timezone, quiet hours, and the month's active time, which the pace
-spreads LINE's messages over (hunter/deliver/pace.py). Pure: no I/O."""
+spreads the paced channel's (LINE's) messages over (hunter/deliver/pace.py). Pure: no I/O."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 DAY = 86400.0
-DEFAULT_RESERVE = 10  # LINE messages of a month kept for hunter's own notices
+DEFAULT_RESERVE = 10  # messages of the paced channel's month kept for hunter's own notices
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""What a chat changed of its rules from LINE, laid over hunter.toml: pure, no I/O.
+"""What a chat changed of its rules from the chat, laid over hunter.toml: pure, no I/O.
 
 hunter.toml is the start. From the chat a person adds or removes keywords, sets the minimum
 budget and pauses the pushes (hunter/chat/tuning.py); the store keeps those changes per chat

@@ -74,7 +74,7 @@ class Judgement:
 
 def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Judgement:
     """Whether the user wants `listing`. `muted`: case-folded include keywords the user muted
-    on LINE; a listing that only they match is not wanted (for now)."""
+    from their chat; a listing that only they match is not wanted (for now)."""
     text = f"{listing.title}\n{listing.summary}".casefold()
     ignore = {k.casefold(): v for k, v in rules.ignore_within.items()}
     for keyword in keywords(tuple(rules.exclude)):

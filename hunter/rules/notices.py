@@ -1,4 +1,4 @@
-"""What hunter itself has to tell the user on LINE: a source stopped working, works again,
+"""What hunter itself has to tell the owner in their chat: a source stopped working, works again,
 flooded, or no longer shows a field it used to (and shows it again). Notices are rows of the
 pseudo-source "hunter" in the same outbox as listings, so they get the same guarantees:
 written down before they are sent, sent once, retried, never lost."""

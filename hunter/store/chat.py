@@ -1,10 +1,10 @@
-"""What the LINE chat keeps (hunter/chat/): webhook events until handled, mutes and marks.
+"""What the chat keeps (hunter/chat/): webhook events until handled, mutes and marks.
 
-An event is kept before LINE gets its 200 (LINE does not send it again after that), held by
+An event is kept before its channel gets its 200 (it does not send it again after that), held by
 the worker that took it, and marked handled once answered. A worker that stops lets go of
 what it did not start; one that dies holds its events until the hold runs out. Either way
 another worker takes them over (`take_stranded`), so an accepted event is never lost, and an
-event id is accepted once, whichever replica LINE reaches and however often it redelivers.
+event id is accepted once, whichever replica the channel reaches and however often it redelivers.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class ChatStore(Room, ABC):
         self, worker: str, now: datetime, held_before: datetime, limit: int
     ) -> list[dict[str, Any]]:
         """Up to `limit` unhandled events nobody holds, or held since before `held_before`,
-        now held by `worker`, oldest first: their JSON as LINE sent it."""
+        now held by `worker`, oldest first: their JSON as the channel sent it."""
 
     @abstractmethod
     def release(self, event_ids: Sequence[str], worker: str) -> None:
@@ -70,7 +70,7 @@ class ChatStore(Room, ABC):
         `applied`; its title, or None when `chat` has no row of that id (an unknown id, or
         another chat's: its own `chat` column decides, never the id's text)."""
 
-    # Each change is stamped with the time it was said (LINE's timestamp of the command): a
+    # Each change is stamped with the time it was said (the channel's timestamp of the command): a
     # change older than the one kept does nothing, so when two replicas handle "add w" and
     # "remove w" at once, the one said last wins, whichever is written last.
     @abstractmethod

@@ -72,12 +72,12 @@ class OutboxStore(Room, ABC):
 
     @abstractmethod
     def mark_sent(self, key: str, now: datetime) -> int:
-        """LINE accepted `key`: its rows are sent; parked batches are re-queued (returned)."""
+        """The channel took `key`: its rows are sent; parked batches are re-queued (returned)."""
 
     @abstractmethod
     def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
         """The rows of `key` still owned by `worker` take the failure's status (retry, stuck,
-        pending: a batch sent back to pending gives up its key, since LINE never took it)."""
+        pending: a batch sent back to pending gives up its key, since the channel never took it)."""
 
     @abstractmethod
     def split(

@@ -18,7 +18,7 @@ class PaceStore(Room, ABC):
 
     @abstractmethod
     def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
-        """LINE's member count of the chat: what one push to it costs."""
+        """The channel's member count of the chat: what one push to it costs."""
 
     @abstractmethod
     def forget_members(self, to: str) -> None:

@@ -205,7 +205,7 @@ class Failure:
 
     @classmethod
     def unsent(cls) -> Failure:
-        """A batch that never reached LINE (held by the pace, or a reply that failed) goes
+        """A batch that never reached its channel (held by the pace, or a reply that failed) goes
         back to `pending`, in its order, and gives up its key."""
         return cls(RowStatus.PENDING, None, None, None, count_attempt=False)
 
@@ -280,7 +280,7 @@ class SourceRow:
         )
 
 
-GONE = 0  # the member count kept for a chat the bot is no longer in (LINE counts >= 1)
+GONE = 0  # the member count kept for a chat the bot is no longer in (a channel counts >= 1)
 
 
 @dataclass(frozen=True)
@@ -310,7 +310,7 @@ class ChatRow:
 
     @property
     def gone(self) -> bool:
-        """LINE said the bot is not in this chat (kept as a member count of GONE)."""
+        """The channel said the bot is not in this chat (kept as a member count of GONE)."""
         return self.members == GONE
 
 

@@ -13,24 +13,24 @@ from enum import StrEnum
 class RowStatus(StrEnum):
     """Where a listing's row stands: primed or ignored (seen, never sent), pending (waits to
     be claimed), sending (claimed, the push in flight, its retry key fixed), retry (a
-    transient failure, tried again after next_attempt_at), sent (LINE took it), stuck (refused
-    for good, five failures, or delivery unknown: `hunter retry` sends it again)."""
+    transient failure, tried again after next_attempt_at), sent (its channel took it), stuck
+    (refused for good, five failures, or delivery unknown: `hunter retry` sends it again)."""
 
     PRIMED = "primed"  # seen while its source was primed; never sent
     IGNORED = "ignored"  # seen, did not match the filters
     PENDING = "pending"  # matched, waiting to be claimed
     SENDING = "sending"  # claimed by a worker, push in flight, retry key fixed
     RETRY = "retry"  # a transient failure; claimed again after next_attempt_at
-    SENT = "sent"  # LINE accepted it
-    STUCK = "stuck"  # waits for a person, or (transient) for LINE to accept a push again
+    SENT = "sent"  # its channel accepted it
+    STUCK = "stuck"  # waits for a person, or (transient) for its channel to accept a push again
 
 
 class ErrorKind(StrEnum):
     """Why a row waits in `retry` or `stuck`."""
 
     TRANSIENT = "transient"  # 5xx, timeouts, rate limits: comes back by itself
-    PERMANENT = "permanent"  # LINE refused this request as it is: `hunter retry`
-    UNKNOWN = "unknown"  # no confirmation within LINE's retry-key window
+    PERMANENT = "permanent"  # the channel refused this request as it is: `hunter retry`
+    UNKNOWN = "unknown"  # no confirmation within the retry window (LINE's retry key: 24 h)
 
 
 # Rows that are not done: what `hunter status` and /healthz count.

@@ -1,8 +1,8 @@
 """What one stranger may cost hunter's HTTP side, in numbers, and refusals logged at a rate.
 
-LINE's own requests are small and quick: a webhook body of a few KB (many events at most tens),
-sent at once over a fresh or kept-alive connection, and LINE wants the answer within 2 s.
-Every limit below is far above what LINE needs and far below what hurts a 512 MB instance.
+A channel's own webhook requests are small and quick: a body of a few KB (many events at most
+tens), sent at once over a fresh or kept-alive connection, and LINE wants the answer within 2 s.
+Every limit below is far above what a channel needs and far below what hurts a 512 MB instance.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Limits:
 
     def connections_allowed(self) -> int:
         """max_connections, within half the process's open-file limit (the rest is for the
-        database, the fetches and LINE), after lifting the soft limit to the hard one."""
+        database, the fetches and the channels), after lifting the soft limit to the hard one."""
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft < hard:
             try:

@@ -70,7 +70,7 @@ class SQLiteOutbox(OutboxStore):
         }
         with self._database.tx() as db:
             moved = db.execute(Q["mark_failed"], params).rowcount
-            if failure.status is RowStatus.PENDING and moved:  # LINE never took the key
+            if failure.status is RowStatus.PENDING and moved:  # the channel never took the key
                 db.execute(Q["forget_batch"], {"key": key})
             return moved
 
