@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.board import Board, html_source
-from tests.support.cli import run_hunter, write_config
+from tests.support.cli import on_both_stores, run_hunter, write_config
 from tests.support.line_standin import TOKEN, LineStandIn
 
 FIRST = [("1", "Old python job"), ("2", "Old logo job"), ("3", "Old writing job")]
 NEW = [("4", "New Python bot"), ("5", "Logo design"), ("6", "python scraper for a shop")]
 
 
+@on_both_stores
 def test_prime_then_alert_each_new_match_once(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:
@@ -40,6 +41,7 @@ def test_prime_then_alert_each_new_match_once(
     assert '"sent_last_24h": 2' in status.stdout
 
 
+@on_both_stores
 def test_hostile_listing_is_still_alerted_and_valid(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:

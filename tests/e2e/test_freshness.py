@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.board import Board
-from tests.support.cli import run_hunter, write_config
+from tests.support.cli import on_both_stores, run_hunter, write_config
 from tests.support.line_standin import LineStandIn
 
 
@@ -25,6 +25,7 @@ def answer(jobs: list[tuple[int, timedelta]]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+@on_both_stores
 def test_status_says_how_long_listings_took_from_posted_to_sent(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:
@@ -50,6 +51,7 @@ def test_status_says_how_long_listings_took_from_posted_to_sent(
     assert "`······█` 2 |" in row  # today's two, after six days of none
 
 
+@on_both_stores
 def test_status_says_each_sources_reads_today_and_its_next_read(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:

@@ -88,9 +88,13 @@ class Boards:
         return parse_config({**raw, **top})
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture
 def kind(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+    """SQLite, and PostgreSQL too where a test is `@on_both` (replicas claiming on it)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+on_both = pytest.mark.parametrize("kind", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture
@@ -131,6 +135,7 @@ def posted_between(boards: Boards, name: str, start: datetime, end: datetime) ->
     return {f"python {name} {n}" for n, t in enumerate(boards.traces[name]) if start <= t < end}
 
 
+@on_both
 def test_a_5_minute_cron_reads_a_busy_board_often_and_a_quiet_one_rarely(
     board: Board, opener: Callable[[], Store]
 ) -> None:
@@ -294,6 +299,7 @@ def test_two_replicas_read_each_due_source_once(board: Board, pg_url: str, tmp_p
     assert max(got.values()) == 1
 
 
+@on_both
 def test_a_replica_killed_mid_read_holds_its_source_only_until_its_claim_runs_out(
     board: Board, opener: Callable[[], Store]
 ) -> None:

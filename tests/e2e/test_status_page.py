@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.board import Board, html_source
-from tests.support.cli import run_hunter, start_hunter, write_config
+from tests.support.cli import on_both_stores, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.local_server import free_port, wait_for
 
@@ -52,6 +52,7 @@ def started(tmp_path: Path, board: Board, env: dict[str, str]) -> tuple[str, obj
     return url, process
 
 
+@on_both_stores
 def test_the_json_is_hunter_status_json(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from tests.e2e.test_chat import quiet_now
 from tests.support.board import Board, html_source
-from tests.support.cli import run_hunter, start_hunter, write_config
+from tests.support.cli import on_both_stores, run_hunter, start_hunter, write_config
 from tests.support.local_server import free_port, wait_for
 from tests.support.telegram_standin import TelegramStandIn
 
@@ -234,6 +234,7 @@ def test_every_tapped_button_is_acknowledged_even_with_nothing_to_say(chat: Tele
     assert len(chat.telegram.texts(STRANGER)) == 1  # "private", once
 
 
+@on_both_stores
 def test_the_same_update_twice_and_two_replicas_answer_once(chat: TelegramChat) -> None:
     chat.post_listings(1)
     first = chat.start()

@@ -11,8 +11,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import TO, LineStandIn, titles_of
@@ -20,18 +18,16 @@ from tests.support.local_server import free_port, wait_for
 from tests.support.webhook import SECRET, event, payload, post
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
 def test_add_remove_budget_floor_pause_and_resume_change_the_next_poll(
-    tmp_path: Path, board: Board, line: LineStandIn, database: str, request: pytest.FixtureRequest
+    tmp_path: Path, board: Board, line: LineStandIn
 ) -> None:
+    """On SQLite: the chat's rules on every store are tests/contract/test_chat_store.py's."""
     shown = [("seed", "seed")]
     url = board.serve_jobs("/jobs", shown)
     write_config(
         tmp_path, [html_source("board", url)], interval_minutes=600, filter={"include": ["python"]}
     )
     env = base_env(tmp_path, LINE_CHANNEL_SECRET=SECRET, **line.env())
-    if database == "postgres":
-        env["DATABASE_URL"] = request.getfixturevalue("pg_url")
     port = free_port()
     server = start_hunter(tmp_path, "run", env={**env, "PORT": str(port)})
     webhook = f"http://127.0.0.1:{port}"

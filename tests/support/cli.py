@@ -10,7 +10,13 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+# An e2e test whose subject depends on the database (text PostgreSQL refuses, replicas claiming
+# on one database, PostgreSQL's own sums) runs with SQLite and with PostgreSQL; the rest with
+# SQLite, the contract tier proving the stores alike (tests/e2e/conftest.py's `env`).
+on_both_stores = pytest.mark.parametrize("env", ["sqlite", "postgres"], indirect=True)
 
 
 def toml_value(value: Any) -> str:
