@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.sections import replace_section  # noqa: E402
 from hunter.deliver import report  # noqa: E402
+from hunter.deliver.status_view import StatusView  # noqa: E402
 from hunter.rules.destinations import Destinations  # noqa: E402
 from hunter.rules.listing import Listing  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
@@ -80,7 +81,7 @@ def main() -> int:
                    for n in range(SOURCES)]  # fmt: skip
         config = parse_config({"sources": sources})
 
-        def gather() -> report.StatusReport:
+        def gather() -> StatusView:
             return report.gather(config, store, Destinations(None, ()), ScriptedSender(), now)
 
         served = pages(TOKEN, gather, "Asia/Bangkok", lambda: now)

@@ -204,7 +204,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
 
 
 def status(args: argparse.Namespace, load: Loader) -> int:
-    from hunter.deliver import report  # not loaded by a cron's run (statistics and all)
+    from hunter.deliver import report, status_text  # not loaded by a cron's run
 
     config, env = load(args)
     now = utcnow()
@@ -217,13 +217,13 @@ def status(args: argparse.Namespace, load: Loader) -> int:
         routes = channels.open_channels(env, config)
         result = report.gather(config, store, destinations, routes, now)
     if args.json:
-        _say(report.as_json(result))
+        _say(status_text.as_json(result))
     elif args.markdown:
         from hunter.deliver.summary import as_markdown
 
         _say(as_markdown(result, now, config.timezone))
     else:
-        _say(report.as_text(result, now, config.timezone, config.lease_seconds))
+        _say(status_text.as_text(result, now, config.timezone, config.lease_seconds))
     return 0
 
 

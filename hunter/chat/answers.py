@@ -27,7 +27,7 @@ from hunter.deliver import report
 from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
-from hunter.errors import ChannelError
+from hunter.deliver.status_text import chat_text
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.wording import APPLIED, DISMISS, MUTE, SAY
 from hunter.settings.config import Config
@@ -173,15 +173,11 @@ class Chat:
         gathered = report.gather(
             self.config, self.store, self.destinations, self.channels, now, rows=0
         )
-        return report.chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
+        return chat_text(gathered, chat, self.config.timezone) or "no sources polled yet"
 
     def _next_push_at(self) -> datetime | None:
-        now = self.clock()
-        try:
-            quota = report.quota_of(self.channels.quota())
-        except ChannelError as exc:
-            quota = {"error": str(exc)}
-        return report.next_push_at(self.config, quota, self.store.pace.state(), now)
+        quota = report.quota_view(self.channels)
+        return report.next_push_at(self.config, quota, self.store.pace.state(), self.clock())
 
     # -- the buttons under a card -------------------------------------------------------------
     def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:

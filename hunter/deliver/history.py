@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from hunter.store.reads import DayOfReads
@@ -16,14 +16,42 @@ from hunter.store.records import SentTimes
 FRESH_DAYS = 7  # the freshness of the last days' listings
 
 
-def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
+@dataclass(frozen=True)
+class Spread:
+    median_s: float
+    p90_s: float
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How long a source's sent listings took from posted (first seen where the board states
+    no time) to found and to sent, over FRESH_DAYS days."""
+
+    sent: int
+    posted_times: int  # of them, with a time the board stated
+    posted_to_found: Spread
+    posted_to_sent: Spread
+
+
+@dataclass(frozen=True)
+class LastDays:
+    """A source's last FRESH_DAYS days, the oldest first: new listings, those that matched a
+    chat, failed reads; and its reads today."""
+
+    new: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
+    matching: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
+    failed: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
+    reads_today: int = 0
+
+
+def freshness(sent: list[SentTimes]) -> dict[str, Freshness]:
     """Per source, how long its sent listings took from posted (by the board; first seen
     where it states no time) to found, and to sent: the median and the 90th percentile in
     seconds, and how many listings that is (issue 34: the figure users feel most)."""
     by_source: dict[str, list[SentTimes]] = {}
     for row in sent:
         by_source.setdefault(row.source, []).append(row)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, Freshness] = {}
     for source, rows in sorted(by_source.items()):
         to_found, to_sent, stated = [], [], 0
         for row in rows:
@@ -32,12 +60,7 @@ def freshness(sent: list[SentTimes]) -> dict[str, dict[str, Any]]:
             posted = said or row.found
             to_found.append(max(0.0, (row.found - posted).total_seconds()))
             to_sent.append(max(0.0, (row.sent - posted).total_seconds()))
-        found[source] = {
-            "sent": len(rows),
-            "posted_times": stated,
-            "posted_to_found": _spread(to_found),
-            "posted_to_sent": _spread(to_sent),
-        }
+        found[source] = Freshness(len(rows), stated, _spread(to_found), _spread(to_sent))
     return found
 
 
@@ -57,28 +80,22 @@ def days_of(
     return spans
 
 
-def history(days: list[DayOfReads]) -> dict[str, dict[str, Any]]:
+def history(days: list[DayOfReads]) -> dict[str, LastDays]:
     """Per source, its last FRESH_DAYS days (as `days_of` gave them to the store, the oldest
     first): new listings each day, those of them that matched a chat, reads that failed, and
     how often it was read today."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, LastDays] = {}
+    today: dict[str, int] = {}
     for row in days:
         if not 0 <= row.day < FRESH_DAYS:
             continue
-        source = found.setdefault(
-            row.source,
-            {
-                "new": [0] * FRESH_DAYS,
-                "matching": [0] * FRESH_DAYS,
-                "failed": [0] * FRESH_DAYS,
-                "reads_today": 0,
-            },
-        )
-        source["new"][row.day] += row.new
-        source["matching"][row.day] += row.matching
-        source["failed"][row.day] += row.failed
-        source["reads_today"] += row.reads if row.day == FRESH_DAYS - 1 else 0
-    return found
+        source = found.setdefault(row.source, LastDays())
+        source.new[row.day] += row.new
+        source.matching[row.day] += row.matching
+        source.failed[row.day] += row.failed
+        if row.day == FRESH_DAYS - 1:
+            today[row.source] = today.get(row.source, 0) + row.reads
+    return {name: replace(days, reads_today=today.get(name, 0)) for name, days in found.items()}
 
 
 def _moment(text: str) -> datetime | None:
@@ -88,15 +105,15 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def _spread(seconds: list[float]) -> dict[str, float]:
+def _spread(seconds: list[float]) -> Spread:
     ranked = sorted(seconds)
     p90 = ranked[min(len(ranked) - 1, math.ceil(0.9 * len(ranked)) - 1)]
-    return {"median_s": round(statistics.median(ranked)), "p90_s": round(p90)}
+    return Spread(round(statistics.median(ranked)), round(p90))
 
 
-def spread_text(spread: dict[str, float]) -> str:
+def spread_text(spread: Spread) -> str:
     """ "median 14 min, p90 27 min": a freshness spread as a person reads it."""
-    return f"median {duration(spread['median_s'])}, p90 {duration(spread['p90_s'])}"
+    return f"median {duration(spread.median_s)}, p90 {duration(spread.p90_s)}"
 
 
 def duration(seconds: float) -> str:

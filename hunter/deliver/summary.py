@@ -10,10 +10,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
-from hunter.deliver.report import recipient_of
+from hunter.deliver.status_view import SourceCondition, StatusView
 from hunter.redact import redact
-from hunter.rules import shape
-from hunter.store.records import StatusReport
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -55,7 +53,7 @@ def _code(text: str) -> str:
     return f"{fence} {text} {fence}"
 
 
-def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
+def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
     tz = ZoneInfo(timezone)
 
     def at(value: datetime | None) -> str:
@@ -64,64 +62,59 @@ def as_markdown(report: StatusReport, now: datetime, timezone: str) -> str:
     lines = [
         "## hunter",
         "",
-        f"Last poll {at(report.last_poll_at)} · last prune {at(report.last_prune_at)} ({timezone})",
+        f"Last poll {at(view.last_poll_at)} · last prune {at(view.last_prune_at)} ({timezone})",
         "",
         f"| source | last read | state | new matches, last {FRESH_DAYS} days | posted → sent "
         "| fields |",
         "|---|---|---|---|---|---|",
     ]
-    for source in report.sources:
-        state = "✅ " + f"{source.last_count} listings" if not source.last_error else "❌ error"
-        if source.broken_at:
-            state = f"⚠️ broken since {at(source.broken_at)}"
-        if source.last_error:
-            state += f": {source.last_error}"
-        past = report.history.get(source.name) or {}
-        days = past.get("matching") or [0] * FRESH_DAYS
-        failed = sum(past.get("failed") or [])
-        fresh = report.freshness.get(source.name)
+    for source in view.sources:
+        row = source.row
+        state = "✅ " + f"{row.last_count} listings" if not source.problem else "❌ error"
+        if source.condition is SourceCondition.BROKEN:
+            state = f"⚠️ broken since {at(row.broken_at)}"
+        if source.problem:
+            state += f": {source.problem}"
+        days, failed = source.days.matching, sum(source.days.failed)
         waited = "-"
-        if fresh:
-            spread = fresh["posted_to_sent"]
-            waited = f"{duration(spread['median_s'])} (p90 {duration(spread['p90_s'])})"
+        if source.fresh:
+            spread = source.fresh.posted_to_sent
+            waited = f"{duration(spread.median_s)} (p90 {duration(spread.p90_s)})"
         lines.append(
-            f"| {_cell(source.name)} | {at(source.last_poll_at)} | {_cell(state)} | "
+            f"| {_cell(source.name)} | {at(row.last_poll_at)} | {_cell(state)} | "
             f"`{sparkline(days)}` {sum(days)}{f' ({failed} failed reads)' if failed else ''} | "
-            f"{waited} | {_cell(shape.describe(source.shape))} |"
+            f"{waited} | {_cell(source.fields)} |"
         )
-    if not report.sources:
+    if not view.sources:
         lines.append("| (none polled yet) | | | | | |")
-    outbox = report.outbox
+    outbox = view.outbox
     lines += [
         "",
-        f"**Outbox**: {outbox['pending']} waiting, {outbox['retry']} to retry, "
-        f"{outbox['stuck']} stuck, {report.sent_last_24h} sent in 24 h",
+        f"**Outbox**: {outbox.pending} waiting, {outbox.retry} to retry, "
+        f"{outbox.stuck} stuck, {view.sent_last_24h} sent in 24 h",
     ]
-    if outbox["stuck"]:
+    if outbox.stuck:
         lines.append("")
-        for row in report.rows:
-            if str(row.status) == "stuck":
-                whose = f" in chat {_cell(row.chat)}" if row.chat else ""
-                lines.append(f"- {_code(row.job_id)}{whose}: {_cell(row.last_error or '')}")
+        for stuck in view.stuck_rows:
+            whose = f" in chat {_cell(stuck.chat)}" if stuck.chat else ""
+            lines.append(f"- {_code(stuck.job_id)}{whose}: {_cell(stuck.last_error or '')}")
         lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
-    lines += _chats(report)
+    lines += _chats(view)
     return "\n".join(lines) + "\n"
 
 
-def _chats(report: StatusReport) -> list[str]:
-    if not report.chats:
+def _chats(view: StatusView) -> list[str]:
+    if not view.chats:
         return []
     lines = ["", "| chat | channel | sent this month | waiting |", "|---|---|---|---|"]
-    for chat in report.chats:
-        channel = recipient_of(report, chat["to"]).channel or "-"
+    for chat in view.chats:
         lines.append(
-            f"| {_cell(chat['name'])} | {_cell(channel)} | {chat['sent_this_month']} | "
-            f"{chat['waiting']} |"
+            f"| {_cell(chat.name)} | {_cell(chat.where.channel or '-')} | "
+            f"{chat.sent_this_month} | {chat.waiting} |"
         )
-    quota = report.quota
-    if quota and "error" not in quota and quota.get("limit") is not None:
+    quota = view.quota
+    if quota and quota.error is None and quota.limit is not None:
         lines.append(
-            f"\n{report.quota_name}: {quota['used']:,} of {quota['limit']:,} messages used "
-            "this month"
+            f"\n{view.quota_name}: {quota.used:,} of {quota.limit:,} messages used this month"
         )
     return lines

@@ -338,6 +338,9 @@ class Marked:
 
 @dataclass
 class StatusReport:
+    """What the store holds for the status, read in one go; deliver/report.py's `gather`
+    judges it, with the chats and the channels, into the StatusView every render lays out."""
+
     outbox: dict[str, int]
     sent_last_24h: int
     rows: list[OutboxRow]
@@ -351,17 +354,7 @@ class StatusReport:
         return max(polls, default=None)
 
     meta: dict[str, str] = field(default_factory=dict)
-    quota: dict[str, Any] | None = None  # the paced channel's month, filled by the caller
-    pace: dict[str, Any] | None = None  # the pace of pushes (report.pace), filled by the caller
     pace_state: PaceState | None = None
-    mutes: dict[str, datetime] = field(default_factory=dict)  # muted keywords -> until
-    chats: list[dict[str, Any]] = field(default_factory=list)  # report.chats, by the caller
-    next_push_at: datetime | None = None  # when the pace lets the next push go (None: unpaced)
-    quota_name: str = ""  # the paced channel's name, for its quota's lines
-    freshness: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.freshness
-    history: dict[str, dict[str, Any]] = field(default_factory=dict)  # report.history
-    recipients: dict[str | None, Any] = field(default_factory=dict)  # to -> its Recipient
-    now: datetime | None = None  # when it was gathered
 
 
 def pace_state(row: Row, granted: bool = False) -> PaceState:

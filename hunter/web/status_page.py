@@ -24,11 +24,10 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, spread_text
-from hunter.deliver.report import as_json, recipient_of, why
+from hunter.deliver.status_text import as_json
+from hunter.deliver.status_view import SourceCondition, SourceView, StatusView
 from hunter.errors import HunterError
 from hunter.redact import redact
-from hunter.rules import shape
-from hunter.store.records import SourceRow, StatusReport
 from hunter.web.routes import Answer, Headers, Page
 
 log = logging.getLogger("hunter")
@@ -42,7 +41,7 @@ POLICY = (
 HTML = (("content-type", "text/html; charset=utf-8"), ("content-security-policy", POLICY))
 PRIVATE = (("cache-control", "no-store"), ("referrer-policy", "no-referrer"))
 
-Gather = Callable[[], StatusReport]
+Gather = Callable[[], StatusView]
 
 
 def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetime]) -> list[Page]:
@@ -129,7 +128,7 @@ svg{display:block;max-width:100%;height:auto;margin-top:6px}
 """
 
 
-def render(report: StatusReport, now: datetime, timezone: str) -> str:
+def render(view: StatusView, now: datetime, timezone: str) -> str:
     """The page: each source with its last days, the outbox, each chat, the last prune."""
     tz = ZoneInfo(timezone)
 
@@ -142,57 +141,48 @@ def render(report: StatusReport, now: datetime, timezone: str) -> str:
         f"<title>hunter</title><style>{STYLE}</style></head><body>",
         "<h1>hunter</h1>",
         f"<div class=muted>{escape(at(now))} ({escape(timezone)}) · ล่าสุด · last poll "
-        f"{escape(at(report.last_poll_at))} · ล้างข้อมูล · last prune "
-        f"{escape(at(report.last_prune_at))}</div>",
+        f"{escape(at(view.last_poll_at))} · ล้างข้อมูล · last prune "
+        f"{escape(at(view.last_prune_at))}</div>",
         "<h2>แหล่งงาน · Sources</h2>",
     ]
-    if not report.sources:
+    if not view.sources:
         parts.append("<div class=card>ยังไม่ได้อ่าน · none polled yet</div>")
-    for source in report.sources:
-        parts.append(_source(source, report, now, at))
-    parts.append(_outbox(report))
-    parts.append(_chats(report, now, timezone))
+    for source in view.sources:
+        parts.append(_source(source, now, at))
+    parts.append(_outbox(view))
+    parts.append(_chats(view, now, timezone))
     parts.append("</body></html>")
     return "".join(parts)
 
 
-def _source(
-    source: SourceRow, report: StatusReport, now: datetime, at: Callable[[datetime | None], str]
-) -> str:
-    if source.broken_at:
-        state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(source.broken_at))}</span>"
-    elif source.last_error:
-        state = f"<span class=bad>❌ {escape(source.last_error, 200)}</span>"
+def _source(source: SourceView, now: datetime, at: Callable[[datetime | None], str]) -> str:
+    row, days, fresh = source.row, source.days, source.fresh
+    if source.condition is SourceCondition.BROKEN:
+        state = f"<span class=bad>⚠️ ใช้ไม่ได้ · broken since {escape(at(row.broken_at))}</span>"
+    elif source.condition is SourceCondition.FAILING:
+        state = f"<span class=bad>❌ {escape(source.problem, 200)}</span>"
     else:
-        state = f"<span class=ok>✅ {source.last_count or 0} listings</span>"
-    days = report.history.get(source.name) or {}
-    fresh = report.freshness.get(source.name)
+        state = f"<span class=ok>✅ {row.last_count or 0} listings</span>"
     lines = [
         f'<div class=card id="source-{escape(source.name, quote=True)}">',
         f"<div><span class=name>{escape(source.name)}</span> · {state}</div>",
-        f"<div class=muted>อ่านล่าสุด · last read {escape(at(source.last_poll_at))}"
-        f" · วันนี้ · today {days.get('reads_today', 0)} reads</div>",
+        f"<div class=muted>อ่านล่าสุด · last read {escape(at(row.last_poll_at))}"
+        f" · วันนี้ · today {days.reads_today} reads</div>",
     ]
     if fresh:
         lines.append(
             f"<div class=muted>โพสต์ → ส่ง · posted → sent: "
-            f"{escape(spread_text(fresh['posted_to_sent']))} ({fresh['sent']} in {FRESH_DAYS} "
+            f"{escape(spread_text(fresh.posted_to_sent))} ({fresh.sent} in {FRESH_DAYS} "
             "days)</div>"
         )
-    if fields := shape.describe(source.shape):
-        lines.append(f"<div class=muted>fields: {escape(fields)}</div>")
-    if source.not_before and source.not_before > now:
+    if source.fields:
+        lines.append(f"<div class=muted>fields: {escape(source.fields)}</div>")
+    if row.not_before and row.not_before > now:
         lines.append(
-            f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(source.not_before))}: "
-            f"{escape(why(source))}</div>"
+            f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(row.not_before))}: "
+            f"{escape(source.next_read_why)}</div>"
         )
-    lines.append(
-        chart(
-            days.get("new") or [0] * FRESH_DAYS,
-            days.get("matching") or [0] * FRESH_DAYS,
-            days.get("failed") or [],
-        )
-    )
+    lines.append(chart(days.new, days.matching, days.failed))
     lines.append("</div>")
     return "".join(lines)
 
@@ -229,19 +219,18 @@ def chart(new: list[int], counts: list[int], failed: list[int]) -> str:
     )
 
 
-def _outbox(report: StatusReport) -> str:
-    o = report.outbox
+def _outbox(view: StatusView) -> str:
+    o = view.outbox
     rows = "".join(
         f"<tr><td>{escape(row.job_id, 80)}{escape(f' · {row.chat}' if row.chat else '')}</td>"
         f"<td>{escape(row.last_error or '', 200)}</td></tr>"
-        for row in report.rows
-        if str(row.status) == "stuck"
+        for row in view.stuck_rows
     )
     stuck = f"<table><tr><th>stuck</th><th>why</th></tr>{rows}</table>" if rows else ""
     return (
         "<h2>รอส่ง · Outbox</h2><div class=card>"
-        f"รอ · waiting {o['pending']} · ส่งใหม่ · retry {o['retry']} · ติดค้าง · stuck "
-        f"{o['stuck']} · ส่งแล้ว 24 ชม. · sent in 24 h {report.sent_last_24h}{stuck}</div>"
+        f"รอ · waiting {o.pending} · ส่งใหม่ · retry {o.retry} · ติดค้าง · stuck "
+        f"{o.stuck} · ส่งแล้ว 24 ชม. · sent in 24 h {view.sent_last_24h}{stuck}</div>"
     )
 
 
@@ -274,28 +263,25 @@ def month_line(used: int, limit: int, share: float) -> str:
     )
 
 
-def _chats(report: StatusReport, now: datetime, timezone: str) -> str:
-    if not report.chats:
+def _chats(view: StatusView, now: datetime, timezone: str) -> str:
+    if not view.chats:
         return ""
     rows = []
-    for chat in report.chats:
-        channel = recipient_of(report, chat["to"]).channel or "-"
+    for chat in view.chats:
+        channel = chat.where.channel or "-"
         month = (
-            f"{chat['messages_this_month']} messages"
-            if channel == report.quota_name
-            else f"{chat['sent_this_month']} sent"
+            f"{chat.messages_this_month} messages" if chat.paced else f"{chat.sent_this_month} sent"
         )
         rows.append(
-            f"<tr><td>{escape(chat['name'])}</td><td>{escape(channel)}</td>"
-            f"<td>{escape(month)}</td><td>{chat['waiting']}</td></tr>"
+            f"<tr><td>{escape(chat.name)}</td><td>{escape(channel)}</td>"
+            f"<td>{escape(month)}</td><td>{chat.waiting}</td></tr>"
         )
-    quota = report.quota or {}
-    line = ""
-    if quota.get("limit"):
+    quota, line = view.quota, ""
+    if quota is not None and quota.error is None and quota.limit:
         line = (
-            f"<div class=muted>{escape(report.quota_name)}: {quota['used']:,} of "
-            f"{quota['limit']:,} messages this month</div>"
-            + month_line(quota["used"], quota["limit"], month_share(now, timezone))
+            f"<div class=muted>{escape(view.quota_name)}: {quota.used:,} of "
+            f"{quota.limit:,} messages this month</div>"
+            + month_line(quota.used, quota.limit, month_share(now, timezone))
         )
     return (
         "<h2>แชท · Chats</h2><div class=card><table><tr><th>chat</th><th>channel</th>"

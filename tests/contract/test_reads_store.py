@@ -51,9 +51,9 @@ def test_the_last_days_of_reads_are_summed_by_the_users_day(store: Store) -> Non
     days = history(store.reads.by_day(days_of(now, "Asia/Bangkok")))["a"]
     # Today in Bangkok began at 17:00 UTC: the reads 1 and 2 h ago are today's, the failed
     # one 5 h ago yesterday's (22:00), 30 h ago two days back; 9 days ago is out of the week.
-    assert days["matching"] == [0, 0, 0, 0, 4, 0, 3]
-    assert days["failed"] == [0, 0, 0, 0, 0, 1, 0]
-    assert days["reads_today"] == 2
+    assert days.matching == [0, 0, 0, 0, 4, 0, 3]
+    assert days.failed == [0, 0, 0, 0, 0, 1, 0]
+    assert days.reads_today == 2
 
 
 def test_a_week_of_200_sources_is_summed_whole(store: Store) -> None:
@@ -75,6 +75,6 @@ def test_a_week_of_200_sources_is_summed_whole(store: Store) -> None:
         store.reads.keep(reads[chunk : chunk + 5_000])
     days = history(store.reads.by_day(days_of(now, "Asia/Bangkok")))
     assert len(days) == 200
-    assert days["s000"]["matching"] == truth
-    assert days["s000"]["failed"] == [1] * 7
-    assert days["s199"]["matching"] == [0] * 7 and days["s199"]["reads_today"] == 24
+    assert days["s000"].matching == truth
+    assert days["s000"].failed == [1] * 7
+    assert days["s199"].matching == [0] * 7 and days["s199"].reads_today == 24

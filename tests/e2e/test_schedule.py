@@ -23,7 +23,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from hunter.app.service import Hunter
-from hunter.deliver.report import as_json, gather
+from hunter.deliver.report import gather
+from hunter.deliver.status_text import as_json
 from hunter.poll import timetable
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config, parse_config

@@ -22,6 +22,7 @@ from hunter.chat.tuning import KEYWORDS_MAX
 from hunter.deliver import report
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.status_text import chat_text
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
@@ -309,13 +310,13 @@ def test_status_in_the_chat_says_what_hunter_status_says(store: SQLiteStore, boa
         s.show(f"p{n}", f"python {n}")
         s.poll()
     gathered = report.gather(s.config, store, s.chat.destinations, s.line, s.clock())
-    owner = next(c for c in gathered.chats if c["name"] == "LINE_TO")
-    assert owner["waiting"] > 0 and gathered.next_push_at is not None
+    owner = gathered.chat("LINE_TO")
+    assert owner is not None and owner.waiting > 0 and gathered.next_push_at is not None
     said = s.say("สถานะ")
-    assert f"รอส่ง {owner['waiting']} · waiting {owner['waiting']}" in said
+    assert f"รอส่ง {owner.waiting} · waiting {owner.waiting}" in said
     at = gathered.next_push_at.astimezone(ZoneInfo("Asia/Bangkok"))
     assert f"LINE 0/20 · next push {at:%d %b %H:%M}" in said
-    assert said == report.chat_text(gathered, "", "Asia/Bangkok")
+    assert said == chat_text(gathered, "", "Asia/Bangkok")
 
 
 def test_a_mute_by_button_keeps_the_rules_and_the_cap_of_typed_keywords(

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hunter.deliver import report
+from hunter.deliver import report, status_text
+from hunter.deliver.status_view import StatusView
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
 from hunter.rules.listing import Listing
@@ -41,7 +42,7 @@ def page(tmp_path: Path) -> Iterator[tuple[int, SQLiteStore]]:
     config = parse_config({"sources": [{"name": "board", "url": "https://x.test/", "kind": "rss"}]})
     channels = ScriptedSender()
 
-    def gather() -> report.StatusReport:
+    def gather() -> StatusView:
         return report.gather(config, store, Destinations(None, ()), channels, datetime.now(UTC))
 
     health = Liveness(stale_after=timedelta(minutes=60))
@@ -90,7 +91,7 @@ def test_a_bearer_token_reads_the_page_and_its_json(page: tuple[int, SQLiteStore
     document = json.loads(body)
     config = parse_config({"sources": [{"name": "board", "url": "https://x.test/", "kind": "rss"}]})
     same = report.gather(config, store, Destinations(None, ()), ScriptedSender(), NOW)
-    expected = json.loads(report.as_json(same))
+    expected = json.loads(status_text.as_json(same))
     for side in (document, expected):  # the pace's next push is "now" when nothing is paced
         side["pace"].pop("next_push_at")
     assert document == expected
@@ -132,7 +133,7 @@ def test_a_database_that_cannot_be_read_is_a_503_that_says_so(
     """The database away while someone looks: a 503 with one line, never a closed
     connection and a traceback."""
 
-    def gather() -> report.StatusReport:
+    def gather() -> StatusView:
         raise StoreError("PostgreSQL cannot be reached (connection refused)")
 
     health = Liveness(stale_after=timedelta(minutes=60))

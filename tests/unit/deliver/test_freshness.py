@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hunter.deliver.history import duration, freshness
+from hunter.deliver.history import Freshness, Spread, duration, freshness
 from hunter.store.records import SentTimes
 
 T0 = datetime(2026, 11, 30, 9, tzinfo=UTC)
@@ -24,20 +24,15 @@ def test_median_and_p90_per_source() -> None:
     rows = [sent("a", minutes, 0, 1) for minutes in range(1, 11)]  # 1..10 min before
     rows += [sent("b", None, 0, 30)]  # states no time: from first seen, sent 30 min after
     fresh = freshness(rows)
-    assert fresh["a"]["sent"] == 10 and fresh["a"]["posted_times"] == 10
-    assert fresh["a"]["posted_to_found"] == {"median_s": 330, "p90_s": 540}
-    assert fresh["a"]["posted_to_sent"] == {"median_s": 390, "p90_s": 600}
-    assert fresh["b"] == {
-        "sent": 1,
-        "posted_times": 0,
-        "posted_to_found": {"median_s": 0, "p90_s": 0},
-        "posted_to_sent": {"median_s": 1800, "p90_s": 1800},
-    }
+    assert fresh["a"].sent == 10 and fresh["a"].posted_times == 10
+    assert fresh["a"].posted_to_found == Spread(330, 540)
+    assert fresh["a"].posted_to_sent == Spread(390, 600)
+    assert fresh["b"] == Freshness(1, 0, Spread(0, 0), Spread(1800, 1800))
 
 
 def test_a_board_clock_ahead_never_makes_a_negative_wait() -> None:
     fresh = freshness([sent("a", -5, 0, 0)])  # "posted" 5 min after it was found
-    assert fresh["a"]["posted_to_sent"] == {"median_s": 0, "p90_s": 0}
+    assert fresh["a"].posted_to_sent == Spread(0, 0)
 
 
 def test_durations_as_a_person_says_them() -> None:

@@ -10,8 +10,17 @@ from markdown_it import MarkdownIt
 
 from hunter import redact
 from hunter.deliver.channel import Recipient
+from hunter.deliver.history import Freshness, LastDays, Spread
+from hunter.deliver.status_view import (
+    ChatView,
+    OutboxCounts,
+    QuotaView,
+    SourceView,
+    StatusView,
+    source_view,
+)
 from hunter.deliver.summary import as_markdown, sparkline
-from hunter.store.records import OutboxRow, SourceRow, StatusReport
+from hunter.store.records import OutboxRow, SourceRow
 from hunter.store.states import ErrorKind, RowStatus
 
 T0 = datetime(2026, 11, 30, 9, tzinfo=UTC)
@@ -27,24 +36,38 @@ def source(name: str, count: int | None, error: str | None) -> SourceRow:
     return SourceRow(name, T0, T0, T0, count, error, T0, 0, None, {})
 
 
+def view(
+    sources: list[SourceView],
+    outbox: OutboxCounts,
+    sent: int = 0,
+    rows: list[OutboxRow] | None = None,
+    chats: list[ChatView] | None = None,
+    quota: QuotaView | None = None,
+) -> StatusView:
+    return StatusView(
+        now=T0, sources=sources, outbox=outbox, sent_last_24h=sent, rows=rows or [],
+        last_poll_at=T0, last_prune_at=None, chats=chats or [], quota=quota, pace=None,
+        next_push_at=None, mutes={}, owner_channel="LINE", quota_name="LINE",
+    )  # fmt: skip
+
+
+def chat(name: str, to: str, sent: int, waiting: int) -> ChatView:
+    return ChatView(name, to, Recipient("LINE", "user"), True, 1, False, sent, sent, waiting,
+                    [], "", None)  # fmt: skip
+
+
 def test_a_report_as_a_summary() -> None:
     good = source("fastwork", 50, None)
     bad = source("jobs|db", None, "HTTP 503 from x\nsoon")
-    report = StatusReport(
-        outbox={"pending": 2, "sending": 0, "retry": 0, "stuck": 0},
-        sent_last_24h=7,
-        rows=[],
-        sources=[good, bad],
-        last_prune_at=None,
-        freshness={"fastwork": {"sent": 7, "posted_times": 7,
-                                "posted_to_found": {"median_s": 300, "p90_s": 600},
-                                "posted_to_sent": {"median_s": 840, "p90_s": 1620}}},
-        history={"fastwork": {"matching": [0, 1, 2, 0, 0, 3, 1], "failed": [0] * 7}},
-        chats=[{"name": "LINE_TO", "to": "U" + "0" * 32, "sent_this_month": 40, "waiting": 2}],
-        recipients={"U" + "0" * 32: Recipient("LINE", "user")},
-        quota={"limit": 300, "used": 41},
-        quota_name="LINE",
-    )  # fmt: skip
+    fresh = Freshness(7, 7, Spread(300, 600), Spread(840, 1620))
+    days = LastDays(matching=[0, 1, 2, 0, 0, 3, 1])
+    report = view(
+        [source_view(good, fresh, days), source_view(bad, None, None)],
+        OutboxCounts(pending=2),
+        sent=7,
+        chats=[chat("LINE_TO", "U" + "0" * 32, 40, 2)],
+        quota=QuotaView("LINE", 300, 41),
+    )
     text = as_markdown(report, T0, "Asia/Bangkok")
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows[0].startswith("| source | last read |")
@@ -79,11 +102,8 @@ def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
         T0,
         chat="team",
     )
-    report = StatusReport(
-        outbox={"pending": 0, "sending": 0, "retry": 0, "stuck": 1}, sent_last_24h=0,
-        rows=[stuck], sources=[source("evil[1](https://evil.example)", None, said)],
-        last_prune_at=None,
-    )  # fmt: skip
+    evil = source("evil[1](https://evil.example)", None, said)
+    report = view([source_view(evil, None, None)], OutboxCounts(stuck=1), rows=[stuck])
     shown = MarkdownIt("commonmark").enable("table").enable("strikethrough")
     page = shown.render(as_markdown(report, T0, "UTC"))
     for markup in ("<a ", "<img", "<b>", "<strong>loud", "<s>", "<del>", "onerror=alert(1)>"):
@@ -101,9 +121,6 @@ def test_a_secret_a_site_quotes_is_out_before_a_cell_is_cut() -> None:
     key = "sk-summary-" + "9f" * 20
     redact.register(key)
     said = "x" * 90 + f" invalid key {key}"  # the key straddles the 120th character
-    report = StatusReport(
-        outbox={"pending": 0, "sending": 0, "retry": 0, "stuck": 0}, sent_last_24h=0,
-        rows=[], sources=[source("keyed", None, said)], last_prune_at=None,
-    )  # fmt: skip
+    report = view([source_view(source("keyed", None, said), None, None)], OutboxCounts())
     text = as_markdown(report, T0, "UTC")
     assert key[:8] not in text and "invalid key \\*\\*\\*" in text

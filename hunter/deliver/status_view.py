@@ -1,0 +1,188 @@
+"""The status as one typed view (issue 44): gathered once (report.gather), every judgement made
+here, once: a source's condition and its problem, its fields found and gone, how fresh its
+listings came, its last days, its next read and why; what waits and what is stuck; each
+chat's line; the paced channel's month. The five renders (text and JSON in report.py, the
+Markdown summary, the chat's "สถานะ", the status page) only lay it out: a field added here
+reaches a render by one edit to it, and mypy --strict finds a render reading one that is not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from hunter.deliver.channel import Recipient
+from hunter.deliver.history import Freshness, LastDays
+from hunter.rules import shape
+from hunter.store.records import OutboxRow, SourceRow
+from hunter.store.states import RowStatus
+
+# Why a source's next read is when it is (timetable.plan's reasons), as a person reads it.
+REASONS = {
+    "busy": "a busy hour for it",
+    "quiet": "a quiet hour for it",
+    "new": "still learning its hours (every interval_minutes until then)",
+    "fixed": "schedule = fixed, every interval_minutes",
+    "every": "its `every` holds it",
+    "site": "the site asked to wait (Retry-After, 429 or 503)",
+    "waited": "first in line: its site's turn did not come last poll",
+}
+
+
+class SourceCondition(StrEnum):
+    """How a source is, as every render says it."""
+
+    OK = "ok"  # its last read was good
+    FAILING = "failing"  # its last read failed; not yet for broken_after reads in a row
+    BROKEN = "broken"  # failed (or found nothing) broken_after reads in a row: the alarm
+
+
+@dataclass(frozen=True)
+class SourceView:
+    row: SourceRow  # what the store holds of it (the JSON shows it whole)
+    condition: SourceCondition
+    problem: str  # its last error; "" when its last read was good
+    fields: str  # its fields found, in words ("link 100%, pay GONE (was 97%)"); "" if none
+    fields_gone: list[str]
+    presence: dict[str, dict[str, Any]]  # each field's share, as the JSON shows it
+    fresh: Freshness | None
+    history: LastDays | None  # None: no read of it kept in the last days
+    next_read_why: str  # "a busy hour for it (~7.1 listings an hour)"
+    listings_an_hour: float | None  # what its schedule expects in the hour of its last read
+
+    @property
+    def name(self) -> str:
+        return self.row.name
+
+    @property
+    def days(self) -> LastDays:
+        return self.history or LastDays()
+
+
+@dataclass(frozen=True)
+class ChatView:
+    """A chat alerts go to, as every render shows it."""
+
+    name: str
+    to: str | None
+    where: Recipient  # what its channel says of it
+    paced: bool  # on the paced channel: its pushes cost the month's messages
+    recipients: int | None  # a push reaches this many (None: not read yet)
+    gone: bool  # the bot is not in the chat
+    messages_this_month: int
+    sent_this_month: int
+    waiting: int
+    mutes: list[str]
+    changed: str  # what it changed of hunter.toml from the chat, in words; "" if nothing
+    tuning: dict[str, Any] | None  # the same, as the JSON shows it
+
+    def document(self) -> dict[str, Any]:
+        """The chat as `hunter status --json` shows it."""
+        return {
+            "name": self.name,
+            "to": self.to,
+            "recipients": self.recipients,
+            "gone": self.gone,
+            "messages_this_month": self.messages_this_month,
+            "sent_this_month": self.sent_this_month,
+            "waiting": self.waiting,
+            "mutes": self.mutes,
+            "changed": self.changed,
+            "tuning": self.tuning,
+        }
+
+
+@dataclass(frozen=True)
+class QuotaView:
+    """The paced channel's month as it answered: its limit (None: unlimited) and use, or why
+    it could not tell."""
+
+    channel: str
+    limit: int | None = None
+    used: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class PaceView:
+    plan: int | None  # messages of the month the pace spreads; None: nothing paced
+    used: int
+    reserve: int
+    pushes_this_month: int
+    push_every_seconds: int | None
+    next_push_at: datetime
+    waiting: int
+    quiet_hours: str | None
+
+
+@dataclass(frozen=True)
+class OutboxCounts:
+    pending: int = 0
+    sending: int = 0
+    retry: int = 0
+    stuck: int = 0
+
+
+@dataclass(frozen=True)
+class StatusView:
+    now: datetime
+    sources: list[SourceView]
+    outbox: OutboxCounts
+    sent_last_24h: int
+    rows: list[OutboxRow]  # rows not done, up to the limit asked
+    last_poll_at: datetime | None
+    last_prune_at: datetime | None
+    chats: list[ChatView]
+    quota: QuotaView | None  # None: no channel counts a month
+    pace: PaceView | None
+    next_push_at: datetime | None  # when the pace lets the next push go; None: unpaced
+    mutes: dict[str, datetime]  # the owner's muted keywords -> until
+    owner_channel: str  # the owner chat's channel, for "Muted on <channel>"
+    quota_name: str  # the paced channel's name
+
+    @property
+    def stuck_rows(self) -> list[OutboxRow]:
+        return [row for row in self.rows if row.status is RowStatus.STUCK]
+
+    def chat(self, name: str) -> ChatView | None:
+        return next((c for c in self.chats if c.name == name), None)
+
+
+def source_view(row: SourceRow, fresh: Freshness | None, days: LastDays | None) -> SourceView:
+    """A source as every render says it: its condition and problem judged here, once."""
+    condition = SourceCondition.OK
+    if row.broken_at:
+        condition = SourceCondition.BROKEN
+    elif row.last_error:
+        condition = SourceCondition.FAILING
+    return SourceView(
+        row=row,
+        condition=condition,
+        problem=row.last_error or "",
+        fields=shape.describe(row.shape),
+        fields_gone=shape.gone(row.shape),
+        presence=shape.presence(row.shape),
+        fresh=fresh,
+        history=days,
+        next_read_why=why(row),
+        listings_an_hour=_rate(row),
+    )
+
+
+def why(row: SourceRow) -> str:
+    """ "a busy hour for it (~7.1 listings an hour)": the reason of its next read."""
+    if row.read_reason is None:
+        return "at the next poll"
+    said = REASONS.get(row.read_reason, row.read_reason)
+    rate = _rate(row)
+    if row.read_reason in ("busy", "quiet") and rate is not None:
+        said += f" (~{rate:.1f} listings an hour)"
+    return said
+
+
+def _rate(row: SourceRow) -> float | None:
+    """The listings an hour its schedule expects now (kept with its cadence), if any."""
+    rate = row.cadence.get("rate")
+    return float(rate) if isinstance(rate, int | float) else None
