@@ -54,6 +54,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         except HunterError as exc:
             failures += 1
             say(f"LINE: FAILED: {exc}")
+    elif config.owner and not channels.line.KIND.owns(config.owner):
+        say(f"LINE: not configured; the owner is {config.owner}")
     else:
         say(
             "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO); alerts would be "

@@ -58,11 +58,11 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "as a web service (see docs/deploy.md)",
                 " and ".join(f"{hook.channel}'s webhook secret" for hook in chats[2]),
             )
-        owner = channels.line_settings(env).to
+        owner = channels.owner_of(env, config)
         hunter = Hunter(config, store, routes, line_to=owner)
         started = (
             f"hunter: {len(config.sources)} sources, {config.pace_text}, "
-            f"store {describe_store(env)}, alerts to {routes.name}"
+            f"store {describe_store(env)}, alerts to {_reached(routes, hunter.destinations)}"
         )
         if args.all:  # by hand, to try a change: not a cron's tick, and it says so
             started += (
@@ -104,7 +104,7 @@ def _chat(
     default, others, webhooks = chats
     store = resources.enter_context(open_store(env))
     worker = worker_name()
-    owner = channels.line_settings(env).to
+    owner = channels.owner_of(env, config)
     if default is None:  # only prefixed chats answer: the default one is never asked
         default = next(iter(others.values()))
     base = os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
@@ -133,7 +133,7 @@ def _status_pages(
     from hunter.web.status_page import pages
 
     store = resources.enter_context(open_store(env))
-    destinations = Destinations(channels.line_settings(env).to, config.chats)
+    destinations = Destinations(channels.owner_of(env, config), config.chats)
     quota = Latest(routes.quota, moved=lambda: hunter.paced_pushes)
     with suppress(ChannelError):
         quota.get()  # asked now, on a thread of its own: known before the first view
@@ -213,7 +213,7 @@ def status(args: argparse.Namespace, load: Loader) -> int:
             marked = store.chat.marks("applied")
             _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
             return 0
-        destinations = Destinations(channels.line_settings(env).to, config.chats)
+        destinations = Destinations(channels.owner_of(env, config), config.chats)
         routes = channels.open_channels(env, config)
         result = report.gather(config, store, destinations, routes, now)
     if args.json:
@@ -258,7 +258,7 @@ def tuning(args: argparse.Namespace, load: Loader) -> int:
     from hunter.deliver import report
 
     config, env = load(args)
-    destinations = Destinations(channels.line_settings(env).to, config.chats)
+    destinations = Destinations(channels.owner_of(env, config), config.chats)
     chat: str | None = None
     if args.chat is not None:
         chat = OWNER if args.chat == "LINE_TO" else args.chat
@@ -360,3 +360,10 @@ def demo(args: argparse.Namespace, load: Loader) -> int:
     from hunter.app.demo import run_demo
 
     return run_demo(_say)
+
+
+def _reached(routes: channels.Channels, destinations: Destinations) -> str:
+    """The channels alerts go through, in the router's order: those a chat is on (the
+    terminal only where it stands in for a chat, not beside an owner on another channel)."""
+    used = {routes.of(destinations.to_of(name)).name for name in destinations.names()}
+    return " and ".join(c.name for c in routes.all if c.name in used) or routes.name

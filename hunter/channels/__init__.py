@@ -35,6 +35,11 @@ def check(config: Config) -> None:
     """Every [[chats]]'s `to` is an id of one channel's; ConfigError naming the chat and every
     form an id may take otherwise."""
     where = config.path or "config"
+    if config.owner is not None and kind_of(config.owner) is None:
+        helps = [kind.ids_help for kind in KINDS]
+        raise ConfigError(
+            f"{where}: owner must be {', '.join(helps[:-1])}, or {helps[-1]}; got {config.owner!r}"
+        )
     for n, chat in enumerate(config.chats, start=1):
         if kind_of(chat.to) is None:
             helps = [kind.ids_help for kind in KINDS]
@@ -46,13 +51,18 @@ def check(config: Config) -> None:
 
 
 def settings(env: Environment, config: Config, kind: ChannelKind) -> Any:
-    """`kind`'s settings from the environment (checked, its secrets registered)."""
-    return kind.read(env.values, _tos(config, kind))
+    """`kind`'s settings from the environment (checked, its secrets registered). An owner
+    that hunter.toml names on LINE is LINE_TO, its old spelling, to LINE's settings."""
+    values = env.values
+    if config.owner and line.KIND.owns(config.owner) and not values.get("LINE_TO"):
+        values = {**values, "LINE_TO": config.owner}
+    return kind.read(values, _tos(config, kind))
 
 
 def read_all(env: Environment, config: Config) -> None:
     """Check every channel's environment now, at start: a mistake is one line, exit 2."""
     check(config)
+    owner_of(env, config)
     for kind in KINDS:
         settings(env, config, kind)
 
@@ -105,9 +115,23 @@ def open_chats(
     return default, others, hooks
 
 
+def owner_of(env: Environment, config: Config) -> str | None:
+    """The owner's chat: hunter.toml's `owner`, or LINE_TO (its old spelling); None when
+    neither is set. Both set to two chats is one line naming both: which is meant?"""
+    line_to = (env.values.get("LINE_TO") or "").strip() or None
+    if config.owner is not None and line_to is not None and line_to != config.owner:
+        raise ConfigError(
+            f"owner = {config.owner!r} in hunter.toml and LINE_TO = {line_to!r} name two "
+            "owners; LINE_TO is owner's old spelling: keep one of them"
+        )
+    return config.owner or line_to
+
+
 def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
-    """The [[chats]] on `kind`."""
-    return [chat for chat in config.chats if kind.owns(chat.to)]
+    """The chats on `kind`: the [[chats]], and the owner's where hunter.toml names it."""
+    owner = config.owner
+    mine = [ChatConfig("owner", owner, {})] if owner and kind.owns(owner) else []
+    return mine + [chat for chat in config.chats if kind.owns(chat.to)]
 
 
 def line_settings(env: Environment) -> line.settings.LineSettings:
@@ -118,4 +142,13 @@ def telegram_settings(env: Environment) -> telegram.settings.TelegramSettings:
     return telegram.settings.read(env.values)
 
 
-__all__ = ["KINDS", "Channel", "Channels", "check", "open_channels", "open_chats", "read_all"]
+__all__ = [
+    "KINDS",
+    "Channel",
+    "Channels",
+    "check",
+    "open_channels",
+    "open_chats",
+    "owner_of",
+    "read_all",
+]

@@ -1,7 +1,7 @@
-"""Where alerts go: the owner's chat (LINE_TO, with the global [filter]) and the [[chats]] of
-hunter.toml (read by hunter/settings/chats.py), each with its own keywords and sources. What a
-chat's `to` is (a person, a group, on which channel) only its channel says
-(hunter/channels/, checked when the config is loaded).
+"""Where alerts go: the owner's chat (hunter.toml's `owner`, or LINE_TO, with the global
+[filter]) and the [[chats]] of hunter.toml (read by hunter/settings/chats.py), each with its
+own keywords and sources. What a chat's `to` is (a person, a group, on which channel) only
+its channel says (hunter/channels/, checked when the config is loaded).
 
 A listing reaches each chat whose rules it matches, once per chat.
 """
@@ -17,7 +17,7 @@ from hunter.errors import ConfigError
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import FilterConfig
 
-OWNER = ""  # the chat in LINE_TO: its rows keep the listing's own id
+OWNER = ""  # the owner's chat (`owner`, or LINE_TO): its rows keep the listing's own id
 OWNER_NAME = "LINE_TO"  # how the owner's chat is named where people read it (status, logs)
 
 
@@ -39,9 +39,11 @@ class ChatConfig:
 
 @dataclass(frozen=True)
 class Destinations:
-    """Every chat alerts go to, by name: the owner's ('', LINE_TO) and the [[chats]]."""
+    """Every chat alerts go to, by name: the owner's ('', `owner` or LINE_TO) and the [[chats]]."""
 
-    owner: str | None  # LINE_TO; None: not set (alerts go to the [[chats]], or the terminal)
+    owner: (
+        str | None
+    )  # `owner` or LINE_TO; None: not set (alerts go to the [[chats]], or the terminal)
     chats: tuple[ChatConfig, ...] = ()
 
     def __post_init__(self) -> None:
@@ -50,9 +52,9 @@ class Destinations:
         for chat in self.chats:
             if chat.to == self.owner:
                 raise ConfigError(
-                    f"[[chats]] {chat.name!r} has to = LINE_TO's id; each listing would reach "
-                    "that chat twice (a group pays twice per member): remove that [[chats]], "
-                    "or point LINE_TO elsewhere"
+                    f"[[chats]] {chat.name!r} has the owner's `to` (owner, or LINE_TO); each "
+                    "listing would reach that chat twice (a group pays twice per member): "
+                    "remove that [[chats]], or point the owner elsewhere"
                 )
 
     @property

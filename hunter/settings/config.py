@@ -51,6 +51,9 @@ class Config:
     reserve_messages: int = DEFAULT_RESERVE  # kept for hunter's own notices
     quiet_hours: QuietHours | None = None  # nothing is pushed in this daily window
     chats: tuple[ChatConfig, ...] = ()  # [[chats]]: more chats, each with its own filter
+    # The owner's chat (the global [filter], hunter's notices, status, tuning): any channel's
+    # `to`; None: LINE_TO, its old spelling, in the environment
+    owner: str | None = None
     filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]
     path: Path | None = None
 
@@ -109,6 +112,7 @@ _TOP_KEYS = {
     "monthly_messages",
     "reserve_messages",
     "quiet_hours",
+    "owner",
     "filter",
     "sources",
     "chats",
@@ -184,6 +188,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         ),
         quiet_hours=_quiet_hours(raw, where),
         chats=parse_chats(raw.get("chats"), where, [s.name for s in sources]),
+        owner=_owner(raw, where),
         filter=global_filter,
         path=path,
     )
@@ -434,3 +439,17 @@ def _zone(raw: Mapping[str, Any], where: str, default: str) -> str:
             f'{where}: unknown timezone {timezone!r}; use an IANA name such as "Asia/Bangkok"'
         ) from None
     return timezone
+
+
+def _owner(raw: Mapping[str, Any], where: str) -> str | None:
+    """`owner = "<to>"`: the owner's chat on any channel (checked against the channels when
+    they open, as a [[chats]]'s `to` is)."""
+    value = raw.get("owner")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(
+            f"{where}: owner must be the owner's chat, written as a [[chats]]'s `to` is, "
+            f"got {value!r}"
+        )
+    return value.strip()

@@ -235,6 +235,6 @@ def test_one_recipient_is_one_destination() -> None:
     with pytest.raises(ConfigError, match=r"\[\[chats\]\] #2 \(b\): to is the same chat as"):
         parse_config({"sources": [source], "chats": twice})
     config = parse_config({"sources": [source], "chats": [{"name": "a", "to": TO}]})
-    with pytest.raises(ConfigError, match=r"\[\[chats\]\] 'a' has to = LINE_TO's id"):
+    with pytest.raises(ConfigError, match=r"\[\[chats\]\] 'a' has the owner's `to`"):
         Destinations(TO, config.chats)
     assert Destinations(None, config.chats).to_of("a") == TO
