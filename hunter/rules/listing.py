@@ -31,6 +31,8 @@ class Listing:
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
+    company: str = ""  # who posts it (the employer, the client), where the board says
+    location: str = ""  # where the job is, or who may apply ("Bangkok", "APAC", "Remote")
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
@@ -64,4 +66,6 @@ class Listing:
             period=str(data.get("period") or ""),
             bound=str(data.get("bound") or ""),
             posted=str(data.get("posted") or ""),
+            company=str(data.get("company") or ""),
+            location=str(data.get("location") or ""),
         )

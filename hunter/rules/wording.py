@@ -35,9 +35,11 @@ def money(listing: Listing) -> str:
 
 
 def details(listing: Listing) -> str:
-    """Category, engagement, offers so far and the deadline, where the source says them."""
-    parts = []
-    if listing.category:
+    """Who posts it and where, category, engagement, offers so far and the deadline, where
+    the source says them; each once (a board's summary or category may already say who posts
+    it, or where)."""
+    parts = [p for p in (listing.company, listing.location) if p and p not in listing.summary]
+    if listing.category and listing.category not in parts:
         parts.append(listing.category)
     if listing.engagement:
         parts.append(ENGAGEMENTS.get(listing.engagement.lower(), listing.engagement))

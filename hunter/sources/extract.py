@@ -236,6 +236,8 @@ class Details:
     deadline: str = ""
     posted: object = None  # when the board says the listing was posted, as it writes it
     timezone: str = ""  # the zone of a posted time that names none (the source's); "": UTC
+    company: str = ""  # who posts it, where the board says
+    location: str = ""  # where the job is, or who may apply
 
 
 MAX_COUNT = 1_000_000  # more offers than this on one post is no count anyone reports
@@ -310,6 +312,8 @@ def make_listing(
         period=period,
         bound=bound,
         category=clean_text(more.category)[:80],
+        company=clean_text(fix_mojibake(more.company))[:80],
+        location=clean_text(fix_mojibake(more.location))[:80],
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],

@@ -19,7 +19,7 @@ from hunter.sources.extract import Details, ParseResult, absolute_url, make_list
 from hunter.sources.kinds import SourceKind, require_identity, require_title, strings
 from hunter.sources.spec import SourceConfig
 
-_FIELDS = ("item", "id", "title", "link", "budget", "summary", "posted")
+_FIELDS = ("item", "id", "title", "link", "budget", "summary", "posted", "company", "location")
 
 
 def _split(spec: str) -> tuple[str, str | None]:
@@ -105,6 +105,8 @@ def parse_html(
                     period=source.period,
                     posted=_value(item, source.posted) if source.posted else None,
                     timezone=source.timezone,
+                    company=_value(item, source.company) if source.company else "",
+                    location=_value(item, source.location) if source.location else "",
                 ),
                 now,
             )

@@ -28,7 +28,7 @@ _FIELDS = ("items", "id", "title", "link", "budget", "summary")
 # its projects' own currency and period ("item_currency", "item_period").
 _DETAILS = (
     "budget_max", "category", "engagement", "offers", "deadline", "item_currency", "item_period",
-    "posted",
+    "posted", "company", "location",
 )  # fmt: skip
 # Path to the answer's next-page cursor (Himalayas' `nextCursor`): pages after the first are
 # asked for with cursor=<it>, and paging stops where an answer names none.
@@ -180,6 +180,8 @@ def parse_document(
             deadline=_field(item, source.deadline),
             posted=_value(item, source.posted),
             timezone=source.timezone,
+            company=plain_text(_field(item, source.company)),
+            location=plain_text(_field(item, source.location)),
         )
         result.add(
             make_listing(

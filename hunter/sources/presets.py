@@ -58,6 +58,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "currency": "USD",
         "period": "year",
         "summary": "description",
+        "company": "company",
+        "location": "location",  # "Remote", "Worldwide", a country
         "posted": "epoch|date",  # epoch seconds; `date` ISO 8601
         "where": ["id exists"],
     },
@@ -66,6 +68,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "weworkremotely": {
         "kind": "rss",
         "url": "https://weworkremotely.com/remote-jobs.rss",
+        "company_in_title": True,  # its items' titles read "Company: Role"
     },
     # JobThai, the largest Thai job board: its GraphQL search, POSTed as JSON (an Apollo
     # server with CSRF prevention refuses a POST that is not JSON with 400), newest first
@@ -94,8 +97,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         "budget": "salary",
         "currency": "THB",
         "period": "month",  # a Thai salary is a month's unless its text says otherwise
+        # summary and category as before the company and the place were fields (a field a
+        # source stops carrying is a "no longer found" notice): the card shows each once
         "summary": "companyName",
         "category": "province.name",
+        "company": "companyName",
+        "location": "province.name",
         "engagement": "jobType.name",
         "posted": "updatedAt",  # its only time: newest first is by it
     },
@@ -119,6 +126,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "currency": "THB",
         "period": "month",
         "summary": "teaser",
+        "company": "companyName|advertiser.description",
+        "location": "locations.0.label",
         "category": "classifications.0.classification.description",
         "engagement": "workTypes.0",
         "posted": "listingDate",  # ISO 8601
@@ -179,6 +188,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "item_currency": "currency",
         "item_period": "salaryPeriod",
         "summary": "{companyName} · {excerpt}",
+        "company": "companyName",
+        "location": "locationRestrictions.0.name|locationRestrictions.0",
         "category": "categories",
         "engagement": "employmentType",
         "posted": "pubDate",  # milliseconds (documented) or seconds (seen): both read
@@ -200,6 +211,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "currency": "USD",
         "period": "year?",
         "summary": "{company_name} · {candidate_required_location}",
+        "company": "company_name",
+        "location": "candidate_required_location",
         "category": "category",
         "engagement": "job_type",
         "posted": "publication_date",  # no zone: UTC
@@ -227,6 +240,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "item_currency": "salaryCurrency",
         "item_period": "salaryPeriod",
         "summary": "{companyName} · {jobExcerpt}",
+        "company": "companyName",
+        "location": "jobGeo",
         "category": "jobIndustry",
         "engagement": "jobType",
         "posted": "pubDate",  # "2024-12-07 04:10:26", no zone: UTC

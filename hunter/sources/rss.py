@@ -15,15 +15,28 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from hunter.errors import SourceError
+from hunter.errors import ConfigError, SourceError
 from hunter.sources.extract import Details, ParseResult, absolute_url, make_listing, plain_text
 from hunter.sources.kinds import SourceKind
 from hunter.sources.spec import SourceConfig
 
 
 def check(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """A feed says where its items, titles and links are: no keys of its own."""
-    return {}
+    """A feed says where its items, titles and links are; one key of its own: whether its
+    titles read "Company: Role" (We Work Remotely's)."""
+    said = raw.get("company_in_title", False)
+    if not isinstance(said, bool):
+        raise ConfigError(f"{where}: company_in_title must be true or false, got {said!r}")
+    return {"company_in_title": said}
+
+
+def _split_company(title: str) -> tuple[str, str]:
+    """ "Acme: Senior Python Developer" -> ("Senior Python Developer", "Acme"); a title with
+    no such prefix stays whole."""
+    company, colon, role = title.partition(": ")
+    if colon and company.strip() and role.strip() and len(company) <= 80:
+        return role.strip(), company.strip()
+    return title, ""
 
 
 def _link(entry: Any, base_url: str) -> str:
@@ -60,11 +73,14 @@ def parse_rss(
         if not result.room(len(feed.entries), done):
             break
         link = _link(entry, base_url or source.url)
+        title, company = plain_text(str(entry.get("title") or "")), ""
+        if source.company_in_title:
+            title, company = _split_company(title)
         result.add(
             make_listing(
                 source.name,
                 str(entry.get("id") or ""),
-                plain_text(str(entry.get("title") or "")),
+                title,
                 link,
                 None,
                 plain_text(str(entry.get("summary") or "")),
@@ -74,6 +90,7 @@ def parse_rss(
                     category=_category(entry),
                     posted=entry.get("published") or entry.get("updated"),
                     timezone=source.timezone,
+                    company=company,
                 ),
                 now,
             )
@@ -86,4 +103,4 @@ def _category(entry: Any) -> str:
     return plain_text(str(tags[0].get("term") or "")) if tags else ""
 
 
-KIND = SourceKind("rss", frozenset(), check, parse_rss)
+KIND = SourceKind("rss", frozenset({"company_in_title"}), check, parse_rss)

@@ -67,6 +67,9 @@ class SourceConfig:
     budget_max: str = ""
     category: str = ""
     engagement: str = ""
+    company: str = ""  # json: path to who posts it; html: selector
+    location: str = ""  # json: path to where the job is (or who may apply); html: selector
+    company_in_title: bool = False  # rss: titles read "Company: Role" (We Work Remotely's)
     offers: str = ""
     deadline: str = ""
     posted: str = ""  # json: path to when the board says an item was posted; html: selector
