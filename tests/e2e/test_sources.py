@@ -215,13 +215,20 @@ def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: B
     assert "stopped" in err
 
 
+# hunter's own peak: Linux's VmHWM, which starts again at exec. ru_maxrss does not: it counts
+# the forking parent's memory too, so under a busy pytest worker (300 MB after hundreds of
+# tests) it measured the worker, not hunter (CI: "peak RSS 301 MB" for hunter's 170).
 RSS_OF = (
     "import resource, runpy, sys\n"
     "sys.argv = ['hunter', *sys.argv[1:]]\n"
     "try:\n"
     "    runpy.run_module('hunter', run_name='__main__')\n"
     "finally:\n"
-    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "    try:\n"
+    "        with open('/proc/self/status') as status:\n"
+    "            peak = next(int(l.split()[1]) for l in status if l.startswith('VmHWM'))\n"
+    "    except OSError:\n"
+    "        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "    print('peak-rss-kb', peak, file=sys.stderr)\n"
 )
 
