@@ -128,3 +128,19 @@ def duration(seconds: float) -> str:
     if hours:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     return f"{minutes} min"
+
+
+def ago(then: datetime | None, now: datetime) -> str:
+    """ "5 min ago", "in 2 h", "never": a moment as the status says it."""
+    if then is None:
+        return "never"
+    seconds = (now - then).total_seconds()
+    future = seconds < 0
+    seconds = abs(seconds)
+    for size, unit in ((86400, "d"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            text = f"{seconds / size:.0f} {unit}"
+            break
+    else:
+        text = f"{seconds:.0f} s"
+    return f"in {text}" if future else f"{text} ago"

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import FRESH_DAYS, days_of, freshness, history
+from hunter.deliver.history import FRESH_DAYS, ago, days_of, freshness, history
 from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.deliver.status_view import (
     ChatView,
@@ -28,21 +28,6 @@ from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
 from hunter.store.records import ChatRow, Marked, PaceState
-
-
-def _ago(then: datetime | None, now: datetime) -> str:
-    if then is None:
-        return "never"
-    seconds = (now - then).total_seconds()
-    future = seconds < 0
-    seconds = abs(seconds)
-    for size, unit in ((86400, "d"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            text = f"{seconds / size:.0f} {unit}"
-            break
-    else:
-        text = f"{seconds:.0f} s"
-    return f"in {text}" if future else f"{text} ago"
 
 
 class Reporting(Protocol):
@@ -226,7 +211,7 @@ def applied_text(marked: list[Marked], now: datetime) -> str:
     if not marked:
         return "no listing marked 'applied' yet (the สมัครแล้ว button under a card)"
     return "\n".join(
-        f"{m.marked_at:%Y-%m-%d} ({_ago(m.marked_at, now)}): {m.listing.title[:80]}\n  "
+        f"{m.marked_at:%Y-%m-%d} ({ago(m.marked_at, now)}): {m.listing.title[:80]}\n  "
         f"{m.listing.url or m.job_id}"
         for m in marked
     )

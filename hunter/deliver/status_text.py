@@ -5,14 +5,14 @@ scripts (`as_json`), and as a chat's "สถานะ" (`chat_text`): three layo
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, Freshness, duration, spread_text
+from hunter.deliver.history import FRESH_DAYS, Freshness, ago, duration, spread_text
 from hunter.deliver.pace import describe_interval
-from hunter.deliver.report import _ago
 from hunter.deliver.status_view import ChatView, PaceView, SourceCondition, SourceView, StatusView
 from hunter.rules.destinations import OWNER_NAME
 from hunter.store.states import RowStatus
@@ -24,7 +24,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     def at(value: datetime | None) -> str:
         if value is None:
             return "never"
-        return f"{value.astimezone(tz):%Y-%m-%d %H:%M} ({_ago(value, now)})"
+        return f"{value.astimezone(tz):%Y-%m-%d %H:%M} ({ago(value, now)})"
 
     lines = ["Sources:"]
     if not view.sources:
@@ -53,14 +53,14 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     ]
     for r in view.rows:
         if r.status is RowStatus.STUCK:
-            detail = f"stuck since {_ago(r.first_seen_at, now)}: {r.last_error}"
+            detail = f"stuck since {ago(r.first_seen_at, now)}: {r.last_error}"
         elif r.status is RowStatus.RETRY:
-            detail = f"retry #{r.attempts + 1} {_ago(r.next_attempt_at, now)}: {r.last_error}"
+            detail = f"retry #{r.attempts + 1} {ago(r.next_attempt_at, now)}: {r.last_error}"
         else:
             lease_end = r.claimed_at + timedelta(seconds=lease_seconds) if r.claimed_at else None
             detail = (
-                f"sending by {r.claimed_by} since {_ago(r.claimed_at, now)}, "
-                f"lease ends {_ago(lease_end, now)}"
+                f"sending by {r.claimed_by} since {ago(r.claimed_at, now)}, "
+                f"lease ends {ago(lease_end, now)}"
             )
         whose = f" in chat {r.chat}" if r.chat else ""
         lines.append(f"  {r.job_id}{whose} ({r.title[:60]}): {detail}")
@@ -86,7 +86,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     return "\n".join(lines)
 
 
-def _pace_lines(pace: PaceView, at: Any, channel: str) -> list[str]:
+def _pace_lines(pace: PaceView, at: Callable[[datetime | None], str], channel: str) -> list[str]:
     quiet = f"; quiet hours {pace.quiet_hours}" if pace.quiet_hours else ""
     if pace.plan is None:
         return [
