@@ -111,7 +111,8 @@ def _chat(
     link = (
         f"{base.rstrip('/')}/status?token={env.status_token}" if base and env.status_token else None
     )
-    chat = Chat(config, store, default, owner, utcnow, worker, others, routes, link)
+    joins = channels.may_join(env, config)
+    chat = Chat(config, store, default, owner, utcnow, worker, others, routes, link, joins)
     inbox = Inbox(chat, worker, utcnow)
     return inbox, [hook(webhook, inbox) for webhook in webhooks]
 

@@ -12,7 +12,7 @@ channels whose chat is on).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hunter.channels import discord, line, telegram
@@ -62,9 +62,45 @@ def settings(env: Environment, config: Config, kind: ChannelKind) -> Any:
 def read_all(env: Environment, config: Config) -> None:
     """Check every channel's environment now, at start: a mistake is one line, exit 2."""
     check(config)
-    owner_of(env, config)
+    owner = owner_of(env, config)
     for kind in KINDS:
         settings(env, config, kind)
+    joining(env, config, owner)
+
+
+def joining(env: Environment, config: Config, owner: str | None = None) -> list[ChannelKind]:
+    """The channels strangers may join on ([subscribers]): those `on` names, or by default
+    those that say so of themselves, whose chat is on (hunter hears their Start). Raises
+    ConfigError for a name no channel has, a channel whose chat cannot be on, or join =
+    "approve" with no owner to approve."""
+    chosen = config.subscribers
+    if not chosen.open:
+        return []
+    where = f"{config.path or 'config'} [subscribers]"
+    names = {kind.name.casefold(): kind for kind in KINDS}
+    if chosen.on is not None:
+        unknown = [name for name in chosen.on if name.casefold() not in names]
+        if unknown:
+            raise ConfigError(
+                f"{where}: on names {unknown[0]!r}, not a channel; the channels are "
+                f"{', '.join(kind.name for kind in KINDS)}"
+            )
+    if chosen.asks and owner is None and config.owner is None:
+        raise ConfigError(
+            f'{where}: join = "approve" needs an owner to approve: set owner = "<your chat>" '
+            'in hunter.toml, or join = "open"'
+        )
+    kinds = [names[n.casefold()] for n in chosen.on] if chosen.on else [k for k in KINDS if k.joins]
+    deaf = [kind.name for kind in kinds if not kind.hears]
+    if deaf:
+        raise ConfigError(f"{where}: strangers cannot join on {deaf[0]}: it never hears a chat")
+    return [kind for kind in kinds if kind.chat(settings(env, config, kind), None) is not None]
+
+
+def may_join(env: Environment, config: Config) -> Callable[[str], bool]:
+    """Whether a chat id is on a channel strangers may join on."""
+    kinds = joining(env, config)
+    return lambda to: any(kind.owns(to) for kind in kinds)
 
 
 def open_channels(
@@ -76,9 +112,13 @@ def open_channels(
     default: Channel | None = None
     others: dict[str, Channel] = {}
     answers: dict[str, bool] = {}
+    joins = joining(env, config)
     for kind in KINDS:
         found = settings(env, config, kind)
-        channel = kind.open(found, _tos(config, kind), bool(config.chats), deadline)
+        tos = _tos(config, kind)
+        if not tos and kind in joins:  # its subscribers' chats need it, whatever hunter.toml says
+            tos = [ChatConfig("subscribers", kind.prefix, {})]
+        channel = kind.open(found, tos, bool(config.chats), deadline)
         if channel is None:
             continue
         # The cards of a channel whose chat is on carry the buttons it answers.

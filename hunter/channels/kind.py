@@ -35,6 +35,14 @@ class ChannelKind:
     read: Read
     open: Open
     chat: Chat = _no_chat
+    # Strangers may join on it ([subscribers], issue 42) unless hunter.toml's `on` says
+    # otherwise: a channel where a subscriber costs nothing a message.
+    joins: bool = False
+
+    @property
+    def hears(self) -> bool:
+        """Whether it has a chat at all (a webhook of people's messages)."""
+        return self.chat is not _no_chat
 
     def owns(self, to: str) -> bool:
         return bool(self.ids.fullmatch(to))

@@ -1,10 +1,11 @@
 """What hunter answers to a message, a button or a new friend (inbox.py brings each event
 here once).
 
-Only the chats hunter alerts (LINE_TO and the [[chats]]) may command, each for itself; anyone
-else is told "this bot is private" once in a long while (PRIVATE_AGAIN), and nothing about any
-listing. In a group or a multi-person chat people talk to each other: only the command words
-and the card buttons are answered there.
+Only the chats hunter alerts (the owner's, the [[chats]] and the subscribers) may command,
+each for itself; where hunter.toml lets strangers join ([subscribers], joining.py), a
+stranger's Start makes it a subscriber, else it is told "this bot is private" once in a long
+while (PRIVATE_AGAIN), and nothing about any listing. In a group or a multi-person chat
+people talk to each other: only the command words and the card buttons are answered there.
 
 "งานใหม่" ("new") is delivered by hunter/deliver/reply.py exactly as a push is (claim, render,
 send, mark), so a listing reaches its chat once whether a reply or a push carries it; "สถานะ"
@@ -18,10 +19,10 @@ import logging
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from hunter.chat import commands, texts
-from hunter.chat.tuning import KEYWORDS_MAX, Tuning, word_problem
+from hunter.chat.joining import FULL_TEXT, JOIN_HINT, Joining
+from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import report
 from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
@@ -35,7 +36,6 @@ from hunter.store import Store
 
 log = logging.getLogger("hunter")
 
-MUTE_FOR = timedelta(days=30)
 PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again after this
 # Events after which a chat's members, or whether the bot can reach it, are read again before
 # the next push (LINE's kinds, and Telegram's as updates.py names them). A follow is a person
@@ -57,10 +57,12 @@ class Chat:
         others: Mapping[str, Replier] | None = None,
         channels: report.Reporting | None = None,
         status_link: str | None = None,
+        may_join: Callable[[str], bool] | None = None,
     ) -> None:
         """`replier` answers the chats whose ids have no prefix; `others` the chats whose id
         starts with theirs. `channels` says what สถานะ tells of them (app/ passes its router;
-        default: the repliers, the first one's quota)."""
+        default: the repliers, the first one's quota). `may_join`: whether strangers may join
+        on a chat id's channel (default: on none)."""
         self.config = config
         self.store = store
         self.repliers = ByPrefix[Replier](replier, others or {})
@@ -72,6 +74,7 @@ class Chat:
         self.worker = worker
         self.tuning = Tuning(config, store, self.destinations)
         self.why = Why(self.tuning, clock, self._next_push_at)
+        self.joining = Joining(config, store, clock, may_join or (lambda _chat: False))
 
     @property
     def configured(self) -> frozenset[str]:
@@ -93,7 +96,8 @@ class Chat:
 
     def _handle(self, event: ChatEvent) -> None:
         now = self.clock()
-        chat = self.destinations.name_of(event.chat_id)  # None: a stranger's chat
+        destinations = self.joining.destinations(self.destinations, event.chat_id)
+        chat = destinations.name_of(event.chat_id)  # None: a stranger's chat
         command = commands.parse(event.text) if event.kind == "message" else None
         if event.kind == TOO_FAST:
             if chat is not None:
@@ -101,20 +105,35 @@ class Chat:
             return
         if event.kind in CHAT_CHANGED and chat is not None and event.chat_id:
             self.store.pace.forget_members(event.chat_id)  # a push's cost is read again
-        if event.kind in ("follow", "join"):
+        subscriber = chat is not None and destinations.subscriber(chat)
+        tuning = self.joining.tuning(self.tuning, destinations, subscriber)
+        stranger_joins = chat is None and self.joining.open_to(event.chat_id)
+        if event.kind == "leave" and subscriber:
+            self.joining.left(event.chat_id or "")  # blocked, or removed from the group: it ends
+        elif event.kind == "follow" and (subscriber or stranger_joins):
+            said = self.joining.start(event)
+            if said != FULL_TEXT or self._told_private(event, now):  # "full": once a while
+                self._text(event, said)
+        elif event.kind in ("follow", "join"):
             # A stranger is welcomed (with the chat's id, to set up hunter) like any "private"
             # answer: once in a long while, however often Telegram's /start is sent.
             if chat is not None or self._told_private(event, now):
                 replier = self.repliers.of(event.chat_id)
-                self._text(event, texts.welcome(event.chat_id, chat is not None, replier))
+                if stranger_joins:
+                    self._text(event, JOIN_HINT)
+                else:
+                    self._text(event, texts.welcome(event.chat_id, chat is not None, replier))
         elif event.kind == "tap" and chat is not None:
-            self._button(event, now, chat)  # acts even when it is too late to answer
+            self._button(event, now, chat, tuning)  # acts even when it is too late to answer
         elif event.kind == "message" and self._in_group(event) and command is None:
             return  # in a group people talk to each other: only commands are for hunter
         elif event.kind == "message" and chat is not None:
-            self._command(event, command, chat, now)
+            self._command(event, command, chat, now, tuning)
+        elif command is not None and command.verb == "forget" and event.chat_id:
+            # Anyone may ask that hunter forget their chat (a subscriber that stopped, too).
+            self._text(event, self.joining.forget(event.chat_id))
         elif event.kind in ("message", "tap") and self._told_private(event, now):
-            self._text(event, texts.PRIVATE_TEXT)
+            self._text(event, JOIN_HINT if stranger_joins else texts.PRIVATE_TEXT)
 
     def _in_group(self, event: ChatEvent) -> bool:
         """Many people read this chat: as its channel's parser said, or as its replier reads
@@ -129,11 +148,19 @@ class Chat:
 
     # -- what the owner asks ------------------------------------------------------------------
     def _command(
-        self, event: ChatEvent, command: commands.Command | None, chat: str, now: datetime
+        self,
+        event: ChatEvent,
+        command: commands.Command | None,
+        chat: str,
+        now: datetime,
+        tuning: Tuning,
     ) -> None:
         verb = command.verb if command else "help"
+        subscriber = tuning.destinations.subscriber(chat)
         if verb == "new":
             self._new(event, chat)
+        elif (said := self.joining.command(command, chat, tuning, now)) is not None:
+            self._text(event, said)  # stop, forget, approve, refuse; a subscriber's status
         elif verb == "status":
             said = self._status(chat)
             # The page's link holds its token: only in the owner's own chat, never a group's.
@@ -141,11 +168,14 @@ class Chat:
                 said += f"\nหน้าสถานะ · status page: {self.status_link}"
             self._text(event, said)
         elif verb == "why" and command:
-            self._text(event, self.why.explain(command.argument, chat))
+            why = self.why if tuning is self.tuning else Why(tuning, self.clock, self._next_push_at)
+            self._text(event, why.explain(command.argument, chat))
         elif verb in commands.TUNING and command:
             # Stamped with the channel's time of the message, not this replica's: of two changes
             # handled at once by two replicas, the one said last wins (issue 29).
-            reply, quick = self.tuning.apply(command, chat, event.at or now)
+            reply, quick = tuning.apply(command, chat, event.at or now)
+            if subscriber and quick == ("คำ",) and not self.joining.may_tell_cap(chat):
+                return  # a refusal said once an hour, however many words are sent
             self._text(event, reply, quick)
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
@@ -180,53 +210,17 @@ class Chat:
         return report.next_push_at(self.config, quota, self.store.pace.state(), self.clock())
 
     # -- the buttons under a card -------------------------------------------------------------
-    def _button(self, event: ChatEvent, now: datetime, chat: str) -> None:
+    def _button(self, event: ChatEvent, now: datetime, chat: str, tuning: Tuning) -> None:
         verb, _, argument = event.data.partition(" ")
         if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
-            self._command(event, commands.parse(argument), chat, now)
+            self._command(event, commands.parse(argument), chat, now, tuning)
         elif verb == MUTE and argument:
-            word = argument.casefold()
-            refused = self._mute_refused(word, chat, now)
-            if refused:  # a button's data is the chat's to write too: typed words' rules
-                self._text(event, refused)
-                return
-            until = now + MUTE_FOR
-            self.store.chat.mute(word, until, now, chat)
-            local = until.astimezone(ZoneInfo(self.config.timezone))
-            self._text(
-                event,
-                f"ปิดคำ “{argument}” ถึง {local:%d %b} · muted “{argument}” for 30 days "
-                f"(hunter unmute {argument} to undo)",
-            )
+            self._text(event, tuning.mute(argument, chat, now))
         elif verb in (DISMISS, APPLIED) and argument:
             mark = "dismissed" if verb == DISMISS else "applied"
-            # Only a row of this chat's own (its `chat` column, never its id's text, which a
-            # board writes: issue 37); another chat's card is unknown here.
-            title = mark_row(self.store, argument, mark, now, chat)
-            if title is None:
-                self._text(event, "ไม่พบงานนี้แล้ว · That listing is no longer known.")
-            elif mark == "dismissed":
-                self._text(event, f"ไม่สนใจ: {title[:80]} · it will not come back")
-            else:
-                self._text(event, f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied")
+            self._text(event, marked(self.store, argument, mark, now, chat))
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
-
-    def _mute_refused(self, word: str, chat: str, now: datetime) -> str | None:
-        """Why `word` may not be muted in `chat`: what a typed keyword may not be (hidden
-        characters, look-alikes, too long), or past the cap of a chat's keywords (issue 37:
-        forged buttons left 17 mutes, `py\u200bthon` among them); None: it may."""
-        problem = word_problem(word)
-        if problem:
-            return problem
-        rules = self.store.chat.rules(now).get(chat)
-        muted = rules.mutes if rules else {}
-        if word not in muted and len(muted) >= KEYWORDS_MAX:
-            return (
-                f"ปิดคำได้ไม่เกิน {KEYWORDS_MAX} คำ · a chat mutes at most {KEYWORDS_MAX} words: "
-                "hunter unmute one first"
-            )
-        return None
 
     # -- replies ------------------------------------------------------------------------------
     def _text(self, event: ChatEvent, text: str, quick: tuple[str, ...] = ()) -> PushResult:
@@ -259,6 +253,18 @@ class _Repliers:
 
     def recipient(self, to: str | None) -> Recipient:
         return self.repliers.of(to).recipient(to)
+
+
+def marked(store: Store, job_id: str, mark: str, now: datetime, chat: str) -> str:
+    """Mark `chat`'s own row of `job_id` from a card's button, and say so. Only a row of this
+    chat's own (its `chat` column, never its id's text, which a board writes: issue 37);
+    another chat's card is unknown here."""
+    title = mark_row(store, job_id, mark, now, chat)
+    if title is None:
+        return "ไม่พบงานนี้แล้ว · That listing is no longer known."
+    if mark == "dismissed":
+        return f"ไม่สนใจ: {title[:80]} · it will not come back"
+    return f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied"
 
 
 def mark_row(store: Store, job_id: str, mark: str, now: datetime, chat: str) -> str | None:

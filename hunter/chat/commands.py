@@ -26,6 +26,12 @@ TABLE = (
     Verb("pause", ("หยุด", "pause")),
     Verb("resume", ("ต่อ", "resume")),
     Verb("why", ("ทำไม", "why"), argument=True),
+    # A subscriber's own (issue 42): stop ends it, forget deletes all hunter keeps of the chat.
+    Verb("stop", ("เลิก", "stop")),
+    Verb("forget", ("ลืม", "forget")),
+    # The owner's, for a stranger who asked to join ([subscribers] join = "approve").
+    Verb("approve", ("อนุมัติ", "approve"), argument=True),
+    Verb("refuse", ("ปฏิเสธ", "refuse"), argument=True),
 )
 TUNING = {"words", "add", "remove", "budget", "pause", "resume", "why"}  # chat/tuning.py's
 

@@ -13,7 +13,8 @@ nothing changes.
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from hunter.chat.commands import Command
 from hunter.rules.chat_rules import ChatRules
@@ -29,6 +30,7 @@ THAI_MIN = 2  # letters of a Thai keyword: Thai matches inside words, so one mat
 # Scripts whose letters pass for Latin ones ("python" with a Cyrillic U+0440 is not "python").
 _LOOKALIKES = {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
 CHANGED = ("คำ", "งานใหม่")  # quick replies after a change
+MUTE_FOR = timedelta(days=30)  # a card's mute button
 
 
 def word_problem(word: str) -> str | None:
@@ -76,8 +78,12 @@ def _script(char: str) -> str:
 class Tuning:
     """What a configured chat changes of its rules, and how it reads them back."""
 
-    def __init__(self, config: Config, store: Store, destinations: Destinations) -> None:
+    def __init__(
+        self, config: Config, store: Store, destinations: Destinations, cap: int = KEYWORDS_MAX
+    ) -> None:
+        """`cap`: the keywords the chat may add (a subscriber's: [subscribers] max_keywords)."""
         self.config, self.store, self.destinations = config, store, destinations
+        self.cap = cap
 
     def apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         """Do `command` for `chat`, said at `at` (the channel's time of the message: of two changes,
@@ -94,10 +100,10 @@ class Tuning:
                     "chat's keywords (คำ / words lists them)",
                     ("คำ",),
                 )
-            if not self.store.chat.tune_word(chat, word, command.verb, at, KEYWORDS_MAX):
+            if not self.store.chat.tune_word(chat, word, command.verb, at, self.cap):
                 return (
-                    f"เพิ่มได้ไม่เกิน {KEYWORDS_MAX} คำ ลบคำที่ไม่ใช้ก่อน · a chat adds at most "
-                    f"{KEYWORDS_MAX} keywords: remove one first",
+                    f"เพิ่มได้ไม่เกิน {self.cap} คำ ลบคำที่ไม่ใช้ก่อน · a chat adds at most "
+                    f"{self.cap} keywords: remove one first",
                     ("คำ",),
                 )
             said = "เพิ่มคำ" if command.verb == "add" else "ลบคำ"
@@ -134,6 +140,37 @@ class Tuning:
                 )
             return "ส่งต่อแล้ว · pushes resume", CHANGED
         return self.words(chat, at)
+
+    def mute(self, argument: str, chat: str, now: datetime) -> str:
+        """A card's mute button: `argument` muted in `chat` for MUTE_FOR, or why not (a
+        button's data is the chat's to write too: a typed word's rules hold)."""
+        word = argument.casefold()
+        refused = self.mute_refused(word, chat, now)
+        if refused:
+            return refused
+        until = now + MUTE_FOR
+        self.store.chat.mute(word, until, now, chat)
+        local = until.astimezone(ZoneInfo(self.config.timezone))
+        return (
+            f"ปิดคำ “{argument}” ถึง {local:%d %b} · muted “{argument}” for 30 days "
+            f"(hunter unmute {argument} to undo)"
+        )
+
+    def mute_refused(self, word: str, chat: str, now: datetime) -> str | None:
+        """Why `word` may not be muted in `chat`: what a typed keyword may not be (hidden
+        characters, look-alikes, too long), or past the cap of a chat's keywords (issue 37:
+        forged buttons left 17 mutes, `py\u200bthon` among them); None: it may."""
+        problem = word_problem(word)
+        if problem:
+            return problem
+        rules = self.store.chat.rules(now).get(chat)
+        muted = rules.mutes if rules else {}
+        if word not in muted and len(muted) >= self.cap:
+            return (
+                f"ปิดคำได้ไม่เกิน {self.cap} คำ · a chat mutes at most {self.cap} words: "
+                "hunter unmute one first"
+            )
+        return None
 
     def in_force(self, chat: str, now: datetime) -> tuple[FilterConfig, ChatRules | None]:
         """`chat`'s filter as the next poll judges with it (a source's own keys aside), and

@@ -120,7 +120,13 @@ class Allowance:
         """The bot left `chat` (its channel said so): kept as its member count (GONE) until the
         channel says otherwise, asked again daily or when members join; the owner is told
         once, through the outbox. Its rows wait, and no push to it is tried meanwhile (issue
-        29: a group the bot left cost 23 refused pushes a poll)."""
+        29: a group the bot left cost 23 refused pushes a poll). A subscriber that blocked
+        the bot, or a group that removed it, leaves instead, as by /stop: its rows go, so it
+        costs no more sends, and the owner is not told of each (issue 42)."""
+        if self.destinations.subscriber(chat):
+            if self.store.subscribers.leave(chat, now):
+                log.info("a subscriber is gone (%s says so): it left", self.channels.of(to).name)
+            return
         self.store.pace.set_members(chat, address, GONE, now)
         self._chats = None
         if known is not None and known.gone and known.to == address:

@@ -48,6 +48,9 @@ class Channel(Protocol):
 
     name: str
     max_per_push: int  # listings one push carries at most
+    # Listings one digest carries (a subscriber with many waiting gets one message of them,
+    # a line each); 0: the channel has none, and every batch is max_per_push cards.
+    digest_max: int
     paced: bool  # pushes spend a monthly quota: the pace spreads them
     dedupes: bool  # a batch resent under its retry key shows once
     # How long the channel honours a batch's retry key, in seconds; a batch unconfirmed past
@@ -64,6 +67,11 @@ class Channel(Protocol):
         """A batch as this channel shows it: the listings' cards (with the buttons a chat
         can answer when `actions`), then `note`. The deliverer keeps what this returns and
         sends it again, identical, on every retry."""
+        ...
+
+    def digest(self, listings: Sequence[Listing], note: str | None) -> list[dict[str, Any]]:
+        """Up to `digest_max` listings as one message, a line each with its link, then
+        `note`; kept and resent, identical, as a render is."""
         ...
 
     def push(
@@ -178,6 +186,9 @@ class ChatEvent:
     # No older than this, by the channel's clock, where it says so (a Telegram button's tap
     # carries no time, but its card does): what the inbox's 7-day memory is judged by.
     since: datetime | None = None
+    # Who said it, as the channel names them (a first name, @username), where it does: shown
+    # to the owner when a stranger asks to join. Never kept beyond the event.
+    who: str = ""
 
 
 class NotEvents(Exception):

@@ -30,6 +30,7 @@ from hunter.deliver.allowance import Allowance, local_time
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.holds import HOLD_SECONDS, Holds
 from hunter.deliver.outcome import SPLIT, Decision
+from hunter.deliver.turns import Turns
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
@@ -86,6 +87,7 @@ class Deliverer:
         self.clock = clock
         self.worker = worker
         self.stop = stop
+        self.turns = Turns()  # the subscribers', round robin (turns.py)
         # Waiting for a retry or a database blip; a stop request ends the wait early.
         self.sleep = sleep or stop.wait
 
@@ -106,12 +108,17 @@ class Deliverer:
         started = time.monotonic()
         self.allowance.begin()
         done: set[str] = set(paused)  # chats with nothing more to push in this delivery
+        self.destinations, full = self.turns.begin(
+            self.config, self.store, self.destinations, self.clock()
+        )
+        done |= full  # subscribers that had their day's messages
+        self.allowance.destinations = self.destinations  # a subscriber gone leaves there
         holds = Holds()
         while not self.stop.is_set():
             now = self.clock()
             room = most - report.sent
             batch = self.store.outbox.claim_due(self.worker, now, now - lease) if room > 0 else []
-            if batch and holds.keep(batch, self._channel_name(batch[0].chat)):
+            if batch and holds.keep(batch, self._channel_of(batch[0].chat).name):
                 continue
             messages = stored_messages(self.store, batch) if batch else None
             if not batch and room > 0:
@@ -121,7 +128,7 @@ class Deliverer:
                     break
                 batch = self._claim_new(room, now, report, done, holds)
             if not batch:
-                if room > 0 and self._wait_for_retry(started):
+                if room > 0 and wait_for_retry(self.store, self.clock, self.sleep, started):
                     continue
                 break
             if messages is None:
@@ -138,8 +145,10 @@ class Deliverer:
     ) -> list[Claimed]:
         """A new batch (of at most `room` listings, and what its chat's channel carries in one
         push) for the first chat that has one, is not held, and that the pace allows, the
-        owner's first, then the chats that spent least this month; [] when none has."""
-        for chat in self.allowance.order(self.destinations.names(), now):
+        owner's first, then the chats that spent least this month, then the subscribers in
+        turn; [] when none has."""
+        configured = self.destinations.names()[: 1 + len(self.destinations.chats)]
+        for chat in [*self.allowance.order(configured, now), *self.turns]:
             if chat in done:
                 continue
             to = self.destinations.to_of(chat)
@@ -147,7 +156,7 @@ class Deliverer:
             if holds.until(chat, channel.name) is not None:
                 done.add(chat)
                 continue
-            limit = min(room, channel.max_per_push)
+            limit = self.turns.size(chat, channel.max_per_push, channel.digest_max, room)
             batch = self.store.outbox.claim_new(self.worker, str(uuid.uuid4()), limit, now, chat)
             if not batch:
                 done.add(chat)
@@ -156,18 +165,16 @@ class Deliverer:
             if verdict.next_push_at is not None:
                 report.next_push_at = verdict.next_push_at
             if verdict.granted:
+                if not self.turns.served(chat, len(batch)):
+                    done.add(chat)  # its messages_per_day: the rest wait for tomorrow
                 return batch
-            self._release(batch)
+            self.store.outbox.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
             done.add(chat)
             report.held = self.store.outbox.count_pending()
         return []
 
-    def _channel_name(self, chat: str) -> str:
-        return self.channels.of(self.destinations.to_of(chat)).name
-
-    def _release(self, batch: list[Claimed]) -> None:
-        """A claimed batch the pace holds goes back to `pending`, unpushed, in its order."""
-        self.store.outbox.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
+    def _channel_of(self, chat: str) -> Channel:
+        return self.channels.of(self.destinations.to_of(chat))
 
     def _new_messages(
         self, batch: list[Claimed], room: int, most: int, next_push_at: datetime | None
@@ -187,24 +194,16 @@ class Deliverer:
                 f"Next alerts from {self._local(next_push_at)}: paced to "
                 f"{self.allowance.plan().budget} {channel.name} messages this month."
             )
-        listings = [c.listing for c in batch]
-        messages = channel.render(listings, "\n".join(lines) or None, self.channels.actions(to))
+        listings, note = [c.listing for c in batch], "\n".join(lines) or None
+        if len(batch) > channel.max_per_push:  # a subscriber's digest (turns.py)
+            messages = channel.digest(listings, note)
+        else:
+            messages = channel.render(listings, note, self.channels.actions(to))
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 
     def _local(self, moment: datetime) -> str:
         return local_time(moment, self.config.timezone, self.clock())
-
-    def _wait_for_retry(self, started: float) -> bool:
-        """Sleep until the next retry when it is due soon; False when there is none."""
-        due = self.store.outbox.next_due()
-        if due is None or time.monotonic() - started > DELIVERY_BUDGET_SECONDS:
-            return False
-        wait = (due - self.clock()).total_seconds()
-        if wait > WAIT_FOR_RETRY.total_seconds():
-            return False
-        self.sleep(max(wait, 0.0))
-        return True
 
     def _push(
         self, batch: list[Claimed], messages: list[dict[str, Any]], report: Delivery, holds: Holds
@@ -300,6 +299,21 @@ def unpushable(
         return outcome.unconfirmed()
     store.outbox.save_batch(marker, "[]", now)
     return None
+
+
+def wait_for_retry(
+    store: Store, clock: Callable[[], datetime], sleep: Callable[[float], object], started: float
+) -> bool:
+    """Sleep until the next retry when it is due soon (and the delivery, begun at `started`
+    by time.monotonic(), is within its budget); False when there is none to wait for."""
+    due = store.outbox.next_due()
+    if due is None or time.monotonic() - started > DELIVERY_BUDGET_SECONDS:
+        return False
+    wait = (due - clock()).total_seconds()
+    if wait > WAIT_FOR_RETRY.total_seconds():
+        return False
+    sleep(max(wait, 0.0))
+    return True
 
 
 def anything_due(store: Store, now: datetime, lease: timedelta) -> bool:

@@ -86,6 +86,9 @@ def gather(
         mutes=dict(rules[OWNER].mutes) if OWNER in rules else {},
         owner_channel=owner.where.channel if owner else named,
         quota_name=named,
+        subscribers=store.subscribers.counts(config.calendar.day_start(now))
+        if config.subscribers.open
+        else None,
     )
 
 

@@ -16,6 +16,7 @@ from hunter.deliver.pace import describe_interval
 from hunter.deliver.status_view import ChatView, PaceView, SourceCondition, SourceView, StatusView
 from hunter.rules.destinations import OWNER_NAME
 from hunter.store.states import RowStatus
+from hunter.store.subscribers import Membership
 
 
 def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float) -> str:
@@ -76,6 +77,8 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     if view.pace is not None:
         lines += _pace_lines(view.pace, at, named)
     lines += _chat_lines(view.chats)
+    if view.subscribers is not None:
+        lines.append(f"Subscribers: {membership_text(view.subscribers)}")
     for word, until in sorted(view.mutes.items()):
         lines.append(
             f"Muted on {view.owner_channel}: {word!r} until {at(until)}; "
@@ -84,6 +87,12 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     lines.append(f"Last poll: {at(view.last_poll_at)}")
     lines.append(f"Last prune: {at(view.last_prune_at)}")
     return "\n".join(lines)
+
+
+def membership_text(m: Membership) -> str:
+    """ "12 in, 2 waiting for approval; today 3 joined, 1 left" (every render's words)."""
+    asked = f", {m.asked} waiting for approval" if m.asked else ""
+    return f"{m.active} in{asked}; today {m.joined} joined, {m.left} left"
 
 
 def _pace_lines(pace: PaceView, at: Callable[[datetime | None], str], channel: str) -> list[str]:
@@ -177,6 +186,14 @@ def as_json(view: StatusView) -> str:
         "pace": pace,
         "mutes": {word: until.isoformat() for word, until in sorted(view.mutes.items())},
         "chats": [chat.document() for chat in view.chats],
+        "subscribers": None
+        if view.subscribers is None
+        else {
+            "in": view.subscribers.active,
+            "waiting_for_approval": view.subscribers.asked,
+            "joined_today": view.subscribers.joined,
+            "left_today": view.subscribers.left,
+        },
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
 
@@ -217,4 +234,6 @@ def chat_text(view: StatusView, chat: str, timezone: str) -> str:
         lines.append(f"แชทนี้ · this chat: {members} คน/members, {spent} ข้อความ/messages")
     if mine is not None and mine.mutes:
         lines.append("ปิดคำ · muted: " + ", ".join(mine.mutes))
+    if view.subscribers is not None and not chat:  # the owner's alone
+        lines.append(f"สมาชิก · subscribers: {membership_text(view.subscribers)}")
     return "\n".join(lines)

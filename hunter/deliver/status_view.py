@@ -18,6 +18,7 @@ from hunter.deliver.history import Freshness, LastDays
 from hunter.rules import shape
 from hunter.store.records import OutboxRow, SourceRow
 from hunter.store.states import RowStatus
+from hunter.store.subscribers import Membership
 
 # Why a source's next read is when it is (timetable.plan's reasons), as a person reads it.
 REASONS = {
@@ -141,6 +142,8 @@ class StatusView:
     mutes: dict[str, datetime]  # the owner's muted keywords -> until
     owner_channel: str  # the owner chat's channel, for "Muted on <channel>"
     quota_name: str  # the paced channel's name
+    # The subscribers in, waiting, joined and left today; None: strangers may not join.
+    subscribers: Membership | None = None
 
     @property
     def stuck_rows(self) -> list[OutboxRow]:

@@ -10,6 +10,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, duration
+from hunter.deliver.status_text import membership_text
 from hunter.deliver.status_view import SourceCondition, StatusView
 from hunter.redact import redact
 
@@ -100,6 +101,8 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
             lines.append(f"- {_code(stuck.job_id)}{whose}: {_cell(stuck.last_error or '')}")
         lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
     lines += _chats(view)
+    if view.subscribers is not None:
+        lines.append(f"\nSubscribers: {membership_text(view.subscribers)}")
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,7 @@ from hunter.poll.health import HealthVerdict
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.fanout import Fanout
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
@@ -147,6 +148,9 @@ class Poller:
         polls, notes = [], []
         rules = self.store.chat.rules(now) if not prime else {}
         self.paused = frozenset(chat for chat, r in rules.items() if r.paused)
+        if reads and not prime and self.config.subscribers.open:  # who joined, as of now
+            joined = [s.chat for s in self.store.subscribers.all() if s.active]
+            self.destinations = self.destinations.with_subscribers(joined)
         for read in reads:
             if read.stopped:  # cut short by a stop request: nothing to record or note
                 polls.append(SourcePoll(read, HealthVerdict(None)))
@@ -223,13 +227,12 @@ class Poller:
         source = read.source
         listings, matched = [], set()
         (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
+        fanout = Fanout(judged)  # every other chat at once, by its words (rules/fanout.py)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
         for listing in read.listings:
-            for name, rules_of_chat, mutes in judged:
-                verdict = judge(listing, rules_of_chat, mutes)
-                if verdict.matched:
-                    chosen = replace(listing, keywords=verdict.keywords)
-                    for_chats.setdefault(listing.job_id, []).append((name, chosen))
+            for name, verdict in fanout.judge(listing) if judged else ():
+                chosen = replace(listing, keywords=verdict.keywords)
+                for_chats.setdefault(listing.job_id, []).append((name, chosen))
             if self.destinations.owner_reads:
                 verdict = judge(listing, owner_filter, owner_mutes)
                 if verdict.matched:
@@ -286,6 +289,13 @@ def judges(
     rules: Mapping[str, ChatRules], destinations: Destinations, source: SourceConfig
 ) -> list[tuple[str, FilterConfig, Mapping[str, datetime]]]:
     """Who judges `source`'s listings, the owner's chat first, then each [[chats]] that reads
-    it: its name, its filter as the poll judges with it, and its mutes in force."""
+    it, then each subscriber that has set a keyword (one that has not gets none: it was told
+    how): its name, its filter as the poll judges with it, and its mutes in force."""
     names = [OWNER, *(c.name for c in destinations.chats if c.reads(source.name))]
-    return [(name, *destinations.rules_for(name, source.filter, rules)) for name in names]
+    found = [(name, *destinations.rules_for(name, source.filter, rules)) for name in names]
+    for chat in sorted(destinations.subscribers):
+        if chat in rules and rules[chat].added:
+            filter_, mutes = destinations.rules_for(chat, source.filter, rules)
+            if filter_.include:
+                found.append((chat, filter_, mutes))
+    return found

@@ -61,6 +61,10 @@ class Calendar:
         following = (start + timedelta(days=32)).replace(day=1)
         return start, following
 
+    def day_start(self, at: datetime) -> datetime:
+        """The start of `at`'s day, in the user's timezone (a subscriber's messages a day)."""
+        return at.astimezone(self.tz).replace(hour=0, minute=0, second=0, microsecond=0)
+
     def is_quiet(self, at: datetime) -> bool:
         if self.quiet is None:
             return False

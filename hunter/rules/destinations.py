@@ -1,14 +1,16 @@
 """Where alerts go: the owner's chat (hunter.toml's `owner`, or LINE_TO, with the global
-[filter]) and the [[chats]] of hunter.toml (read by hunter/settings/chats.py), each with its
-own keywords and sources. What a chat's `to` is (a person, a group, on which channel) only
-its channel says (hunter/channels/, checked when the config is loaded).
+[filter]), the [[chats]] of hunter.toml (read by hunter/settings/chats.py), each with its
+own keywords and sources, and the subscribers: chats that joined from their phone (issue 42),
+each named by its own id, with only the keywords it set there. What a chat's `to` is (a
+person, a group, on which channel) only its channel says (hunter/channels/, checked when the
+config is loaded).
 
 A listing reaches each chat whose rules it matches, once per chat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -45,6 +47,8 @@ class Destinations:
         str | None
     )  # `owner` or LINE_TO; None: not set (alerts go to the [[chats]], or the terminal)
     chats: tuple[ChatConfig, ...] = ()
+    # The subscribers in (each one's id, which is also its name), as the store said last.
+    subscribers: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         """One recipient is one destination: LINE_TO again as a [[chats]]'s `to` would get
@@ -57,6 +61,16 @@ class Destinations:
                     "remove that [[chats]], or point the owner elsewhere"
                 )
 
+    def with_subscribers(self, ids: Iterable[str]) -> Destinations:
+        """These destinations with `ids` as the subscribers in; a chat hunter.toml names (the
+        owner's, a [[chats]]) is that, never a subscriber too (it would get listings twice)."""
+        configured = {chat.to for chat in self.chats} | {self.owner}
+        return replace(self, subscribers=frozenset(i for i in ids if i not in configured))
+
+    def subscriber(self, chat: str | None) -> bool:
+        """Whether `chat` is a subscriber's (the store's, not hunter.toml's)."""
+        return chat in self.subscribers
+
     @property
     def owner_reads(self) -> bool:
         """Whether the owner's filter makes rows: with LINE_TO, or with nothing else set
@@ -64,18 +78,22 @@ class Destinations:
         return self.owner is not None or not self.chats
 
     def names(self) -> list[str]:
-        """Every chat's name, the owner's first: hunter's own notices wait in its rows."""
-        return [OWNER, *(chat.name for chat in self.chats)]
+        """Every chat's name, the owner's first: hunter's own notices wait in its rows; the
+        subscribers last."""
+        return [OWNER, *(chat.name for chat in self.chats), *sorted(self.subscribers)]
 
     def knows(self, chat: str) -> bool:
-        """Whether rows of `chat` have somewhere to go: the owner's, or a [[chats]] name."""
-        return chat == OWNER or self.chat_named(chat) is not None
+        """Whether rows of `chat` have somewhere to go: the owner's, a [[chats]] name, or a
+        subscriber in."""
+        return chat == OWNER or self.chat_named(chat) is not None or chat in self.subscribers
 
     def to_of(self, chat: str) -> str | None:
         """Where a row of `chat` is pushed: its id; the owner's rows go to LINE_TO, or without
         it to the first [[chats]] (hunter's notices are the owner's), or to the terminal. A
         chat no longer configured has nowhere to go (None): never the owner's chat, which
         has had those listings already (issue 29)."""
+        if chat in self.subscribers:
+            return chat
         if chat != OWNER:
             configured = self.chat_named(chat)
             return configured.to if configured else None
@@ -93,6 +111,8 @@ class Destinations:
         check`, "ทำไม" and "คำ" all ask here."""
         configured = self.chat_named(chat) if chat != OWNER else None
         start = configured.filter_for(base) if configured is not None else base
+        if chat in self.subscribers:  # its own keywords and floors only, never the owner's
+            start = replace(base, include=(), min_budget=0, min_pay=())
         changed = changes.get(chat)
         return (changed.apply(start), changed.mutes) if changed else (start, {})
 
@@ -112,4 +132,5 @@ class Destinations:
             return None
         if to == self.owner:
             return OWNER
-        return next((chat.name for chat in self.chats if chat.to == to), None)
+        configured = next((chat.name for chat in self.chats if chat.to == to), None)
+        return configured or (to if to in self.subscribers else None)

@@ -148,3 +148,28 @@ def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Lis
         "group: invite it again; a person: unblock it, or open its chat and press Start) and "
         "they go out with the next poll, or remove that [[chats]] from hunter.toml.",
     )
+
+
+def asks_to_join(chat: str, who: str, now: datetime) -> Listing:
+    """The owner's card for a chat that asks to join (join = "approve"): once per ask."""
+    named = f"{who} ({chat})" if who else chat
+    return Listing(
+        job_id=f"{SOURCE}:asks:{chat}:{now.isoformat(timespec='seconds')}",
+        source=SOURCE,
+        title=f"🙋 {named} asks to join hunter's alerts",
+        url="",
+        summary=f"Send “approve {chat}” to let it in, or “refuse {chat}”. Nothing reaches it "
+        "before you approve.",
+    )
+
+
+def let_in(chat: str, now: datetime) -> Listing:
+    """The subscriber's own card once the owner let it in."""
+    return Listing(
+        job_id=f"{SOURCE}:in:{chat}:{now.isoformat(timespec='seconds')}",
+        source=SOURCE,
+        title="✅ ยินดีต้อนรับ คุณเข้าร่วมแล้ว · You're in",
+        url="",
+        summary="ส่ง “add คำ” เพื่อรับงานที่ตรงกับคำนั้น เช่น add python · Send “add WORD” to "
+        "get the listings that match it, e.g. add python; stop ends it, forget deletes all.",
+    )

@@ -22,6 +22,7 @@ from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
+from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
@@ -54,6 +55,7 @@ class Config:
     # The owner's chat (the global [filter], hunter's notices, status, tuning): any channel's
     # `to`; None: LINE_TO, its old spelling, in the environment
     owner: str | None = None
+    subscribers: SubscribersConfig = field(default_factory=SubscribersConfig)  # [subscribers]
     filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]
     path: Path | None = None
 
@@ -116,6 +118,7 @@ _TOP_KEYS = {
     "filter",
     "sources",
     "chats",
+    "subscribers",
 }
 _FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
 
@@ -189,6 +192,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         quiet_hours=_quiet_hours(raw, where),
         chats=parse_chats(raw.get("chats"), where, [s.name for s in sources]),
         owner=_owner(raw, where),
+        subscribers=parse_subscribers(raw.get("subscribers"), where),
         filter=global_filter,
         path=path,
     )

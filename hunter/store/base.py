@@ -5,7 +5,8 @@
     ├── .sources  SourceStore    each source's polls, health and lease (sources.py)
     ├── .pace     PaceStore      the month's pushes (pace.py)
     ├── .chat     ChatStore      webhook events, mutes and marks (chat.py)
-    └── .reads    ReadsStore     each read of each source, for the history (reads.py)
+    ├── .reads    ReadsStore     each read of each source, for the history (reads.py)
+    └── .subscribers SubscriberStore  the chats that joined from their phone (subscribers.py)
 
 Adapters: sqlite/ (a local file) and functions/ (hunter's PostgreSQL functions, carried by
 postgres.py over psycopg or by supabase.py over HTTPS) implement each room; every claim is
@@ -27,6 +28,7 @@ from hunter.store.pace import PaceStore
 from hunter.store.reads import ReadsStore
 from hunter.store.records import StatusReport
 from hunter.store.sources import SourceStore
+from hunter.store.subscribers import SubscriberStore
 
 
 class Store(ABC):
@@ -38,6 +40,7 @@ class Store(ABC):
     pace: PaceStore
     chat: ChatStore
     reads: ReadsStore
+    subscribers: SubscriberStore
 
     @abstractmethod
     def migrate(self) -> None:

@@ -86,8 +86,9 @@ class OutboxStore(Room, ABC):
         """Move the rows of `key` into new batches (new key, ids), due now."""
 
     @abstractmethod
-    def enqueue(self, notice: Listing, now: datetime) -> bool:
-        """Queue a notice of hunter's own for delivery; False when its id was queued before."""
+    def enqueue(self, notice: Listing, now: datetime, chat: str = "") -> bool:
+        """Queue a notice of hunter's own for delivery to `chat` (the owner's by default);
+        False when its id was queued for that chat before."""
 
     @abstractmethod
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:

@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, spread_text
-from hunter.deliver.status_text import as_json
+from hunter.deliver.status_text import as_json, membership_text
 from hunter.deliver.status_view import SourceCondition, SourceView, StatusView
 from hunter.errors import HunterError
 from hunter.redact import redact
@@ -151,6 +151,9 @@ def render(view: StatusView, now: datetime, timezone: str) -> str:
         parts.append(_source(source, now, at))
     parts.append(_outbox(view))
     parts.append(_chats(view, now, timezone))
+    if view.subscribers is not None:
+        said = membership_text(view.subscribers)
+        parts.append(f"<h2>สมาชิก · Subscribers</h2><div class=card>{escape(said)}</div>")
     parts.append("</body></html>")
     return "".join(parts)
 

@@ -36,16 +36,18 @@ def toml_value(value: Any) -> str:
 
 
 def write_config(folder: Path, sources: list[dict[str, Any]], **settings: Any) -> Path:
-    """A hunter.toml in `folder` (top-level settings, [filter] if given, [[sources]]).
+    """A hunter.toml in `folder` (top-level settings, the tables given as dicts: [filter],
+    [subscribers], and [[sources]]).
 
     Unless a test sets `schedule`, its sources are read on every `run --once`, as before the
     learned schedule (schedule = "fixed"): most tests are about what a read finds, and run
     hunter several times within seconds. The schedule's own tests set "learned"."""
     settings = {"schedule": "fixed", **settings}
-    lines = [f"{k} = {toml_value(v)}" for k, v in settings.items() if k != "filter"]
-    if "filter" in settings:
-        lines.append("[filter]")
-        lines += [f"{k} = {toml_value(v)}" for k, v in settings["filter"].items()]
+    tables = {k: v for k, v in settings.items() if isinstance(v, dict)}  # [filter], [subscribers]
+    lines = [f"{k} = {toml_value(v)}" for k, v in settings.items() if k not in tables]
+    for name, table in tables.items():
+        lines.append(f"[{name}]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in table.items()]
     for source in sources:
         lines.append("[[sources]]")
         lines += [f"{k} = {toml_value(v)}" for k, v in source.items()]

@@ -122,6 +122,7 @@ class TelegramStandIn:
     queries: dict[str, bool] = field(default_factory=dict)  # callback query id -> answered
     sent_updates: list[dict[str, Any]] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)  # requests and answers off the spec
+    too_fast: int = 0  # 429s answered because the client broke Telegram's pace
     # Telegram's time: its pace and each Sent's `at` (a benchmark's fake month replaces it).
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
@@ -264,6 +265,8 @@ class TelegramStandIn:
         if button:
             return _error(handler, 400, f"Bad Request: {button}")
         wait = self.refusing.get(chat) or self._too_fast(chat)
+        if wait and chat not in self.refusing:
+            self.too_fast += 1  # the client broke Telegram's pace
         if wait:
             return _error(
                 handler, 429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}

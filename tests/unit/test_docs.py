@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hunter.app.cli import build_parser
-from hunter.settings import chats, config
+from hunter.settings import chats, config, subscribers
 from hunter.sources.kinds import COMMON_KEYS, MODULES, source_kind
 from hunter.sources.presets import PRESETS
 
@@ -23,9 +23,10 @@ README_LINES = 300
 
 
 def config_keys() -> set[str]:
-    """Every key of hunter.toml: top level, [filter], [[chats]], [[sources]] of every kind,
-    and every preset's name."""
+    """Every key of hunter.toml: top level, [filter], [[chats]], [subscribers], [[sources]] of
+    every kind, and every preset's name."""
     keys = set(config._TOP_KEYS) | set(config._FILTER_KEYS) | set(chats._KEYS) | set(COMMON_KEYS)
+    keys |= set(subscribers._KEYS)
     for kind in MODULES:
         keys |= source_kind(kind).keys
     return keys | set(PRESETS)

@@ -88,6 +88,10 @@ class DiscordMessages:
     """The render half of the Discord channel: a batch is one message."""
 
     max_per_push = MAX_EMBEDS
+    digest_max = 0  # a push is already one message of up to MAX_EMBEDS listings
+
+    def digest(self, listings: Sequence[Listing], note: str | None) -> list[dict[str, Any]]:
+        return self.render(listings, note, False)  # none: digest_max is 0
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool

@@ -240,6 +240,7 @@ class LineCards:
     answered (a reply, with the event's token), where LineSender's `reply` does it."""
 
     max_per_push = MAX_PER_PUSH
+    digest_max = 0  # a push is already a carousel of cards
     max_recent = MAX_BUBBLES  # the last ones sent, shown again: one carousel
     paced = True  # LINE's monthly quota (the terminal, without one, is never held)
     dedupes = True  # X-Line-Retry-Key (the terminal resends nothing)
@@ -263,6 +264,9 @@ class LineCards:
         self, listings: Sequence[Listing], note: str | None, actions: bool
     ) -> list[dict[str, Any]]:
         return messages(list(listings), note, actions)
+
+    def digest(self, listings: Sequence[Listing], note: str | None) -> list[dict[str, Any]]:
+        return self.render(listings, note, False)  # none: digest_max is 0
 
     def text(self, text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
         return text_message(text, quick)

@@ -54,4 +54,5 @@ KIND = ChannelKind(
     read=lambda environ, tos: settings.read(environ),
     open=_open,
     chat=_chat,
+    joins=True,  # a bot's messages cost nothing (core.telegram.org/bots/faq)
 )

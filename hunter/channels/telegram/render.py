@@ -25,6 +25,9 @@ TEXT_MAX = 4096
 TITLE_MAX, SUMMARY_MAX, NOTE_MAX = 300, 600, 500
 CALLBACK_DATA_MAX = 64  # bytes
 QUICK_MAX, QUICK_PER_ROW = 9, 3  # words offered under an answer
+# A digest: 20 lines of at most ~170 characters (a title, its pay, its source) and a note:
+# about 4,000 at the very most, within TEXT_MAX.
+DIGEST_MAX, DIGEST_TITLE_MAX = 20, 110
 
 
 def message(listing: Listing, note: str | None, actions: bool = False) -> dict[str, Any]:
@@ -51,6 +54,25 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
     if rows:
         fields["reply_markup"] = {"inline_keyboard": rows}
     return fields
+
+
+def digest(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
+    """Many listings as one message (issue 42: a subscriber with many waiting): a line each,
+    its title a link, and its pay; far under TEXT_MAX (a link's address is not counted:
+    Telegram counts the text after its entities are parsed)."""
+    lines = [f"<b>📬 {len(listings)} งานใหม่ · new listings</b>", ""]
+    for listing in listings[:DIGEST_MAX]:
+        title = _html(listing.title[:DIGEST_TITLE_MAX])
+        shown = f'<a href="{escape(listing.url)}">{title}</a>' if listing.url else title
+        pay = f" · {_html(money(listing))}" if listing.budget or listing.budget_max else ""
+        lines.append(f"• {shown}{pay} · {_html(listing.source)}")
+    if note:
+        lines += ["", f"<i>{_html(note[:NOTE_MAX])}</i>"]
+    return {
+        "text": "\n".join(lines),
+        "parse_mode": "HTML",
+        "link_preview_options": {"is_disabled": True},
+    }
 
 
 def text_message(text: str, quick: Sequence[str] = ()) -> dict[str, Any]:
@@ -85,7 +107,11 @@ class TelegramMessages:
     last one (or alone, without listings)."""
 
     max_per_push = 1
+    digest_max = DIGEST_MAX
     max_recent = 3  # the last ones sent, shown again: three messages
+
+    def digest(self, listings: Sequence[Listing], note: str | None) -> list[dict[str, Any]]:
+        return [digest(listings, note)]
 
     def render(
         self, listings: Sequence[Listing], note: str | None, actions: bool

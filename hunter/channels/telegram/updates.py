@@ -5,7 +5,8 @@ given to setWebhook in `X-Telegram-Bot-Api-Secret-Token`; the HTTP side has chec
 header before the body is read. What hunter asks for (`ALLOWED_UPDATES`) becomes:
 
     message with text "/new@bot x"   message "new x": a command, as typed on LINE
-    message with text "/start"       follow: the welcome, with the chat's id
+    message with text "/start x-y"   follow: the welcome, with the chat's id; its text is the
+                                     start parameter's words ("x y": t.me/<bot>?start=x-y)
     message (other text, or none)    message
     callback_query (a button)        tap: its data; answer_token is the query's id
     my_chat_member                   join when the bot was added to a group, leave when it
@@ -22,6 +23,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
@@ -112,6 +114,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
             at=_at(message),
             raw=update,
             in_group=_group(chat),
+            who=_who(message),
         )
     if callback is not None:
         data, query_id = callback.get("data"), callback.get("id")
@@ -149,8 +152,28 @@ def _said(text: str) -> tuple[str, str]:
     first, _, rest = text[1:].partition(" ")
     word = first.split("@", 1)[0]
     if word.casefold() == "start":
-        return "follow", ""
+        return "follow", _start_words(rest.strip())
     return "message", f"{word} {rest}".strip()
+
+
+def _start_words(parameter: str) -> str:
+    """A start parameter's words: Telegram allows A-Z, a-z, 0-9, _ and - (at most 64), and a
+    link's words are joined by "-" ("python-react"); anything else is not a link's."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", parameter):
+        return ""
+    return " ".join(word for word in parameter.split("-") if word)
+
+
+def _who(message: dict[str, Any]) -> str:
+    """Who sent it, as the owner would recognise them: a first name and @username, or a
+    group's title; cut short and on one line (it is the sender's to write)."""
+    sender = _object(message, "from") or {}
+    chat = _object(message, "chat") or {}
+    parts = [sender.get("first_name"), f"@{sender['username']}" if sender.get("username") else None]
+    if chat.get("type") in ("group", "supergroup"):
+        parts = [chat.get("title")]
+    said = " ".join(p for p in parts if isinstance(p, str) and p)
+    return " ".join(said.split())[:64]
 
 
 def _object(parent: dict[str, Any], key: str) -> dict[str, Any] | None:

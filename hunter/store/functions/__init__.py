@@ -9,6 +9,7 @@ from hunter.store.functions.outbox import FunctionOutbox
 from hunter.store.functions.pace import FunctionPace
 from hunter.store.functions.reads import FunctionReads
 from hunter.store.functions.sources import FunctionSources
+from hunter.store.functions.subscribers import FunctionSubscribers
 
 
 class FunctionStore(FunctionCarrier):
@@ -20,6 +21,7 @@ class FunctionStore(FunctionCarrier):
         self.pace = FunctionPace(self)
         self.reads = FunctionReads(self)
         self.chat = FunctionChat(self)
+        self.subscribers = FunctionSubscribers(self)
 
 
 __all__ = ["Document", "FunctionStore"]

@@ -1,10 +1,10 @@
 """The store port over hunter's PostgreSQL functions, whatever carries the calls.
 
 PostgreSQL (psycopg) and Supabase (PostgREST rpc) run the same functions from sql/postgres/;
-the rooms here (outbox.py, sources.py, pace.py, chat.py) are the one place that says which
-function each operation calls, with what. An adapter supplies only `_call`: run one function
-with named arguments, one round trip, and answer its rows as dicts (set-returning functions)
-or its value (scalar ones).
+the rooms here (outbox.py, sources.py, pace.py, chat.py, reads.py, subscribers.py) are the one
+place that says which function each operation calls, with what. An adapter supplies only
+`_call`: run one function with named arguments, one round trip, and answer its rows as dicts
+(set-returning functions) or its value (scalar ones).
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "chats": ("hunter_chats_rows", ()),
     "marks": ("hunter_chat_marks_rows", ("mark",)),
     "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
+    "subscribers": ("hunter_subscriber_rows", ()),
+    "subscriber": ("hunter_subscriber_row", ("chat",)),
+    "membership": ("hunter_membership_counts", ("since",)),
 }
 SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}
 

@@ -87,10 +87,16 @@ class FunctionOutbox(OutboxStore):
         )
         return whole_number(moved)
 
-    def enqueue(self, notice: Listing, now: datetime) -> bool:
-        queued = self._database.value(
-            "hunter_enqueue", job_id=notice.job_id, listing=Document(notice.payload()), now=now
-        )
+    def enqueue(self, notice: Listing, now: datetime, chat: str = "") -> bool:
+        listing = Document(notice.payload())
+        if chat:
+            queued = self._database.value(
+                "hunter_enqueue_for", chat=chat, job_id=notice.job_id, listing=listing, now=now
+            )
+        else:
+            queued = self._database.value(
+                "hunter_enqueue", job_id=notice.job_id, listing=listing, now=now
+            )
         return bool(queued)
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:

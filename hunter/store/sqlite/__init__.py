@@ -10,6 +10,7 @@ from hunter.store.sqlite.outbox import SQLiteOutbox
 from hunter.store.sqlite.pace import SQLitePace
 from hunter.store.sqlite.reads import SQLiteReads
 from hunter.store.sqlite.sources import SQLiteSources
+from hunter.store.sqlite.subscribers import SQLiteSubscribers
 
 
 class SQLiteStore(SQLiteDatabase):
@@ -22,6 +23,7 @@ class SQLiteStore(SQLiteDatabase):
         self.pace = SQLitePace(self)
         self.reads = SQLiteReads(self)
         self.chat = SQLiteChat(self)
+        self.subscribers = SQLiteSubscribers(self)
 
 
 __all__ = ["SQLiteStore", "ts"]

@@ -86,9 +86,13 @@ class SQLiteOutbox(OutboxStore):
                 db.execute(Q["forget_batch"], {"key": key})
         return moved
 
-    def enqueue(self, notice: Listing, now: datetime) -> bool:
+    def enqueue(self, notice: Listing, now: datetime, chat: str = "") -> bool:
         with self._database.tx() as db:
-            return insert_notice(db, notice.job_id, notice.payload(), ts(now))
+            if not chat:
+                return insert_notice(db, notice.job_id, notice.payload(), ts(now))
+            params = {"job_id": notice.job_id, "chat": chat, "now": ts(now)}
+            params["listing"] = json.dumps(notice.payload())
+            return bool(db.execute(Q["insert_notice_for"], params).rowcount)
 
     def retry_stuck(self, job_ids: Sequence[str] | None) -> list[str]:
         params = {"all": job_ids is None, "ids": json.dumps(list(job_ids or []))}

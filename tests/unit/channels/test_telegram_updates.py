@@ -51,7 +51,19 @@ CASES = [
         ("message", "telegram:-100222", None, "add rust lang", ""),
     ),
     ("/start: the first hello", message("/start"), ("follow", "telegram:111", None, "", "")),
-    ("/start with a deep link", message("/start abc"), ("follow", "telegram:111", None, "", "")),
+    # A link's start parameter is its words (issue 42: t.me/<bot>?start=python-react joins with
+    # them); one Telegram would not send (a space, a "!") is no link's, and says nothing.
+    ("/start with a deep link", message("/start abc"), ("follow", "telegram:111", None, "abc", "")),
+    (
+        "/start with a link's words",
+        message("/start python-react_native"),
+        ("follow", "telegram:111", None, "python react_native", ""),
+    ),
+    (
+        "/start with no link's text",
+        message("/start a b!"),
+        ("follow", "telegram:111", None, "", ""),
+    ),
     ("a photo (no text)", message(None), ("message", "telegram:111", None, "", "")),
     (
         "a button tapped",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from hunter.deliver.status_view import (
 )
 from hunter.deliver.summary import as_markdown
 from hunter.store.records import SourceRow
+from hunter.store.subscribers import Membership
 from hunter.web.status_page import render
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -117,3 +119,19 @@ def test_a_render_reading_a_field_the_view_lacks_is_a_type_error(tmp_path: Path)
     out, status = check("broken_since")
     assert status == 1 and '"SourceView" has no attribute "broken_since"' in out
     assert check("condition") == ("", 0)
+
+
+def test_the_subscribers_are_counted_in_every_render_and_only_where_strangers_join() -> None:
+    view = replace(a_view(), subscribers=Membership(active=12, asked=2, joined=3, left=1))
+    said = "12 in, 2 waiting for approval; today 3 joined, 1 left"
+    assert f"Subscribers: {said}" in as_text(view, T0, "UTC", 120)
+    assert json.loads(as_json(view))["subscribers"] == {
+        "in": 12, "waiting_for_approval": 2, "joined_today": 3, "left_today": 1,
+    }  # fmt: skip
+    assert f"Subscribers: {said}" in as_markdown(view, T0, "UTC")
+    assert said in render(view, T0, "UTC")
+    assert said in chat_text(view, "", "UTC")  # the owner's chat
+    assert "subscribers" not in chat_text(view, "design", "UTC")  # another chat's: not its
+    closed = a_view()  # join = "closed": no word of subscribers anywhere
+    assert "Subscribers" not in as_text(closed, T0, "UTC", 120) + as_markdown(closed, T0, "UTC")
+    assert json.loads(as_json(closed))["subscribers"] is None

@@ -178,6 +178,11 @@ INSERT INTO hunter_seen_jobs (job_id, source, status, listing, first_seen_at, la
 VALUES (:job_id, 'hunter', 'pending', :listing, :now, :now)
 ON CONFLICT DO NOTHING;
 
+-- name: insert_notice_for
+INSERT INTO hunter_seen_jobs (job_id, chat, source, status, listing, first_seen_at, last_seen_at)
+VALUES (:job_id, :chat, 'hunter', 'pending', :listing, :now, :now)
+ON CONFLICT DO NOTHING;
+
 -- name: count_unknown
 SELECT count(DISTINCT value) AS unknown FROM json_each(:ids)
 WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = json_each.value);
@@ -449,3 +454,92 @@ GROUP BY r.source, d.key ORDER BY r.source, d.key;
 SELECT source, (julianday(read_at) - 2440587.5) * 86400.0 AS read_s, listings, new, matching,
        error, seconds FROM hunter_reads
 WHERE read_at >= :since ORDER BY read_at DESC, source LIMIT :limit;
+
+-- Subscribers (issue 42): hunter/store/subscribers.py; what each means is said beside the
+-- PostgreSQL functions of 019_subscribers.sql.
+
+-- name: subscriber_status
+SELECT status FROM hunter_subscribers WHERE chat = :chat;
+
+-- name: subscribers_in
+SELECT count(*) AS n FROM hunter_subscribers WHERE status <> 'left';
+
+-- name: subscriber_put
+INSERT INTO hunter_subscribers (chat, status, joined_at, left_at)
+VALUES (:chat, :status, :now, NULL)
+ON CONFLICT (chat) DO UPDATE
+    SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
+
+-- name: membership_note
+INSERT INTO hunter_membership (at, change) VALUES (:now, :change);
+
+-- name: subscriber_approve
+UPDATE hunter_subscribers SET status = 'active', joined_at = :now
+WHERE chat = :chat AND status = 'asked';
+
+-- name: subscriber_left
+UPDATE hunter_subscribers SET status = 'left', left_at = :now WHERE chat = :chat;
+
+-- name: subscriber_waiting_batches
+DELETE FROM hunter_batches WHERE EXISTS (
+    SELECT 1 FROM hunter_seen_jobs k
+    WHERE k.chat = :chat AND k.retry_key IS NOT NULL
+      AND (:all OR k.status NOT IN ('sent', 'primed', 'ignored'))
+      AND (hunter_batches.retry_key = k.retry_key
+           OR hunter_batches.retry_key LIKE k.retry_key || '#attempt-%'));
+
+-- name: subscriber_waiting_rows
+DELETE FROM hunter_seen_jobs
+WHERE chat = :chat AND (:all OR status NOT IN ('sent', 'primed', 'ignored'));
+
+-- name: forget_chat_notices
+DELETE FROM hunter_seen_jobs WHERE source = 'hunter' AND instr(job_id, ':' || :chat || ':') > 0;
+
+-- name: forget_chat_marks
+DELETE FROM hunter_marks WHERE chat = :chat;
+
+-- name: forget_chat_tuning
+DELETE FROM hunter_tuning WHERE chat = :chat;
+
+-- name: forget_chat_settings
+DELETE FROM hunter_chat_settings WHERE chat = :chat;
+
+-- name: forget_chat_floors
+DELETE FROM hunter_chat_floors WHERE chat = :chat;
+
+-- name: forget_chat_mutes
+DELETE FROM hunter_chat_mutes WHERE chat = :chat;
+
+-- name: forget_chat_notes
+DELETE FROM hunter_chat_notes WHERE chat_id = :chat;
+
+-- name: forget_chat_events
+DELETE FROM hunter_events WHERE chat_id = :chat;
+
+-- name: forget_chat_members
+DELETE FROM hunter_chats WHERE name = :chat OR to_id = :chat;
+
+-- name: forget_subscriber
+DELETE FROM hunter_subscribers WHERE chat = :chat;
+
+-- name: prune_membership
+DELETE FROM hunter_membership WHERE at < :before;
+
+-- name: subscribers_gone
+SELECT chat FROM hunter_subscribers
+WHERE (status = 'left' AND left_at < :before) OR (status = 'asked' AND joined_at < :before)
+ORDER BY chat;
+
+-- name: subscribers
+SELECT chat, status, joined_at, left_at FROM hunter_subscribers
+WHERE status <> 'left' ORDER BY joined_at, chat;
+
+-- name: subscriber
+SELECT chat, status, joined_at, left_at FROM hunter_subscribers
+WHERE chat = :chat AND status <> 'left';
+
+-- name: membership
+SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active') AS active,
+       (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked') AS asked,
+       (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= :since) AS joined,
+       (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= :since) AS gone;

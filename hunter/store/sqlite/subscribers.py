@@ -1,0 +1,91 @@
+"""The subscribers room on SQLite (see hunter/store/subscribers.py). Each operation is one
+BEGIN IMMEDIATE transaction: one writer at a time, so a count read in it is the count."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from hunter.store.columns import integer, text
+from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
+from hunter.store.subscribers import Joined, SubscriberStore
+
+# What /forget deletes beyond the outbox rows, table by table (019_subscribers.sql's list).
+FORGET = (
+    "forget_chat_notices",
+    "forget_chat_marks",
+    "forget_chat_tuning",
+    "forget_chat_settings",
+    "forget_chat_floors",
+    "forget_chat_mutes",
+    "forget_chat_notes",
+    "forget_chat_events",
+    "forget_chat_members",
+    "forget_subscriber",
+)
+
+
+class SQLiteSubscribers(SubscriberStore):
+    def __init__(self, database: SQLiteDatabase) -> None:
+        super().__init__(database)
+        self._database = database
+
+    def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
+        with self._database.tx() as db:
+            row = db.execute(Q["subscriber_status"], {"chat": chat}).fetchone()
+            was = text(row, "status") if row else None
+            if was == "active":
+                return Joined.MEMBER
+            if was == "asked":
+                return Joined.WAITING
+            if integer(db.execute(Q["subscribers_in"]).fetchone(), "n") >= most:
+                return Joined.FULL
+            status = "asked" if asked else "active"
+            db.execute(Q["subscriber_put"], {"chat": chat, "status": status, "now": ts(now)})
+            if not asked:
+                db.execute(Q["membership_note"], {"now": ts(now), "change": "join"})
+            return Joined.ASKED if asked else Joined.JOINED
+
+    def approve(self, chat: str, now: datetime) -> bool:
+        with self._database.tx() as db:
+            if not db.execute(Q["subscriber_approve"], {"chat": chat, "now": ts(now)}).rowcount:
+                return False
+            db.execute(Q["membership_note"], {"now": ts(now), "change": "join"})
+            return True
+
+    def leave(self, chat: str, now: datetime) -> bool:
+        with self._database.tx() as db:
+            row = db.execute(Q["subscriber_status"], {"chat": chat}).fetchone()
+            was = text(row, "status") if row else None
+            if was is None or was == "left":
+                return False
+            db.execute(Q["subscriber_left"], {"chat": chat, "now": ts(now)})
+            if was == "active":
+                db.execute(Q["membership_note"], {"now": ts(now), "change": "leave"})
+            db.execute(Q["subscriber_waiting_batches"], {"chat": chat, "all": False})
+            db.execute(Q["subscriber_waiting_rows"], {"chat": chat, "all": False})
+            return True
+
+    def forget(self, chat: str) -> int:
+        if not chat:
+            return 0
+        with self._database.tx() as db:
+            return _forget(db, chat)
+
+    def prune(self, before: datetime) -> list[str]:
+        with self._database.tx() as db:
+            db.execute(Q["prune_membership"], {"before": ts(before)})
+            found = db.execute(Q["subscribers_gone"], {"before": ts(before)}).fetchall()
+            gone = [text(row, "chat") for row in found]
+            for chat in gone:
+                _forget(db, chat)
+            return gone
+
+
+def _forget(db: sqlite3.Connection, chat: str) -> int:
+    """`forget` inside its transaction."""
+    gone = db.execute(Q["subscriber_waiting_batches"], {"chat": chat, "all": True}).rowcount
+    gone += db.execute(Q["subscriber_waiting_rows"], {"chat": chat, "all": True}).rowcount
+    for name in FORGET:
+        gone += db.execute(Q[name], {"chat": chat}).rowcount
+    return gone

@@ -1,0 +1,105 @@
+"""The subscribers room (issue 42): the chats that joined from their phone, where hunter.toml
+lets strangers join (`[subscribers]`), and how many came and went.
+
+A subscriber is keyed by its chat's id on its channel ("telegram:123", a LINE id): the same
+text is the `chat` of its outbox rows and of its keywords, so everything hunter holds about
+it is found, and forgotten, by that one key. [[chats]] are named with 1-32 ASCII letters and
+the owner's chat is '', so neither is ever a subscriber's key.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from hunter.store.columns import Row, integer, moment, text
+from hunter.store.room import Room
+
+
+class Joined(StrEnum):
+    """What a Start came to."""
+
+    JOINED = "joined"  # in, from now on
+    ASKED = "asked"  # waiting for the owner's Approve
+    MEMBER = "member"  # was in already
+    WAITING = "waiting"  # had asked already
+    FULL = "full"  # `max` chats are in or waiting: not now
+
+
+class Standing(StrEnum):
+    ASKED = "asked"
+    ACTIVE = "active"
+
+
+@dataclass(frozen=True)
+class Subscriber:
+    chat: str  # its id on its channel, and its rows' chat
+    standing: Standing
+    joined_at: datetime  # when it joined, or asked to
+
+    @property
+    def active(self) -> bool:
+        return self.standing is Standing.ACTIVE
+
+
+@dataclass(frozen=True)
+class Membership:
+    """The status's counts: subscribers in, waiting for the owner, and joins and leaves since
+    the time asked."""
+
+    active: int = 0
+    asked: int = 0
+    joined: int = 0
+    left: int = 0
+
+
+def _subscriber(row: Row) -> Subscriber:
+    return Subscriber(text(row, "chat"), Standing(text(row, "status")), moment(row, "joined_at"))
+
+
+class SubscriberStore(Room):
+    @abstractmethod
+    def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
+        """`chat` joins (`asked`: asks the owner to let it). Decided by the database, so that
+        of any number of Starts at once, on any replicas, at most `most` chats are in or
+        waiting."""
+
+    @abstractmethod
+    def approve(self, chat: str, now: datetime) -> bool:
+        """The owner lets in a chat that asked; False when it was not waiting."""
+
+    @abstractmethod
+    def leave(self, chat: str, now: datetime) -> bool:
+        """`chat` ends it (or the owner refuses it): nothing more is sent, what waited for it
+        goes. Its keywords stay until it is forgotten. False when it was not in or waiting."""
+
+    @abstractmethod
+    def forget(self, chat: str) -> int:
+        """Every row hunter holds about `chat`, in every table, gone: how many."""
+
+    @abstractmethod
+    def prune(self, before: datetime) -> list[str]:
+        """Forget the chats that left, or asked and were never let in, before `before`, and
+        the counts of joins and leaves older than that; the chats forgotten."""
+
+    def all(self) -> list[Subscriber]:
+        """The chats in or waiting, the oldest first."""
+        return [_subscriber(r) for r in self._rows("subscribers")]
+
+    def of(self, chat: str) -> Subscriber | None:
+        """`chat` as a subscriber (in, or waiting), or None: one row, for one chat's event."""
+        rows = self._rows("subscriber", chat=chat)
+        return _subscriber(rows[0]) if rows else None
+
+    def counts(self, since: datetime) -> Membership:
+        row = self._one("membership", since=self._time(since))
+        if "active" not in row:
+            return Membership()
+        return Membership(
+            integer(row, "active"),
+            integer(row, "asked"),
+            integer(row, "joined"),
+            integer(row, "gone"),
+        )

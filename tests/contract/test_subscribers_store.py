@@ -1,0 +1,174 @@
+"""The subscribers room, the same on SQLite, PostgreSQL and Supabase (issue 42): a chat joins
+once, at most `max` are in or waiting however many press Start at once, the owner lets in one
+that asked, /stop ends it and drops what waited, and /forget leaves no row of it in any
+table."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+
+import psycopg
+import pytest
+
+from hunter.rules.filter_config import PayFloor
+from hunter.rules.listing import Listing
+from hunter.store.base import Store
+from hunter.store.subscribers import Joined, Membership, Standing
+
+T0 = datetime(2026, 12, 3, 9, tzinfo=UTC)
+ALICE = "telegram:1001"
+BOB = "telegram:-1002"  # a group
+
+
+def test_a_chat_joins_once_and_is_counted(store: Store) -> None:
+    assert store.subscribers.join(ALICE, False, 10, T0) is Joined.JOINED
+    assert store.subscribers.join(ALICE, False, 10, T0) is Joined.MEMBER
+    [alice] = store.subscribers.all()
+    assert (alice.chat, alice.standing, alice.joined_at) == (ALICE, Standing.ACTIVE, T0)
+    assert store.subscribers.counts(T0) == Membership(active=1, joined=1)
+    assert store.subscribers.counts(T0 + timedelta(seconds=1)) == Membership(active=1)
+
+
+def test_one_who_asks_waits_for_the_owner(store: Store) -> None:
+    assert store.subscribers.join(ALICE, True, 10, T0) is Joined.ASKED
+    assert store.subscribers.join(ALICE, True, 10, T0) is Joined.WAITING
+    assert [s.standing for s in store.subscribers.all()] == [Standing.ASKED]
+    assert store.subscribers.counts(T0) == Membership(asked=1)  # not a join yet
+    assert store.subscribers.approve(ALICE, T0 + timedelta(minutes=5))
+    assert not store.subscribers.approve(ALICE, T0 + timedelta(minutes=6))  # once
+    assert not store.subscribers.approve(BOB, T0)  # never asked
+    assert store.subscribers.counts(T0) == Membership(active=1, joined=1)
+
+
+def test_no_more_than_max_are_in_or_waiting(store: Store) -> None:
+    assert store.subscribers.join("telegram:1", False, 2, T0) is Joined.JOINED
+    assert store.subscribers.join("telegram:2", True, 2, T0) is Joined.ASKED
+    assert store.subscribers.join("telegram:3", False, 2, T0) is Joined.FULL
+    assert store.subscribers.leave("telegram:1", T0)
+    assert store.subscribers.join("telegram:3", False, 2, T0) is Joined.JOINED  # room again
+
+
+def test_many_starts_at_once_let_in_exactly_max(store: Store) -> None:
+    outcomes: list[Joined] = []
+    lock = threading.Lock()
+
+    def start(n: int) -> None:
+        answer = store.subscribers.join(f"telegram:{n}", False, 7, T0)
+        with lock:
+            outcomes.append(answer)
+
+    threads = [threading.Thread(target=start, args=(n,)) for n in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count(Joined.JOINED) == 7 and outcomes.count(Joined.FULL) == 23
+    assert len(store.subscribers.all()) == 7
+
+
+def _listing(n: int, chat: str = "") -> Listing:
+    job = f"{n}{chat[-4:]}"
+    return Listing(f"a:{job}", "a", f"python job {job}", f"https://x.test/{job}")
+
+
+def _rows_of(store: Store, chat: str) -> None:
+    """A row of `chat` in every table a chat has rows in: its outbox rows (sent, waiting and
+    in flight, with a batch body), a mark, keywords, a budget, a floor, a mute, a webhook
+    event, "private" told, its member count."""
+    store.outbox.record("a", [_listing(0)], set(), T0)  # primes the source
+    listings = [_listing(n, chat) for n in (1, 2, 3)]
+    chats = {x.job_id: [(chat, x)] for x in listings}
+    store.outbox.record("a", listings, set(), T0, chats=chats)
+    [sent] = store.outbox.claim_new("w", "k1", 1, T0, chat)
+    store.outbox.save_batch("k1", "[]", T0)
+    store.outbox.mark_sent("k1", T0)
+    store.outbox.claim_new("w", "k2", 1, T0, chat)
+    store.outbox.save_batch("k2", "[]", T0)
+    store.outbox.save_batch("k2#attempt-1", "[]", T0)
+    store.chat.mark(sent.job_id, "applied", T0, chat)
+    store.chat.tune_word(chat, "python", "add", T0, 50)
+    store.chat.tune_settings(chat, T0, min_budget=3000)
+    store.chat.tune_floor(chat, PayFloor(20, "USD", "hour"), T0)
+    store.chat.mute("java", T0 + timedelta(days=1), T0, chat)
+    store.chat.accept([(f"{chat}:7", chat, {"update_id": 7, "text": "hello"})], "w", T0)
+    store.chat.note_private(chat, T0, T0 - timedelta(days=7))
+    store.pace.set_members(chat, chat, 1, T0)
+
+
+def _mentions(store: Store, request: pytest.FixtureRequest, chat: str) -> list[str]:
+    """Every hunter table holding `chat` anywhere in a row, read from the database itself."""
+    if store.dialect == "sqlite":
+        db = sqlite3.connect(store.path)  # type: ignore[attr-defined]
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        found = [
+            n for n in names if any(chat in str(row) for row in db.execute(f'SELECT * FROM "{n}"'))
+        ]
+        db.close()
+        return found
+    with psycopg.connect(request.getfixturevalue("pg_url")) as db:
+        names = [
+            r[0]
+            for r in db.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema() AND table_name LIKE 'hunter%'"
+            )
+        ]
+        return [
+            n
+            for n in names
+            if any(chat in row[0] for row in db.execute(f'SELECT t::text FROM "{n}" t'))
+        ]
+
+
+def test_stop_ends_it_and_drops_what_waited(store: Store) -> None:
+    store.subscribers.join(ALICE, False, 10, T0)
+    _rows_of(store, ALICE)
+    assert store.subscribers.leave(ALICE, T0 + timedelta(hours=1))
+    assert not store.subscribers.leave(ALICE, T0 + timedelta(hours=2))
+    assert store.subscribers.all() == []
+    assert store.subscribers.counts(T0) == Membership(joined=1, left=1)
+    left = store.chat.find([_listing(n, ALICE).job_id for n in (1, 2, 3)], None)
+    mine = [(r["job_id"], r["status"]) for r in left if r["chat"] == ALICE]
+    assert mine == [("a:11001", "sent")]  # the rest gone
+    assert store.outbox.claim_new("w", "k3", 10, T0, ALICE) == []
+    assert store.chat.rules(T0)[ALICE].added == ("python",)  # kept until forgotten
+
+
+def test_forget_leaves_no_row_of_the_chat(store: Store, request: pytest.FixtureRequest) -> None:
+    store.subscribers.join(ALICE, False, 10, T0)
+    store.subscribers.join(BOB, False, 10, T0)
+    _rows_of(store, ALICE)
+    _rows_of(store, BOB)
+    assert set(_mentions(store, request, ALICE)) >= {"hunter_seen_jobs", "hunter_subscribers"}
+    assert store.subscribers.forget(ALICE) >= 12
+    assert _mentions(store, request, ALICE) == []
+    assert "hunter_tuning" in _mentions(store, request, BOB)  # the others' rows stay
+    assert [s.chat for s in store.subscribers.all()] == [BOB]
+    assert store.subscribers.forget("") == 0  # never the owner's
+
+
+def test_the_prune_forgets_chats_gone_long_ago(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    store.subscribers.join(ALICE, False, 10, T0)
+    store.subscribers.join(BOB, True, 10, T0)  # asked, never let in
+    store.subscribers.join("telegram:3", False, 10, T0)
+    _rows_of(store, ALICE)
+    store.subscribers.leave(ALICE, T0 + timedelta(days=1))
+    assert store.subscribers.prune(T0 + timedelta(hours=1)) == [BOB]  # ALICE left since
+    assert store.subscribers.prune(T0 + timedelta(days=2)) == [ALICE]
+    assert _mentions(store, request, ALICE) == []
+    assert [s.chat for s in store.subscribers.all()] == ["telegram:3"]
+    assert store.subscribers.counts(T0) == Membership(active=1)  # old counts pruned too
+
+
+def test_one_chat_is_looked_up_alone(store: Store) -> None:
+    store.subscribers.join(ALICE, False, 10, T0)
+    store.subscribers.join(BOB, True, 10, T0)
+    alice, bob = store.subscribers.of(ALICE), store.subscribers.of(BOB)
+    assert alice is not None and alice.active and bob is not None and not bob.active
+    assert store.subscribers.of("telegram:9") is None
+    store.subscribers.leave(ALICE, T0)
+    assert store.subscribers.of(ALICE) is None

@@ -1,0 +1,105 @@
+"""Strangers who join, as the chat answers them (issue 42): hunter's real Chat on a real SQLite
+store, answering through the real TelegramSender to the Telegram Bot API stand-in, each event
+parsed from an Update the stand-in builds, as the webhook would. The abuse a public bot gets:
+more Starts than `max`, a subscriber sending more keywords than `max_keywords`, a subscriber
+asking about another's rows."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from hunter.channels.telegram.send import TelegramSender
+from hunter.channels.telegram.updates import from_update
+from hunter.chat import Chat
+from hunter.deliver.channel import ChatEvent
+from hunter.settings.config import Config, parse_config
+from hunter.store.sqlite import SQLiteStore
+from tests.support.board import Board, html_source
+from tests.support.telegram_standin import TelegramStandIn
+
+OWNER = 111
+
+
+def configure(board: Board, **subscribers: Any) -> Config:
+    url = board.serve_jobs("/jobs", [("seed", "seed listing")])
+    return parse_config(
+        {
+            "owner": f"telegram:{OWNER}",
+            "filter": {"include": ["owner-word"]},
+            "subscribers": {"join": "open", **subscribers},
+            "sources": [html_source("board", url)],
+        }
+    )
+
+
+def chat_of(
+    config: Config, store: SQLiteStore, sender: TelegramSender, telegram: TelegramStandIn
+) -> Chat:
+    def clock() -> datetime:
+        return datetime.now(UTC)
+
+    owner = f"telegram:{OWNER}"
+    return Chat(
+        config, store, sender, owner, clock, "w", {"telegram:": sender}, may_join=lambda _: True
+    )
+
+
+def said(telegram: TelegramStandIn, chat: int, text: str) -> ChatEvent:
+    event = from_update(telegram.message(chat, text))
+    assert event is not None
+    return event
+
+
+def test_more_starts_than_max_let_in_max_and_tell_the_rest_once(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    config = configure(board, max=40)
+    chat = chat_of(config, store, telegram_sender, telegram)
+    strangers = list(range(5000, 5100))
+    telegram.users |= set(strangers)
+    started = time.monotonic()
+    for n in strangers:
+        chat.handle(said(telegram, n, "/start python"))
+    for n in strangers[50:60]:  # a Start again from ten who were told "full"
+        chat.handle(said(telegram, n, "/start"))
+    took = time.monotonic() - started
+    assert len(store.subscribers.all()) == 40
+    full = [n for n in strangers if any("subscribers it takes" in t for t in telegram.texts(n))]
+    assert full == strangers[40:]
+    assert all(len(telegram.texts(n)) == 1 for n in strangers)  # told once, not at each Start
+    assert took < 100 * 0.5  # well under half a second a Start, replies included
+
+
+def test_a_subscriber_keeps_max_keywords_and_hears_of_the_cap_once(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    config = configure(board, max_keywords=5)
+    chat = chat_of(config, store, telegram_sender, telegram)
+    telegram.users.add(7001)
+    chat.handle(said(telegram, 7001, "/start"))
+    for n in range(30):
+        chat.handle(said(telegram, 7001, f"/add word{n}"))
+    rules = store.chat.rules(datetime.now(UTC))["telegram:7001"]
+    assert rules.added == tuple(f"word{n}" for n in range(5))
+    replies = telegram.texts(7001)
+    assert sum("at most 5 keywords" in r for r in replies) == 1
+    assert len(replies) == 1 + 5 + 1  # the welcome, five added, the cap once
+
+
+def test_a_subscriber_sees_its_own_rows_only(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    config = configure(board)
+    chat = chat_of(config, store, telegram_sender, telegram)
+    telegram.users |= {7001, 7002}
+    chat.handle(said(telegram, 7001, "/start secret-stack"))
+    chat.handle(said(telegram, 7002, "/start python"))
+    chat.handle(said(telegram, 7002, "/status"))
+    chat.handle(said(telegram, 7002, "/words"))
+    chat.handle(said(telegram, 7002, "/approve telegram:7001"))  # the owner's, not its own
+    seen = "\n".join(telegram.texts(7002))
+    assert "python" in seen
+    assert "secret" not in seen and "owner-word" not in seen and "board" not in seen
+    assert "is in" not in seen

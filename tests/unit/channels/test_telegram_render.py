@@ -1,0 +1,48 @@
+"""A subscriber's digest on Telegram (issue 42): the most listings it holds, each a line with its
+link, long Thai titles and markup-like text included, within Telegram's 4,096 characters as it
+counts them (the text after its HTML is parsed, in UTF-16 units)."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from hunter.channels.telegram.render import DIGEST_MAX, TEXT_MAX, TelegramMessages
+from hunter.rules.listing import Listing
+
+
+class _Shown(HTMLParser):
+    """What a reader sees of Telegram HTML, and the links."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.links.append(dict(attrs).get("href") or "")
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_a_full_digest_fits_one_message_with_every_link() -> None:
+    listings = [
+        Listing(
+            f"fastwork:{n}",
+            "fastwork",
+            "ออกแบบโลโก้ร้านกาแฟ <b>ด่วน</b> & แบรนด์ 🚀 " * 8,
+            f"https://fastwork.co/job/{n}?a=1&b=2",
+            budget=5000 if n % 2 else None,
+        )
+        for n in range(DIGEST_MAX)
+    ]
+    [fields] = TelegramMessages().digest(listings, "3 more new listings wait " * 40)
+    shown = _Shown()
+    shown.feed(fields["text"])
+    text = "".join(shown.text)
+    assert len(text.encode("utf-16-le")) // 2 <= TEXT_MAX
+    assert shown.links == [x.url for x in listings]  # each its own, & and all
+    assert text.startswith(f"📬 {DIGEST_MAX} งานใหม่ · new listings")
+    assert text.count("<b>ด่วน</b>") >= DIGEST_MAX  # the title's own markup is text
+    assert "฿5,000" in text and "more new listings wait" in text
