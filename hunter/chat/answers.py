@@ -16,6 +16,7 @@ needs it. The words each command takes are in commands.py.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -43,6 +44,7 @@ PRIVATE_AGAIN = timedelta(days=7)  # a stranger's chat is told "private" again a
 # not reach until then gets what waited at the next poll, not a day later.
 CHAT_CHANGED = {"join", "leave", "memberJoined", "memberLeft", "follow", "unfollow"}
 TOO_FAST = "too fast"  # the inbox's own kind: the chat sent more than it can be answered
+REPLY_WAIT_MOST = 5.0  # seconds an answer refused by a rate limit waits to be said again
 
 
 class Chat:
@@ -232,6 +234,10 @@ class Chat:
             return PushResult(Kind.PERMANENT, None, "too late to answer this event")
         self._answered.add(event.event_id)
         result = replier.answer(event, messages)
+        if result.status == 429 and not result.maybe_delivered:  # not delivered: once more
+            time.sleep(min(result.retry_after or 1.0, REPLY_WAIT_MOST))
+            if replier.can_answer(event, self.clock()):
+                result = replier.answer(event, messages)
         if result.kind is not Kind.SENT:
             log.warning("reply to a %s event failed: %s", event.kind, result.summary)
         return result

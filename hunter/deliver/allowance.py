@@ -84,6 +84,8 @@ class Allowance:
         ChatGone while the chat is known to be gone."""
         if to is None or not (where := self.channels.recipient(to)).asked:
             return 1
+        if not where.per_member and self.destinations.subscriber(chat):
+            return 1  # a subscriber gone is told by a push's refusal: no daily ask for each
         address = where.address or to
         now = self.clock()
         known = self.chats().get(chat)

@@ -384,6 +384,15 @@ def jobs_document(
         }
         for_chats = (chats or {}).get(job_id)
         if for_chats:
-            job["chats"] = [{"chat": c, "listing": x.payload()} for c, x in for_chats]
+            # A listing's copies differ by the keywords each chat matched: each set's payload
+            # is made once (10,000 subscribers share a few sets).
+            made: dict[tuple[str, ...], dict[str, Any]] = {}
+            job["chats"] = [
+                {
+                    "chat": c,
+                    "listing": made.get(x.keywords) or made.setdefault(x.keywords, x.payload()),
+                }
+                for c, x in for_chats
+            ]
         document.append(job)
     return document

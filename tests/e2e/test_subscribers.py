@@ -12,6 +12,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -237,3 +238,34 @@ def test_kill_9_mid_fan_out_sends_each_subscriber_each_listing_once(
     status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
     assert status["outbox"]["stuck"] == 1  # the one in flight, held: "delivery unknown"
     assert status["outbox"]["pending"] == 0
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_flood_of_starts_keeps_max_and_the_webhook_answers_in_time(
+    community: Community,
+) -> None:
+    """300 strangers press Start at once (eight at a time) with max = 5: five join, each of
+    the others is told "full" once, and every webhook request is answered within 2 s (the
+    answers go out through the Bot API after)."""
+    strangers = list(range(40_000, 40_300))
+    community.telegram.users |= set(strangers)
+    updates = [community.telegram.message(n, "/start python") for n in strangers]
+    took: list[float] = []
+
+    def post(update: dict[str, Any]) -> None:
+        started = time.monotonic()
+        assert community.telegram.update(update) == 200
+        took.append(time.monotonic() - started)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(post, updates))
+    assert max(took) < 2.0, sorted(took)[-5:]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if all(community.telegram.texts(n) for n in strangers):
+            break
+        time.sleep(0.5)
+    welcomed = [n for n in strangers if "Welcome" in " ".join(community.telegram.texts(n))]
+    full = [n for n in strangers if "subscribers it takes" in " ".join(community.telegram.texts(n))]
+    assert len(welcomed) == 5 and len(full) == 295
+    assert all(len(community.telegram.texts(n)) == 1 for n in strangers)  # each told once

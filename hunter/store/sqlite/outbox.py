@@ -144,14 +144,21 @@ def _record(
     if prime or jobs:
         db.execute(Q["mark_primed"], {"source": source, "now": at})
     params = {"source": source, "primed": primed, "flood": flooded, "now": at}
-    document = json.dumps(jobs)
-    new = []
+    # The listings alone: the chats' rows go in flat, below.
+    document = json.dumps([{k: v for k, v in job.items() if k != "chats"} for job in jobs])
+    new = set()
     for row in db.execute(Q["insert_new"], {**params, "jobs": document}).fetchall():
         status = text(row, "status")
         counts[status] = counts.get(status, 0) + 1
-        new.append(text(row, "job_id"))
+        new.add(text(row, "job_id"))
     if primed and not flooded and new and any("chats" in job for job in jobs):
-        chat_params = {"source": source, "now": at, "jobs": document, "new_ids": json.dumps(new)}
+        rows = [
+            {"job_id": job["job_id"], "chat": match["chat"], "listing": match["listing"]}
+            for job in jobs
+            if job["job_id"] in new
+            for match in sorted(job.get("chats", ()), key=lambda m: str(m["chat"]))
+        ]
+        chat_params = {"source": source, "now": at, "rows": json.dumps(rows)}
         for_chats = len(db.execute(Q["insert_for_chats"], chat_params).fetchall())
         if for_chats:
             counts["chats"] = for_chats

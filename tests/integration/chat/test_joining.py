@@ -103,3 +103,21 @@ def test_a_subscriber_sees_its_own_rows_only(
     assert "python" in seen
     assert "secret" not in seen and "owner-word" not in seen and "board" not in seen
     assert "is in" not in seen
+
+
+def test_an_answer_refused_by_a_rate_limit_is_said_again_once(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    """Telegram's 429 means the message was not delivered: the answer waits retry_after and
+    goes once more (a welcome lost to a flood of Starts would leave the stranger unanswered)."""
+    chat = chat_of(configure(board), store, telegram_sender, telegram)
+    telegram.users.add(7001)
+    telegram.script.extend(["429:1", "429:1"])
+    chat.handle(said(telegram, 7001, "/start"))  # refused, waited, said again: refused
+    assert telegram.texts(7001) == []  # twice refused: not a third time
+    chat.handle(said(telegram, 7001, "/words"))
+    telegram.script.append("429:1")
+    chat.handle(said(telegram, 7001, "/words"))
+    assert len(telegram.texts(7001)) == 2  # the second /words' answer: after its wait
+    sends = [m for m, _body in telegram.calls if m == "sendMessage"]
+    assert len(sends) == 5
