@@ -162,12 +162,16 @@ class Hunter:
         return self.poller.prime(sources)
 
     def prune(self, days: float | None = None) -> int:
-        """Delete the rows done and not seen for `days`, and forget the chats' removals of
-        words older than a day (hunter.toml's words aside, whose removal stays in force)."""
+        """Delete the rows done and not seen for `days`, forget the chats' removals of words
+        older than a day (hunter.toml's words aside, whose removal stays in force), and
+        forget wholly the subscribers gone (left, or never let in) for `days`."""
         days = self.config.prune_after_days if days is None else days
         now = self.clock()
         self.store.chat.drop_removals(now - REMOVALS_KEPT, self.configured_words())
         self.store.reads.prune(now - timedelta(days=days))
+        forgotten = self.store.subscribers.prune(now - timedelta(days=days))
+        if forgotten:
+            log.info("forgot %d chats gone for %g days", len(forgotten), days)
         return self.store.outbox.prune(now - timedelta(days=days))
 
     def configured_words(self) -> set[str]:

@@ -6,10 +6,12 @@ asking about another's rows."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime
 from typing import Any
 
+from hunter.app.service import Hunter
 from hunter.channels.telegram.send import TelegramSender
 from hunter.channels.telegram.updates import from_update
 from hunter.chat import Chat
@@ -17,6 +19,7 @@ from hunter.deliver.channel import ChatEvent
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
+from tests.support.scripted import Clock
 from tests.support.telegram_standin import TelegramStandIn
 
 OWNER = 111
@@ -121,3 +124,22 @@ def test_an_answer_refused_by_a_rate_limit_is_said_again_once(
     assert len(telegram.texts(7001)) == 2  # the second /words' answer: after its wait
     sends = [m for m, _body in telegram.calls if m == "sendMessage"]
     assert len(sends) == 5
+
+
+def test_the_daily_prune_forgets_a_chat_gone_for_prune_after_days(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    config = configure(board)
+    clock = Clock(datetime(2026, 10, 1, 9, tzinfo=UTC))
+    hunter = Hunter(config, store, telegram_sender, clock, "w", threading.Event())
+    store.subscribers.join("telegram:7001", False, 500, clock())
+    store.subscribers.join("telegram:7002", False, 500, clock())
+    store.chat.tune_word("telegram:7001", "python", "add", clock(), 50)
+    store.subscribers.leave("telegram:7001", clock())
+    clock.advance(44 * 86_400)
+    hunter.prune()
+    assert "telegram:7001" in store.chat.rules(clock())  # gone 44 days: kept (45 by default)
+    clock.advance(2 * 86_400)
+    hunter.prune()
+    assert "telegram:7001" not in store.chat.rules(clock())  # forgotten, words and all
+    assert [s.chat for s in store.subscribers.all()] == ["telegram:7002"]  # still in: kept
