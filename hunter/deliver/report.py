@@ -14,6 +14,7 @@ from hunter.deliver.channel import Recipient
 from hunter.deliver.history import FRESH_DAYS, ago, days_of, freshness, history
 from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.deliver.status_view import (
+    RATE_SPAN,
     ChatView,
     OutboxCounts,
     PaceView,
@@ -86,7 +87,7 @@ def gather(
         mutes=dict(rules[OWNER].mutes) if OWNER in rules else {},
         owner_channel=owner.where.channel if owner else named,
         quota_name=named,
-        subscribers=store.subscribers.counts(config.calendar.day_start(now))
+        subscribers=store.subscribers.counts(config.calendar.day_start(now), now - RATE_SPAN)
         if config.subscribers.open
         else None,
     )

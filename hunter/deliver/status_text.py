@@ -13,7 +13,14 @@ from zoneinfo import ZoneInfo
 
 from hunter.deliver.history import FRESH_DAYS, Freshness, ago, duration, spread_text
 from hunter.deliver.pace import describe_interval
-from hunter.deliver.status_view import ChatView, PaceView, SourceCondition, SourceView, StatusView
+from hunter.deliver.status_view import (
+    RATE_SPAN,
+    ChatView,
+    PaceView,
+    SourceCondition,
+    SourceView,
+    StatusView,
+)
 from hunter.rules.destinations import OWNER_NAME
 from hunter.store.states import RowStatus
 from hunter.store.subscribers import Membership
@@ -78,7 +85,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         lines += _pace_lines(view.pace, at, named)
     lines += _chat_lines(view.chats)
     if view.subscribers is not None:
-        lines.append(f"Subscribers: {membership_text(view.subscribers)}")
+        lines.append(f"Subscribers: {membership_text(view.subscribers, view.now)}")
     for word, until in sorted(view.mutes.items()):
         lines.append(
             f"Muted on {view.owner_channel}: {word!r} until {at(until)}; "
@@ -89,10 +96,17 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     return "\n".join(lines)
 
 
-def membership_text(m: Membership) -> str:
-    """ "12 in, 2 waiting for approval; today 3 joined, 1 left" (every render's words)."""
+def membership_text(m: Membership, now: datetime) -> str:
+    """ "12 in, 2 waiting for approval; today 3 joined, 1 left; 0.4 messages a second, the
+    longest wait 3 min" (every render's words)."""
     asked = f", {m.asked} waiting for approval" if m.asked else ""
-    return f"{m.active} in{asked}; today {m.joined} joined, {m.left} left"
+    rate = m.sent_recently / RATE_SPAN.total_seconds()
+    waited = now - m.oldest_waiting if m.oldest_waiting else None
+    wait = f", the longest wait {duration(waited.total_seconds())}" if waited else ""
+    return (
+        f"{m.active} in{asked}; today {m.joined} joined, {m.left} left; "
+        f"{rate:.1f} messages a second{wait}"
+    )
 
 
 def _pace_lines(pace: PaceView, at: Callable[[datetime | None], str], channel: str) -> list[str]:
@@ -193,6 +207,10 @@ def as_json(view: StatusView) -> str:
             "waiting_for_approval": view.subscribers.asked,
             "joined_today": view.subscribers.joined,
             "left_today": view.subscribers.left,
+            "messages_a_second": round(
+                view.subscribers.sent_recently / RATE_SPAN.total_seconds(), 2
+            ),
+            "oldest_waiting": _value(view.subscribers.oldest_waiting),
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
@@ -235,5 +253,5 @@ def chat_text(view: StatusView, chat: str, timezone: str) -> str:
     if mine is not None and mine.mutes:
         lines.append("ปิดคำ · muted: " + ", ".join(mine.mutes))
     if view.subscribers is not None and not chat:  # the owner's alone
-        lines.append(f"สมาชิก · subscribers: {membership_text(view.subscribers)}")
+        lines.append(f"สมาชิก · subscribers: {membership_text(view.subscribers, view.now)}")
     return "\n".join(lines)

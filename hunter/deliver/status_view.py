@@ -9,7 +9,7 @@ reaches a render by one edit to it, and mypy --strict finds a render reading one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -124,6 +124,9 @@ class OutboxCounts:
     sending: int = 0
     retry: int = 0
     stuck: int = 0
+
+
+RATE_SPAN = timedelta(minutes=5)  # the subscribers' messages a second: over the last this long
 
 
 @dataclass(frozen=True)

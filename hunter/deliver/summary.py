@@ -102,7 +102,7 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
         lines.append("\n`hunter retry --all` (or `hunter retry JOB_ID`) sends them again.")
     lines += _chats(view)
     if view.subscribers is not None:
-        lines.append(f"\nSubscribers: {membership_text(view.subscribers)}")
+        lines.append(f"\nSubscribers: {membership_text(view.subscribers, view.now)}")
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from hunter.store.columns import Row, integer, moment, text
+from hunter.store.columns import Row, integer, moment, optional_moment, text
 from hunter.store.room import Room
 
 
@@ -46,13 +46,16 @@ class Subscriber:
 
 @dataclass(frozen=True)
 class Membership:
-    """The status's counts: subscribers in, waiting for the owner, and joins and leaves since
-    the time asked."""
+    """The status's counts: subscribers in, waiting for the owner, joins and leaves since the
+    time asked; the oldest listing waiting for a subscriber, and the listings subscribers were
+    sent lately."""
 
     active: int = 0
     asked: int = 0
     joined: int = 0
     left: int = 0
+    oldest_waiting: datetime | None = None
+    sent_recently: int = 0
 
 
 def _subscriber(row: Row) -> Subscriber:
@@ -93,8 +96,9 @@ class SubscriberStore(Room):
         rows = self._rows("subscriber", chat=chat)
         return _subscriber(rows[0]) if rows else None
 
-    def counts(self, since: datetime) -> Membership:
-        row = self._one("membership", since=self._time(since))
+    def counts(self, since: datetime, recent: datetime | None = None) -> Membership:
+        """The counts, joins and leaves since `since`, listings sent since `recent`."""
+        row = self._one("membership", since=self._time(since), recent=self._time(recent or since))
         if "active" not in row:
             return Membership()
         return Membership(
@@ -102,4 +106,6 @@ class SubscriberStore(Room):
             integer(row, "asked"),
             integer(row, "joined"),
             integer(row, "gone"),
+            optional_moment(row, "oldest_waiting"),
+            integer(row, "sent_recently"),
         )

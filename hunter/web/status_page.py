@@ -152,7 +152,7 @@ def render(view: StatusView, now: datetime, timezone: str) -> str:
     parts.append(_outbox(view))
     parts.append(_chats(view, now, timezone))
     if view.subscribers is not None:
-        said = membership_text(view.subscribers)
+        said = membership_text(view.subscribers, view.now)
         parts.append(f"<h2>สมาชิก · Subscribers</h2><div class=card>{escape(said)}</div>")
     parts.append("</body></html>")
     return "".join(parts)

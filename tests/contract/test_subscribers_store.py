@@ -128,7 +128,7 @@ def test_stop_ends_it_and_drops_what_waited(store: Store) -> None:
     assert store.subscribers.leave(ALICE, T0 + timedelta(hours=1))
     assert not store.subscribers.leave(ALICE, T0 + timedelta(hours=2))
     assert store.subscribers.all() == []
-    assert store.subscribers.counts(T0) == Membership(joined=1, left=1)
+    assert store.subscribers.counts(T0) == Membership(joined=1, left=1, sent_recently=1)
     left = store.chat.find([_listing(n, ALICE).job_id for n in (1, 2, 3)], None)
     mine = [(r["job_id"], r["status"]) for r in left if r["chat"] == ALICE]
     assert mine == [("a:11001", "sent")]  # the rest gone
@@ -172,3 +172,12 @@ def test_one_chat_is_looked_up_alone(store: Store) -> None:
     assert store.subscribers.of("telegram:9") is None
     store.subscribers.leave(ALICE, T0)
     assert store.subscribers.of(ALICE) is None
+
+
+def test_the_status_sees_the_longest_wait_and_the_pace(store: Store) -> None:
+    store.subscribers.join(ALICE, False, 10, T0)
+    _rows_of(store, ALICE)  # one sent at T0, one in flight, one waiting since T0
+    counts = store.subscribers.counts(T0, T0)
+    assert (counts.oldest_waiting, counts.sent_recently) == (T0, 1)
+    later = store.subscribers.counts(T0, T0 + timedelta(seconds=1))
+    assert later.sent_recently == 0  # none sent since

@@ -41,7 +41,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
     "subscribers": ("hunter_subscriber_rows", ()),
     "subscriber": ("hunter_subscriber_row", ("chat",)),
-    "membership": ("hunter_membership_counts", ("since",)),
+    "membership": ("hunter_membership_counts", ("since", "recent")),
 }
 SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}
 

@@ -122,11 +122,14 @@ def test_a_render_reading_a_field_the_view_lacks_is_a_type_error(tmp_path: Path)
 
 
 def test_the_subscribers_are_counted_in_every_render_and_only_where_strangers_join() -> None:
-    view = replace(a_view(), subscribers=Membership(active=12, asked=2, joined=3, left=1))
-    said = "12 in, 2 waiting for approval; today 3 joined, 1 left"
+    waiting = Membership(12, 2, 3, 1, T0 - timedelta(minutes=3), 120)
+    view = replace(a_view(), subscribers=waiting)
+    said = "12 in, 2 waiting for approval; today 3 joined, 1 left; 0.4 messages a second, the "
+    said += "longest wait 3 min"
     assert f"Subscribers: {said}" in as_text(view, T0, "UTC", 120)
     assert json.loads(as_json(view))["subscribers"] == {
         "in": 12, "waiting_for_approval": 2, "joined_today": 3, "left_today": 1,
+        "messages_a_second": 0.4, "oldest_waiting": "2026-12-01T08:57:00+00:00",
     }  # fmt: skip
     assert f"Subscribers: {said}" in as_markdown(view, T0, "UTC")
     assert said in render(view, T0, "UTC")

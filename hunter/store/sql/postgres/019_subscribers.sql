@@ -167,13 +167,22 @@ LANGUAGE sql STABLE AS $$
     WHERE s.chat = p_chat AND s.status <> 'left';
 $$;
 
-CREATE OR REPLACE FUNCTION hunter_membership_counts(p_since timestamptz)
-RETURNS TABLE (active bigint, asked bigint, joined bigint, gone bigint)
+-- The status's counts: in, waiting for approval, joins and leaves since p_since, the oldest
+-- listing waiting for a subscriber, and the listings subscribers were sent since p_recent.
+CREATE OR REPLACE FUNCTION hunter_membership_counts(p_since timestamptz, p_recent timestamptz)
+RETURNS TABLE (active bigint, asked bigint, joined bigint, gone bigint,
+               oldest_waiting timestamptz, sent_recently bigint)
 LANGUAGE sql STABLE AS $$
     SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active'),
            (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked'),
            (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= p_since),
-           (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= p_since);
+           (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= p_since),
+           (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
+            WHERE k.status = 'pending'
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active')),
+           (SELECT count(*) FROM hunter_seen_jobs k
+            WHERE k.status = 'sent' AND k.sent_at >= p_recent
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s));
 $$;
 
 -- A notice of hunter's own for one chat (a subscriber let in is told so in its own chat).

@@ -712,15 +712,21 @@ AS $function$
     WHERE k.mark = p_mark ORDER BY k.marked_at DESC, k.job_id;
 $function$;
 
-CREATE OR REPLACE FUNCTION public.hunter_membership_counts(p_since timestamp with time zone)
- RETURNS TABLE(active bigint, asked bigint, joined bigint, gone bigint)
+CREATE OR REPLACE FUNCTION public.hunter_membership_counts(p_since timestamp with time zone, p_recent timestamp with time zone)
+ RETURNS TABLE(active bigint, asked bigint, joined bigint, gone bigint, oldest_waiting timestamp with time zone, sent_recently bigint)
  LANGUAGE sql
  STABLE
 AS $function$
     SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active'),
            (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked'),
            (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= p_since),
-           (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= p_since);
+           (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= p_since),
+           (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
+            WHERE k.status = 'pending'
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active')),
+           (SELECT count(*) FROM hunter_seen_jobs k
+            WHERE k.status = 'sent' AND k.sent_at >= p_recent
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s));
 $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_meta_rows()

@@ -542,4 +542,11 @@ WHERE chat = :chat AND status <> 'left';
 SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active') AS active,
        (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked') AS asked,
        (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= :since) AS joined,
-       (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= :since) AS gone;
+       (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= :since) AS gone,
+       (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
+        WHERE k.status = 'pending'
+          AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active'))
+           AS oldest_waiting,
+       (SELECT count(*) FROM hunter_seen_jobs k
+        WHERE k.status = 'sent' AND k.sent_at >= :recent
+          AND k.chat IN (SELECT s.chat FROM hunter_subscribers s)) AS sent_recently;
