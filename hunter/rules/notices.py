@@ -150,17 +150,28 @@ def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Lis
     )
 
 
+ASKS = f"{SOURCE}:asks:"
+
+
 def asks_to_join(chat: str, who: str, now: datetime) -> Listing:
-    """The owner's card for a chat that asks to join (join = "approve"): once per ask."""
+    """The owner's card for a chat that asks to join (join = "approve"): once per ask. Its
+    buttons approve and refuse (wording.buttons, by `asker`)."""
     named = f"{who} ({chat})" if who else chat
     return Listing(
-        job_id=f"{SOURCE}:asks:{chat}:{now.isoformat(timespec='seconds')}",
+        job_id=f"{ASKS}{chat}:{now:%Y%m%dT%H%M%S}",
         source=SOURCE,
         title=f"🙋 {named} asks to join hunter's alerts",
         url="",
-        summary=f"Send “approve {chat}” to let it in, or “refuse {chat}”. Nothing reaches it "
-        "before you approve.",
+        summary=f"Tap Approve or Refuse (or send “approve {chat}”, “refuse {chat}”). Nothing "
+        "reaches it before you approve.",
     )
+
+
+def asker(listing: Listing) -> str | None:
+    """The chat an "asks to join" card is about; None for any other listing."""
+    if listing.source != SOURCE or not listing.job_id.startswith(ASKS):
+        return None
+    return listing.job_id[len(ASKS) :].rpartition(":")[0] or None
 
 
 def let_in(chat: str, now: datetime) -> Listing:

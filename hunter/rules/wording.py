@@ -6,6 +6,7 @@ channel: each sends "<verb> <argument>" back, which hunter/chat/answers.py acts 
 from __future__ import annotations
 
 from hunter.rules.listing import Listing
+from hunter.rules.notices import asker
 from hunter.rules.pay import pay_text
 
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
@@ -51,7 +52,14 @@ def details(listing: Listing) -> str:
 
 
 def buttons(listing: Listing) -> list[tuple[str, str]]:
-    """The buttons under a listing, as (label, what it sends back)."""
+    """The buttons under a listing, as (label, what it sends back); under a chat's ask to
+    join, the owner's Approve and Refuse (each says its command, as if typed)."""
+    chat = asker(listing)
+    if chat is not None:
+        return [
+            ("อนุมัติ · Approve", f"{SAY} approve {chat}"),
+            ("ปฏิเสธ · Refuse", f"{SAY} refuse {chat}"),
+        ]
     wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
     if listing.keywords:
         wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))

@@ -151,7 +151,14 @@ def test_approve_nothing_reaches_a_stranger_before_the_owner_says_so(
     assert len(community.telegram.texts(STRANGER)) == 1  # the ask's answer only
     refused = community.say(STRANGER, "/add rust")  # not in yet: told how to join
     assert "/start" in refused
-    assert "is in" in community.say(OWNER, "/approve telegram:999")
+    [card] = [s for s in community.telegram.delivered if "asks to join" in s.text]
+    buttons = [b for row in card.fields["reply_markup"]["inline_keyboard"] for b in row]
+    assert [b["text"] for b in buttons] == ["อนุมัติ · Approve", "ปฏิเสธ · Refuse"]
+    before = len(community.telegram.texts(OWNER))
+    assert (
+        community.telegram.update(community.telegram.tap(OWNER, buttons[0]["callback_data"])) == 200
+    )
+    assert "is in" in community.read(OWNER, before + 1)[-1]  # tapped, as if typed
     assert "not waiting" in community.say(OWNER, "/approve telegram:999")
     assert "You're in" in community.read(STRANGER, 3)[2]
     community.post("python two")
