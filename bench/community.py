@@ -3,14 +3,15 @@ out to every subscriber it matches.
 
     uv run python bench/community.py                 # prints the table
     uv run python bench/community.py --write         # and puts it in bench/RESULTS.md
-    uv run python bench/community.py --subscribers 2000 --deliver 10
+    uv run python bench/community.py --subscribers 2000 --deliver 10 --store postgres
 
 10,000 Telegram chats join (5% of them groups), each with 1 to 5 keywords drawn Zipf-like from
 a vocabulary of real job words, Thai and English (the first word is the most common, as
 "python" or "ออกแบบ" are). A local board shows 50 new listings, built from the same words, in
 one read; hunter's real Poller judges them for every subscriber and records a row for each
-match in a SQLite file, and the real Deliverer pushes the listings of the first `--deliver` of
-them through the real TelegramSender to the Telegram Bot API stand-in, which answers 429 past
+match (in a SQLite file, then in PostgreSQL), and the real Deliverer pushes the listings of
+the first `--deliver` of them through the real TelegramSender to the Telegram Bot API
+stand-in, which answers 429 past
 Telegram's limits (30 messages a second for the bot, 1 a second in a chat, 20 a minute in a
 group). Measured in one run: the CPU of the read's judging and recording, judge() chat by chat
 on a sample for the ratio, the rows and bytes the store holds per subscriber, each pushed
@@ -45,6 +46,7 @@ from hunter.rules.fanout import Fanout  # noqa: E402
 from hunter.rules.filters import judge  # noqa: E402
 from hunter.rules.listing import Listing  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
+from hunter.store.base import Store  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
 from tests.support.telegram_standin import TOKEN, TelegramStandIn  # noqa: E402
@@ -159,9 +161,40 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def measure(subscribers: int, listings: int, deliver: int) -> list[str]:
+class Database:
+    """The store under test, and how many bytes its rows take: a SQLite file, or a database
+    on the suite's own PostgreSQL (tests/support/postgres.py: HUNTER_TEST_DATABASE_URL, or
+    a server it starts)."""
+
+    def __init__(self, kind: str, folder: Path) -> None:
+        self.kind, self.path, self.url = kind, folder / "community.db", ""
+        if kind == "postgres":
+            from tests.support import postgres
+
+            _name, self.url = postgres.fresh_database()
+
+    def open(self) -> Store:
+        if self.kind == "postgres":
+            from hunter.store.postgres import PostgresStore
+
+            return PostgresStore(self.url)
+        return SQLiteStore(self.path)
+
+    def size(self) -> int:
+        """The bytes the rows take now (SQLite: the file, its WAL checkpointed by a close)."""
+        if self.kind == "postgres":
+            import psycopg
+
+            with psycopg.connect(self.url) as db:
+                row = db.execute("SELECT pg_total_relation_size('hunter_seen_jobs')").fetchone()
+                return int(row[0]) if row else 0
+        return os.path.getsize(self.path)
+
+
+def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite") -> list[str]:
     rng = random.Random(SEED)
     folder = Path(tempfile.mkdtemp(prefix="hunter-community-"))
+    database = Database(kind, folder)
     board, telegram = Board(), TelegramStandIn()
     url = board.serve_jobs("/jobs", [("seed", "seed listing")])
     config = parse_config(
@@ -173,7 +206,7 @@ def measure(subscribers: int, listings: int, deliver: int) -> list[str]:
             "schedule": "fixed",
         }
     )
-    store = SQLiteStore(folder / "community.db")
+    store = database.open()
     store.migrate()
     now = datetime.now(UTC)
     ids = [(-1_000_000 - n) if n % 20 == 0 else 1_000_000 + n for n in range(subscribers)]
@@ -218,16 +251,16 @@ def measure(subscribers: int, listings: int, deliver: int) -> list[str]:
     page = listings_page(rng, listings, "n")
     board.serve_jobs("/jobs", [*page, *shown])
     store.close()
-    store = SQLiteStore(folder / "community.db")  # its WAL checkpointed: the file's true size
+    store = database.open()
     poller.store = store
-    size_before = os.path.getsize(folder / "community.db")
+    size_before = database.size()
     cpu = time.process_time()
     polls = poller.poll()
     poll_cpu = time.process_time() - cpu
     rows = polls[0].recorded.get("chats", 0)
     store.close()
-    store = SQLiteStore(folder / "community.db")
-    grown = os.path.getsize(folder / "community.db") - size_before
+    store = database.open()
+    grown = database.size() - size_before
 
     # The judging alone, and judge() chat by chat on a sample, for the ratio.
     found = judges(store.chat.rules(datetime.now(UTC)), poller.destinations, config.sources[0])
@@ -255,7 +288,7 @@ def measure(subscribers: int, listings: int, deliver: int) -> list[str]:
     lines = [
         f"{subscribers:,} subscribers ({subscribers // 20:,} of them groups), 1-5 keywords each "
         f"drawn Zipf-like from {len(VOCABULARY)} real job words (joined in {joined_s:.0f} s); "
-        f"one read of {listings} new listings; SQLite; {datetime.now(UTC):%Y-%m-%d}.",
+        f"one read of {listings} new listings; {kind}; {datetime.now(UTC):%Y-%m-%d}.",
         "",
         "| measure | value |",
         "|---|---|",
@@ -298,13 +331,21 @@ def main() -> None:
     parser.add_argument("--subscribers", type=int, default=10_000)
     parser.add_argument("--listings", type=int, default=50)
     parser.add_argument("--deliver", type=int, default=3, help="listings whose matches are sent")
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    lines = measure(args.subscribers, args.listings, args.deliver)
+    kinds = ("sqlite", "postgres") if args.store == "both" else (args.store,)
+    lines: list[str] = []
+    for kind in kinds:
+        lines += [f"### {'SQLite' if kind == 'sqlite' else 'PostgreSQL'}", ""]
+        lines += [*measure(args.subscribers, args.listings, args.deliver, kind), ""]
     print("\n".join(lines))
     if args.write:
         replace_section(SECTION, lines)
+    from tests.support import postgres
+
+    postgres.stop_server()
 
 
 if __name__ == "__main__":
