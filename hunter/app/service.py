@@ -110,6 +110,7 @@ class Hunter:
         self.stop = stop or threading.Event()
         self.destinations = Destinations(line_to, config.chats)
         self.paced_pushes = 0  # pushes the paced channel took since start: its month moved
+        self.more_to_send = False  # the last delivery left subscribers' listings for the next
         self.poller = Poller(config, store, clock, self.worker, self.stop, self.destinations)
         self.deliverer = Deliverer(
             config,
@@ -138,6 +139,7 @@ class Hunter:
             self.config.max_alerts_per_poll, self.poller.paused, look=not added
         )
         self.paced_pushes += delivery.accepted
+        self.more_to_send = self.deliverer.turns.cut_short  # its time was up: more at once
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()
@@ -155,6 +157,8 @@ class Hunter:
     def next_wake(self) -> datetime:
         """When `hunter run` polls next (the earliest next read, within an interval)."""
         now = self.clock()
+        if self.more_to_send:  # subscribers' listings the last delivery left: at once
+            return now
         return max(timetable.next_wake(self.poller.next_reads, self.config, now), now)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:

@@ -57,6 +57,7 @@ class Delivery:
     held: int = 0  # listings left waiting by the pace or quiet hours
     held_by: str = "the pace"  # or "quiet hours"
     next_push_at: datetime | None = None  # when the pace allows the next new batch, if later
+    to_subscribers: int = 0  # of `sent`: the subscribers' (not counted against `most`)
 
 
 class Deliverer:
@@ -76,10 +77,11 @@ class Deliverer:
         """`sender`: the channels (app/ builds the router), or one channel for every chat,
         whose cards carry the buttons when `actions`."""
         self.config = config
-        if isinstance(sender, Channels):
-            self.channels = sender
-        else:
-            self.channels = Channels(sender, answering={sender.name: actions})
+        self.channels = (
+            sender
+            if isinstance(sender, Channels)
+            else Channels(sender, answering={sender.name: actions})
+        )
         self.destinations = destinations or Destinations(None, config.chats)
         self.calendar = config.calendar
         self.allowance = Allowance(config, store, self.channels, clock, self.destinations, pacing)
@@ -88,13 +90,13 @@ class Deliverer:
         self.worker = worker
         self.stop = stop
         self.turns = Turns()  # the subscribers', round robin (turns.py)
-        # Waiting for a retry or a database blip; a stop request ends the wait early.
-        self.sleep = sleep or stop.wait
+        self.sleep = sleep or stop.wait  # waits for a retry or a database blip; a stop ends it
 
     def deliver(
         self, most: int, paused: frozenset[str] | None = None, look: bool = False
     ) -> Delivery:
-        """Push what is due, batch by batch, until nothing is left, `most` listings went out,
+        """Push what is due, batch by batch, until nothing is left, `most` listings went to
+        hunter.toml's chats (subscribers' go within their day and a call's time: turns.py),
         or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
         of a channel that refused itself (auth, quota, an outage), gets no more this time.
         The chats `paused` from their phone get no new push (None: read from the store).
@@ -116,12 +118,12 @@ class Deliverer:
         holds = Holds()
         while not self.stop.is_set():
             now = self.clock()
-            room = most - report.sent
+            room = most - report.sent + report.to_subscribers  # hunter.toml's chats' room
             batch = self.store.outbox.claim_due(self.worker, now, now - lease) if room > 0 else []
             if batch and holds.keep(batch, self._channel_of(batch[0].chat).name):
                 continue
             messages = stored_messages(self.store, batch) if batch else None
-            if not batch and room > 0:
+            if not batch and (room > 0 or self.turns.open):
                 if self.calendar.is_quiet(now):
                     report.next_push_at = self.calendar.quiet_until(now)
                     report.held, report.held_by = self.store.outbox.count_pending(), "quiet hours"
@@ -148,7 +150,8 @@ class Deliverer:
         owner's first, then the chats that spent least this month, then the subscribers in
         turn; [] when none has."""
         configured = self.destinations.names()[: 1 + len(self.destinations.chats)]
-        for chat in [*self.allowance.order(configured, now), *self.turns]:
+        ordered = self.allowance.order(configured, now) if room > 0 else []
+        for chat in [*ordered, *self.turns]:
             if chat in done:
                 continue
             to = self.destinations.to_of(chat)
@@ -181,7 +184,7 @@ class Deliverer:
     ) -> list[dict[str, Any]]:
         """Render a batch and write its body down before its first push. Its last line says
         what waits beyond it, and when the pace lets the next push go if that is not soon."""
-        lines = []
+        lines, room = [], len(batch) + 1 if self.turns.has(batch[0].chat) else room  # no cap
         if len(batch) >= room and (waiting := self.store.outbox.count_pending()):
             lines.append(
                 f"{waiting} more new listings wait for the next poll "
@@ -227,6 +230,7 @@ class Deliverer:
         if decision.status is RowStatus.SENT:
             requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
             report.sent += len(batch)
+            report.to_subscribers += len(batch) if self.turns.has(batch[0].chat) else 0
             report.accepted += 1 if channel.paced else 0
             if requeued:
                 log.info("%s accepts pushes again: %d parked listings re-queued", name, requeued)

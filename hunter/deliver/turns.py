@@ -5,6 +5,7 @@ reads whatever the number of subscribers (what waits, by chat; what each was sen
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Iterator
 from datetime import datetime
@@ -14,10 +15,15 @@ from hunter.settings.config import Config
 from hunter.store import Store
 
 DIGEST_AT = 3  # more listings than this waiting for a subscriber: a digest instead of cards
+# Seconds one delivery spends on the subscribers: the rest go with the next, a few seconds
+# later (`hunter run` wakes at once), so that a fan-out of thousands never holds up a read.
+SUBSCRIBERS_SECONDS = 60.0
 
 
 class Turns:
-    def __init__(self) -> None:
+    def __init__(self, seconds: float = SUBSCRIBERS_SECONDS) -> None:
+        """`seconds`: what one delivery spends on the subscribers at most."""
+        self._seconds = seconds
         self._waiting: deque[str] = deque()  # the subscribers with listings waiting, in turn
         self._today: dict[str, int] = {}  # listings each may still get today
         self._count: dict[str, int] = {}  # listings waiting for each
@@ -29,6 +35,8 @@ class Turns:
         had their day's messages (they wait for tomorrow). Nothing is read where strangers
         may not join."""
         self._waiting, self._today, self._count = deque(), {}, {}
+        self._until = time.monotonic() + self._seconds
+        self.cut_short = False  # subscribers' listings were left for the next delivery
         if not config.subscribers.open:
             return destinations, set()
         joined = [s.chat for s in store.subscribers.all() if s.active]
@@ -41,15 +49,28 @@ class Turns:
         self._count = {c: waiting[c] for c in self._waiting}
         return destinations, {chat for chat, left in self._today.items() if left <= 0}
 
+    @property
+    def open(self) -> bool:
+        """Whether a subscriber may be served now: one waits, and the call's time is not up."""
+        if self._waiting and time.monotonic() > self._until:
+            self.cut_short = True
+        return bool(self._waiting) and not self.cut_short
+
     def __iter__(self) -> Iterator[str]:
-        return iter(list(self._waiting))
+        return iter(list(self._waiting) if self.open else [])
+
+    def has(self, chat: str) -> bool:
+        """Whether `chat` is a subscriber's (in at this delivery's start)."""
+        return chat in self._today
 
     def size(self, chat: str, per_push: int, digest_max: int, room: int) -> int:
         """How many listings `chat`'s next batch may hold: what its channel's push carries,
-        or, for a subscriber with more than DIGEST_AT waiting, a digest's worth (one
-        message, a line each); never past its day's listings left, nor `room`."""
+        within `room` for hunter.toml's chats; for a subscriber, a digest's worth when more
+        than DIGEST_AT wait (one message, a line each), within its day's listings left."""
+        if chat not in self._today:  # hunter.toml's chats: within `room`
+            return min(room, per_push)
         many = self._count.get(chat, 0) > DIGEST_AT and digest_max > per_push
-        return min(room, digest_max if many else per_push, self._today.get(chat, room))
+        return min(digest_max if many else per_push, self._today[chat])
 
     def served(self, chat: str, listings: int) -> bool:
         """`chat` got a batch: its turn goes to the next. False once its day is over."""

@@ -10,6 +10,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 from hunter.channels.telegram.send import TelegramSender
 from hunter.deliver.channel import Channels
 from hunter.deliver.deliverer import Deliverer
+from hunter.deliver.turns import Turns
 from hunter.poll.poller import Poller
 from hunter.settings.config import Config, parse_config
 from hunter.store.base import Store
@@ -186,3 +188,23 @@ def test_a_subscriber_that_blocked_the_bot_costs_no_more_sends(
 
 
 OWNER_ID = 111
+
+
+def test_subscribers_are_not_held_to_max_alerts_per_poll_but_to_a_calls_time(
+    stores: list[Store], board: Board, telegram: TelegramStandIn
+) -> None:
+    """max_alerts_per_poll caps hunter.toml's chats (its alert says what waits); 20
+    subscribers' listings all go in one call. A call past its time on them leaves the rest
+    for the next, and says so (`hunter run` then delivers again at once)."""
+    url = board.serve_jobs("/jobs", [("seed", "seed listing")])
+    config = replace(configure(url), max_alerts_per_poll=2)
+    store = stores[0]
+    join(store, telegram, 20)
+    rows = post_and_read(config, store, board, ["python api", "react app"])
+    late = deliverer(config, store, telegram, "late")
+    late.turns = Turns(seconds=0.0)  # its time on the subscribers is up at once
+    assert late.deliver(2, frozenset()).sent == 0
+    assert late.turns.cut_short and _unsent(store) == rows
+    report = deliverer(config, store, telegram, "r").deliver(2, frozenset())
+    assert report.sent == report.to_subscribers == rows > 2
+    assert _unsent(store) == 0
