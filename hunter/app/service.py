@@ -139,7 +139,9 @@ class Hunter:
             self.config.max_alerts_per_poll, self.poller.paused, look=not added
         )
         self.paced_pushes += delivery.accepted
-        self.more_to_send = self.deliverer.turns.cut_short  # its time was up: more at once
+        # Its time on subscribers was up with more waiting: deliver again at once (not when
+        # it pushed nothing at all: that would only spin).
+        self.more_to_send = self.deliverer.turns.cut_short and delivery.pushes > 0
         pruned = None
         if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
             pruned = self.prune()

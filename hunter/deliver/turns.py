@@ -24,6 +24,8 @@ class Turns:
     def __init__(self, seconds: float = SUBSCRIBERS_SECONDS) -> None:
         """`seconds`: what one delivery spends on the subscribers at most."""
         self._seconds = seconds
+        self._until = 0.0
+        self.cut_short = False  # subscribers' listings were left for the next delivery
         self._waiting: deque[str] = deque()  # the subscribers with listings waiting, in turn
         self._today: dict[str, int] = {}  # listings each may still get today
         self._count: dict[str, int] = {}  # listings waiting for each
