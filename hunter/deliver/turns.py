@@ -24,7 +24,7 @@ class Turns:
     def __init__(self, seconds: float = SUBSCRIBERS_SECONDS) -> None:
         """`seconds`: what one delivery spends on the subscribers at most."""
         self._seconds = seconds
-        self._until = 0.0
+        self._until: float | None = None  # set by the first subscriber's batch
         self.cut_short = False  # subscribers' listings were left for the next delivery
         self._waiting: deque[str] = deque()  # the subscribers with listings waiting, in turn
         self._today: dict[str, int] = {}  # listings each may still get today
@@ -37,7 +37,7 @@ class Turns:
         had their day's messages (they wait for tomorrow). Nothing is read where strangers
         may not join."""
         self._waiting, self._today, self._count = deque(), {}, {}
-        self._until = time.monotonic() + self._seconds
+        self._until = None  # the time counts from the first subscriber's batch
         self.cut_short = False  # subscribers' listings were left for the next delivery
         if not config.subscribers.open:
             return destinations, set()
@@ -54,7 +54,7 @@ class Turns:
     @property
     def open(self) -> bool:
         """Whether a subscriber may be served now: one waits, and the call's time is not up."""
-        if self._waiting and time.monotonic() > self._until:
+        if self._waiting and self._until is not None and time.monotonic() > self._until:
             self.cut_short = True
         return bool(self._waiting) and not self.cut_short
 
@@ -78,6 +78,8 @@ class Turns:
         """`chat` got a batch: its turn goes to the next. False once its day is over."""
         if chat not in self._today:
             return True  # not a subscriber's
+        if self._until is None:
+            self._until = time.monotonic() + self._seconds
         if chat in self._waiting:
             self._waiting.remove(chat)
             self._waiting.append(chat)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from hunter.app.service import Hunter
 from hunter.channels.telegram.send import TelegramSender
 from hunter.deliver.channel import Channels
 from hunter.deliver.deliverer import Deliverer
@@ -202,9 +203,34 @@ def test_subscribers_are_not_held_to_max_alerts_per_poll_but_to_a_calls_time(
     join(store, telegram, 20)
     rows = post_and_read(config, store, board, ["python api", "react app"])
     late = deliverer(config, store, telegram, "late")
-    late.turns = Turns(seconds=0.0)  # its time on the subscribers is up at once
-    assert late.deliver(2, frozenset()).sent == 0
-    assert late.turns.cut_short and _unsent(store) == rows
+    late.turns = Turns(seconds=0.0)  # its time on the subscribers is up after one batch
+    assert late.deliver(2, frozenset()).sent == 1
+    assert late.turns.cut_short and _unsent(store) == rows - 1
     report = deliverer(config, store, telegram, "r").deliver(2, frozenset())
-    assert report.sent == report.to_subscribers == rows > 2
+    assert report.sent == report.to_subscribers == rows - 1 > 2
     assert _unsent(store) == 0
+
+
+def test_hunter_run_delivers_again_at_once_when_a_calls_time_was_up(
+    stores: list[Store], board: Board, telegram: TelegramStandIn
+) -> None:
+    """A poll whose delivery ran out of its time on subscribers, having sent some, asks
+    `hunter run` to poll again at once (not at the next read, 30 minutes on); the next one
+    sends the rest."""
+    url = board.serve_jobs("/jobs", [("seed", "seed listing")])
+    config = configure(url)
+    store = stores[0]
+    join(store, telegram, 20)
+    sender = TelegramSender(TOKEN, telegram.url)
+    hunter = Hunter(config, store, Channels(sender, {"telegram:": sender}), worker="h")
+    hunter.poll()  # primes
+    assert hunter.next_wake() > datetime.now(UTC)  # nothing waits: the next read
+    board.serve_jobs("/jobs", [("j1", "python react data โลโก้"), ("seed", "seed listing")])
+    hunter.deliverer.turns = Turns(seconds=0.3)  # 20 messages take 0.7 s at Telegram's pace
+    first = hunter.poll()
+    assert 0 < first.delivery.sent < 20  # cut short
+    assert hunter.next_wake() <= datetime.now(UTC)  # again at once
+    hunter.deliverer.turns = Turns()
+    second = hunter.poll()
+    assert first.delivery.sent + second.delivery.sent == 20  # every one's word is in it
+    assert hunter.next_wake() > datetime.now(UTC)
