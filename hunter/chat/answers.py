@@ -176,7 +176,7 @@ class Chat:
             # Stamped with the channel's time of the message, not this replica's: of two changes
             # handled at once by two replicas, the one said last wins (issue 29).
             reply, quick = tuning.apply(command, chat, event.at or now)
-            if subscriber and quick == ("คำ",) and not self.joining.may_tell_cap(chat):
+            if subscriber and reply == tuning.cap_refusal and not self.joining.may_tell_cap(chat):
                 return  # a refusal said once an hour, however many words are sent
             self._text(event, reply, quick)
         else:

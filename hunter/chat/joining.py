@@ -89,7 +89,7 @@ class Joining:
             return ASKED_TEXT
         said = self._keep_words(event, chat)
         if joined is Joined.JOINED:
-            log.info("a chat joined (%s)", "open")
+            log.info("a chat joined")
         return JOINED_TEXT + (said or HOW_TO)
 
     def _keep_words(self, event: ChatEvent, chat: str) -> str:

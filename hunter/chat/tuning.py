@@ -101,11 +101,7 @@ class Tuning:
                     ("คำ",),
                 )
             if not self.store.chat.tune_word(chat, word, command.verb, at, self.cap):
-                return (
-                    f"เพิ่มได้ไม่เกิน {self.cap} คำ ลบคำที่ไม่ใช้ก่อน · a chat adds at most "
-                    f"{self.cap} keywords: remove one first",
-                    ("คำ",),
-                )
+                return self.cap_refusal, ("คำ",)
             said = "เพิ่มคำ" if command.verb == "add" else "ลบคำ"
             done = "added" if command.verb == "add" else "removed"
             return f"{said} “{word}” แล้ว · {done} “{word}”", CHANGED
@@ -140,6 +136,14 @@ class Tuning:
                 )
             return "ส่งต่อแล้ว · pushes resume", CHANGED
         return self.words(chat, at)
+
+    @property
+    def cap_refusal(self) -> str:
+        """The answer to a word past the chat's cap (a subscriber hears it once an hour)."""
+        return (
+            f"เพิ่มได้ไม่เกิน {self.cap} คำ ลบคำที่ไม่ใช้ก่อน · a chat adds at most "
+            f"{self.cap} keywords: remove one first"
+        )
 
     def mute(self, argument: str, chat: str, now: datetime) -> str:
         """A card's mute button: `argument` muted in `chat` for MUTE_FOR, or why not (a

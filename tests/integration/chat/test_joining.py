@@ -89,6 +89,9 @@ def test_a_subscriber_keeps_max_keywords_and_hears_of_the_cap_once(
     replies = telegram.texts(7001)
     assert sum("at most 5 keywords" in r for r in replies) == 1
     assert len(replies) == 1 + 5 + 1  # the welcome, five added, the cap once
+    chat.handle(said(telegram, 7001, "/remove nothing"))  # other refusals: each answered
+    chat.handle(said(telegram, 7001, "/remove nothing"))
+    assert sum("is not one of this chat's keywords" in r for r in telegram.texts(7001)) == 2
 
 
 def test_a_subscriber_sees_its_own_rows_only(
