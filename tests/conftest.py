@@ -55,9 +55,26 @@ def board() -> Iterator[Board]:
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
+    """An empty database: for what a schema's making or upgrading shows."""
     name, url = postgres.fresh_database()
     yield url
     postgres.drop_database(name)
+
+
+@pytest.fixture
+def migrated_pg_url() -> Iterator[str]:
+    """A database as hunter's migrations leave it (opening it costs one round trip), copied
+    from a template migrated once: for every test about what hunter does on PostgreSQL."""
+    name, url = postgres.copied_database("migrated", migrate)
+    yield url
+    postgres.drop_database(name)
+
+
+def migrate(database_url: str) -> None:
+    from hunter.store.postgres import PostgresStore
+
+    with PostgresStore(database_url) as store:
+        store.migrate()
 
 
 def apply_schema(database_url: str) -> None:
@@ -75,12 +92,14 @@ def supabase_roles() -> None:
 
 
 @pytest.fixture
-def supabase(pg_url: str, supabase_roles: None) -> Iterator[PostgREST]:
-    """A Supabase project: the schema applied by hand, the Data API in front of it."""
-    apply_schema(pg_url)
-    api = PostgREST(pg_url)
+def supabase(supabase_roles: None) -> Iterator[PostgREST]:
+    """A Supabase project: the schema applied by hand (to a template, copied), the Data API
+    in front of it."""
+    name, url = postgres.copied_database("pasted", apply_schema)
+    api = PostgREST(url)
     yield api
     api.close()
+    postgres.drop_database(name)
 
 
 def open_test_store(kind: str, folder: Path, pg: str | None, api: PostgREST | None = None) -> Store:
@@ -109,7 +128,7 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def store(store_kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
-    url = request.getfixturevalue("pg_url") if store_kind != "sqlite" else None
+    url = request.getfixturevalue("migrated_pg_url") if store_kind == "postgres" else None
     api = request.getfixturevalue("supabase") if store_kind == "supabase" else None
     opened = open_test_store(store_kind, tmp_path, url, api)
     yield opened

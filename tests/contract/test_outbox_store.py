@@ -217,7 +217,7 @@ def test_the_daily_prune_is_taken_once_a_day(store: Store) -> None:
 def test_workers_at_once_split_the_work(
     store_kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    url = request.getfixturevalue("pg_url") if store_kind != "sqlite" else None
+    url = request.getfixturevalue("migrated_pg_url") if store_kind == "postgres" else None
     api = request.getfixturevalue("supabase") if store_kind == "supabase" else None
     setup = open_test_store(store_kind, tmp_path, url, api)
     pending(setup, *range(1, 61))
@@ -343,7 +343,7 @@ def test_instances_recording_claiming_and_sending_at_once_never_deadlock(
     """Four instances poll the same page over and over while it grows: each records it,
     claims, and marks batches sent. PostgreSQL detects a deadlock within a second; none may
     happen, and every listing is claimed once."""
-    url = request.getfixturevalue("pg_url")
+    url = request.getfixturevalue("migrated_pg_url")
     setup = open_test_store("postgres", tmp_path, url)
     setup.outbox.record("a", jobs("a", 0), set(), T0)  # primed
     claimed: list[str] = []

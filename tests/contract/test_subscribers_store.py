@@ -107,7 +107,11 @@ def _mentions(store: Store, request: pytest.FixtureRequest, chat: str) -> list[s
         ]
         db.close()
         return found
-    with psycopg.connect(request.getfixturevalue("pg_url")) as db:
+    if request.getfixturevalue("store_kind") == "supabase":
+        url = request.getfixturevalue("supabase").database_url
+    else:
+        url = request.getfixturevalue("migrated_pg_url")
+    with psycopg.connect(url) as db:
         names = [
             r[0]
             for r in db.execute(

@@ -24,5 +24,5 @@ def env(request: pytest.FixtureRequest, tmp_path: Path, line: LineStandIn) -> di
     `@on_both_stores`."""
     extra = line.env()
     if getattr(request, "param", "sqlite") == "postgres":
-        extra["DATABASE_URL"] = request.getfixturevalue("pg_url")
+        extra["DATABASE_URL"] = request.getfixturevalue("migrated_pg_url")
     return base_env(tmp_path, **extra)

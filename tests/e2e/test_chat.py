@@ -138,8 +138,8 @@ class Chat:
 
 
 @pytest.fixture
-def chat(tmp_path: Path, board: Board, line: LineStandIn, pg_url: str) -> Iterator[Chat]:
-    setup = Chat(tmp_path, board, line, pg_url)
+def chat(tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str) -> Iterator[Chat]:
+    setup = Chat(tmp_path, board, line, migrated_pg_url)
     yield setup
     setup.stop()
 

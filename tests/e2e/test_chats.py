@@ -22,13 +22,13 @@ def config_with_a_group(folder: Path, url: str) -> None:
 
 
 def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
-    tmp_path: Path, board: Board, line: LineStandIn, pg_url: str
+    tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str
 ) -> None:
     line.members[GROUP] = 4
     line.quota_limit = 300
     url = board.serve_jobs("/jobs", [("seed", "seed")])
     config_with_a_group(tmp_path, url)
-    env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
+    env = base_env(tmp_path, DATABASE_URL=migrated_pg_url, **line.env())
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
     board.serve_jobs("/jobs", [("seed", "seed"), ("1", "python scraper"), ("2", "logo design")])
     result = run_hunter(tmp_path, "run", "--once", env=env)

@@ -45,8 +45,10 @@ class Setup:
     def configure(self, **settings: Any) -> None:
         write_config(self.folder, [html_source("board", self.url)], **{**FAST, **settings})
 
-    def run(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return run_hunter(self.folder, *args, env={**self.env, **env})
+    def run(
+        self, *args: str, own_process: bool = False, **env: str
+    ) -> subprocess.CompletedProcess[str]:
+        return run_hunter(self.folder, *args, env={**self.env, **env}, own_process=own_process)
 
     def prime_then_post(self, count: int, title: str = "python job {n}") -> list[str]:
         """Prime the source, then show `count` new matching listings; their titles."""
@@ -66,8 +68,8 @@ class Setup:
 
 
 @pytest.fixture
-def setup(tmp_path: Path, board: Board, line: LineStandIn, pg_url: str) -> Setup:
-    return Setup(tmp_path, board, line, pg_url)
+def setup(tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str) -> Setup:
+    return Setup(tmp_path, board, line, migrated_pg_url)
 
 
 def assert_once(line: LineStandIn, titles: list[str]) -> None:
@@ -338,7 +340,7 @@ def test_a_trickling_answer_ends_at_the_push_deadline(setup: Setup) -> None:
     titles = setup.prime_then_post(1)
     setup.line.script.append("trickle")  # one byte every 2 s: no read ever times out
     started = time.monotonic()
-    result = setup.run("run", "--once")
+    result = setup.run("run", "--once", own_process=True)  # the push's thread ends with it
     assert result.returncode == 0, result.stderr
     # lease_seconds = 2 in these tests, so the deadline is its floor of 5 s, not minutes.
     assert time.monotonic() - started < 20

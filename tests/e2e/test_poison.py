@@ -27,7 +27,9 @@ def json_source(name: str, url: str) -> dict[str, Any]:
 
 
 def env_for(kind: str, folder: Path, line: LineStandIn, request: pytest.FixtureRequest) -> dict:
-    extra = {"DATABASE_URL": request.getfixturevalue("pg_url")} if kind == "postgres" else {}
+    extra = (
+        {"DATABASE_URL": request.getfixturevalue("migrated_pg_url")} if kind == "postgres" else {}
+    )
     return base_env(folder, **line.env(), **extra)
 
 
@@ -129,14 +131,15 @@ def test_a_budget_beyond_any_budget_is_not_stated_and_stops_nothing(
 
 
 def test_a_database_that_refuses_one_sources_rows_fails_that_source_only(
-    tmp_path: Path, board: Board, line: LineStandIn, pg_url: str
+    tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str
 ) -> None:
-    env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
+    env = base_env(tmp_path, DATABASE_URL=migrated_pg_url, **line.env())
     healthy = board.serve_jobs("/jobs", SEED)
     other = board.serve_jobs("/other", SEED)
     write_config(tmp_path, [html_source("board", healthy), html_source("other", other)])
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    with psycopg.connect(pg_url, autocommit=True) as db:  # a fault the database itself makes
+    # A fault the database itself makes.
+    with psycopg.connect(migrated_pg_url, autocommit=True) as db:
         db.execute(
             "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
             "RAISE EXCEPTION 'disk quota exceeded for %', NEW.source; END $$"

@@ -100,7 +100,7 @@ on_both = pytest.mark.parametrize("kind", ["sqlite", "postgres"], indirect=True)
 
 @pytest.fixture
 def opener(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Callable[[], Store]:
-    url = request.getfixturevalue("pg_url") if kind == "postgres" else None
+    url = request.getfixturevalue("migrated_pg_url") if kind == "postgres" else None
     return lambda: open_test_store(kind, tmp_path, url)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from subprocess import CompletedProcess
 from typing import Any
 
 import pytest
@@ -78,16 +82,72 @@ def run_hunter(
     *args: str,
     env: dict[str, str],
     timeout: float = 90,
+    own_process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        hunter_command(*args),
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    """`hunter <args>` run to its end in `folder` with exactly `env`: its exit code and what it
+    printed. In this process unless `own_process` (what the test shows is about the process:
+    its memory, a thread left running at its exit) or HUNTER_TEST_SUBPROCESS is set; see
+    run_in_process."""
+    if own_process or os.environ.get("HUNTER_TEST_SUBPROCESS"):
+        return subprocess.run(
+            hunter_command(*args),
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    return run_in_process(folder, list(args), env)
+
+
+def run_in_process(folder: Path, args: list[str], env: dict[str, str]) -> CompletedProcess[str]:
+    """The CLI's own entry (hunter.app.cli.main) in this process, as a subprocess would run it:
+    `env` as the whole environment, `folder` as the working directory, stdout and stderr
+    captured, the logging and registered secrets of a fresh process, and each restored after.
+
+    Why: a command costs its process's start and imports, and LINE's SDK alone costs 1.5 s of
+    CPU to import (pydantic models built for each of its 280 calls); the e2e tier ran about
+    800 commands on two cores, most of its time (issue 44: a suite under four minutes). A
+    command's behaviour does not depend on being a fresh process; where a test's subject does
+    (kill -9, SIGTERM, memory, `hunter run`), it starts one (start_hunter, own_process)."""
+    from hunter import redact
+    from hunter.app import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    root = logging.getLogger()
+    saved_handlers = root.handlers[:]
+    # Each logger's level as a fresh process has it (`hunter demo` quiets hunter's own).
+    loggers = [
+        root,
+        *(x for x in logging.root.manager.loggerDict.values() if isinstance(x, logging.Logger)),
+    ]
+    saved_levels = [(x, x.level) for x in loggers]
+    logging.getLogger("hunter").setLevel(logging.NOTSET)
+    saved_secrets = set(redact._SECRETS)
+    redact._SECRETS.clear()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(args)
+            except SystemExit as exc:  # argparse's refusal of a command line: exit 2
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            for handler in root.handlers:  # flushed as a process's exit does
+                handler.flush()
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        root.handlers[:] = saved_handlers
+        for logger, level in saved_levels:
+            logger.setLevel(level)
+        redact._SECRETS.clear()
+        redact._SECRETS.update(saved_secrets)
+    return CompletedProcess(hunter_command(*args), code, out.getvalue(), err.getvalue())
 
 
 def start_hunter(folder: Path, *args: str, env: dict[str, str]) -> subprocess.Popen[str]:

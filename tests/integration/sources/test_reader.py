@@ -103,10 +103,13 @@ def test_https_is_verified_against_the_trusted_certificates(
     folder = tmp_path / "run"
     folder.mkdir()
     write_config(folder, [html_source("tls", url)])
-    untrusted = run_hunter(folder, "run", "--once", env=base_env(folder))
+    # Each in a process of its own: the trusted certificates are the process's, read once.
+    untrusted = run_hunter(folder, "run", "--once", env=base_env(folder), own_process=True)
     reason = "could not connect: its certificate is not trusted (self-signed certificate)"
     assert f"source tls: {reason}" in untrusted.stderr
     assert board.hits == {}  # no request went over a connection it could not trust
-    trusted = run_hunter(folder, "run", "--once", env=base_env(folder, SSL_CERT_FILE=str(cert)))
+    trusted = run_hunter(
+        folder, "run", "--once", env=base_env(folder, SSL_CERT_FILE=str(cert)), own_process=True
+    )
     assert trusted.returncode == 0, trusted.stderr
     assert "source tls primed silently: 2 listings" in trusted.stderr
