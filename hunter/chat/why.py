@@ -2,7 +2,8 @@
 the question is asked in.
 
 Never seen (and which source reads that site), filtered (which rule, with the numbers),
-muted, dismissed, primed, waiting (paused, quiet hours, the pace and until when, a failed push)
+muted, dismissed, primed, merged with the first copy of its job (which, and why),
+waiting (paused, quiet hours, the pace and until when, a failed push)
 or sent (when). The listing is found by its link or its id, in that chat's rows.
 """
 
@@ -114,6 +115,8 @@ class Why:
             have, want = (pay_text(n, None, listing.currency, listing.period) for n in missed)
             return f"กรองออก: งบ {have} ต่ำกว่า {want} · filtered: budget {have} is under {want}"
         verdict = judge(listing, replace(rules, min_budget=0, min_pay=()), mutes)
+        if verdict.matched and listing.same_why:  # matched, and held back as a copy (issue 43)
+            return f"งานเดียวกับที่ส่งแล้ว · merged: {listing.same_why}"
         if verdict.matched:
             return "ตอนนั้นไม่ตรงกับคำ (ตอนนี้ตรงแล้ว) · it did not match when it was new; it would now"
         if verdict.reason.startswith("matches only muted"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from hunter.errors import StoreError
 from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
+from hunter.poll.merging import Copies
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -229,15 +230,25 @@ class Poller:
         (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
         fanout = Fanout(judged)  # every other chat at once, by its words (rules/fanout.py)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
-        for listing in read.listings:
-            for name, verdict in fanout.judge(listing) if judged else ():
-                chosen = replace(listing, keywords=verdict.keywords)
-                for_chats.setdefault(listing.job_id, []).append((name, chosen))
-            if self.destinations.owner_reads:
-                verdict = judge(listing, owner_filter, owner_mutes)
-                if verdict.matched:
-                    matched.add(listing.job_id)
-                    listing = replace(listing, keywords=verdict.keywords)
+        copies = Copies.of(read.listings, source, self.store, self.config, self.destinations, now)
+        owner_reads = self.destinations.owner_reads
+        for listing, likeness in copies.listings:
+            listing, first = copies.decide(listing, likeness)
+            wanted = list(fanout.judge(listing)) if judged else []
+            owner = judge(listing, owner_filter, owner_mutes) if owner_reads else None
+            wanting = {n for n, _ in wanted} | ({OWNER} if owner and owner.matched else set())
+            merged = copies.merged_for(first, wanting)  # got its first copy: no second
+            for name, verdict in wanted:
+                if name not in merged:
+                    chosen = replace(listing, keywords=verdict.keywords)
+                    for_chats.setdefault(listing.job_id, []).append((name, chosen))
+            if owner and owner.matched and OWNER not in merged:
+                matched.add(listing.job_id)
+                listing = replace(listing, keywords=owner.keywords)
+            if merged:
+                copies.merged += 1
+                log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
+            copies.add(listing, likeness, wanting - merged)
             listings.append(listing)
         flood = self.config.flood_limit(source)
         recorded = self.store.outbox.record(
@@ -249,19 +260,23 @@ class Poller:
             flood_notice=notices.flood(source, [x.title for x in read.listings], now),
             chats=for_chats,
         )
-        if recorded.get(RowStatus.PRIMED) and not recorded.get("flood"):
-            log.info(
-                "source %s primed silently: %d listings recorded, none sent",
-                source.name,
-                recorded[RowStatus.PRIMED],
-            )
-        if recorded.get("flood"):
-            log.warning(
-                "source %s showed %d new listings at once: recorded silently, one notice queued",
-                source.name,
-                recorded["flood"],
-            )
+        _log_recorded(source.name, recorded)
         return recorded
+
+
+def _log_recorded(source: str, recorded: Mapping[str, int]) -> None:
+    if recorded.get(RowStatus.PRIMED) and not recorded.get("flood"):
+        log.info(
+            "source %s primed silently: %d listings recorded, none sent",
+            source,
+            recorded[RowStatus.PRIMED],
+        )
+    if recorded.get("flood"):
+        log.warning(
+            "source %s showed %d new listings at once: recorded silently, one notice queued",
+            source,
+            recorded["flood"],
+        )
 
 
 WAITED = "waited"  # the read_reason of a source whose host's turn did not come

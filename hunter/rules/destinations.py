@@ -29,6 +29,7 @@ class ChatConfig:
     to: str
     rules: Mapping[str, Any]  # its own include / exclude / min_budget, as written
     sources: tuple[str, ...] | None = None  # None: every source
+    merge: bool | None = None  # one alert per job (issue 43); None: the config's `merge`
 
     def filter_for(self, base: FilterConfig) -> FilterConfig:
         """`base` (a source's filter: the global one with the source's own keys), with this

@@ -33,6 +33,12 @@ class Listing:
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
     company: str = ""  # who posts it (the employer, the client), where the board says
     location: str = ""  # where the job is, or who may apply ("Bangkok", "APAC", "Remote")
+    # One alert per job (issue 43): the link of the first copy this one was merged with, and
+    # why ("same title, same employer, 94% the same text"); or when a re-post alerted anyway
+    # (reposts = "alert") was first seen (ISO 8601 date).
+    same_as: str = ""
+    same_why: str = ""
+    reposted: str = ""
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
@@ -68,4 +74,7 @@ class Listing:
             posted=str(data.get("posted") or ""),
             company=str(data.get("company") or ""),
             location=str(data.get("location") or ""),
+            same_as=str(data.get("same_as") or ""),
+            same_why=str(data.get("same_why") or ""),
+            reposted=str(data.get("reposted") or ""),
         )

@@ -36,9 +36,9 @@ def money(listing: Listing) -> str:
 
 
 def details(listing: Listing) -> str:
-    """Who posts it and where, category, engagement, offers so far and the deadline, where
-    the source says them; each once (a board's summary or category may already say who posts
-    it, or where)."""
+    """Who posts it and where, category, engagement, offers so far, the deadline, and that
+    it is a re-post, where the source says them; each once (a board's summary or category
+    may already say who posts it, or where)."""
     parts = [p for p in (listing.company, listing.location) if p and p not in listing.summary]
     if listing.category and listing.category not in parts:
         parts.append(listing.category)
@@ -48,6 +48,8 @@ def details(listing: Listing) -> str:
         parts.append(f"เสนอแล้ว {listing.offers} คน ({listing.offers} offers)")
     if listing.deadline:
         parts.append(f"ปิดรับ {listing.deadline[:10]}")
+    if listing.reposted:  # a job its board posted again, alerted again (reposts = "alert")
+        parts.append(f"🔁 โพสต์ซ้ำ (re-posted; first seen {listing.reposted})")
     return " · ".join(parts)
 
 

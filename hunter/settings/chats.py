@@ -8,6 +8,7 @@ include = ["logo", "โลโก้"]                 # optional: else the globa
 exclude = ["unpaid"]
 min_budget = 3000
 sources = ["fastwork"]                    # optional: else every source
+merge = false                             # optional: every copy of a job (else `merge`'s)
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hunter.rules.destinations import OWNER_NAME, ChatConfig
 from hunter.rules.pay import read_min_budget
 from hunter.settings.toml_tables import reject_unknown, words
 
-_KEYS = {"name", "to", "include", "exclude", "min_budget", "sources"}
+_KEYS = {"name", "to", "include", "exclude", "min_budget", "sources", "merge"}
 
 
 RECIPIENT_HELP = "the bot's welcome in that chat says its id"
@@ -89,4 +90,10 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
             raise ConfigError(
                 f"{at}: no source named {unknown[0]!r}; the sources are {', '.join(sources)}"
             )
-    return ChatConfig(name, to, rules, None if chosen is None else tuple(chosen))
+    merge = table.get("merge")
+    if merge is not None and not isinstance(merge, bool):
+        raise ConfigError(
+            f"{at}: merge must be true (one alert per job, however many boards show it) or "
+            f"false (every copy), got {merge!r}"
+        )
+    return ChatConfig(name, to, rules, None if chosen is None else tuple(chosen), merge)

@@ -56,6 +56,9 @@ class Config:
     # `to`; None: LINE_TO, its old spelling, in the environment
     owner: str | None = None
     subscribers: SubscribersConfig = field(default_factory=SubscribersConfig)  # [subscribers]
+    # One alert per job (issue 43): a copy of a job a chat got (another board, a re-post) is
+    # recorded as seen, not sent; false: every copy. A [[chats]] may say otherwise.
+    merge: bool = True
     filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]
     path: Path | None = None
 
@@ -119,6 +122,7 @@ _TOP_KEYS = {
     "sources",
     "chats",
     "subscribers",
+    "merge",
 }
 _FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within"}
 
@@ -193,6 +197,7 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         chats=parse_chats(raw.get("chats"), where, [s.name for s in sources]),
         owner=_owner(raw, where),
         subscribers=parse_subscribers(raw.get("subscribers"), where),
+        merge=_typed(raw, "merge", bool, where, True),
         filter=global_filter,
         path=path,
     )
@@ -424,11 +429,24 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         pages=pages,
         every_seconds=every,
         **_source_schedule(raw, where),
+        reposts=_reposts(raw, where),
         flood_threshold=None
         if flood is None
         else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),
         **fields,
     )
+
+
+def _reposts(raw: Mapping[str, Any], where: str) -> str:
+    """`reposts`: "merge" (a job this board posts again under a new id is not alerted again)
+    or "alert" (it is, marked as re-posted)."""
+    reposts = raw.get("reposts", "merge")
+    if reposts not in ("merge", "alert"):
+        raise ConfigError(
+            f'{where}: reposts must be "merge" (a job posted again under a new id is not '
+            f'alerted again) or "alert" (it is, marked as re-posted), got {reposts!r}'
+        )
+    return str(reposts)
 
 
 def _zone(raw: Mapping[str, Any], where: str, default: str) -> str:

@@ -48,6 +48,7 @@ COMMON_KEYS = frozenset(
         "currency",
         "period",
         "timezone",
+        "reposts",
     }
 )
 

@@ -58,6 +58,7 @@ class SourceConfig:
     slowest_minutes: float | None = None  # None: the config's
     where: tuple[Condition, ...] = ()  # json: conditions every item must meet
     flood_threshold: int | None = None  # None: the config's flood_threshold
+    reposts: str = "merge"  # a job posted again under a new id: "merge" (not alerted), "alert"
     currency: str = "THB"  # ISO 4217: what the source's budgets are in, unless an item says
     period: str = ""  # what its pay is per, unless an item says: "" a whole job, hour ... year
     # The IANA timezone its times without a zone are in ("2026-12-03 09:15"): the config's

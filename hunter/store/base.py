@@ -6,7 +6,8 @@
     ├── .pace     PaceStore      the month's pushes (pace.py)
     ├── .chat     ChatStore      webhook events, mutes and marks (chat.py)
     ├── .reads    ReadsStore     each read of each source, for the history (reads.py)
-    └── .subscribers SubscriberStore  the chats that joined from their phone (subscribers.py)
+    ├── .subscribers SubscriberStore  the chats that joined from their phone (subscribers.py)
+    └── .likeness LikenessStore   each listing's likeness, to find a job seen before (likeness.py)
 
 Adapters: sqlite/ (a local file) and functions/ (hunter's PostgreSQL functions, carried by
 postgres.py over psycopg or by supabase.py over HTTPS) implement each room; every claim is
@@ -23,6 +24,7 @@ from typing import Any
 
 from hunter.store.chat import ChatStore
 from hunter.store.columns import Row, text, utc
+from hunter.store.likeness import LikenessStore
 from hunter.store.outbox import OutboxStore
 from hunter.store.pace import PaceStore
 from hunter.store.reads import ReadsStore
@@ -41,6 +43,7 @@ class Store(ABC):
     chat: ChatStore
     reads: ReadsStore
     subscribers: SubscriberStore
+    likeness: LikenessStore
 
     @abstractmethod
     def migrate(self) -> None:

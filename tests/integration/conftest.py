@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from hunter.channels.telegram.send import TelegramSender
+from tests.support.remote_boards import RemoteBoards
+from tests.support.scripted import Clock
 from tests.support.sqlite_store import store
 from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
@@ -22,3 +24,12 @@ def telegram_sender(telegram: TelegramStandIn) -> Iterator[TelegramSender]:
     channel = TelegramSender(TOKEN, telegram.url, deadline=2.0)
     yield channel
     channel.close()
+
+
+@pytest.fixture
+def boards(clock: Clock) -> Iterator[RemoteBoards]:
+    """The remote boards' stand-in (Freelancer, Himalayas, Remotive, Jobicy), on the test's
+    clock (a test module says where its clock starts: a `clock` fixture)."""
+    stand_in = RemoteBoards(clock=clock)
+    yield stand_in
+    stand_in.close()

@@ -41,10 +41,11 @@ def server_url() -> str:
 def stop_server() -> None:
     """Stop the suite's own server (the session's end calls this while logging still works)."""
     global _server
-    if _server is None and _server_url is not None:
+    if _server is None and _server_url is not None and _templates:  # the developer's server
         drop_templates()
     if _server is not None:
         server, _server = _server, None
+        _templates.clear()  # they go with the server
         server.cleanup()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.functions.chat import FunctionChat
+from hunter.store.functions.likeness import FunctionLikeness
 from hunter.store.functions.outbox import FunctionOutbox
 from hunter.store.functions.pace import FunctionPace
 from hunter.store.functions.reads import FunctionReads
@@ -22,6 +23,7 @@ class FunctionStore(FunctionCarrier):
         self.reads = FunctionReads(self)
         self.chat = FunctionChat(self)
         self.subscribers = FunctionSubscribers(self)
+        self.likeness = FunctionLikeness(self)
 
 
 __all__ = ["Document", "FunctionStore"]

@@ -8,7 +8,6 @@ own search; the sites' documented refusals are failed reads with a reason, never
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,13 +31,6 @@ FREELANCER = (
 @pytest.fixture
 def clock() -> Clock:
     return Clock(T0)
-
-
-@pytest.fixture
-def boards(clock: Clock) -> Iterator[RemoteBoards]:
-    stand_in = RemoteBoards(clock=clock)
-    yield stand_in
-    stand_in.close()
 
 
 def slug(title: str) -> str:

@@ -550,3 +550,31 @@ SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active') AS acti
        (SELECT count(*) FROM hunter_seen_jobs k
         WHERE k.status = 'sent' AND k.sent_at >= :recent
           AND k.chat IN (SELECT s.chat FROM hunter_subscribers s)) AS sent_recently;
+
+-- name: likeness_fresh
+-- Which of these job ids hunter never recorded (020_likeness.sql's `fresh`).
+SELECT b.value AS job_id FROM json_each(:ids) b
+WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = b.value);
+
+-- name: likeness_keep
+INSERT INTO hunter_likeness (job_id, source, title, likeness, seen_at)
+VALUES (:job_id, :source, :title, :likeness, :now)
+ON CONFLICT (job_id) DO NOTHING;
+
+-- name: likeness_earlier
+-- The listings of these titles seen since :since but not among :ids (the fresh ones), oldest first, each with
+-- the chats it was or will be sent to (a JSON array; '' is the owner's chat).
+SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
+       (SELECT json_group_array(j.chat) FROM (
+            SELECT j.chat FROM hunter_seen_jobs j
+            WHERE j.job_id = l.job_id
+              AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
+            ORDER BY j.chat) j) AS chats
+FROM hunter_likeness l
+WHERE l.title IN (SELECT value FROM json_each(:titles))
+  AND l.seen_at >= :since
+  AND l.job_id NOT IN (SELECT value FROM json_each(:ids))
+ORDER BY l.seen_at, l.job_id;
+
+-- name: likeness_prune
+DELETE FROM hunter_likeness WHERE seen_at < :before;

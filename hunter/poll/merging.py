@@ -1,0 +1,116 @@
+"""One alert per job (issue 43): a new listing that is a job already sent, or about to be, to a
+chat is recorded for that chat as seen, not sent again. hunter/rules/likeness.py says whether
+two listings are one job; the store's note (store/likeness.py) found the earlier ones of its
+title; this decides, listing by listing, in the order the page shows them.
+
+Nothing is hidden from a chat that did not get the first copy (filtered, muted, a chat that
+joined later, a first copy only primed): it gets this one as usual. A re-post on the same board
+(a new id) is merged too, unless the source says `reposts = "alert"`: then it is alerted,
+marked as re-posted. A chat with `merge = false` gets every copy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.likeness import Likeness, Sameness, same_job
+from hunter.rules.listing import Listing
+from hunter.settings.config import Config
+from hunter.sources.spec import SourceConfig
+from hunter.store.base import Store
+from hunter.store.likeness import Earlier, Noted
+
+
+@dataclass(frozen=True)
+class Verdict:
+    listing: Listing  # as it is recorded: marked with its first copy, or as re-posted
+    merged_for: frozenset[str]  # the chats that got (or get) the first copy: none for them
+
+
+class Copies:
+    """The earlier listings of one source's read (what the store noted, then each fresh
+    listing of the read as it is decided), and the decision for each fresh listing."""
+
+    def __init__(
+        self,
+        listings: Sequence[tuple[Listing, Likeness]],
+        noted: Noted,
+        alert_reposts: bool,
+        merges: Callable[[str], bool],
+        now: datetime,
+    ) -> None:
+        self.listings = listings  # the read's, in the page's order, each with its likeness
+        self._earlier = list(noted.earlier)
+        self.fresh = noted.fresh
+        self._alert_reposts = alert_reposts
+        self._merges = merges  # does this chat merge copies ('' the owner's)?
+        self._now = now
+        self.merged = 0  # listings merged with a first copy in this read
+
+    @classmethod
+    def of(
+        cls,
+        listings: Sequence[Listing],
+        source: SourceConfig,
+        store: Store,
+        config: Config,
+        destinations: Destinations,
+        now: datetime,
+    ) -> Copies:
+        """A read's listings with their likeness, and the earlier listings of their titles
+        (one call to the store, which keeps the new ones' likeness)."""
+        pairs = [(x, Likeness.of(x)) for x in listings]
+        window = now - timedelta(days=config.prune_after_days)
+        noted = store.likeness.note(pairs, window, now)
+
+        def merges(chat: str) -> bool:  # a [[chats]]'s `merge`, else the config's
+            named = destinations.chat_named(chat) if chat != OWNER else None
+            return config.merge if named is None or named.merge is None else named.merge
+
+        return cls(pairs, noted, source.reposts == "alert", merges, now)
+
+    def decide(self, listing: Listing, likeness: Likeness) -> tuple[Listing, Earlier | None]:
+        """The listing as recorded (marked), and its first copy: the oldest earlier listing
+        that is the same job (None: a job not seen before, or a re-post alerted)."""
+        if listing.job_id not in self.fresh:
+            return listing, None
+        found = self._first(likeness)
+        if found is None:
+            return listing, None
+        first, sameness = found
+        if first.source == listing.source and self._alert_reposts:
+            return replace(listing, reposted=first.seen_at.date().isoformat()), None
+        why = f"the same job as {first.url} on {first.source}: {sameness}"
+        return replace(listing, same_as=first.url, same_why=why), first
+
+    def merged_for(self, first: Earlier | None, chats: Collection[str]) -> frozenset[str]:
+        """Of `chats` (that want the listing now), those that got its first copy."""
+        if first is None:
+            return frozenset()
+        return frozenset(c for c in chats if c in first.chats and self._merges(c))
+
+    def add(self, listing: Listing, likeness: Likeness, chats: Collection[str]) -> None:
+        """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`."""
+        if listing.job_id in self.fresh and likeness.title:
+            self._earlier.append(
+                Earlier(
+                    job_id=listing.job_id,
+                    source=listing.source,
+                    url=listing.url,
+                    title=listing.title,
+                    likeness=likeness,
+                    seen_at=self._now,
+                    chats=frozenset(chats),
+                )
+            )
+
+    def _first(self, likeness: Likeness) -> tuple[Earlier, Sameness] | None:
+        for earlier in self._earlier:
+            if earlier.likeness.title != likeness.title:
+                continue
+            sameness = same_job(likeness, earlier.likeness)
+            if sameness.same:
+                return earlier, sameness
+        return None

@@ -1,0 +1,486 @@
+"""A job's likeness: whether a new listing is a job already seen, on another board or again on
+the same one under a new id (issue 43). Pure: the poller makes each listing's Likeness, the
+store keeps it (its title key is the bucket an earlier copy is looked up by), and `same_job`
+decides.
+
+A wrong merge is a lost listing, so the rule is strict and every part must agree:
+- the title is the same once normalised (case, punctuation, emoji, words such as "remote",
+  "urgent" or a gender mark "(m/w/d)" dropped; seniority kept, so "Senior" and "Junior" differ);
+- the employer or client is the same where both boards state one (legal forms such as "GmbH",
+  "Inc." or "บริษัท ... จำกัด" aside); where either does not, near-identical text must say it;
+- the place agrees: unstated or remote on either side, one inside the other ("Switzerland" and
+  "Zürich, Switzerland"), or the same first part ("Wien, Austria" and "Wien, Wien");
+- the pay agrees: unstated on either side, or the same currency and period with ranges that
+  meet;
+- the text is near-identical where both boards give some: most of the shorter one's character
+  5-grams are in the longer one (a board that cuts descriptions at 500 characters still
+  matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams).
+Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+import unicodedata
+import zlib
+from dataclasses import dataclass
+
+from hunter.rules.listing import Listing
+
+SKETCH_SIZE = 64  # hashes kept per text: bottom-k, k = 64
+SHINGLE = 5  # characters per n-gram
+MIN_TEXT = 40  # characters of text below which a text says nothing
+TEXT_SAME = 0.6  # of the shorter text's 5-grams found in the other: the same text
+TEXT_ALONE = 0.85  # ... when the text must speak for a client a board does not state
+
+# Words that say how a job is advertised, not which job it is.
+_FILLER = frozenset(
+    [
+        "remote",
+        "remotely",
+        "urgent",
+        "urgently",
+        "hiring",
+        "now",
+        "immediate",
+        "start",
+        "asap",
+        "new",
+        "apply",
+        "today",
+        "wfh",
+        "anywhere",
+        "worldwide",
+        "global",
+        "fully",
+        "100",
+        "hybrid",
+    ]
+)
+# Gender marks of German, French and Dutch ads: (m/w/d), (f/m/x), (h/f), (all genders).
+_GENDER = re.compile(r"\b(?:[mwfdxh](?:\s[mwfdxh]){1,2}|all\sgenders?|in)\b")
+_THAI_FILLER: tuple[str, ...] = ("รับสมัครด่วน", "ด่วนมาก", "งานด่วน", "ด่วน", "รับสมัคร")
+_LEGAL = frozenset(
+    [
+        "inc",
+        "incorporated",
+        "ltd",
+        "limited",
+        "llc",
+        "llp",
+        "plc",
+        "gmbh",
+        "mbh",
+        "kg",
+        "ag",
+        "co",
+        "company",
+        "corp",
+        "corporation",
+        "sa",
+        "sas",
+        "sarl",
+        "srl",
+        "spa",
+        "bv",
+        "nv",
+        "pte",
+        "pty",
+        "oy",
+        "ab",
+        "as",
+        "se",
+        "kft",
+        "sro",
+        "sp",
+        "zoo",
+        "the",
+        "group",
+        "บริษัท",
+        "จำกัด",
+        "มหาชน",
+        "บจก",
+        "บมจ",
+    ]
+)
+# German public bodies' legal forms, written out or short ("KöR", "AöR").
+_LEGAL_PHRASES = ("körperschaft des öffentlichen rechts", "anstalt des öffentlichen rechts")
+_LEGAL_SHORT = frozenset(["kör", "aör", "ev", "eg"])
+_REMOTE_PLACES = frozenset(["remote", "anywhere", "worldwide", "global", "online", "wfh"])
+_PLACE_NOISE = frozenset(["more", "locations", "location", "and", "or"])
+# The same country in the languages boards write it in (as the recorded answers show).
+_COUNTRY = {
+    "deutschland": "germany",
+    "österreich": "austria",
+    "schweiz": "switzerland",
+    "suisse": "switzerland",
+    "svizzera": "switzerland",
+    "belgië": "belgium",
+    "belgique": "belgium",
+    "nederland": "netherlands",
+    "polska": "poland",
+    "ประเทศไทย": "thailand",
+    "ไทย": "thailand",
+    "กรุงเทพ": "bangkok",
+    "กรุงเทพฯ": "bangkok",
+    "กรุงเทพมหานคร": "bangkok",
+    "usa": "united states",
+    "us": "united states",
+    "uk": "united kingdom",
+}
+
+
+def _plain(text: str) -> str:
+    """Case-folded, NFKC, every run of what is not a letter or a digit one space."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        # Thai vowels and tone marks are combining marks (Mn, Mc): part of a word.
+        kept.append(char if category[0] in "LNM" else " ")
+    return " ".join("".join(kept).split())
+
+
+# The word lists as _plain leaves text (NFKC writes Thai's SARA AM as two characters).
+_LEGAL = frozenset(_plain(w) for w in _LEGAL)
+_LEGAL_SHORT = frozenset(_plain(w) for w in _LEGAL_SHORT)
+_THAI_FILLER = tuple(_plain(w) for w in _THAI_FILLER)
+_COUNTRY = {_plain(k): v for k, v in _COUNTRY.items()}
+
+
+def title_key(title: str) -> str:
+    """The title as a job's identity: "🔥 URGENT: Senior Python Developer (Remote) (m/w/d)"
+    and "Senior Python developer" are one key; "Junior Python Developer" another."""
+    text = _plain(title)
+    for filler in _THAI_FILLER:
+        text = text.replace(filler, " ")
+    text = _GENDER.sub(" ", text)
+    return " ".join(word for word in text.split() if word not in _FILLER)
+
+
+def company_key(company: str) -> str:
+    """The employer or client without its legal form: "Avanade Inc." is "avanade",
+    "HITS.nrw Körperschaft des öffentlichen Rechts" is "hits nrw"."""
+    text = _plain(company)
+    for form in _LEGAL_PHRASES:
+        text = text.replace(form, " ")
+    return " ".join(w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT)
+
+
+def place_parts(location: str) -> tuple[str, ...]:
+    """Each comma- or slash-separated part of a place, plain, countries in one language; ()
+    when unstated or remote ("Remote", "Anywhere", "Worldwide")."""
+    parts = []
+    for part in re.split(r"[,/;|]| - |\+", location):
+        words = [_COUNTRY.get(w, w) for w in _plain(part).split()]
+        words = [w for w in words if w not in _PLACE_NOISE and not w.isdigit()]
+        if words:
+            parts.append(" ".join(words))
+    if not parts or all(_REMOTE_PLACES.intersection(p.split()) for p in parts):
+        return ()  # "Remote", "Anywhere in the World", "Worldwide"
+    return tuple(parts)
+
+
+# The commonest words of the languages the boards write in: a text's language is the one whose
+# words it uses most (Smals posts one job in French and in Dutch; their texts share no words,
+# so they say nothing about whether the job is one).
+_STOPWORDS = {
+    "en": frozenset(
+        [
+            "the",
+            "and",
+            "of",
+            "to",
+            "in",
+            "for",
+            "with",
+            "you",
+            "our",
+            "we",
+            "are",
+            "is",
+            "a",
+            "on",
+            "as",
+            "be",
+            "will",
+        ]
+    ),
+    "de": frozenset(
+        [
+            "und",
+            "der",
+            "die",
+            "das",
+            "mit",
+            "für",
+            "wir",
+            "sie",
+            "ist",
+            "ein",
+            "eine",
+            "zu",
+            "von",
+            "auf",
+            "den",
+            "im",
+        ]
+    ),
+    "fr": frozenset(
+        [
+            "et",
+            "de",
+            "la",
+            "le",
+            "les",
+            "des",
+            "pour",
+            "vous",
+            "nous",
+            "est",
+            "une",
+            "un",
+            "dans",
+            "en",
+            "du",
+            "avec",
+        ]
+    ),
+    "nl": frozenset(
+        [
+            "en",
+            "de",
+            "het",
+            "van",
+            "een",
+            "voor",
+            "je",
+            "jij",
+            "wij",
+            "we",
+            "met",
+            "in",
+            "op",
+            "is",
+            "zijn",
+            "bij",
+        ]
+    ),
+    "it": frozenset(
+        [
+            "e",
+            "di",
+            "il",
+            "la",
+            "per",
+            "con",
+            "che",
+            "un",
+            "una",
+            "del",
+            "della",
+            "sono",
+            "nel",
+            "si",
+            "le",
+        ]
+    ),
+    "es": frozenset(
+        [
+            "y",
+            "de",
+            "la",
+            "el",
+            "los",
+            "las",
+            "para",
+            "con",
+            "en",
+            "un",
+            "una",
+            "por",
+            "que",
+            "es",
+            "del",
+        ]
+    ),
+    "pl": frozenset(
+        ["i", "w", "na", "z", "do", "się", "jest", "dla", "oraz", "od", "nie", "to", "jak", "we"]
+    ),
+}
+
+
+def language_of(plain: str) -> str:
+    """ "th" for Thai script, "zh" for Chinese, else the language whose common words the text
+    uses most (at least 3 of them), "" when none stands out."""
+    if any("\u0e00" <= char <= "\u0e7f" for char in plain):
+        return "th"
+    if any("\u4e00" <= char <= "\u9fff" for char in plain):
+        return "zh"
+    words = plain.split()
+    counts = {lang: sum(1 for w in words if w in common) for lang, common in _STOPWORDS.items()}
+    best = max(counts, key=lambda lang: counts[lang])
+    ranked = sorted(counts.values(), reverse=True)
+    return best if ranked[0] >= 3 and ranked[0] > ranked[1] else ""
+
+
+def _text_hashes(text: str) -> tuple[int, tuple[int, ...]]:
+    """(how many distinct 5-grams, the smallest SKETCH_SIZE of their CRC-32s)."""
+    plain = _plain(text)
+    if len(plain) < MIN_TEXT:
+        return 0, ()
+    # A CRC-32 of each 5 characters' UTF-8: the same on every machine and process (str's
+    # hash is salted per process), and C-fast.
+    hashes = {
+        zlib.crc32(plain[i : i + SHINGLE].encode("utf-8")) for i in range(len(plain) - SHINGLE + 1)
+    }
+    return len(hashes), tuple(sorted(hashes)[:SKETCH_SIZE])
+
+
+@dataclass(frozen=True, slots=True)
+class Likeness:
+    """What a listing is compared by, kept in the store beside it."""
+
+    title: str  # title_key: the bucket an earlier copy is found in
+    company: str = ""
+    place: tuple[str, ...] = ()
+    pay: tuple[str, str, int, int] | None = None  # currency, period, least, most
+    shingles: int = 0  # distinct 5-grams of its text (0: too little text)
+    sketch: tuple[int, ...] = ()
+    language: str = ""  # its text's, where one stands out
+
+    @classmethod
+    def of(cls, listing: Listing) -> Likeness:
+        pay = None
+        if listing.budget is not None:
+            most = listing.budget_max if listing.budget_max is not None else listing.budget
+            pay = (listing.currency, listing.period, listing.budget, most)
+        shingles, sketch = _text_hashes(listing.summary)
+        language = language_of(_plain(listing.summary)) if shingles else ""
+        return cls(
+            title=title_key(listing.title),
+            company=company_key(listing.company),
+            place=place_parts(listing.location),
+            pay=pay,
+            shingles=shingles,
+            sketch=sketch,
+            language=language,
+        )
+
+    def document(self) -> dict[str, object]:
+        """As the store keeps it (JSON): the sketch as base64 of big-endian 32-bit words."""
+        packed = struct.pack(f">{len(self.sketch)}I", *self.sketch)
+        return {
+            "company": self.company,
+            "place": list(self.place),
+            "pay": list(self.pay) if self.pay else None,
+            "shingles": self.shingles,
+            "sketch": base64.b64encode(packed).decode("ascii"),
+            "language": self.language,
+        }
+
+    @classmethod
+    def from_document(cls, title: str, data: dict[str, object]) -> Likeness:
+        """From a stored row; anything unreadable reads as unstated (a merge needs evidence)."""
+        raw = data.get("sketch")
+        try:
+            packed = base64.b64decode(raw if isinstance(raw, str) else "", validate=True)
+            sketch = struct.unpack(f">{len(packed) // 4}I", packed[: len(packed) // 4 * 4])
+        except (ValueError, struct.error):
+            sketch = ()
+        pay = data.get("pay")
+        shingles = data.get("shingles")
+        place = data.get("place")
+        company = data.get("company")
+        language = data.get("language")
+        return cls(
+            title=title,
+            company=company if isinstance(company, str) else "",
+            place=tuple(str(p) for p in place) if isinstance(place, list) else (),
+            pay=_pay(pay),
+            shingles=shingles if isinstance(shingles, int) and sketch else 0,
+            sketch=tuple(sketch),
+            language=language if isinstance(language, str) else "",
+        )
+
+
+def _pay(value: object) -> tuple[str, str, int, int] | None:
+    if not isinstance(value, list) or len(value) != 4:
+        return None
+    currency, period, least, most = value
+    if not (isinstance(currency, str) and isinstance(period, str)):
+        return None
+    if not (isinstance(least, int) and isinstance(most, int)):
+        return None
+    return currency, period, least, most
+
+
+@dataclass(frozen=True, slots=True)
+class Sameness:
+    """Why two listings are, or are not, one job: what `/why` and `hunter check` say."""
+
+    same: bool
+    reasons: tuple[str, ...]
+    text_share: float | None = None  # the shorter text's share found in the other
+
+    def __str__(self) -> str:
+        return ", ".join(self.reasons)
+
+
+def text_share(a: Likeness, b: Likeness) -> float | None:
+    """How much of the shorter text is in the other (containment), None when either has too
+    little text or they are in two languages. Bottom-k: the union's k smallest hashes
+    estimate the Jaccard index J, and J * (|A| + |B|) / (1 + J) / min(|A|, |B|) the
+    containment."""
+    if not a.shingles or not b.shingles:
+        return None
+    if a.language and b.language and a.language != b.language:
+        return None  # one text in French, the other in Dutch: not comparable
+    union = sorted(set(a.sketch) | set(b.sketch))[:SKETCH_SIZE]
+    both = set(a.sketch) & set(b.sketch)
+    jaccard = sum(1 for h in union if h in both) / len(union)
+    share = jaccard * (a.shingles + b.shingles) / (1 + jaccard) / min(a.shingles, b.shingles)
+    return min(1.0, share)
+
+
+def _companies_agree(a: str, b: str) -> bool:
+    return a == b
+
+
+def _places_agree(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if not a or not b:
+        return True
+    return set(a) <= set(b) or set(b) <= set(a) or a[0] == b[0]
+
+
+def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:
+    if a is None or b is None:
+        return True
+    return a[0] == b[0] and a[1] == b[1] and a[2] <= b[3] and b[2] <= a[3]
+
+
+def same_job(a: Likeness, b: Likeness) -> Sameness:
+    """Whether `a` and `b` are one job, and why (or why not)."""
+    if not a.title or a.title != b.title:
+        return Sameness(False, ("another title",))
+    reasons = ["same title"]
+    stated = bool(a.company and b.company)
+    if stated and not _companies_agree(a.company, b.company):
+        return Sameness(False, ("same title", "another employer"))
+    if not _places_agree(a.place, b.place):
+        return Sameness(False, ("same title", "another place"))
+    if not _pays_agree(a.pay, b.pay):
+        return Sameness(False, ("same title", "other pay"))
+    share = text_share(a, b)
+    if share is not None and share < TEXT_SAME:
+        return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
+    if stated:
+        reasons.append("same employer")
+    elif share is None or share < TEXT_ALONE:
+        # No employer on one side and no text to vouch for it: not enough to merge.
+        return Sameness(False, (*reasons, "employer unknown"), share)
+    if share is not None:
+        reasons.append(f"{share:.0%} the same text")
+    return Sameness(True, tuple(reasons), share)

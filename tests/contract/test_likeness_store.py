@@ -1,0 +1,66 @@
+"""The likeness room, the same on SQLite, PostgreSQL and Supabase (issue 43): a note in one call
+says which listings hunter never recorded and keeps them, and answers the earlier listings of
+their titles (oldest first, within the window, never themselves) with the chats each went or
+goes to; the prune forgets the old ones."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hunter.rules.likeness import Likeness
+from hunter.rules.listing import Listing
+from hunter.store.base import Store
+
+T0 = datetime(2026, 12, 3, 9, tzinfo=UTC)
+TEXT = "We build payment tools for small shops. You will run our Python services on AWS."
+
+
+def job(job_id: str, title: str = "Senior Python Developer", company: str = "Acme") -> Listing:
+    source = job_id.split(":")[0]
+    return Listing(
+        job_id, source, title, f"https://{source}.test/{job_id}", summary=TEXT, company=company
+    )
+
+
+def pairs(*listings: Listing) -> list[tuple[Listing, Likeness]]:
+    return [(x, Likeness.of(x)) for x in listings]
+
+
+def test_a_note_keeps_what_is_new_and_answers_the_earlier_of_its_titles(store: Store) -> None:
+    first = store.likeness.note(pairs(job("remotive:1"), job("remotive:2", "Designer")), T0, T0)
+    assert first.fresh == {"remotive:1", "remotive:2"} and first.earlier == ()
+    store.outbox.record("remotive", [job("remotive:1"), job("remotive:2", "Designer")], set(), T0)
+    later = T0 + timedelta(hours=2)
+    again = store.likeness.note(pairs(job("himalayas:9"), job("remotive:1")), T0, later)
+    assert again.fresh == {"himalayas:9"}  # remotive:1 is recorded: never a copy
+    [earlier] = again.earlier  # shown again beside it, it is still the earlier one
+    assert earlier.job_id == "remotive:1" and earlier.seen_at == T0
+    assert (earlier.url, earlier.title) == ("https://remotive.test/remotive:1", job("x:1").title)
+    assert earlier.likeness == Likeness.of(job("remotive:1"))
+    assert earlier.chats == frozenset()  # recorded, but primed: no chat was sent it
+
+
+def test_the_earlier_say_which_chats_were_sent_them(store: Store) -> None:
+    store.outbox.record("remotive", [job("remotive:0", "Seed")], set(), T0)  # primes
+    store.likeness.note(pairs(job("remotive:1")), T0, T0)
+    listing = job("remotive:1")
+    store.outbox.record(
+        "remotive", [listing], {"remotive:1"}, T0, chats={"remotive:1": [("team", listing)]}
+    )
+    noted = store.likeness.note(pairs(job("himalayas:9")), T0, T0 + timedelta(hours=1))
+    assert [e.chats for e in noted.earlier] == [frozenset({"", "team"})]
+
+
+def test_the_window_and_the_prune(store: Store) -> None:
+    store.likeness.note(pairs(job("remotive:1")), T0, T0)
+    later = T0 + timedelta(days=50)
+    assert (
+        store.likeness.note(pairs(job("himalayas:9")), later - timedelta(days=45), later).earlier
+        == ()
+    )
+    asked = store.likeness.note(pairs(job("jobicy:3")), T0, later, keep=False)
+    assert [e.job_id for e in asked.earlier] == ["remotive:1", "himalayas:9"]  # oldest first
+    assert store.likeness.prune(T0 + timedelta(days=1)) == 1  # remotive:1; himalayas:9 stays
+    assert [e.job_id for e in store.likeness.note(pairs(job("jobicy:3")), T0, later).earlier] == [
+        "himalayas:9"
+    ]  # jobicy:3 was not kept when asked with keep=False

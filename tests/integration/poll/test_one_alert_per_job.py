@@ -1,0 +1,201 @@
+"""One alert per job (issue 43), through Hunter.poll against the boards' stand-ins: the same job
+on Remotive and Himalayas alerts once and /why of the second names the first; a chat that did
+not get the first gets the second; a job posted again under a new id is not alerted again,
+unless the source says reposts = "alert" (then it is, marked); the hard pairs stay apart;
+`merge = false` gets every copy."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from hunter.app.service import Hunter
+from hunter.chat.tuning import Tuning
+from hunter.chat.why import Why
+from hunter.rules.destinations import Destinations
+from hunter.settings.config import Config, parse_config
+from hunter.store.sqlite import SQLiteStore
+from tests.support.board import Board, html_source
+from tests.support.line_standin import titles_of
+from tests.support.remote_boards import RemoteBoards
+from tests.support.scripted import Clock, ScriptedSender
+
+T0 = datetime(2026, 11, 3, 9, tzinfo=UTC)
+TEXT = (
+    "Acme builds payment tools for small shops in Southeast Asia. You will design and run our "
+    "Python services on AWS, review code and mentor two junior engineers."
+)
+REMOTIVE = "/api/remote-jobs?search={search}&limit=100"
+HIMALAYAS = "/jobs/api/search?q={search}&sort=recent&limit=20"
+HOURS_8 = 8 * 3600  # past Remotive's own pace (4 reads a day)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(T0)
+
+
+def remotive(n: int, title: str, company: str = "Acme") -> dict[str, Any]:
+    """As Remotive answers a job (a 2026-07 answer's fields)."""
+    return {
+        "id": n,
+        "url": f"https://remotive.com/remote-jobs/software-dev/job-{n}",
+        "title": title,
+        "company_name": company,
+        "category": "Software Development",
+        "job_type": "full_time",
+        "publication_date": "2026-11-03T08:00:00",
+        "candidate_required_location": "Asia",
+        "salary": "",
+        "description": f"<p>{TEXT}</p>",
+    }
+
+
+def himalayas(n: int, title: str, company: str = "Acme") -> dict[str, Any]:
+    """As Himalayas answers a job (2026-07 and 2026-09 answers): its excerpt is the text's
+    first sentences."""
+    return {
+        "guid": f"https://himalayas.app/companies/acme/jobs/job-{n}",
+        "title": title,
+        "companyName": company,
+        "excerpt": TEXT[:140],
+        "minSalary": None,
+        "maxSalary": None,
+        "currency": None,
+        "salaryPeriod": None,
+        "employmentType": "Full Time",
+        "locationRestrictions": ["Asia"],
+        "categories": ["Software Engineering"],
+        "pubDate": 1_762_160_000_000 + n,
+    }
+
+
+def config_of(boards: RemoteBoards, **more: Any) -> Config:
+    sources = [
+        {"preset": "remotive", "url": boards.url + REMOTIVE, "search": "python"},
+        {"preset": "himalayas", "url": boards.url + HIMALAYAS, "search": "python"},
+    ]
+    return parse_config({"sources": sources, "filter": {"include": ["python"]}, **more})
+
+
+def titles(sender: ScriptedSender) -> list[str]:
+    return [t for _key, messages in sender.pushes for t in titles_of({"messages": messages})]
+
+
+def test_the_same_job_on_two_boards_alerts_once_and_why_names_the_first(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    boards.remotive = [remotive(1, "Python Seed")]
+    boards.himalayas = [himalayas(1, "Python Seed Two")]
+    line = ScriptedSender()
+    config = config_of(boards)
+    hunter = Hunter(config, store, line, clock, "w", threading.Event())
+    hunter.poll()  # primes both
+    boards.remotive.insert(0, remotive(2, "Senior Python Developer"))
+    clock.advance(HOURS_8)
+    hunter.poll()
+    boards.himalayas.insert(0, himalayas(2, "Senior Python Developer (Remote)", "ACME Inc."))
+    boards.himalayas.insert(0, himalayas(3, "Senior Python Developer", "Globex"))  # another
+    clock.advance(HOURS_8)
+    hunter.poll()
+    assert sorted(titles(line)) == ["Senior Python Developer", "Senior Python Developer"]
+    sent_links = str(line.pushes)
+    assert "remotive.com/remote-jobs/software-dev/job-2" in sent_links
+    assert "himalayas.app/companies/acme/jobs/job-3" in sent_links  # Globex's: its own job
+    assert "himalayas.app/companies/acme/jobs/job-2" not in sent_links
+    states = store.outbox.job_states()
+    assert states["himalayas:https://himalayas.app/companies/acme/jobs/job-2"] == "ignored"
+    why = Why(Tuning(config, store, Destinations(None)), clock, lambda: None)
+    answer = why.explain("https://himalayas.app/companies/acme/jobs/job-2", "")
+    assert (
+        "merged: the same job as https://remotive.com/remote-jobs/software-dev/job-2 on "
+        "remotive: same title, same employer" in answer
+    ), answer
+
+
+def test_a_chat_that_did_not_get_the_first_copy_gets_the_second(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    """The owner reads both boards; the team chat reads Himalayas only: the Himalayas copy of
+    a job the owner got from Remotive still reaches the team, and only the team."""
+    boards.remotive = [remotive(1, "Python Seed")]
+    boards.himalayas = [himalayas(1, "Python Seed Two")]
+    team, owner = "C" + "1" * 32, "U" + "2" * 32
+    line = ScriptedSender()
+    chats = [{"name": "team", "to": team, "sources": ["himalayas"]}]
+    config = config_of(boards, chats=chats)
+    hunter = Hunter(config, store, line, clock, "w", threading.Event(), line_to=owner)
+    hunter.poll()
+    boards.remotive.insert(0, remotive(2, "Senior Python Developer"))
+    boards.himalayas.insert(0, himalayas(2, "Senior Python Developer"))
+    clock.advance(HOURS_8)
+    hunter.poll()
+    everyone = [(to or owner, str(m)) for (_k, m), to in zip(line.pushes, line.to, strict=True)]
+    to_team = [m for to, m in everyone if to == team]
+    to_owner = [m for to, m in everyone if to != team]
+    assert len(to_team) == 1 and "himalayas.app" in to_team[0]
+    assert len(to_owner) == 1 and "remotive.com" in to_owner[0]
+
+
+def test_merge_false_gets_every_copy(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    boards.remotive = [remotive(1, "Python Seed")]
+    boards.himalayas = [himalayas(1, "Python Seed Two")]
+    line = ScriptedSender()
+    hunter = Hunter(config_of(boards, merge=False), store, line, clock, "w", threading.Event())
+    hunter.poll()
+    boards.remotive.insert(0, remotive(2, "Senior Python Developer"))
+    boards.himalayas.insert(0, himalayas(2, "Senior Python Developer"))
+    clock.advance(HOURS_8)
+    hunter.poll()
+    assert titles(line) == ["Senior Python Developer", "Senior Python Developer"]
+
+
+@pytest.mark.parametrize("reposts", ["merge", "alert"])
+def test_a_repost_under_a_new_id(
+    board: Board, store: SQLiteStore, clock: Clock, reposts: str
+) -> None:
+    """A client posts the same brief again two days later under a new id, the first still on
+    the page: merged (no second alert), or with reposts = "alert" alerted, marked."""
+
+    def page(jobs: list[tuple[str, str]]) -> str:
+        return (
+            "<ul>"
+            + "".join(
+                f'<li class="job" data-jid="{j}"><h3><a href="https://x.test/{j}">{t}</a></h3>'
+                f'<p class="client">Somchai Design</p><p class="text">{TEXT}</p></li>'
+                for j, t in jobs
+            )
+            + "</ul>"
+        )
+
+    url = board.serve("/jobs", page([("seed", "seed")]))
+    source = {
+        **html_source("board", url),
+        "company": ".client",
+        "summary": ".text",
+        "reposts": reposts,
+    }
+    config = parse_config({"sources": [source], "filter": {"include": ["logo"]}})
+    line = ScriptedSender()
+    hunter = Hunter(config, store, line, clock, "w", threading.Event())
+    hunter.poll()
+    board.serve("/jobs", page([("101", "ออกแบบโลโก้ร้านกาแฟ logo"), ("seed", "seed")]))
+    clock.advance(3600)
+    hunter.poll()
+    clock.advance(2 * 86400)
+    board.serve(
+        "/jobs", page([("205", "ออกแบบโลโก้ร้านกาแฟ logo"), ("101", "ออกแบบโลโก้ร้านกาแฟ logo")])
+    )
+    hunter.poll()
+    payloads = [str(m) for _k, m in line.pushes]
+    if reposts == "merge":
+        assert len(payloads) == 1 and "x.test/101" in payloads[0]
+        assert store.outbox.job_states()["board:205"] == "ignored"
+    else:
+        assert len(payloads) == 2 and "x.test/205" in payloads[1]
+        assert "re-posted; first seen 2026-11-03" in payloads[1]  # on its card

@@ -1,0 +1,135 @@
+"""The labelled set of issue 43: 603 real listings of 22 boards (../shared/fixtures/dupes) and
+which of them are the same job (tests/fixtures/likeness/labels.json, judged by hand), and how
+hunter's likeness scores on it. Used by tests/unit/rules/test_likeness.py and bench/dupes.py.
+
+Scored as a chat sees it: listings arrive in the order they were posted, each new one is
+compared with the earlier ones of its title (the store's bucket) and merged with the first
+that is the same job, so merges chain; the pairs merged are the pairs within each chain."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hunter.rules.likeness import Likeness, same_job
+from hunter.rules.listing import Listing
+from hunter.rules.pay import currency_in, parse_budget_range, period_in
+
+DUPES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dupes" / "listings.jsonl"
+LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "likeness" / "labels.json"
+Pair = frozenset[str]
+
+
+def rows() -> list[dict[str, object]]:
+    with DUPES.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def listing(row: dict[str, object]) -> Listing:
+    """A captured listing as a source of hunter's would read it: its salary read by hunter's
+    own pay rules (currency and period where the text says them)."""
+    salary = str(row.get("salary") or "")
+    least, most = parse_budget_range(salary)
+    return Listing(
+        job_id=str(row["key"]),
+        source=str(row["board"]),
+        title=str(row.get("title") or ""),
+        url=str(row.get("url") or ""),
+        summary=str(row.get("description") or ""),
+        budget=least,
+        budget_max=most,
+        currency=currency_in(salary) or "",
+        period=period_in(salary) or "",
+        company=str(row.get("company") or ""),
+        location=str(row.get("location") or ""),
+    )
+
+
+def _pairs(groups: list[list[str]]) -> Iterator[Pair]:
+    for group in groups:
+        for a, b in itertools.combinations(group, 2):
+            yield frozenset((a, b))
+
+
+@dataclass
+class Score:
+    merged: set[Pair] = field(default_factory=set)  # pairs within each chain of merges
+    same: set[Pair] = field(default_factory=set)  # pairs labelled the same job
+    unsure: set[Pair] = field(default_factory=set)
+    apart: dict[Pair, str] = field(default_factory=dict)  # hard pairs, and why apart
+    listings: int = 0
+    boards: int = 0
+    copies: int = 0  # listings with an earlier copy of their job (labelled): alerts to save
+    copies_merged: int = 0  # ... merged into a chain holding one of those earlier copies
+
+    @property
+    def copies_recall(self) -> float:
+        """Of the repeated alerts a chat would get, the share saved."""
+        return self.copies_merged / self.copies if self.copies else 1.0
+
+    @property
+    def judged(self) -> set[Pair]:
+        return self.merged - self.unsure
+
+    @property
+    def precision(self) -> float:
+        return len(self.judged & self.same) / len(self.judged) if self.judged else 1.0
+
+    @property
+    def recall(self) -> float:
+        return len(self.judged & self.same) / len(self.same)
+
+    @property
+    def wrong(self) -> set[Pair]:
+        return self.judged - self.same
+
+    @property
+    def missed(self) -> set[Pair]:
+        return self.same - self.merged
+
+
+def score() -> Score:
+    found = rows()
+    labels = json.loads(LABELS.read_text(encoding="utf-8"))
+    likeness = {str(r["key"]): Likeness.of(listing(r)) for r in found}
+    order = sorted(found, key=lambda r: (str(r.get("posted") or "9999"), str(r["key"])))
+    chain: dict[str, str] = {}  # a listing -> the first of its chain
+
+    def first(key: str) -> str:
+        while chain.get(key, key) != key:
+            key = chain[key]
+        return key
+
+    earlier: dict[str, list[str]] = {}  # title key -> listings seen, oldest first
+    for row in order:
+        key = str(row["key"])
+        mine = likeness[key]
+        bucket = earlier.setdefault(mine.title, []) if mine.title else []
+        for other in bucket:
+            if same_job(mine, likeness[other]).same:
+                chain[key] = first(other)
+                break
+        bucket.append(key)
+    chains: dict[str, list[str]] = {}
+    for key in likeness:
+        chains.setdefault(first(key), []).append(key)
+    arrived = [str(r["key"]) for r in order]
+    copies = merged = 0
+    for group in labels["same"]:
+        members = sorted(group, key=arrived.index)
+        for n, key in enumerate(members[1:], 1):
+            copies += 1
+            merged += key in chain and first(key) in {first(k) for k in members[:n]}
+    return Score(
+        copies=copies,
+        copies_merged=merged,
+        merged=set(_pairs(list(chains.values()))),
+        same=set(_pairs(labels["same"])),
+        unsure=set(_pairs(labels["unsure"])),
+        apart={frozenset(p[:2]): p[2] for p in labels["apart"]},
+        listings=len(found),
+        boards=len({r["board"] for r in found}),
+    )
