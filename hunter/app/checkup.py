@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.errors import HunterError
+from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
@@ -75,8 +76,17 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
+        # What the next poll would merge with a job seen before (issue 43), looked up only.
+        destinations = Destinations(None, config.chats)
+        copies = {
+            r.name: Copies.of(r.listings, r.source, store, config, destinations, now, keep=False)
+            for r in reads
+            if not r.error
+        }
     for read in reads:
         failures += _report_source(config, read, rules, say)
+        if read.name in copies:
+            _report_copies(copies[read.name], say)
         if last.get(read.name):  # what the running hunter met, which a fetch now may not show
             failures += 1
             say(f"  FAILED at the last poll: {last[read.name]}")
@@ -205,6 +215,22 @@ def _report_source(
         for name, chat_rules, mutes in chats:
             say(f"      chat {name}: [{judge(listing, chat_rules, mutes).reason}]")
     return 0
+
+
+def _report_copies(copies: Copies, say: Callable[[str], None]) -> None:
+    """The listings of this read that are a job seen before: merged, one alert per job."""
+    merged = []
+    for listing, likeness in copies.listings:
+        marked, first = copies.decide(listing, likeness)
+        if first is not None:
+            merged.append(marked)
+        copies.add(marked, likeness, first.chats if first else ())
+    if merged:
+        listing = merged[0]
+        say(
+            f"  {len(merged)} new listing{'s are' if len(merged) > 1 else ' is'} a job seen "
+            f"before (one alert per job), e.g. {listing.job_id}: {listing.same_why}"
+        )
 
 
 def _fields(read: SourceRead) -> str:

@@ -38,6 +38,7 @@ SWEEP_EVERY = 60.0  # seconds between two looks for events a stopped worker left
 WORKERS = 3  # events answered at once (each waits on LINE's or Telegram's API)
 CHAT_BACKLOG = 50  # events one chat may have queued in memory; the rest wait in the store
 TOO_FAST_AGAIN = 60.0  # seconds before a chat sending too fast is told so again
+PACE_CHATS = 10_000  # chats whose last minute of commands is remembered at once
 
 
 class FairQueue:
@@ -109,6 +110,28 @@ class FairQueue:
             return self._changed.wait_for(lambda: not self._chats and not self._busy, timeout)
 
 
+class CommandPace:
+    """At most `most` commands a minute from one chat (a sliding minute): what a subscriber or
+    a stranger types is an input, and one typing fast never slows the others. Kept in this
+    process (each replica counts its own), for at most PACE_CHATS chats at once."""
+
+    def __init__(self, most: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self._most, self._clock = most, clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def allows(self, chat: str) -> bool:
+        now = self._clock()
+        if len(self._seen) > PACE_CHATS:  # forget the chats quiet for a minute
+            self._seen = {c: t for c, t in self._seen.items() if t and now - t[-1] < 60}
+        times = self._seen.setdefault(chat, deque())
+        while times and now - times[0] >= 60:
+            times.popleft()
+        if len(times) >= self._most:
+            return False
+        times.append(now)
+        return True
+
+
 class Inbox:
     def __init__(
         self,
@@ -125,6 +148,8 @@ class Inbox:
         self._stopping = threading.Event()
         self._refused = Throttled(log)
         self._told_fast: dict[str, float] = {}  # chat -> when it may be told again
+        self._pace = CommandPace(chat.config.subscribers.commands_per_minute)
+        self._configured = chat.configured  # hunter.toml's chats: never paced
         repliers = chat.repliers
         self._readers = [r.restore for r in (*repliers.others.values(), repliers.default)]
         self._workers = [
@@ -196,7 +221,16 @@ class Inbox:
         with self._lock:
             if event.event_id in self._mine:
                 return
-            self._mine.add(event.event_id)
+            chat = event.chat_id or ""
+            if fresh and chat not in self._configured and not self._pace.allows(chat):
+                paced = True
+            else:
+                paced = False
+                self._mine.add(event.event_id)
+        if paced:  # past commands_per_minute: skipped and told, as a full backlog is
+            if not self._stopping.is_set():
+                self._too_fast(event)
+            return
         if self._queue.put(event):
             return
         with self._lock:

@@ -36,12 +36,14 @@ class Freshness:
 @dataclass(frozen=True)
 class LastDays:
     """A source's last FRESH_DAYS days, the oldest first: new listings, those that matched a
-    chat, failed reads; and its reads today."""
+    chat, failed reads, new listings merged with an earlier copy of their job (one alert per
+    job); and its reads today."""
 
     new: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
     matching: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
     failed: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)
     reads_today: int = 0
+    merged: list[int] = field(default_factory=lambda: [0] * FRESH_DAYS)  # copies of a job
 
 
 def freshness(sent: list[SentTimes]) -> dict[str, Freshness]:
@@ -80,6 +82,13 @@ def days_of(
     return spans
 
 
+def merged_text(merged: int) -> str:
+    """ "3 copies of jobs already alerted, merged in 7 days": what every render says of a
+    source's merges (issue 43)."""
+    copies = "1 copy" if merged == 1 else f"{merged:,} copies"
+    return f"{copies} of jobs already alerted, merged in {FRESH_DAYS} days"
+
+
 def history(days: list[DayOfReads]) -> dict[str, LastDays]:
     """Per source, its last FRESH_DAYS days (as `days_of` gave them to the store, the oldest
     first): new listings each day, those of them that matched a chat, reads that failed, and
@@ -93,6 +102,7 @@ def history(days: list[DayOfReads]) -> dict[str, LastDays]:
         source.new[row.day] += row.new
         source.matching[row.day] += row.matching
         source.failed[row.day] += row.failed
+        source.merged[row.day] += row.merged
         if row.day == FRESH_DAYS - 1:
             today[row.source] = today.get(row.source, 0) + row.reads
     return {name: replace(days, reads_today=today.get(name, 0)) for name, days in found.items()}

@@ -11,7 +11,14 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, Freshness, ago, duration, spread_text
+from hunter.deliver.history import (
+    FRESH_DAYS,
+    Freshness,
+    ago,
+    duration,
+    merged_text,
+    spread_text,
+)
 from hunter.deliver.pace import describe_interval
 from hunter.deliver.status_view import (
     RATE_SPAN,
@@ -51,6 +58,8 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
             lines.append(f"    fields found: {s.fields}")
         if s.fresh:
             lines.append(f"    {_fresh_line(s.fresh)}")
+        if merged := sum(s.days.merged):
+            lines.append(f"    {merged_text(merged)}")
         when = f" {at(row.not_before)}" if row.not_before else ""
         lines.append(f"    {s.days.reads_today} reads today; next read{when}: {s.next_read_why}")
     o = view.outbox
@@ -230,6 +239,8 @@ def chat_text(view: StatusView, chat: str, timezone: str) -> str:
             state = f"⚠️ {', '.join(source.fields_gone)} no longer found"
         if source.fresh:  # posted -> sent, the median
             state += f" · ⏱ {duration(source.fresh.posted_to_sent.median_s)}"
+        if merged := sum(source.days.merged):  # copies of a job, in 7 days
+            state += f" · 🔁 {merged} รวมแล้ว merged"
         if source.row.not_before and source.row.not_before > view.now:
             state += f" · อ่านต่อ next read {source.row.not_before.astimezone(tz):%H:%M}"
         lines.append(f"{source.name}: {state}")

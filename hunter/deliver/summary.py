@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, duration
+from hunter.deliver.history import FRESH_DAYS, duration, merged_text
 from hunter.deliver.status_text import membership_text
 from hunter.deliver.status_view import SourceCondition, StatusView
 from hunter.redact import redact
@@ -77,13 +77,15 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
         if source.problem:
             state += f": {source.problem}"
         days, failed = source.days.matching, sum(source.days.failed)
+        merged = sum(source.days.merged)
         waited = "-"
         if source.fresh:
             spread = source.fresh.posted_to_sent
             waited = f"{duration(spread.median_s)} (p90 {duration(spread.p90_s)})"
         lines.append(
             f"| {_cell(source.name)} | {at(row.last_poll_at)} | {_cell(state)} | "
-            f"`{sparkline(days)}` {sum(days)}{f' ({failed} failed reads)' if failed else ''} | "
+            f"`{sparkline(days)}` {sum(days)}{f' ({failed} failed reads)' if failed else ''}"
+            f"{f'; {merged_text(merged)}' if merged else ''} | "
             f"{waited} | {_cell(source.fields)} |"
         )
     if not view.sources:

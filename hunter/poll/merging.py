@@ -42,7 +42,9 @@ class Copies:
         now: datetime,
     ) -> None:
         self.listings = listings  # the read's, in the page's order, each with its likeness
-        self._earlier = list(noted.earlier)
+        self._earlier: dict[str, list[Earlier]] = {}  # by title key, the oldest first
+        for earlier in noted.earlier:
+            self._earlier.setdefault(earlier.likeness.title, []).append(earlier)
         self.fresh = noted.fresh
         self._alert_reposts = alert_reposts
         self._merges = merges  # does this chat merge copies ('' the owner's)?
@@ -58,12 +60,14 @@ class Copies:
         config: Config,
         destinations: Destinations,
         now: datetime,
+        keep: bool = True,
     ) -> Copies:
         """A read's listings with their likeness, and the earlier listings of their titles
-        (one call to the store, which keeps the new ones' likeness)."""
+        (one call to the store, which keeps the new ones' likeness unless `keep` is False:
+        `hunter check` changes nothing)."""
         pairs = [(x, Likeness.of(x)) for x in listings]
         window = now - timedelta(days=config.prune_after_days)
-        noted = store.likeness.note(pairs, window, now)
+        noted = store.likeness.note(pairs, window, now, keep)
 
         def merges(chat: str) -> bool:  # a [[chats]]'s `merge`, else the config's
             named = destinations.chat_named(chat) if chat != OWNER else None
@@ -94,7 +98,7 @@ class Copies:
     def add(self, listing: Listing, likeness: Likeness, chats: Collection[str]) -> None:
         """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`."""
         if listing.job_id in self.fresh and likeness.title:
-            self._earlier.append(
+            self._earlier.setdefault(likeness.title, []).append(
                 Earlier(
                     job_id=listing.job_id,
                     source=listing.source,
@@ -107,9 +111,7 @@ class Copies:
             )
 
     def _first(self, likeness: Likeness) -> tuple[Earlier, Sameness] | None:
-        for earlier in self._earlier:
-            if earlier.likeness.title != likeness.title:
-                continue
+        for earlier in self._earlier.get(likeness.title, ()):
             sameness = same_job(likeness, earlier.likeness)
             if sameness.same:
                 return earlier, sameness

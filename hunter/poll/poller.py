@@ -201,6 +201,7 @@ class Poller:
                 listings=0 if poll.error else len(poll.read.listings),
                 new=sum(poll.count(status) for status in NEW_ROWS),
                 matching=poll.count(RowStatus.PENDING),
+                merged=poll.recorded.get("merged", 0),
                 error=poll.error,
                 seconds=round(poll.read.seconds, 3),
             )
@@ -261,7 +262,7 @@ class Poller:
             chats=for_chats,
         )
         _log_recorded(source.name, recorded)
-        return recorded
+        return {**recorded, "merged": copies.merged} if copies.merged else recorded
 
 
 def _log_recorded(source: str, recorded: Mapping[str, int]) -> None:

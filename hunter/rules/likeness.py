@@ -132,15 +132,15 @@ _COUNTRY = {
 }
 
 
+# What is not part of a word: not a letter or digit (\w, "_" aside), nor a Thai vowel or tone
+# mark (combining marks, which \w leaves out: "ออกแบบโลโก้" stays one word).
+_NOT_WORD = re.compile(r"[^\w\u0e00-\u0e7f]+|_+")
+
+
 def _plain(text: str) -> str:
-    """Case-folded, NFKC, every run of what is not a letter or a digit one space."""
+    """Case-folded, NFKC, every run of what is not part of a word one space."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        # Thai vowels and tone marks are combining marks (Mn, Mc): part of a word.
-        kept.append(char if category[0] in "LNM" else " ")
-    return " ".join("".join(kept).split())
+    return _NOT_WORD.sub(" ", text).strip()
 
 
 # The word lists as _plain leaves text (NFKC writes Thai's SARA AM as two characters).

@@ -9,6 +9,7 @@ on = ["telegram"]       # the channels strangers join on; by default those that 
 max = 500               # chats in, or waiting for the owner, at most
 max_keywords = 50       # keywords one subscriber keeps
 messages_per_day = 50   # listings one subscriber is sent a day; the rest wait for tomorrow
+commands_per_minute = 20  # commands one subscriber (or stranger) gets answered a minute
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ LIMITS = {
     "max": (500, 1, 10_000),
     "max_keywords": (50, 1, 200),
     "messages_per_day": (50, 1, 1_000),
+    "commands_per_minute": (20, 1, 600),
 }
 _KEYS = {"join", "on", *LIMITS}
 
@@ -37,6 +39,9 @@ class SubscribersConfig:
     max: int = LIMITS["max"][0]
     max_keywords: int = LIMITS["max_keywords"][0]
     messages_per_day: int = LIMITS["messages_per_day"][0]
+    # Commands one chat not in hunter.toml (a subscriber, a stranger) gets answered a minute;
+    # the rest are skipped, and it is told so once a minute.
+    commands_per_minute: int = LIMITS["commands_per_minute"][0]
 
     @property
     def open(self) -> bool:

@@ -27,6 +27,7 @@ class DayOfReads:
     matching: int
     failed: int
     reads: int
+    merged: int = 0  # new listings merged with an earlier copy of their job
 
 
 class ReadsStore(Room):
@@ -51,6 +52,7 @@ class ReadsStore(Room):
                 integer(r, "matching"),
                 integer(r, "failed"),
                 integer(r, "reads"),
+                integer(r, "merged"),
             )
             for r in self._rows("reads_by_day", days=spans)
         ]

@@ -58,6 +58,7 @@ class ReadRow:
     matching: int  # of those, judged worth a chat's alert
     error: str | None  # why it failed, if it did
     seconds: float  # how long it took
+    merged: int = 0  # of the new, merged with an earlier copy of their job (issue 43)
 
     def document(self) -> dict[str, Any]:
         """The read as the store writes it (its time as ISO 8601 text)."""

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, spread_text
+from hunter.deliver.history import FRESH_DAYS, merged_text, spread_text
 from hunter.deliver.status_text import as_json, membership_text
 from hunter.deliver.status_view import SourceCondition, SourceView, StatusView
 from hunter.errors import HunterError
@@ -180,6 +180,8 @@ def _source(source: SourceView, now: datetime, at: Callable[[datetime | None], s
         )
     if source.fields:
         lines.append(f"<div class=muted>fields: {escape(source.fields)}</div>")
+    if merged := sum(days.merged):
+        lines.append(f"<div class=muted>{escape(merged_text(merged))}</div>")
     if row.not_before and row.not_before > now:
         lines.append(
             f"<div class=muted>อ่านครั้งต่อไป · next read {escape(at(row.not_before))}: "

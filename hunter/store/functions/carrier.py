@@ -24,7 +24,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "sent_by_chat": ("hunter_sent_by_chat", ("since",)),
     "sent_rows_since": ("hunter_sent_rows_since", ("since", "limit")),
     "reads_since": ("hunter_reads_since", ("since", "limit")),
-    "reads_by_day": ("hunter_reads_by_day", ("days",)),
+    "reads_by_day": ("hunter_reads_of_days", ("days",)),
     "batch_body": ("hunter_batch_body", ("key",)),
     "outbox_counts": ("hunter_outbox_counts", ()),
     "sent_since": ("hunter_sent_since", ("since",)),

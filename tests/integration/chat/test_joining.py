@@ -15,6 +15,7 @@ from hunter.app.service import Hunter
 from hunter.channels.telegram.send import TelegramSender
 from hunter.channels.telegram.updates import from_update
 from hunter.chat import Chat
+from hunter.chat.inbox import Inbox
 from hunter.deliver.channel import ChatEvent
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
@@ -146,3 +147,26 @@ def test_the_daily_prune_forgets_a_chat_gone_for_prune_after_days(
     hunter.prune()
     assert "telegram:7001" not in store.chat.rules(clock())  # forgotten, words and all
     assert [s.chat for s in store.subscribers.all()] == ["telegram:7002"]  # still in: kept
+
+
+def test_a_subscriber_typing_fast_gets_commands_per_minute_and_slows_no_one(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    """30 commands from one subscriber at once, with commands_per_minute = 5: five are
+    answered and it is told once that the rest were skipped; the owner's commands, sent after,
+    are each answered (hunter.toml's chats are never paced)."""
+    config = configure(board, commands_per_minute=5)
+    chat = chat_of(config, store, telegram_sender, telegram)
+    telegram.users |= {7001}
+    chat.handle(said(telegram, 7001, "/start python"))
+    welcomed = len(telegram.texts(7001))
+    inbox = Inbox(chat, "w", lambda: datetime.now(UTC), workers=2)
+    fast = [said(telegram, 7001, "help") for _ in range(30)]
+    owner = [said(telegram, OWNER, "help") for _ in range(4)]
+    assert inbox.keep(fast + owner) == 200
+    assert inbox.wait_idle(60)
+    answers = telegram.texts(7001)[welcomed:]
+    assert len(answers) == 6, answers  # five commands, and the notice
+    assert sum("some were skipped" in text for text in answers) == 1
+    assert len(telegram.texts(OWNER)) == 4
+    inbox.stop(time.monotonic() + 5)

@@ -6,6 +6,7 @@ unless the source says reposts = "alert" (then it is, marked); the hard pairs st
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -15,9 +16,13 @@ import pytest
 from hunter.app.service import Hunter
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
+from hunter.deliver import report
+from hunter.deliver.status_text import as_json, as_text, chat_text
+from hunter.deliver.summary import as_markdown
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
+from hunter.web.status_page import render
 from tests.support.board import Board, html_source
 from tests.support.line_standin import titles_of
 from tests.support.remote_boards import RemoteBoards
@@ -108,6 +113,17 @@ def test_the_same_job_on_two_boards_alerts_once_and_why_names_the_first(
     assert "himalayas.app/companies/acme/jobs/job-2" not in sent_links
     states = store.outbox.job_states()
     assert states["himalayas:https://himalayas.app/companies/acme/jobs/job-2"] == "ignored"
+    # Counted where a person looks: each render of the status, per source.
+    view = report.gather(config, store, Destinations(None), line, clock.now)
+    counted = "1 copy of jobs already alerted, merged in 7 days"
+    assert counted in as_text(view, clock.now, "UTC", 120)
+    assert counted in as_markdown(view, clock.now, "UTC")
+    assert counted in render(view, clock.now, "UTC")
+    sources = {s["name"]: s for s in json.loads(as_json(view))["sources"]}
+    assert sources["himalayas"]["last_days"]["merged"][-1] == 1
+    assert sum(sources["remotive"]["last_days"]["merged"]) == 0
+    [said] = [x for x in chat_text(view, "", "UTC").splitlines() if x.startswith("himalayas")]
+    assert "🔁 1 รวมแล้ว merged" in said  # สถานะ in the owner's chat
     why = Why(Tuning(config, store, Destinations(None)), clock, lambda: None)
     answer = why.explain("https://himalayas.app/companies/acme/jobs/job-2", "")
     assert (

@@ -434,8 +434,8 @@ WHERE source <> 'hunter' AND substr(json_extract(listing, '$.url'), 1, length(:p
 ORDER BY 1 LIMIT 5;
 
 -- name: keep_read
-INSERT INTO hunter_reads (source, read_at, listings, new, matching, error, seconds)
-VALUES (:source, :read_at, :listings, :new, :matching, :error, :seconds)
+INSERT INTO hunter_reads (source, read_at, listings, new, matching, error, seconds, merged)
+VALUES (:source, :read_at, :listings, :new, :matching, :error, :seconds, :merged)
 ON CONFLICT (source, read_at) DO NOTHING;
 
 -- name: prune_reads
@@ -444,7 +444,8 @@ DELETE FROM hunter_reads WHERE read_at < :before;
 -- name: reads_by_day
 -- Each source's reads in each of the days asked ([[start, end], ...], the n-th is day n).
 SELECT r.source, CAST(d.key AS INTEGER) AS day, sum(r.new) AS new,
-       sum(r.matching) AS matching, count(r.error) AS failed, count(*) AS reads
+       sum(r.matching) AS matching, count(r.error) AS failed, count(*) AS reads,
+       sum(r.merged) AS merged
 FROM json_each(:days) d
 JOIN hunter_reads r ON r.read_at >= json_extract(d.value, '$[0]')
                    AND r.read_at < json_extract(d.value, '$[1]')

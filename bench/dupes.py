@@ -1,0 +1,228 @@
+"""One alert per job (issue 43): how well hunter tells one job from another, and what a look-up
+costs.
+
+    uv run python bench/dupes.py              # prints the table
+    uv run python bench/dupes.py --write      # and puts it in bench/RESULTS.md
+    uv run python bench/dupes.py --stored 20000 --store sqlite
+
+1. The labelled set: 603 real listings of 22 boards (../shared/fixtures/dupes) and the pairs a
+   person judged the same job (tests/fixtures/likeness/labels.json), scored as a chat sees it
+   (tests/support/likeness_set.py): precision (of the pairs merged, the share truly one job),
+   recall (of the true pairs, the share merged), and the repeated alerts saved.
+2. The look-up: `--stored` listings (100,000) kept in the store's likeness table, their titles
+   drawn Zipf-like from real job titles and words; then a poll's note (the one call a source's
+   read makes) for 1 and for 50 new listings, on SQLite and on PostgreSQL (the suite's own
+   server: tests/support/postgres.py), the median of 20, and the CPU of making one listing's
+   likeness. A benchmark: it reports and never fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.sections import replace_section  # noqa: E402
+from hunter.poll.merging import Copies  # noqa: E402
+from hunter.rules.likeness import Likeness  # noqa: E402
+from hunter.rules.listing import Listing  # noqa: E402
+from hunter.store.base import Store  # noqa: E402
+from hunter.store.sqlite import SQLiteStore  # noqa: E402
+
+SECTION = "## One alert per job: the labelled set and the look-up"
+NOW = datetime(2026, 12, 3, 9, tzinfo=UTC)
+ROLES = [
+    "Python Developer",
+    "Senior Python Developer",
+    "Backend Engineer",
+    "Frontend Developer",
+    "Data Engineer",
+    "DevOps Engineer",
+    "Product Designer",
+    "UX Researcher",
+    "QA Engineer",
+    "Mobile Developer",
+    "Security Analyst",
+    "Data Scientist",
+    "Machine Learning Engineer",
+    "Technical Writer",
+    "Customer Success Manager",
+    "Account Executive",
+    "Marketing Manager",
+    "ออกแบบโลโก้",
+    "เขียนบทความ SEO",
+    "ตัดต่อวิดีโอ",
+    "พัฒนาเว็บไซต์ WordPress",
+    "แอดมินเพจ",
+    "นักพัฒนา PHP",
+]
+SENIORITY = ("", "Senior ", "Junior ", "Lead ", "Staff ", "Principal ")
+WORDS = [
+    "python",
+    "react",
+    "node",
+    "aws",
+    "payments",
+    "platform",
+    "team",
+    "remote",
+    "build",
+    "ship",
+    "mentor",
+    "review",
+    "code",
+    "customers",
+    "data",
+    "pipelines",
+    "kubernetes",
+    "design",
+    "system",
+    "figma",
+    "research",
+    "growth",
+    "ออกแบบ",
+    "เว็บไซต์",
+    "ลูกค้า",
+    "งาน",
+    "ด่วน",
+    "ร้านกาแฟ",
+    "โลโก้",
+    "บทความ",
+    "วิดีโอ",
+]
+
+
+def synthetic(n: int, rng: random.Random) -> Listing:
+    """A listing of a title drawn Zipf-like (a few titles are most of a board), at one of a
+    few thousand companies, with 30-60 words of text."""
+    role = ROLES[min(int(rng.paretovariate(1.2)) - 1, len(ROLES) - 1)]
+    title = f"{rng.choice(SENIORITY)}{role} {rng.randrange(400)}"
+    text = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(30, 60)))
+    source = rng.choice(("remotive", "himalayas", "jobicy", "fastwork", "jobthai"))
+    return Listing(
+        f"{source}:{n}",
+        source,
+        title,
+        f"https://{source}.test/{n}",
+        summary=text,
+        company=f"Company {rng.randrange(3000)}",
+        location=rng.choice(("Bangkok", "Remote", "Chiang Mai", "Singapore", "")),
+    )
+
+
+def fill(store: Store, stored: int, rng: random.Random) -> list[Listing]:
+    listings = [synthetic(n, rng) for n in range(stored)]
+    for start in range(0, stored, 2000):
+        chunk = listings[start : start + 2000]
+        pairs = [(x, Likeness.of(x)) for x in chunk]
+        store.likeness.note(pairs, since=NOW, now=NOW - timedelta(days=1))  # kept a day ago
+    return listings
+
+
+def look_ups(store: Store, listings: list[Listing], rng: random.Random) -> dict[str, float]:
+    """Milliseconds: a note (not kept) for 1 and for 50 new listings (each a copy of a stored
+    title under a new id), and judging what it answered; the median of 20."""
+
+    def poll(size: int) -> float:
+        picked = [rng.choice(listings) for _ in range(size)]
+        new = [(p, Likeness.of(p)) for p in picked]
+        new = [(Listing(f"new:{rng.random()}", "new", p.title, p.url), lk) for p, lk in new]
+        started = time.perf_counter()
+        noted = store.likeness.note(new, NOW - timedelta(days=45), NOW, keep=False)
+        copies = Copies(new, noted, False, lambda _chat: True, NOW)  # what the poller runs
+        for listing, likeness in new:
+            copies.decide(listing, likeness)
+        return (time.perf_counter() - started) * 1000
+
+    return {
+        "one": statistics.median(poll(1) for _ in range(20)),
+        "fifty": statistics.median(poll(50) for _ in range(20)),
+    }
+
+
+def likeness_cpu(rng: random.Random) -> float:
+    """Microseconds of CPU to make one listing's likeness."""
+    sample = [synthetic(n, rng) for n in range(2000)]
+    started = time.process_time()
+    for listing in sample:
+        Likeness.of(listing)
+    return (time.process_time() - started) / len(sample) * 1e6
+
+
+def labelled() -> list[str]:
+    from tests.support import likeness_set
+
+    if not likeness_set.DUPES.is_file():
+        return ["(../shared/fixtures/dupes is not here: the labelled set is skipped)"]
+    score = likeness_set.score()
+    missed = sorted(sorted(pair) for pair in score.missed)
+    return [
+        f"The labelled set: {score.listings} real listings of {score.boards} boards; "
+        f"{len(score.same)} pairs labelled the same job, {len(score.apart)} hard pairs labelled "
+        f"apart, {len(score.unsure)} unsure pairs counted neither way.",
+        "",
+        "| precision | recall (pairs) | repeated alerts saved | pairs merged | wrong merges |",
+        "|---|---|---|---|---|",
+        f"| {score.precision:.3f} | {score.recall:.3f} | {score.copies_merged} of "
+        f"{score.copies} ({score.copies_recall:.0%}) | {len(score.judged)} | "
+        f"{len(score.wrong)} |",
+        "",
+        f"Missed ({len(missed)} pairs): " + "; ".join(" ~ ".join(p) for p in missed),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--stored", type=int, default=100_000)
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(43)
+    lines = labelled()
+    lines += [
+        "",
+        f"The look-up: {args.stored:,} listings kept; a source's read makes one note call "
+        "for all its listings (fresh ones kept, the earlier ones of their titles answered), "
+        "then judges them; milliseconds, the median of 20:",
+        "",
+        "| store | 1 new listing | 50 new listings | per listing (of 50) |",
+        "|---|---|---|---|",
+    ]
+    kinds = ("sqlite", "postgres") if args.store == "both" else (args.store,)
+    for kind in kinds:
+        if kind == "sqlite":
+            folder = tempfile.mkdtemp(prefix="hunter-dupes-")
+            store: Store = SQLiteStore(Path(folder) / "bench.db")
+        else:
+            from hunter.store.postgres import PostgresStore
+            from tests.support import postgres
+
+            _name, url = postgres.fresh_database()
+            store = PostgresStore(url)
+        store.migrate()
+        listings = fill(store, args.stored, rng)
+        took = look_ups(store, listings, rng)
+        store.close()
+        lines.append(
+            f"| {kind} | {took['one']:.2f} | {took['fifty']:.2f} | {took['fifty'] / 50:.3f} |"
+        )
+    lines += ["", f"Making one listing's likeness: {likeness_cpu(rng):.0f} µs of CPU."]
+    print("\n".join(lines))
+    if args.write:
+        replace_section(SECTION, lines)
+    if "postgres" in kinds:
+        from tests.support import postgres
+
+        postgres.stop_server()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""One alert per job (issue 43) as a user meets it: the same job on two boards reaches LINE
+once (no second push: none of the month spent on it), `hunter check` says which listing of the
+current pages is a job seen before and why, and `hunter status` counts the merge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.support.board import Board
+from tests.support.cli import run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+
+TEXT = (
+    "Acme builds payment tools for small shops in Southeast Asia. You will design and run our "
+    "Python services on AWS, review code and mentor two junior engineers."
+)
+
+
+def feed(jobs: list[tuple[str, str]], board: str) -> dict[str, Any]:
+    """A board's JSON: each job with its employer, place and text, as Remotive-like boards
+    state them."""
+    return {
+        "jobs": [
+            {
+                "id": job,
+                "title": title,
+                "link": f"https://{board}.test/jobs/{job}",
+                "company": "Acme Co., Ltd.",
+                "location": "Bangkok",
+                "text": TEXT,
+            }
+            for job, title in jobs
+        ]
+    }
+
+
+def source(name: str, url: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "kind": "json",
+        "url": url,
+        "items": "jobs",
+        "id": "id",
+        "title": "title",
+        "link": "link",
+        "company": "company",
+        "location": "location",
+        "summary": "text",
+    }
+
+
+def test_the_same_job_on_two_boards_is_one_push_and_check_says_why(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
+    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
+    write_config(tmp_path, [source("one", one), source("two", two)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert line.delivered == ["Senior Python Developer"] and len(line.pushes) == 1
+
+    board.serve_json(
+        "/two", feed([("91", "🔥 Senior Python Developer (Remote)"), ("s2", "seed two")], "two")
+    )
+    check = run_hunter(tmp_path, "check", env=env)
+    assert (
+        "1 new listing is a job seen before (one alert per job), e.g. two:91: the same job as "
+        "https://one.test/jobs/7 on one: same title, same employer, 100% the same text"
+    ) in check.stdout, check.stdout
+
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    assert len(line.pushes) == 1  # no second push, no message of the month spent
+    assert "two.test/jobs/91 is the same job as https://one.test/jobs/7" in again.stderr
+    status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
+    merged = {s["name"]: sum(s["last_days"]["merged"]) for s in status["sources"]}
+    assert merged == {"one": 0, "two": 1}
