@@ -27,6 +27,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -49,6 +50,7 @@ from hunter.settings.config import parse_config  # noqa: E402
 from hunter.store.base import Store  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
+from tests.support.cli import hunter_command, write_config  # noqa: E402
 from tests.support.telegram_standin import TOKEN, TelegramStandIn  # noqa: E402
 
 SECTION = "## A community: 10,000 subscribers on one instance"
@@ -191,6 +193,45 @@ class Database:
         return os.path.getsize(self.path)
 
 
+def hunter_run(
+    database: Database,
+    board: Board,
+    telegram: TelegramStandIn,
+    rng: random.Random,
+    shown: list[tuple[str, str]],
+    folder: Path,
+    url: str,
+) -> tuple[float, float]:
+    """`hunter run --once` as a platform starts it, on this store and its subscribers: a read
+    of 50 new listings judged for every subscriber and recorded, then the delivery's minute on
+    subscribers. Its own peak resident memory (measured by a parent of its own, which holds
+    nothing else) and its wall time: a $5 instance has 512 MB."""
+    board.serve_jobs("/jobs", [*listings_page(rng, 50, "r"), *shown])
+    write_config(
+        folder,
+        [html_source("board", url)],
+        owner="telegram:111",
+        filter={"include": ["owner-only"]},
+        subscribers={"join": "open", "max": 10_000, "messages_per_day": 1_000},
+    )
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(folder), **telegram.env()}
+    env |= {"DATABASE_URL": database.url} if database.url else {"HUNTER_DB": str(database.path)}
+    probe = (
+        "import resource, subprocess, sys; "
+        f"r = subprocess.run({hunter_command('run', '--once')!r}, capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)"
+    )
+    started = time.monotonic()
+    answer = subprocess.run(
+        [sys.executable, "-c", probe], cwd=folder, env=env, capture_output=True, text=True
+    )
+    took = time.monotonic() - started
+    kilobytes, code = answer.stdout.split()
+    if code != "0":
+        print(f"hunter run --once exited {code}: {answer.stderr[-500:]}", file=sys.stderr)
+    return int(kilobytes) / 1024, took
+
+
 def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite") -> list[str]:
     rng = random.Random(SEED)
     folder = Path(tempfile.mkdtemp(prefix="hunter-community-"))
@@ -279,6 +320,7 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
     rss = peak_rss_mb()
     refused = telegram.too_fast
     store.close()
+    run_mb, run_s = hunter_run(database, board, telegram, rng, [*page, *shown], folder, url)
     board.close()
     telegram.close()
 
@@ -312,6 +354,10 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
             f"| 429s from Telegram (hunter's own pace) | {refused} |",
         ]
     lines.append(f"| peak memory of this process (hunter's part of it) | {rss:.0f} MB |")
+    lines.append(
+        f"| `hunter run --once` on this store: a read of 50 more, judged, recorded, and its "
+        f"minute of delivery | peak {run_mb:.0f} MB resident, {run_s:.0f} s |"
+    )
     if deliver and deliver_s:
         rate = sent_n / deliver_s
         need = rows * per_day / 86_400

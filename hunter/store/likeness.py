@@ -86,9 +86,10 @@ class LikenessStore(Room):
         keep: bool = True,
     ) -> Noted:
         """In one call: which of `listings` hunter never recorded (each kept with its
-        likeness, unless `keep` is False), and the listings of their titles seen since
-        `since`, oldest first, with the chats each went or goes to: the ones recorded before,
-        among `listings` too (a board showing a job and its re-post), never a fresh one."""
+        likeness, unless `keep` is False), and the listings seen since `since` of the fresh
+        ones' titles, oldest first, with the chats each went or goes to: the ones recorded
+        before, among `listings` too (a board showing a job and its re-post), never a fresh
+        one. A read of listings all seen before looks nothing up."""
 
     @abstractmethod
     def prune(self, before: datetime) -> int:

@@ -4,7 +4,7 @@ the documents it hands the database. Plain data; the port that returns them is b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -385,14 +385,14 @@ def jobs_document(
         }
         for_chats = (chats or {}).get(job_id)
         if for_chats:
-            # A listing's copies differ by the keywords each chat matched: each set's payload
-            # is made once (10,000 subscribers share a few sets).
-            made: dict[tuple[str, ...], dict[str, Any]] = {}
+            # A chat's copy differs from the listing by the keywords it matched: it goes as
+            # those alone (10,000 subscribers' rows of 50 listings were 40 MB of JSON with
+            # each copy whole; migration 023), and whole only where it differs otherwise.
+            main = unique[job_id]
             job["chats"] = [
-                {
-                    "chat": c,
-                    "listing": made.get(x.keywords) or made.setdefault(x.keywords, x.payload()),
-                }
+                {"chat": c, "keywords": list(x.keywords)}
+                if replace(x, keywords=main.keywords) == main
+                else {"chat": c, "listing": x.payload()}
                 for c, x in for_chats
             ]
         document.append(job)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from hunter.rules.likeness import Likeness
 from hunter.rules.listing import Listing
 from hunter.store.base import Store
+from hunter.store.likeness import Noted
 
 T0 = datetime(2026, 12, 3, 9, tzinfo=UTC)
 TEXT = "We build payment tools for small shops. You will run our Python services on AWS."
@@ -38,6 +39,8 @@ def test_a_note_keeps_what_is_new_and_answers_the_earlier_of_its_titles(store: S
     assert (earlier.url, earlier.title) == ("https://remotive.test/remotive:1", job("x:1").title)
     assert earlier.likeness == Likeness.of(job("remotive:1"))
     assert earlier.chats == frozenset()  # recorded, but primed: no chat was sent it
+    # A read of listings all recorded before (most reads) looks nothing up.
+    assert store.likeness.note(pairs(job("remotive:1")), T0, later) == Noted(frozenset(), ())
 
 
 def test_the_earlier_say_which_chats_were_sent_them(store: Store) -> None:

@@ -27,7 +27,6 @@ class SQLiteLikeness(LikenessStore):
     ) -> Noted:
         document = likeness_document(listings)
         ids = json.dumps([job["job_id"] for job in document])
-        titles = json.dumps(sorted({str(job["title"]) for job in document if job["title"]}))
         with self._database.tx() as db:
             fresh = [dict(row) for row in db.execute(Q["likeness_fresh"], {"ids": ids}).fetchall()]
             new = {str(row["job_id"]) for row in fresh}
@@ -46,10 +45,23 @@ class SQLiteLikeness(LikenessStore):
                         if job["job_id"] in new and job["title"]
                     ],
                 )
-            earlier = db.execute(
-                Q["likeness_earlier"],
-                {"titles": titles, "ids": json.dumps(sorted(new)), "since": ts(since)},
-            ).fetchall()
+            # Only a listing never recorded can be a later copy: only its title is looked up
+            # (a read of 50 listings seen before looks up nothing).
+            titles = sorted(
+                {str(j["title"]) for j in document if j["job_id"] in new and j["title"]}
+            )
+            earlier = (
+                db.execute(
+                    Q["likeness_earlier"],
+                    {
+                        "titles": json.dumps(titles),
+                        "ids": json.dumps(sorted(new)),
+                        "since": ts(since),
+                    },
+                ).fetchall()
+                if titles
+                else []
+            )
         return noted([{**row, "fresh": True} for row in fresh] + [dict(r) for r in earlier])
 
     def prune(self, before: datetime) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -14,6 +15,8 @@ from hunter.store.outbox import OutboxStore
 from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.states import RowStatus
+
+CHAT_ROWS_AT_ONCE = 2_000  # chats' rows written by one statement (a record's slice)
 
 
 class SQLiteOutbox(OutboxStore):
@@ -152,14 +155,24 @@ def _record(
         counts[status] = counts.get(status, 0) + 1
         new.add(text(row, "job_id"))
     if primed and not flooded and new and any("chats" in job for job in jobs):
-        rows = [
-            {"job_id": job["job_id"], "chat": match["chat"], "listing": match["listing"]}
+        rows = (
+            {
+                "job_id": job["job_id"],
+                "chat": match["chat"],
+                "listing": match.get("listing")
+                or {**job["listing"], "keywords": match.get("keywords", [])},
+            }
             for job in jobs
             if job["job_id"] in new
             for match in sorted(job.get("chats", ()), key=lambda m: str(m["chat"]))
-        ]
-        chat_params = {"source": source, "now": at, "rows": json.dumps(rows)}
-        for_chats = len(db.execute(Q["insert_for_chats"], chat_params).fetchall())
+        )
+        # In slices, in this one transaction: 50 listings for 10,000 subscribers are 54,000
+        # rows, whose document at once was 60 MB of text held twice (issue 42: hunter run
+        # within 256 MB); a slice's is 2 MB.
+        for_chats = 0
+        while chunk := list(itertools.islice(rows, CHAT_ROWS_AT_ONCE)):
+            chat_params = {"source": source, "now": at, "rows": json.dumps(chunk)}
+            for_chats += len(db.execute(Q["insert_for_chats"], chat_params).fetchall())
         if for_chats:
             counts["chats"] = for_chats
     return counts
