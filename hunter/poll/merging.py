@@ -11,7 +11,7 @@ marked as re-posted. A chat with `merge = false` gets every copy."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from hunter.rules.destinations import OWNER, Destinations
@@ -21,12 +21,6 @@ from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store.base import Store
 from hunter.store.likeness import Earlier, Noted
-
-
-@dataclass(frozen=True)
-class Verdict:
-    listing: Listing  # as it is recorded: marked with its first copy, or as re-posted
-    merged_for: frozenset[str]  # the chats that got (or get) the first copy: none for them
 
 
 class Copies:
@@ -93,7 +87,9 @@ class Copies:
         """Of `chats` (that want the listing now), those that got its first copy."""
         if first is None:
             return frozenset()
-        return frozenset(c for c in chats if c in first.chats and self._merges(c))
+        merged = frozenset(c for c in chats if c in first.chats and self._merges(c))
+        self.merged += bool(merged)
+        return merged
 
     def add(self, listing: Listing, likeness: Likeness, chats: Collection[str]) -> None:
         """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`."""

@@ -247,7 +247,6 @@ class Poller:
                 matched.add(listing.job_id)
                 listing = replace(listing, keywords=owner.keywords)
             if merged:
-                copies.merged += 1
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
             copies.add(listing, likeness, wanting - merged)
             listings.append(listing)

@@ -326,9 +326,9 @@ def language_of(plain: str) -> str:
     return best if ranked[0] >= 3 and ranked[0] > ranked[1] else ""
 
 
-def _text_hashes(text: str) -> tuple[int, tuple[int, ...]]:
-    """(how many distinct 5-grams, the smallest SKETCH_SIZE of their CRC-32s)."""
-    plain = _plain(text)
+def _text_hashes(plain: str) -> tuple[int, tuple[int, ...]]:
+    """(how many distinct 5-grams, the smallest SKETCH_SIZE of their CRC-32s) of a text as
+    _plain leaves it."""
     if len(plain) < MIN_TEXT:
         return 0, ()
     # A CRC-32 of each 5 characters' UTF-8: the same on every machine and process (str's
@@ -357,8 +357,9 @@ class Likeness:
         if listing.budget is not None:
             most = listing.budget_max if listing.budget_max is not None else listing.budget
             pay = (listing.currency, listing.period, listing.budget, most)
-        shingles, sketch = _text_hashes(listing.summary)
-        language = language_of(_plain(listing.summary)) if shingles else ""
+        plain = _plain(listing.summary)  # once, for the sketch and the language
+        shingles, sketch = _text_hashes(plain)
+        language = language_of(plain) if shingles else ""
         return cls(
             title=title_key(listing.title),
             company=company_key(listing.company),
@@ -445,10 +446,6 @@ def text_share(a: Likeness, b: Likeness) -> float | None:
     return min(1.0, share)
 
 
-def _companies_agree(a: str, b: str) -> bool:
-    return a == b
-
-
 def _places_agree(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     if not a or not b:
         return True
@@ -467,7 +464,7 @@ def same_job(a: Likeness, b: Likeness) -> Sameness:
         return Sameness(False, ("another title",))
     reasons = ["same title"]
     stated = bool(a.company and b.company)
-    if stated and not _companies_agree(a.company, b.company):
+    if stated and a.company != b.company:
         return Sameness(False, ("same title", "another employer"))
     if not _places_agree(a.place, b.place):
         return Sameness(False, ("same title", "another place"))
