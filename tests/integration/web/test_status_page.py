@@ -29,6 +29,9 @@ from tests.support.scripted import ScriptedSender
 
 TOKEN = "status-token-for-the-test_0123456789"
 NOW = datetime.now(UTC)
+# The read an hour ago, but never yesterday: the days are UTC's, and a run at 00:30 would count
+# it on the day before (CI on 2026-12-04 00:05 failed that way).
+READ_AT = max(NOW - timedelta(hours=1), NOW.replace(hour=0, minute=0, second=0, microsecond=0))
 
 
 @pytest.fixture
@@ -38,7 +41,7 @@ def page(tmp_path: Path) -> Iterator[tuple[int, SQLiteStore]]:
     store.outbox.record(
         "board", [Listing("board:0", "board", "seed", "https://x.test/0")], set(), NOW
     )
-    store.reads.keep([ReadRow("board", NOW - timedelta(hours=1), 20, 3, 2, None, 0.4)])
+    store.reads.keep([ReadRow("board", READ_AT, 20, 3, 2, None, 0.4)])
     config = parse_config({"sources": [{"name": "board", "url": "https://x.test/", "kind": "rss"}]})
     channels = ScriptedSender()
 
