@@ -11,6 +11,7 @@ from pathlib import Path
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port, wait_for
 
 INTERVAL_SECONDS = 3.0
 SOURCES = [f"s{n}" for n in range(6)]
@@ -32,9 +33,15 @@ def test_three_replicas_share_sources_and_survive_a_kill(
         share_sources=True,
     )
     env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
-    replicas = [start_hunter(tmp_path, "run", env=env) for _ in range(3)]
+    ports = [free_port() for _ in range(3)]
+    replicas = [start_hunter(tmp_path, "run", env={**env, "PORT": str(p)}) for p in ports]
     try:
-        time.sleep(4 * INTERVAL_SECONDS)
+        # Each replica's first poll reads what it leases at once (a fixed schedule, as before
+        # the schedule): counted from when all three have made it. A CI run whose replicas
+        # started seconds apart under load counted those first reads in the window (10 > 7).
+        for port in ports:
+            wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
+        time.sleep(2 * INTERVAL_SECONDS)
         before = hits(board)
         window = 5 * INTERVAL_SECONDS
         time.sleep(window)
