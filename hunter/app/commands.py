@@ -200,6 +200,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
         deleted = store.outbox.prune(utcnow() - timedelta(days=days))
+        store.likeness.prune(utcnow() - timedelta(days=days))
     _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
     return 0
 

@@ -175,6 +175,7 @@ class Hunter:
         now = self.clock()
         self.store.chat.drop_removals(now - REMOVALS_KEPT, self.configured_words())
         self.store.reads.prune(now - timedelta(days=days))
+        self.store.likeness.prune(now - timedelta(days=days))  # beyond what a copy is matched to
         forgotten = self.store.subscribers.prune(now - timedelta(days=days))
         if forgotten:
             log.info("forgot %d chats gone for %g days", len(forgotten), days)

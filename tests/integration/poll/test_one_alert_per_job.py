@@ -20,6 +20,8 @@ from hunter.deliver import report
 from hunter.deliver.status_text import as_json, as_text, chat_text
 from hunter.deliver.summary import as_markdown
 from hunter.rules.destinations import Destinations
+from hunter.rules.likeness import Likeness
+from hunter.rules.listing import Listing
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.status_page import render
@@ -154,6 +156,32 @@ def test_a_chat_that_did_not_get_the_first_copy_gets_the_second(
     to_owner = [m for to, m in everyone if to != team]
     assert len(to_team) == 1 and "himalayas.app" in to_team[0]
     assert len(to_owner) == 1 and "remotive.com" in to_owner[0]
+
+
+def test_the_daily_prune_forgets_the_likeness_of_listings_past_the_window(
+    boards: RemoteBoards, store: SQLiteStore, clock: Clock
+) -> None:
+    """What a copy is matched against is kept prune_after_days (30), then forgotten with the
+    outbox's rows: the likeness room does not grow for ever."""
+    boards.remotive = [remotive(1, "Senior Python Developer")]
+    boards.himalayas = [himalayas(1, "Python Seed Two")]
+    config = config_of(boards, prune_after_days=30)
+    hunter = Hunter(config, store, ScriptedSender(), clock, "w", threading.Event())
+    hunter.poll()
+    copy = Listing("himalayas:x", "himalayas", "Senior Python Developer", "https://x.test/1")
+    ever = datetime(2000, 1, 1, tzinfo=UTC)
+
+    def kept() -> list[str]:
+        noted = store.likeness.note([(copy, Likeness.of(copy))], ever, clock.now, keep=False)
+        return [e.job_id for e in noted.earlier]
+
+    assert kept() == ["remotive:1"]
+    clock.advance(29 * 86400)
+    hunter.prune()
+    assert len(kept()) == 1
+    clock.advance(2 * 86400)
+    hunter.prune()
+    assert kept() == []
 
 
 def test_merge_false_gets_every_copy(
