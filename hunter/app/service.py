@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.deliver.editor import edit_merged
 from hunter.poll import timetable
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
@@ -139,6 +140,9 @@ class Hunter:
             self.config.max_alerts_per_poll, self.poller.paused, look=not added
         )
         self.paced_pushes += delivery.accepted
+        if any(s.recorded.get("merged") for s in sources) and not self.stop.is_set():
+            d = self.deliverer  # the first alerts of jobs seen again: "also on <board>"
+            edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
         # Its time on subscribers was up with more waiting: deliver again at once (not when
         # it pushed nothing at all: that would only spin).
         self.more_to_send = self.deliverer.turns.cut_short and delivery.pushes > 0

@@ -56,6 +56,9 @@ class Channel(Protocol):
     # How long the channel honours a batch's retry key, in seconds; a batch unconfirmed past
     # it may or may not have arrived. None: no retry key (and no window).
     retry_window: float | None
+    # It can change a message it sent (its push answers the message's id, PushResult.ref):
+    # an alert gains "also on <board>" when a later copy of its job is merged into it.
+    edits: bool
 
     def recipient(self, to: str | None) -> Recipient:
         """What `to` is (None: the channel's own recipient)."""
@@ -79,6 +82,11 @@ class Channel(Protocol):
     ) -> PushResult:
         """Deliver `messages` (a batch as the renderer made it) under `retry_key`, to the
         chat `to` (None: the channel's own, LINE_TO)."""
+        ...
+
+    def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
+        """Make message `ref` (as the push's answer named it) in the chat `to` show
+        `messages` (rendered as a push is) instead; never raises, as push."""
         ...
 
     def members(self, to: str) -> int:
@@ -149,6 +157,9 @@ class Channels:
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
     ) -> PushResult:
         return self.of(to).push(messages, retry_key, to)
+
+    def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
+        return self.of(to).edit(messages, ref, to)
 
     def members(self, to: str) -> int:
         return self.of(to).members(to)

@@ -11,6 +11,8 @@ order, for the next allowed push. A refusal that would meet the next push too (a
 the month's quota, a refused token) holds its chat, or its channel, for the rest of the
 delivery (`Holds`); every other chat is served as usual. It owns nothing else: what is in
 the outbox, and why, is the poller's business.
+
+What it sent is edited by editor.py.
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ class Deliverer:
             result, batch[0].attempts, len(batch), steps, channel.dedupes, name
         )
         if decision.status is RowStatus.SENT:
-            requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock()))
+            requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock(), result.ref))
             report.sent += len(batch)
             report.to_subscribers += len(batch) if self.turns.has(batch[0].chat) else 0
             report.accepted += 1 if channel.paced else 0

@@ -73,6 +73,7 @@ class PushResult:
     # Whom a rate limit (429) is about: the chat it was sent to, or the whole channel (LINE
     # limits a channel's requests; Discord says when a limit is global).
     scope: Scope = Scope.CHAT
+    ref: str | None = None  # the channel's id of the message it took, where it gives one
 
     @property
     def summary(self) -> str:

@@ -30,6 +30,7 @@ from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
+from hunter.store.edits import Merged
 from hunter.store.records import ReadRow, SourceState
 from hunter.store.states import RowStatus
 
@@ -231,6 +232,7 @@ class Poller:
         (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
         fanout = Fanout(judged)  # every other chat at once, by its words (rules/fanout.py)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
+        also: list[Merged] = []  # each copy merged, on its first's row for each chat
         copies = Copies.of(read.listings, source, self.store, self.config, self.destinations, now)
         owner_reads = self.destinations.owner_reads
         for listing, likeness in copies.listings:
@@ -246,8 +248,9 @@ class Poller:
             if owner and owner.matched and OWNER not in merged:
                 matched.add(listing.job_id)
                 listing = replace(listing, keywords=owner.keywords)
-            if merged:
+            if merged and first is not None:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
+                also += [Merged(c, first.job_id, source.name, listing.url) for c in merged]
             copies.add(listing, likeness, wanting - merged)
             listings.append(listing)
         flood = self.config.flood_limit(source)
@@ -261,6 +264,8 @@ class Poller:
             chats=for_chats,
         )
         _log_recorded(source.name, recorded)
+        if also:  # the first alerts gain "also on <board>" (their edits: the deliverer's)
+            self.store.edits.add(also, now)
         return {**recorded, "merged": copies.merged} if copies.merged else recorded
 
 

@@ -39,12 +39,16 @@ class Listing:
     same_as: str = ""
     same_why: str = ""
     reposted: str = ""
+    # The copies merged into this alert since it was sent, (source, link) each: shown on it
+    # when it is edited ("also on <board>"); kept on its row, not in its payload.
+    also_on: tuple[tuple[str, str], ...] = ()
 
     def payload(self) -> dict[str, Any]:
         """What the store keeps, so a retry days later can still render the alert."""
         data = asdict(self)
         del data["job_id"]
         data["keywords"] = list(self.keywords)
+        del data["also_on"]
         return data
 
     @classmethod

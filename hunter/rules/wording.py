@@ -53,6 +53,18 @@ def details(listing: Listing) -> str:
     return " · ".join(parts)
 
 
+ALSO_ON = "🔁 ลงที่อื่นด้วย · also on"  # before the boards a job was merged from (issue 43)
+ALSO_SHOWN = 5  # boards named on one alert; the rest are counted
+
+
+def also_on(listing: Listing) -> list[tuple[str, str]]:
+    """The (board, link) pairs an alert shows as "also on", at most ALSO_SHOWN, and a count
+    of the rest as a last pair without a link."""
+    shown = list(listing.also_on[:ALSO_SHOWN])
+    rest = len(listing.also_on) - len(shown)
+    return shown + ([(f"+{rest}", "")] if rest > 0 else [])
+
+
 def buttons(listing: Listing) -> list[tuple[str, str]]:
     """The buttons under a listing, as (label, what it sends back); under a chat's ask to
     join, the owner's Approve and Refuse (each says its command, as if typed)."""

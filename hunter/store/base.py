@@ -7,7 +7,8 @@
     ├── .chat     ChatStore      webhook events, mutes and marks (chat.py)
     ├── .reads    ReadsStore     each read of each source, for the history (reads.py)
     ├── .subscribers SubscriberStore  the chats that joined from their phone (subscribers.py)
-    └── .likeness LikenessStore   each listing's likeness, to find a job seen before (likeness.py)
+    ├── .likeness LikenessStore   each listing's likeness, to find a job seen before (likeness.py)
+    └── .edits    EditStore      the alerts that gain "also on <board>" (edits.py)
 
 Adapters: sqlite/ (a local file) and functions/ (hunter's PostgreSQL functions, carried by
 postgres.py over psycopg or by supabase.py over HTTPS) implement each room; every claim is
@@ -24,6 +25,7 @@ from typing import Any
 
 from hunter.store.chat import ChatStore
 from hunter.store.columns import Row, text, utc
+from hunter.store.edits import EditStore
 from hunter.store.likeness import LikenessStore
 from hunter.store.outbox import OutboxStore
 from hunter.store.pace import PaceStore
@@ -44,6 +46,7 @@ class Store(ABC):
     reads: ReadsStore
     subscribers: SubscriberStore
     likeness: LikenessStore
+    edits: EditStore
 
     @abstractmethod
     def migrate(self) -> None:

@@ -71,8 +71,9 @@ class OutboxStore(Room, ABC):
         """Keep the request body of batch `key` (before its first push; first write wins)."""
 
     @abstractmethod
-    def mark_sent(self, key: str, now: datetime) -> int:
-        """The channel took `key`: its rows are sent; parked batches are re-queued (returned)."""
+    def mark_sent(self, key: str, now: datetime, ref: str | None = None) -> int:
+        """The channel took `key`: its rows are sent (`ref`: the channel's id of the message,
+        kept to edit it); parked batches are re-queued (returned)."""
 
     @abstractmethod
     def mark_failed(self, key: str, worker: str, failure: Failure) -> int:

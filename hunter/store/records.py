@@ -21,6 +21,7 @@ from hunter.store.columns import (
     real,
     text,
 )
+from hunter.store.edits import also_of
 from hunter.store.states import ErrorKind, RowStatus
 
 
@@ -92,12 +93,19 @@ class Claimed:
         job_id = text(row, "job_id")
         return cls(
             job_id=job_id,
-            listing=Listing.from_payload(job_id, document(row, "listing")),
+            listing=with_also(Listing.from_payload(job_id, document(row, "listing")), row),
             retry_key=text(row, "retry_key"),
             retry_key_at=moment(row, "retry_key_at"),
             attempts=integer(row, "attempts"),
             chat=optional_text(row, "chat") or "",
         )
+
+
+def with_also(listing: Listing, row: Row) -> Listing:
+    """A claimed listing with the copies merged into it while it waited: its alert says
+    "also on <board>" from the start (issue 43)."""
+    found = also_of(row.get("also"))
+    return replace(listing, also_on=found) if found else listing
 
 
 def claimed(rows: Iterable[Row]) -> list[Claimed]:

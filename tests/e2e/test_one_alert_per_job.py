@@ -1,6 +1,7 @@
 """One alert per job (issue 43) as a user meets it: the same job on two boards reaches LINE
 once (no second push: none of the month spent on it), `hunter check` says which listing of the
-current pages is a job seen before and why, and `hunter status` counts the merge."""
+current pages is a job seen before and why, and `hunter status` counts the merge; on Telegram
+and Discord the first alert is edited to say where else the job is."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 from tests.support.board import Board
 from tests.support.cli import run_hunter, write_config
+from tests.support.discord_standin import DiscordStandIn
 from tests.support.line_standin import LineStandIn
+from tests.support.telegram_standin import TelegramStandIn
 
 TEXT = (
     "Acme builds payment tools for small shops in Southeast Asia. You will design and run our "
@@ -78,3 +81,55 @@ def test_the_same_job_on_two_boards_is_one_push_and_check_says_why(
     status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
     merged = {s["name"]: sum(s["last_days"]["merged"]) for s in status["sources"]}
     assert merged == {"one": 0, "two": 1}
+
+
+def test_the_first_alert_on_telegram_and_discord_gains_also_on_the_second_board(
+    tmp_path: Path,
+    board: Board,
+    line: LineStandIn,
+    telegram: TelegramStandIn,
+    discord: DiscordStandIn,
+    env: dict[str, str],
+) -> None:
+    """The owner on LINE, a Telegram chat and a Discord channel read both boards. The copy on
+    the second board sends nothing anywhere; the Telegram message and the Discord message the
+    first copy made are edited to name the second board with its link (LINE cannot edit: no
+    push, nothing spent). Run again, nothing changes: no edit twice, no message."""
+    env = {**env, **telegram.env(), "DISCORD_WEBHOOK_TEAM": discord.webhook_url()}
+    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
+    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
+    chats = [{"name": "tg", "to": "telegram:111"}, {"name": "team", "to": "discord:team"}]
+    write_config(
+        tmp_path,
+        [source("one", one), source("two", two)],
+        filter={"include": ["python"]},
+        chats=chats,
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert [s.text.splitlines()[0] for s in telegram.delivered] == ["Senior Python Developer"]
+    assert discord.titles() == ["Senior Python Developer"] and len(line.pushes) == 1
+    assert "also on" not in telegram.delivered[0].text
+
+    board.serve_json(
+        "/two", feed([("91", "Senior Python Developer (Remote)"), ("s2", "seed two")], "two")
+    )
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    assert len(line.pushes) == 1 and len(telegram.delivered) == 1 and len(discord.messages) == 1
+    [edited] = telegram.edited
+    assert edited.text.splitlines()[0] == "Senior Python Developer"
+    assert "ลงที่อื่นด้วย · also on: two" in edited.text
+    assert '<a href="https://two.test/jobs/91">two</a>' in edited.fields["text"]
+    assert edited.fields["reply_markup"] == telegram.delivered[0].fields["reply_markup"]
+    [changed] = discord.edits
+    assert changed.titles == ["Senior Python Developer"]
+    assert changed.links == ["https://one.test/jobs/7"]
+    [field] = changed.body["embeds"][0]["fields"]
+    assert field["value"] == "[two](https://two.test/jobs/91)" and "also on" in field["name"]
+    assert telegram.violations == [] and discord.refused == []
+
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert len(telegram.edited) == 1 and len(discord.edits) == 1  # nothing due: no edit again
+    assert len(telegram.delivered) == 1 and len(discord.messages) == 1 and len(line.pushes) == 1

@@ -16,6 +16,10 @@ documents them, so that hunter's Discord channel is tested against the service's
 - A deleted webhook is 404 {"code": 10015, "message": "Unknown Webhook"}; a wrong token 401
   {"code": 50027, "message": "Invalid Webhook Token"}.
 - GET /api/webhooks/<id>/<token> answers the webhook (Get Webhook with Token), or the same.
+- PATCH /api/webhooks/<id>/<token>/messages/<message id> (Edit Webhook Message): the body
+  checked against IncomingWebhookUpdateRequestPartial and the same limits; a message this
+  webhook did not post 404 {"code": 10008, "message": "Unknown Message"}; the same bucket
+  as posts; the message answered (200), `edited_timestamp` set. `edits` keeps each.
 - Mentions: "@everyone", "@here", "<@id>" and "<@&id>" in `content` ping whom
   `allowed_mentions` lets them (no `allowed_mentions`: everyone named; `parse: []`: nobody);
   mentions inside embeds never ping. `pinged` keeps whom each message pinged.
@@ -92,11 +96,14 @@ class DiscordStandIn:
     webhooks: dict[str, str] = field(default_factory=lambda: {WEBHOOK_ID: TOKEN})  # id -> token
     deleted: set[str] = field(default_factory=set)
     script: deque[str] = field(default_factory=deque)
-    messages: list[Posted] = field(default_factory=list)
+    messages: list[Posted] = field(default_factory=list)  # a message's id: 10**17 + place + 1
+    edits: list[Posted] = field(default_factory=list)  # each edit made, the message after it
+    removed: set[int] = field(default_factory=set)  # messages a person deleted, by their place
     pinged: list[list[str]] = field(default_factory=list)  # per message, whom it pinged
     refused: list[tuple[int, str]] = field(default_factory=list)  # (status, why)
     checks: int = 0  # GETs of a webhook
     executions: int = 0  # POSTs, answered or not
+    patches: int = 0  # edits asked for, answered or not
     limited: int = 0  # POSTs answered 429 because the webhook's bucket was empty
     # Webhooks whose every POST is answered 429 with this retry_after (id -> seconds): one
     # webhook's limit, as Discord words it ("global": false); the others are served.
@@ -121,6 +128,14 @@ class DiscordStandIn:
             def do_GET(self) -> None:
                 stand_in._get(self)
 
+            def do_PATCH(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(size) or b"null")
+                except ValueError:
+                    body = None
+                stand_in._edit(self, body)
+
         self._server = LocalServer(Handler)
         self.url = self._server.url
 
@@ -134,21 +149,27 @@ class DiscordStandIn:
         return [title for posted in self.messages for title in posted.titles]
 
     # -- the API -----------------------------------------------------------------------------
-    def _route(self, handler: QuietHandler) -> tuple[str | None, dict[str, list[str]]]:
-        """The webhook a request is for (None: answered already with its error)."""
+    def _route(
+        self, handler: QuietHandler, tail: str = ""
+    ) -> tuple[str | None, dict[str, list[str]]]:
+        """The webhook a request is for (None: answered already with its error); `tail`, a
+        pattern of what follows the token (the message of an edit), is kept as query["tail"]."""
         parts = urlsplit(handler.path)
-        match = re.fullmatch(r"/api(?:/v\d+)?/webhooks/(\d+)/([\w-]+)", parts.path)
+        match = re.fullmatch(r"/api(?:/v\d+)?/webhooks/(\d+)/([\w-]+)" + tail, parts.path)
         if match is None:
             handler.send_json(404, {"message": "404: Not Found", "code": 0})
             return None, {}
-        webhook, token = match.groups()
+        webhook, token = match.groups()[:2]
         if webhook in self.deleted or webhook not in self.webhooks:
             handler.send_json(404, {"message": "Unknown Webhook", "code": 10015})
             return None, {}
         if token != self.webhooks[webhook]:
             handler.send_json(401, {"message": "Invalid Webhook Token", "code": 50027})
             return None, {}
-        return webhook, parse_qs(parts.query)
+        query = parse_qs(parts.query)
+        if tail:
+            query["tail"] = [match.group(3)]
+        return webhook, query
 
     def _get(self, handler: QuietHandler) -> None:
         self.checks += 1
@@ -165,13 +186,8 @@ class DiscordStandIn:
         webhook, query = self._route(handler)
         if webhook is None:
             return
-        limited = self.refusing.get(webhook) or self._take(webhook)
-        if limited is not None:
-            self.limited += 1
-            return handler.send_json(429, {"message": "You are being rate limited.",
-                                           "retry_after": limited, "global": False},
-                                     {"Retry-After": str(int(limited) + 1),
-                                      **self._headers(webhook)})  # fmt: skip
+        if self._limited(handler, webhook):
+            return None
         step = self.script.popleft() if self.script else ""
         if step == "500":
             return handler.send_json(500, {"message": "Internal Server Error", "code": 0})
@@ -196,17 +212,62 @@ class DiscordStandIn:
             return handler.send_json(200, self._message(webhook, body), self._headers(webhook))
         return handler.send_json(204, None, self._headers(webhook))
 
-    def _problem(self, body: Any) -> tuple[int, str] | None:
+    def _edit(self, handler: QuietHandler, body: Any) -> None:
+        self.patches += 1
+        webhook, query = self._route(handler, r"/messages/(\d+)")
+        if webhook is None:
+            return
+        if self._limited(handler, webhook):
+            return None
+        place = int(query["tail"][0]) - 10**17 - 1
+        with self._lock:
+            known = 0 <= place < len(self.messages) and self.messages[place].webhook == webhook
+            known = known and place not in self.removed
+        if not known:
+            return handler.send_json(404, {"message": "Unknown Message", "code": 10008})
+        problem = self._problem(body, "IncomingWebhookUpdateRequestPartial", edit=True)
+        if problem is not None:
+            self.refused.append(problem)
+            return handler.send_json(400, {"message": problem[1], "code": 50035})
+        with self._lock:
+            before = self.messages[place]
+            after = Posted(webhook, {**before.body, **body}, before.at)
+            self.messages[place] = after
+            self.edits.append(after)
+        answer = self._message(webhook, after.body, place + 1)
+        answer["edited_timestamp"] = datetime.now(UTC).isoformat()
+        return handler.send_json(200, answer, self._headers(webhook))
+
+    def _limited(self, handler: QuietHandler, webhook: str) -> bool:
+        """A 429 answered when the webhook's bucket is empty (or it is `refusing`)."""
+        limited = self.refusing.get(webhook) or self._take(webhook)
+        if limited is None:
+            return False
+        self.limited += 1
+        handler.send_json(429, {"message": "You are being rate limited.",
+                                "retry_after": limited, "global": False},
+                          {"Retry-After": str(int(limited) + 1),
+                           **self._headers(webhook)})  # fmt: skip
+        return True
+
+    def _problem(
+        self, body: Any, schema: str = "IncomingWebhookRequestPartial", edit: bool = False
+    ) -> tuple[int, str] | None:
         if not isinstance(body, dict):
             return 400, "Invalid Form Body: not a JSON object"
-        errors = spec_errors(body)
+        errors = spec_errors(body, schema)
         if errors:
             return 400, f"Invalid Form Body: {'; '.join(errors)}"
         embeds = body.get("embeds") or []
-        if not body.get("content") and not embeds:
+        if not body.get("content") and not embeds and not edit:
             return 400, "Cannot send an empty message"
         total = sum(len(str(e.get(k) or "")) for e in embeds for k in ("title", "description"))
         total += sum(len(str((e.get("footer") or {}).get("text") or "")) for e in embeds)
+        total += sum(
+            len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
+            for e in embeds
+            for f in e.get("fields") or []
+        )
         if total > EMBEDS_TOTAL_MAX:
             return 400, f"Invalid Form Body: embeds hold {total} characters (at most 6000)"
         return None
@@ -236,15 +297,19 @@ class DiscordStandIn:
             "X-RateLimit-Bucket": f"webhook-{webhook}",
         }
 
-    def _message(self, webhook: str, body: dict[str, Any]) -> dict[str, Any]:
-        """The posted message as Discord answers it (MessageResponse's required fields)."""
+    def _message(
+        self, webhook: str, body: dict[str, Any], number: int | None = None
+    ) -> dict[str, Any]:
+        """The posted message (the `number`th, else the last) as Discord answers it
+        (MessageResponse's required fields)."""
         pinged = _pinged(body)
         message = {
             "type": 0, "content": body.get("content") or "", "mentions": [],
             "mention_roles": [p for p in pinged if p.startswith("<@&")], "attachments": [],
             "embeds": [{"type": "rich", **e} for e in body.get("embeds") or []],
             "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None, "flags": 0,
-            "components": [], "id": str(len(self.messages) + 10**17), "channel_id": "222",
+            "components": [], "channel_id": "222",
+            "id": str((number or len(self.messages)) + 10**17),
             "author": {"id": webhook, "username": "hunter alerts", "discriminator": "0000",
                        "avatar": None, "bot": True, "global_name": None, "public_flags": 0,
                        "flags": 0},

@@ -33,11 +33,18 @@ class QuietHandler(BaseHTTPRequestHandler):
         pass
 
 
+class _Listening(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: thirty clients connecting at once (thirty
+    # /start over Supabase) found connections reset, which no real service does (PostgREST,
+    # LINE's and Telegram's front ends accept hundreds; Linux's somaxconn is 4096).
+    request_queue_size = 128
+
+
 class LocalServer:
     def __init__(
         self, handler: type[BaseHTTPRequestHandler], tls: ssl.SSLContext | None = None
     ) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = _Listening(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.server.handle_error = _quiet_when_the_client_left(self.server)  # type: ignore[method-assign]
         scheme = "http"

@@ -18,6 +18,10 @@ documents it, so that hunter's Telegram channel is tested against the service's 
 - Telegram's pace (its FAQ, "My bot is hitting limits"): more than 20 messages a minute in a
   group, or 30 a second in all, answer 429 "Too Many Requests: retry after N" with
   `parameters.retry_after`; a private chat may burst a little (3 a second here).
+- editMessageText (chat_id and message_id): the text checked as sendMessage's; a message not
+  sent to that chat 400 "Bad Request: message to edit not found"; the same text and buttons
+  as now 400 "Bad Request: message is not modified: ..."; at the same pace as messages; the
+  edited Message (with `edit_date`) answered. `edited` keeps each edit.
 - getChat answers the chat, or the same errors; getMe the bot.
 - setWebhook: an HTTPS `url` on port 443, 80, 88 or 8443 (400 "Bad Request: bad webhook: An
   HTTPS URL must be provided for webhook" / "... Webhook can be set up only on ports 80, 88,
@@ -64,6 +68,10 @@ from tests.support.local_server import LocalServer, QuietHandler
 
 TOKEN = "123456789:AAHtest-token-for-the-stand-in_0123456"
 TEXT_MAX = 4096
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
 BOT = {"id": 123456789, "is_bot": True, "first_name": "hunter test"}  # the bot, as a User
 # A ChatMember's status -> its type in the Bot API
 MEMBER = {"creator": "ChatMemberOwner", "administrator": "ChatMemberAdministrator",
@@ -115,7 +123,8 @@ class TelegramStandIn:
     # Chats whose every message is answered 429 "retry after N" (chat id -> N): Telegram's
     # flood control holds a chat that was sent too much, and the bot's other chats are served.
     refusing: dict[int, int] = field(default_factory=dict)
-    delivered: list[Sent] = field(default_factory=list)
+    delivered: list[Sent] = field(default_factory=list)  # a message's id is its place here + 1
+    edited: list[Sent] = field(default_factory=list)  # each editMessageText made, as it shows
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     webhook: dict[str, Any] = field(default_factory=dict)  # what setWebhook set
     hunter_url: str = ""  # where `update` posts: hunter's /telegram/webhook on 127.0.0.1
@@ -191,7 +200,7 @@ class TelegramStandIn:
             return self._result(handler, method, "WebhookInfo", info)
         if method == "answerCallbackQuery":
             return self._answer_query(handler, body)
-        if method not in ("sendMessage", "getChat"):
+        if method not in ("sendMessage", "getChat", "editMessageText"):
             with self._lock:
                 self.violations.append(f"{method}: a Bot API method this stand-in does not model")
             return _error(handler, 404, "Not Found")
@@ -201,6 +210,8 @@ class TelegramStandIn:
             return _error(handler, *refused)
         if method == "getChat":
             return self._result(handler, method, "ChatFullInfo", self._chat(chat))
+        if method == "editMessageText":
+            return self._edit_message(handler, chat, body)
         return self._send_message(handler, chat, body)
 
     def _chat(self, chat: int) -> dict[str, Any]:
@@ -246,10 +257,11 @@ class TelegramStandIn:
             return 403, "Forbidden: bot was kicked from the group chat", {}
         return None
 
-    def _send_message(self, handler: QuietHandler, chat: int, body: dict[str, Any]) -> None:
+    def _text_refused(self, body: dict[str, Any]) -> tuple[str, str]:
+        """(the text as a reader sees it, "") or ("", Telegram's refusal of the text)."""
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
-            return _error(handler, 400, "Bad Request: message text is empty")
+            return "", "message text is empty"
         shown = text
         if body.get("parse_mode") == "HTML":
             parser = _Entities()
@@ -257,16 +269,50 @@ class TelegramStandIn:
             parser.close()
             if parser.problem or parser.open:
                 problem = parser.problem or f'unclosed start tag "{parser.open[-1]}"'
-                return _error(handler, 400, f"Bad Request: can't parse entities: {problem}")
+                return "", f"can't parse entities: {problem}"
             shown = "".join(parser.text)
         if len(shown) > TEXT_MAX:
-            return _error(handler, 400, "Bad Request: message is too long")
-        button = _bad_button(body.get("reply_markup"))
-        if button:
-            return _error(handler, 400, f"Bad Request: {button}")
+            return "", "message is too long"
+        return shown, _bad_button(body.get("reply_markup"))
+
+    def _wait(self, chat: int) -> int:
+        """Seconds a message to `chat` must wait now (a 429), 0 when it may go."""
         wait = self.refusing.get(chat) or self._too_fast(chat)
         if wait and chat not in self.refusing:
             self.too_fast += 1  # the client broke Telegram's pace
+        return wait
+
+    def _edit_message(self, handler: QuietHandler, chat: int, body: dict[str, Any]) -> None:
+        shown, refused = self._text_refused(body)
+        if refused:
+            return _error(handler, 400, f"Bad Request: {refused}")
+        number = body.get("message_id")
+        with self._lock:
+            known = isinstance(number, int) and 0 < number <= len(self.delivered)
+            sent = self.delivered[number - 1] if known else None
+        if sent is None or sent.chat_id != chat:
+            return _error(handler, 400, "Bad Request: message to edit not found")
+        if sent.text == shown and sent.fields.get("reply_markup") == body.get("reply_markup"):
+            return _error(handler, 400, NOT_MODIFIED)
+        wait = self._wait(chat)
+        if wait:
+            return _error(
+                handler, 429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}
+            )
+        now = self.clock()
+        edited = Sent(chat, shown, {**sent.fields, **body}, sent.at)
+        with self._lock:
+            self.delivered[number - 1] = edited
+            self.edited.append(edited)
+        result = {"message_id": number, "chat": self._chat(chat), "date": int(sent.at.timestamp()),
+                  "edit_date": int(now.timestamp()), "text": shown}  # fmt: skip
+        return self._result(handler, "editMessageText", "Message", result)
+
+    def _send_message(self, handler: QuietHandler, chat: int, body: dict[str, Any]) -> None:
+        shown, refused = self._text_refused(body)
+        if refused:
+            return _error(handler, 400, f"Bad Request: {refused}")
+        wait = self._wait(chat)
         if wait:
             return _error(
                 handler, 429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}

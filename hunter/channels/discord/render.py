@@ -19,12 +19,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import details, money
+from hunter.rules.wording import ALSO_ON, also_on, details, money
 
 CONTENT_MAX = 2000
 MAX_EMBEDS = 10
 EMBEDS_TOTAL_MAX = 6000
 TITLE_MAX, DESCRIPTION_MAX, FOOTER_MAX = 200, 300, 40
+FIELD_MAX = 1024  # an embed field's value; 5 boards' links stay far under it
 URL_MAX = 2048
 COLOR = 0x2ECC71
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
@@ -66,18 +67,44 @@ def embed(listing: Listing) -> dict[str, Any]:
         and len(listing.url) <= URL_MAX
     ):
         card["url"] = listing.url
+    if listing.also_on:  # copies of the job merged into this alert since (issue 43)
+        boards = [_link(board, url) for board, url in also_on(listing)]
+        card["fields"] = [{"name": ALSO_ON, "value": _cut(" · ".join(boards), FIELD_MAX)}]
     return card
+
+
+def _link(board: str, url: str) -> str:
+    """A board's name (escaped) as a masked link to `url` where it is a short http(s) one."""
+    name = _plain(board, 40)
+    if url.startswith(("https://", "http://")) and len(url) <= 150 and ")" not in url:
+        return f"[{name}]({url})"
+    return name
 
 
 def message(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
     """One execute-webhook body: the listings' embeds and `note` as its text."""
-    body: dict[str, Any] = {
-        "embeds": [embed(listing) for listing in listings[:MAX_EMBEDS]],
-        "allowed_mentions": NO_MENTIONS,
-    }
+    embeds = [embed(listing) for listing in listings[:MAX_EMBEDS]]
+    # Without "also on" 10 embeds stay under 5,500 characters; with it, the last ones' lines
+    # go first until all of them fit Discord's 6,000.
+    for card in reversed(embeds):
+        if _size(embeds) <= EMBEDS_TOTAL_MAX:
+            break
+        card.pop("fields", None)
+    body: dict[str, Any] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
     if note or not listings:
         body["content"] = _cut(note or "-", CONTENT_MAX)
     return body
+
+
+def _size(embeds: Sequence[dict[str, Any]]) -> int:
+    """The characters Discord counts against EMBEDS_TOTAL_MAX: titles, descriptions,
+    footers, fields' names and values."""
+    total = 0
+    for card in embeds:
+        total += len(card.get("title", "")) + len(card.get("description", ""))
+        total += len(card.get("footer", {}).get("text", ""))
+        total += sum(len(f["name"]) + len(f["value"]) for f in card.get("fields", ()))
+    return total
 
 
 def text_message(text: str) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """Discord's webhooks as a channel (discord.com/developers/docs/resources/webhook#execute-
-webhook): a push is `POST <webhook url>?wait=true` with one message; `members` asks the
-webhook itself (`GET <webhook url>`), which says whether it still exists.
+webhook): a push is `POST <webhook url>?wait=true` with one message, whose answer is the
+message (its id is kept: a later copy of a job merged into it edits it with `PATCH <webhook
+url>/messages/<id>`, "Edit Webhook Message"); `members` asks the webhook itself (`GET <webhook
+url>`), which says whether it still exists.
 
 What an answer means (Discord's docs, "HTTP Response Codes", "JSON Error Codes", "Rate
 Limits"; the answers' shapes in ../shared/contracts/discord-openapi.json):
@@ -10,6 +12,7 @@ Limits"; the answers' shapes in ../shared/contracts/discord-openapi.json):
                                                 webhook, or every webhook when "global" (or
                                                 X-RateLimit-Global, X-RateLimit-Scope: global)
     404 {"code": 10015, "Unknown Webhook"}      the webhook was deleted: the chat is gone
+    404 {"code": 10008, "Unknown Message"}      (an edit) the message was deleted: no edit
     401, 403                                    the webhook's token no longer works: gone
     400 {"code": 50035, "errors": ...}          this message is refused, stuck with its words
     5xx, a refused connection                   not delivered: try again later
@@ -25,6 +28,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -38,6 +42,7 @@ from hunter.errors import ChannelError, ChatGone
 
 PUSH_DEADLINE_SECONDS = 20.0
 UNKNOWN_WEBHOOK = 10015
+UNKNOWN_MESSAGE = 10008
 MAX_WAIT = 60.0  # a bucket's reset, or a 429's retry_after, waited here at most
 MAX_RETRY_AFTER = 86400.0  # a 429's wait, kept as the batch's next attempt, at most a day
 
@@ -48,6 +53,7 @@ class DiscordError(ChannelError):
 
 class DiscordSender(DiscordMessages):
     name = settings.NAME
+    edits = True  # a webhook edits the messages it posted (Edit Webhook Message)
     paced = False  # no monthly quota, no price per member
     dedupes = False  # no idempotency key: a lost answer is never followed by a second send
     retry_window: float | None = None
@@ -81,7 +87,29 @@ class DiscordSender(DiscordMessages):
             detail = f"no answer from Discord: {type(exc).__name__}"
             return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
         self._note_bucket(hook, answer)
-        return result(answer)
+        said = result(answer)
+        return replace(said, ref=_message_id(answer)) if said.kind is Kind.SENT else said
+
+    def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
+        """Edit Webhook Message: message `ref` becomes `messages`' embeds (render.py), its
+        text kept. Discord answers the message (200)."""
+        [body] = messages
+        if not ref.isdigit():
+            return PushResult(Kind.PERMANENT, None, f"not a Discord message id: {ref[:20]!r}")
+        hook = self._hook(to)
+        url = httpx.URL(hook.url)
+        url = url.copy_with(path=f"{url.path.rstrip('/')}/messages/{ref}")
+        edited = {k: v for k, v in body.items() if k in ("embeds", "allowed_mentions")}
+        self._wait_for_room(hook)
+        try:
+            answer = self._http.patch(url, json=edited)
+        except httpx.HTTPError as exc:  # an edit made twice shows the same: no harm in asking
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {type(exc).__name__}")
+        self._note_bucket(hook, answer)
+        said = result(answer)
+        if said.status == 404 and _code(answer) == UNKNOWN_MESSAGE:
+            return PushResult(Kind.PERMANENT, 404, f"the message was deleted ({said.detail})")
+        return said
 
     def members(self, to: str) -> int:
         """1: no price per member. Asks the webhook, which says whether it still exists
@@ -168,6 +196,24 @@ def result(answer: httpx.Response) -> PushResult:
     if status >= 500 or status == 408:
         return PushResult(Kind.TRANSIENT, status, said)
     return PushResult(Kind.PERMANENT, status, said)
+
+
+def _message_id(answer: httpx.Response) -> str | None:
+    """The id of the message a 200 answers (wait=true), None when it says none."""
+    try:
+        data = answer.json()
+    except ValueError:
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and found.isdigit() else None
+
+
+def _code(answer: httpx.Response) -> object:
+    try:
+        data = answer.json()
+    except ValueError:
+        return None
+    return data.get("code") if isinstance(data, dict) else None
 
 
 def _global(data: Mapping[str, Any], headers: httpx.Headers) -> bool:

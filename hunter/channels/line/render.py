@@ -245,8 +245,12 @@ class LineCards:
     paced = True  # LINE's monthly quota (the terminal, without one, is never held)
     dedupes = True  # X-Line-Retry-Key (the terminal resends nothing)
     retry_window: float | None = RETRY_KEY_WINDOW_SECONDS
+    edits = False  # a LINE message, once sent, stays as it is
     words = ids.WORDS
     name = ids.NAME
+
+    def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
+        return PushResult(Kind.PERMANENT, None, f"{self.name} cannot edit a sent message")
 
     def recipient(self, to: str | None) -> Recipient:
         return ids.recipient(to, self.name)

@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import SAY, buttons, details, money
+from hunter.rules.wording import ALSO_ON, SAY, also_on, buttons, details, money
 
 TEXT_MAX = 4096
 # Each part is cut to a size, so a message stays far under TEXT_MAX (about 1,700 characters at
@@ -35,6 +35,9 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
     lines = [f"<b>{_html(listing.title[:TITLE_MAX])}</b>", f"💰 {_html(money(listing))}"]
     lines += [_html(text) for text in (details(listing), listing.summary[:SUMMARY_MAX]) if text]
     lines += ["", f"📍 {_html(listing.source)}"]
+    if listing.also_on:  # copies of the job merged into this alert since (issue 43)
+        boards = [_link(board, url) for board, url in also_on(listing)]
+        lines.append(f"{ALSO_ON}: {', '.join(boards)}")
     if note:
         lines.append(f"<i>{_html(note[:NOTE_MAX])}</i>")
     fields: dict[str, Any] = {
@@ -96,6 +99,13 @@ def _cut(text: str, limit: int) -> str:
     if len(units) <= limit * 2:
         return text
     return units[: (limit - 1) * 2].decode("utf-16-le", "ignore") + "…"
+
+
+def _link(text: str, url: str) -> str:
+    """`text` as a link to `url` (an http(s) address), else as text."""
+    if url.startswith(("https://", "http://")):
+        return f'<a href="{escape(url)}">{_html(text[:DIGEST_TITLE_MAX])}</a>'
+    return _html(text[:DIGEST_TITLE_MAX])
 
 
 def _html(text: str) -> str:

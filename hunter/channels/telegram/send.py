@@ -1,5 +1,6 @@
 """Telegram's Bot API (core.telegram.org/bots/api) as a channel: sendMessage for a push and
-for an answer in the chat (with answerCallbackQuery when a button was tapped), getChat to
+for an answer in the chat (with answerCallbackQuery when a button was tapped),
+editMessageText when a later copy of a job is merged into its alert, getChat to
 know a chat is still there, getMe for `hunter check`, setWebhook for `hunter telegram setup`.
 Every answer is {"ok": true, "result": ...} or {"ok": false, "error_code", "description",
 "parameters"}.
@@ -48,6 +49,9 @@ USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 28
 ANSWER_WINDOW = timedelta(minutes=10)
 TOKEN_FIX = "check TELEGRAM_BOT_TOKEN (BotFather's /token)"
 WEBHOOK_CONNECTIONS = 8  # setWebhook's max_connections (1-100, Telegram's default 40)
+# What editMessageText takes of a sendMessage's fields (Bot API 10.1): the rest (silence,
+# protection, a reply) belongs to sending.
+EDIT_FIELDS = ("text", "parse_mode", "entities", "link_preview_options", "reply_markup")
 
 
 class TelegramError(ChannelError):
@@ -56,6 +60,7 @@ class TelegramError(ChannelError):
 
 class TelegramSender(TelegramMessages):
     name = ids.NAME
+    edits = True  # editMessageText: a bot edits its own messages, in any chat, at any age
     paced = False  # no monthly quota, no price per member
     dedupes = False  # no retry key: a lost answer is never followed by a second send
     retry_window: float | None = None
@@ -79,6 +84,28 @@ class TelegramSender(TelegramMessages):
     ) -> PushResult:
         [fields] = messages  # one listing, one message (render.py)
         return self._send(_chat_id(to), fields)
+
+    def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
+        """editMessageText of message `ref` with the text and buttons of `messages` (one
+        listing's, render.py). Telegram refuses an edit that changes nothing ("message is
+        not modified"): it shows what was asked, so it is done."""
+        [fields] = messages
+        if not ref.isdigit():
+            return PushResult(Kind.PERMANENT, None, f"not a Telegram message id: {ref[:20]!r}")
+        chat = _chat_id(to)
+        self._keep_pace(chat)
+        edited = {k: v for k, v in fields.items() if k in EDIT_FIELDS}
+        try:
+            answer = self._http.post(
+                f"{self._base}/editMessageText",
+                json={"chat_id": chat, "message_id": int(ref), **edited},
+            )
+        except httpx.HTTPError as exc:  # an edit made twice shows the same: no harm in asking
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Telegram: {_reason(exc)}")
+        result = _result(answer)
+        if result.status == 400 and "message is not modified" in result.detail.lower():
+            return PushResult(Kind.SENT, 400, result.detail, ref=ref)
+        return result
 
     def recipient(self, to: str | None) -> Recipient:
         return ids.recipient(to)
@@ -212,7 +239,10 @@ def _result(answer: httpx.Response) -> PushResult:
             kind, answer.status_code, f"not Telegram's answer ({answer.reason_phrase})"
         )
     if data.get("ok") is True:
-        return PushResult(Kind.SENT, answer.status_code)
+        sent = data.get("result")
+        number = sent.get("message_id") if isinstance(sent, dict) else None
+        ref = str(number) if isinstance(number, int) and not isinstance(number, bool) else None
+        return PushResult(Kind.SENT, answer.status_code, ref=ref)
     error_code = data.get("error_code")
     code = error_code if isinstance(error_code, int) else answer.status_code
     said = str(data.get("description") or answer.reason_phrase)[:300]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hunter.store.functions.carrier import Document, FunctionCarrier
 from hunter.store.functions.chat import FunctionChat
+from hunter.store.functions.edits import FunctionEdits
 from hunter.store.functions.likeness import FunctionLikeness
 from hunter.store.functions.outbox import FunctionOutbox
 from hunter.store.functions.pace import FunctionPace
@@ -24,6 +25,7 @@ class FunctionStore(FunctionCarrier):
         self.chat = FunctionChat(self)
         self.subscribers = FunctionSubscribers(self)
         self.likeness = FunctionLikeness(self)
+        self.edits = FunctionEdits(self)
 
 
 __all__ = ["Document", "FunctionStore"]

@@ -62,8 +62,9 @@ class FunctionOutbox(OutboxStore):
     def save_batch(self, key: str, body: str, now: datetime) -> None:
         self._database.value("hunter_save_batch", key=key, body=body, now=now)
 
-    def mark_sent(self, key: str, now: datetime) -> int:
-        return whole_number(self._database.value("hunter_mark_sent", key=key, now=now))
+    def mark_sent(self, key: str, now: datetime, ref: str | None = None) -> int:
+        sent = self._database.value("hunter_mark_sent", key=key, now=now, ref=ref)
+        return whole_number(sent)
 
     def mark_failed(self, key: str, worker: str, failure: Failure) -> int:
         moved = self._database.value(

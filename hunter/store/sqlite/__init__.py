@@ -6,6 +6,7 @@ from pathlib import Path
 
 from hunter.store.sqlite.chat import SQLiteChat
 from hunter.store.sqlite.database import SQLiteDatabase, ts
+from hunter.store.sqlite.edits import SQLiteEdits
 from hunter.store.sqlite.likeness import SQLiteLikeness
 from hunter.store.sqlite.outbox import SQLiteOutbox
 from hunter.store.sqlite.pace import SQLitePace
@@ -26,6 +27,7 @@ class SQLiteStore(SQLiteDatabase):
         self.chat = SQLiteChat(self)
         self.subscribers = SQLiteSubscribers(self)
         self.likeness = SQLiteLikeness(self)
+        self.edits = SQLiteEdits(self)
 
 
 __all__ = ["SQLiteStore", "ts"]

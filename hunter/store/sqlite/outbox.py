@@ -55,9 +55,9 @@ class SQLiteOutbox(OutboxStore):
         with self._database.tx() as db:
             db.execute(Q["save_batch"], {"key": key, "body": body, "now": ts(now)})
 
-    def mark_sent(self, key: str, now: datetime) -> int:
+    def mark_sent(self, key: str, now: datetime, ref: str | None = None) -> int:
         with self._database.tx() as db:
-            db.execute(Q["mark_sent"], {"key": key, "now": ts(now)})
+            db.execute(Q["mark_sent"], {"key": key, "now": ts(now), "ref": ref})
             db.execute(Q["forget_batch"], {"key": key})
             return db.execute(Q["requeue_parked"], {"now": ts(now)}).rowcount
 

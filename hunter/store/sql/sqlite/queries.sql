@@ -121,7 +121,7 @@ RETURNING *;
 -- name: mark_sent
 UPDATE hunter_seen_jobs
 SET status = 'sent', sent_at = :now, claimed_by = NULL, next_attempt_at = NULL,
-    error_kind = NULL, last_error = NULL
+    error_kind = NULL, last_error = NULL, sent_ref = :ref
 WHERE retry_key = :key AND status IN ('sending', 'retry', 'stuck');
 
 -- name: forget_batch
@@ -579,3 +579,38 @@ ORDER BY l.seen_at, l.job_id;
 
 -- name: likeness_prune
 DELETE FROM hunter_likeness WHERE seen_at < :before;
+
+-- name: also_add
+-- A copy merged into the row of its first copy for a chat (024_also_on.sql's hunter_also, one
+-- pair at a time in a transaction): not twice, the first 10 kept; its edit due now.
+UPDATE hunter_seen_jobs
+SET also = json_insert(coalesce(also, '[]'), '$[#]', json_array(:source, :url)),
+    edit_due_at = :now, edit_claimed_at = NULL
+WHERE job_id = :first_id AND chat = :chat
+  AND json_array_length(coalesce(also, '[]')) < 10
+  AND NOT EXISTS (SELECT 1 FROM json_each(coalesce(also, '[]')) e
+                  WHERE json_extract(e.value, '$[0]') = :source
+                    AND json_extract(e.value, '$[1]') = :url);
+
+-- name: edits_due
+-- Sent messages with an edit due and not held by a live claim (hunter_edits_claim).
+SELECT DISTINCT chat, retry_key FROM hunter_seen_jobs
+WHERE edit_due_at IS NOT NULL AND edit_due_at <= :now AND status = 'sent'
+  AND retry_key IS NOT NULL AND (edit_claimed_at IS NULL OR edit_claimed_at < :stale)
+LIMIT :limit;
+
+-- name: edits_claim
+UPDATE hunter_seen_jobs SET edit_claimed_at = :now
+WHERE chat = :chat AND retry_key = :key AND edit_due_at IS NOT NULL;
+
+-- name: edit_message
+-- A message's sent rows in the order they were claimed for it, each with its `also`.
+SELECT job_id, listing, coalesce(also, '[]') AS also, sent_ref FROM hunter_seen_jobs
+WHERE chat = :chat AND retry_key = :key AND status = 'sent'
+ORDER BY first_seen_at, job_id;
+
+-- name: edits_done
+UPDATE hunter_seen_jobs
+SET edit_due_at = CASE WHEN edit_tries + 1 >= 5 THEN NULL ELSE :retry_at END,
+    edit_claimed_at = NULL, edit_tries = edit_tries + 1
+WHERE chat = :chat AND retry_key = :key AND edit_claimed_at = :claimed_at;

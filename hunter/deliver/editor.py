@@ -1,0 +1,67 @@
+"""The edits of alerts already sent (issue 43): an alert a later copy of its job was merged
+into gains "also on <board>", where its channel can change a sent message (Telegram,
+Discord; LINE cannot, and pays nothing for it). What to edit is claimed in the store
+(store/edits.py); the message is rendered again from its rows as a push renders it, with the
+copies merged since, and the channel replaces the one it sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from hunter.deliver.channel import Channels
+from hunter.deliver.outcome import Kind
+from hunter.rules.destinations import Destinations
+from hunter.store import Store
+
+log = logging.getLogger("hunter")
+
+EDIT_LEASE = timedelta(minutes=5)  # a claimed edit its replica never finished goes to another
+EDITS_AT_ONCE = 50  # messages edited by one call at most
+EDIT_RETRY = timedelta(minutes=1)  # an edit refused for now is tried again at least this late
+
+
+def edit_merged(
+    store: Store,
+    channels: Channels,
+    destinations: Destinations,
+    clock: Callable[[], datetime],
+    stop: threading.Event,
+) -> int:
+    """Edit the messages that a later copy of one of their jobs was merged into, so that they
+    say "also on <board>", where their channel can (a claim of the store's: a replica that
+    dies editing leaves it to another). An edit refused for now (a 429, an outage) is tried
+    again after a while, with a later merge's, five times at most; one the channel cannot
+    make (LINE, a message deleted) is given up. How many were edited."""
+    now, edited = clock(), 0
+    for message in store.edits.claim(now, now - EDIT_LEASE, EDITS_AT_ONCE):
+        if stop.is_set():
+            break  # left claimed: the lease hands it on
+        if not destinations.knows(message.chat):
+            store.edits.done(message)  # its [[chats]] was removed
+            continue
+        to = destinations.to_of(message.chat)
+        channel = channels.of(to)
+        if not channel.edits or message.ref is None or not message.listings:
+            store.edits.done(message)
+            continue
+        listings = list(message.listings)
+        if len(listings) > channel.max_per_push:  # it went as a digest (turns.py)
+            messages = channel.digest(listings, None)
+        else:
+            messages = channel.render(listings, None, channels.actions(to))
+        result = channel.edit(messages, message.ref, to)
+        if result.kind is Kind.TRANSIENT:
+            wait = max(EDIT_RETRY.total_seconds(), result.retry_after or 0.0)
+            store.edits.done(message, clock() + timedelta(seconds=wait))
+            log.warning("editing a sent alert waits (%s): %s", channel.name, result.summary)
+            continue
+        store.edits.done(message)
+        if result.kind is Kind.SENT:
+            edited += 1
+        else:
+            log.warning("a sent alert was not edited (%s): %s", channel.name, result.summary)
+    return edited
