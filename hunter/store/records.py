@@ -4,7 +4,7 @@ the documents it hands the database. Plain data; the port that returns them is b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -62,8 +62,18 @@ class ReadRow:
     merged: int = 0  # of the new, merged with an earlier copy of their job (issue 43)
 
     def document(self) -> dict[str, Any]:
-        """The read as the store writes it (its time as ISO 8601 text)."""
-        return {**asdict(self), "read_at": self.read_at.isoformat()}
+        """The read as the store writes it (its time as ISO 8601 text). By hand, not
+        dataclasses.asdict, which deep-copies: 39 us a row, most of keeping 400,000 reads."""
+        return {
+            "source": self.source,
+            "read_at": self.read_at.isoformat(),
+            "listings": self.listings,
+            "new": self.new,
+            "matching": self.matching,
+            "error": self.error,
+            "seconds": self.seconds,
+            "merged": self.merged,
+        }
 
 
 @dataclass(frozen=True)

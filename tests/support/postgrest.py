@@ -15,12 +15,16 @@ What it does not: table endpoints, filters, embedding, GET rpc, schema cache rel
 
 from __future__ import annotations
 
+import contextlib
 import json
+import queue
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import jwt
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from tests.support.local_server import LocalServer, QuietHandler
@@ -28,6 +32,7 @@ from tests.support.local_server import LocalServer, QuietHandler
 JWT_SECRET = "test-jwt-secret-at-least-32-characters-long"
 SECRET_KEY = "sb_secret_hunterTestKeyDoNotLeak0123456789"
 PUBLISHABLE_KEY = "sb_publishable_hunterTestKey0123456789"
+POOL = 10  # connections kept, as PostgREST's db-pool default
 
 
 def legacy_key(role: str) -> str:
@@ -49,6 +54,9 @@ class PostgREST:
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
         self.calls: Counter[str] = Counter()
+        # PostgREST keeps a pool of connections (db-pool, 10 by default): a new connection
+        # for each call, as this stand-in made, cost a PostgreSQL backend's start each time.
+        self._idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()
         stand_in = self
 
         class Handler(QuietHandler):
@@ -67,6 +75,26 @@ class PostgREST:
 
     def close(self) -> None:
         self._server.close()
+        while not self._idle.empty():
+            self._idle.get_nowait().close()
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in autocommit (each call's own transaction is explicit);
+        one left in a transaction or broken is closed, not pooled."""
+        try:
+            db = self._idle.get_nowait()
+        except queue.Empty:
+            db = psycopg.connect(self.database_url, autocommit=True)
+        try:
+            yield db
+        finally:
+            if db.closed or db.info.transaction_status != TransactionStatus.IDLE:
+                db.close()
+            elif self._idle.qsize() < POOL:
+                self._idle.put(db)
+            else:
+                db.close()
 
     @staticmethod
     def role_of(headers: Any) -> str | None:
@@ -90,7 +118,7 @@ class PostgREST:
             args = json.loads(raw or b"{}")
         except ValueError:
             return 400, _error("PGRST102", "Empty or invalid json")
-        with psycopg.connect(self.database_url) as db:
+        with self._connection() as db:
             found = db.execute(
                 "SELECT p.oid, p.proretset, p.prorettype::regtype::text, "
                 "coalesce(p.proargnames, '{}'), "
