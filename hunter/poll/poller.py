@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from hunter.errors import StoreError
 from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
-from hunter.poll.merging import Copies
+from hunter.poll.merging import PAGE, Copies, known_marks, page_marks
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -183,6 +183,10 @@ class Poller:
                 continue
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)
+            # The page recorded, kept for the next read (merging.py); else the last one's.
+            page = page_marks(read.listings) if judged.verdict.good else None
+            kept = known_marks(state.cadence if state else None)
+            schedule["cadence"] = {**schedule["cadence"], PAGE: page or sorted(kept)}
             notes.append(replace(judged.note, **schedule))
         noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
         self.next_reads.update({note.name: note.not_before for note in notes})
@@ -233,7 +237,10 @@ class Poller:
         fanout = Fanout(judged)  # every other chat at once, by its words (rules/fanout.py)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
         also: list[Merged] = []  # each copy merged, on its first's row for each chat
-        copies = Copies.of(read.listings, source, self.store, self.config, self.destinations, now)
+        known = known_marks(state.cadence if state else None)  # the last page's: no copies
+        copies = Copies.of(
+            read.listings, source, self.store, self.config, self.destinations, now, known=known
+        )
         owner_reads = self.destinations.owner_reads
         for listing, likeness in copies.listings:
             listing, first = copies.decide(listing, likeness)

@@ -255,3 +255,25 @@ def test_a_quiet_cron_run_over_supabase_costs_at_most_six_calls(
     assert result.returncode == 0, result.stderr
     assert "not due" in result.stderr and board.hits["/jobs"] == 1, result.stderr
     assert sum(supabase.calls.values()) <= 6, dict(supabase.calls)
+
+
+def test_a_read_of_the_page_read_last_time_asks_no_likeness(
+    tmp_path: Path, board: Board, supabase: PostgREST, line: LineStandIn
+) -> None:
+    """A read mostly shows what the last one showed: its listings are no later copy of a job
+    (they were recorded), so none of their likeness is made or sent, and a page read again as
+    it was asks the store nothing about copies (poll/merging.py's page marks). A new listing
+    on it is looked up, alone."""
+    env = supabase_env(tmp_path, supabase.url, SECRET_KEY, **line.env())
+    jobs = [(str(n), f"python job {n}") for n in range(20)]
+    url = board.serve_jobs("/jobs", jobs)
+    write_config(tmp_path, [html_source("b", url)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    supabase.calls.clear()
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert board.hits["/jobs"] == 2 and supabase.calls["hunter_likeness_note"] == 0
+    board.serve_jobs("/jobs", [("new", "python job new"), *jobs])
+    supabase.calls.clear()
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert supabase.calls["hunter_likeness_note"] == 1
+    assert line.delivered == ["python job new"]
