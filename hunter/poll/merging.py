@@ -21,6 +21,7 @@ import zlib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.likeness import Likeness, Sameness, same_job
@@ -28,7 +29,9 @@ from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store.base import Store
+from hunter.store.edits import Merged
 from hunter.store.likeness import Earlier, Noted
+from hunter.store.records import SourceState
 
 PAGE = "page"  # the key of the last recorded page's marks in a source's schedule document
 
@@ -68,6 +71,7 @@ class Copies:
         self._merges = merges  # does this chat merge copies ('' the owner's)?
         self._now = now
         self.merged = 0  # listings merged with a first copy in this read
+        self.also: list[Merged] = []  # each merged, on its first's row for each chat
 
     @classmethod
     def of(
@@ -79,12 +83,14 @@ class Copies:
         destinations: Destinations,
         now: datetime,
         keep: bool = True,
-        known: frozenset[str] = frozenset(),
+        last: Mapping[str, object] | None = None,
     ) -> Copies:
         """A read's listings with their likeness, and the earlier listings of their titles
         (one call to the store, which keeps the new ones' likeness unless `keep` is False:
-        `hunter check` changes nothing). `known`: the marks of the last page recorded, whose
-        listings are no copy (none made, none sent; none at all: no call)."""
+        `hunter check` changes nothing). `last`: the source's schedule document, with the
+        marks of the last page recorded, whose listings are no copy (their likeness neither
+        made nor sent; all of them: no call)."""
+        known = known_marks(last)
         pairs: list[tuple[Listing, Likeness | None]] = [
             (x, None if m in known else Likeness.of(x))
             for x, m in zip(listings, _marks(listings), strict=True)
@@ -115,12 +121,16 @@ class Copies:
         why = f"the same job as {first.url} on {first.source}: {sameness}"
         return replace(listing, same_as=first.url, same_why=why), first
 
-    def merged_for(self, first: Earlier | None, chats: Collection[str]) -> frozenset[str]:
-        """Of `chats` (that want the listing now), those that got its first copy."""
+    def merged_for(
+        self, first: Earlier | None, chats: Collection[str], listing: Listing
+    ) -> frozenset[str]:
+        """Of `chats` (that want `listing` now), those that got its first copy; each such
+        first alert gains "also on" this listing's board (`also`, for store/edits.py)."""
         if first is None:
             return frozenset()
         merged = frozenset(c for c in chats if c in first.chats and self._merges(c))
         self.merged += bool(merged)
+        self.also += [Merged(c, first.job_id, listing.source, listing.url) for c in merged]
         return merged
 
     def add(self, listing: Listing, likeness: Likeness | None, chats: Collection[str]) -> None:
@@ -144,6 +154,16 @@ class Copies:
             if sameness.same:
                 return earlier, sameness
         return None
+
+
+def with_page(
+    schedule: dict[str, Any], recorded: Sequence[Listing] | None, last: SourceState | None
+) -> dict[str, Any]:
+    """A source's next read (timetable.plan's) whose schedule document holds the marks of
+    the page this read recorded, or, when it recorded none (a failed read, an empty page),
+    the last page's."""
+    marks = page_marks(recorded or ()) or sorted(known_marks(last.cadence if last else None))
+    return {**schedule, "cadence": {**schedule["cadence"], PAGE: marks}}
 
 
 def _marks(listings: Iterable[Listing]) -> list[str]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from hunter.errors import StoreError
 from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
-from hunter.poll.merging import PAGE, Copies, known_marks, page_marks
+from hunter.poll.merging import Copies, with_page
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -30,7 +30,6 @@ from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
-from hunter.store.edits import Merged
 from hunter.store.records import ReadRow, SourceState
 from hunter.store.states import RowStatus
 
@@ -183,42 +182,15 @@ class Poller:
                 continue
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)
-            # The page recorded, kept for the next read (merging.py); else the last one's.
-            page = page_marks(read.listings) if judged.verdict.good else None
-            kept = known_marks(state.cadence if state else None)
-            schedule["cadence"] = {**schedule["cadence"], PAGE: page or sorted(kept)}
+            schedule = with_page(schedule, read.listings if judged.verdict.good else None, state)
             notes.append(replace(judged.note, **schedule))
         noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
         self.next_reads.update({note.name: note.not_before for note in notes})
         for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
         if not prime:
-            self._keep_history(polls, now)
+            keep_history(self.store, polls, now)
         return polls
-
-    def _keep_history(self, polls: list[SourcePoll], now: datetime) -> None:
-        """Each source read this poll, kept for the status's history. The history is for
-        people to look at: a database that refuses it fails no poll."""
-        reads = [
-            ReadRow(
-                source=poll.name,
-                read_at=now,
-                listings=0 if poll.error else len(poll.read.listings),
-                new=sum(poll.count(status) for status in NEW_ROWS),
-                matching=poll.count(RowStatus.PENDING),
-                merged=poll.recorded.get("merged", 0),
-                error=poll.error,
-                seconds=round(poll.read.seconds, 3),
-            )
-            for poll in polls
-            if not (poll.read.stopped or poll.read.waited)  # never asked: no read to keep
-        ]
-        if not reads:  # nothing was read (a cron run with nothing due): nothing to keep
-            return
-        try:
-            self.store.reads.keep(reads)
-        except StoreError as exc:
-            log.warning("the reads of this poll were not kept for the history: %s", exc)
 
     def _record(
         self,
@@ -236,10 +208,9 @@ class Poller:
         (_owner, owner_filter, owner_mutes), *judged = judges(rules, self.destinations, source)
         fanout = Fanout(judged)  # every other chat at once, by its words (rules/fanout.py)
         for_chats: dict[str, list[tuple[str, Listing]]] = {}
-        also: list[Merged] = []  # each copy merged, on its first's row for each chat
-        known = known_marks(state.cadence if state else None)  # the last page's: no copies
+        last = state.cadence if state else None  # its last page's listings are no copies
         copies = Copies.of(
-            read.listings, source, self.store, self.config, self.destinations, now, known=known
+            read.listings, source, self.store, self.config, self.destinations, now, last=last
         )
         owner_reads = self.destinations.owner_reads
         for listing, likeness in copies.listings:
@@ -247,7 +218,7 @@ class Poller:
             wanted = list(fanout.judge(listing)) if judged else []
             owner = judge(listing, owner_filter, owner_mutes) if owner_reads else None
             wanting = {n for n, _ in wanted} | ({OWNER} if owner and owner.matched else set())
-            merged = copies.merged_for(first, wanting)  # got its first copy: no second
+            merged = copies.merged_for(first, wanting, listing)  # got its first: no second
             for name, verdict in wanted:
                 if name not in merged:
                     chosen = replace(listing, keywords=verdict.keywords)
@@ -255,9 +226,8 @@ class Poller:
             if owner and owner.matched and OWNER not in merged:
                 matched.add(listing.job_id)
                 listing = replace(listing, keywords=owner.keywords)
-            if merged and first is not None:
+            if merged:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
-                also += [Merged(c, first.job_id, source.name, listing.url) for c in merged]
             copies.add(listing, likeness, wanting - merged)
             listings.append(listing)
         flood = self.config.flood_limit(source)
@@ -271,9 +241,34 @@ class Poller:
             chats=for_chats,
         )
         _log_recorded(source.name, recorded)
-        if also:  # the first alerts gain "also on <board>" (their edits: the deliverer's)
-            self.store.edits.add(also, now)
+        if copies.also:  # the first alerts gain "also on <board>" (deliver/editor.py)
+            self.store.edits.add(copies.also, now)
         return {**recorded, "merged": copies.merged} if copies.merged else recorded
+
+
+def keep_history(store: Store, polls: list[SourcePoll], now: datetime) -> None:
+    """Each source read this poll, kept for the status's history. The history is for
+    people to look at: a database that refuses it fails no poll."""
+    reads = [
+        ReadRow(
+            source=poll.name,
+            read_at=now,
+            listings=0 if poll.error else len(poll.read.listings),
+            new=sum(poll.count(status) for status in NEW_ROWS),
+            matching=poll.count(RowStatus.PENDING),
+            merged=poll.recorded.get("merged", 0),
+            error=poll.error,
+            seconds=round(poll.read.seconds, 3),
+        )
+        for poll in polls
+        if not (poll.read.stopped or poll.read.waited)  # never asked: no read to keep
+    ]
+    if not reads:  # nothing was read (a cron run with nothing due): nothing to keep
+        return
+    try:
+        store.reads.keep(reads)
+    except StoreError as exc:
+        log.warning("the reads of this poll were not kept for the history: %s", exc)
 
 
 def _log_recorded(source: str, recorded: Mapping[str, int]) -> None:
