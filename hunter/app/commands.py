@@ -8,11 +8,10 @@ import logging
 import os
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from hunter import channels
-from hunter.app.service import Hunter, utcnow, worker_name
+from hunter.app.service import Hunter, prune_store, utcnow, worker_name
 from hunter.errors import ChannelError, ConfigError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
@@ -199,8 +198,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
         raise ConfigError("--days must be 0 or more")
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
-        deleted = store.outbox.prune(utcnow() - timedelta(days=days))
-        store.likeness.prune(utcnow() - timedelta(days=days))
+        deleted = prune_store(store, config, utcnow(), days)
     _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
     return 0
 

@@ -172,23 +172,30 @@ class Hunter:
         return self.poller.prime(sources)
 
     def prune(self, days: float | None = None) -> int:
-        """Delete the rows done and not seen for `days`, forget the chats' removals of words
-        older than a day (hunter.toml's words aside, whose removal stays in force), and
-        forget wholly the subscribers gone (left, or never let in) for `days`."""
+        """The daily prune (prune_store), of rows not seen for `days` (prune_after_days)."""
         days = self.config.prune_after_days if days is None else days
-        now = self.clock()
-        self.store.chat.drop_removals(now - REMOVALS_KEPT, self.configured_words())
-        self.store.reads.prune(now - timedelta(days=days))
-        self.store.likeness.prune(now - timedelta(days=days))  # beyond what a copy is matched to
-        forgotten = self.store.subscribers.prune(now - timedelta(days=days))
-        if forgotten:
-            log.info("forgot %d chats gone for %g days", len(forgotten), days)
-        return self.store.outbox.prune(now - timedelta(days=days))
+        return prune_store(self.store, self.config, self.clock(), days)
 
-    def configured_words(self) -> set[str]:
-        """Every include word of hunter.toml's, case-folded: the global [filter], each
-        source's and each [[chats]]'s."""
-        config = self.config
-        filters = [config.filter, *(s.filter for s in config.sources)]
-        filters += [chat.filter_for(config.filter) for chat in config.chats]
-        return {word.casefold() for f in filters for word in f.include}
+
+def prune_store(store: Store, config: Config, now: datetime, days: float) -> int:
+    """Delete the outbox's rows done and not seen for `days` (how many), the history of reads
+    and the likeness of listings older than that, forget the chats' removals of words older
+    than a day (hunter.toml's words aside, whose removal stays in force), and forget wholly
+    the subscribers gone (left, or never let in) for `days`: the daily prune, and `hunter
+    prune` by hand."""
+    before = now - timedelta(days=days)
+    store.chat.drop_removals(now - REMOVALS_KEPT, configured_words(config))
+    store.reads.prune(before)
+    store.likeness.prune(before)  # beyond what a later copy is compared with
+    forgotten = store.subscribers.prune(before)
+    if forgotten:
+        log.info("forgot %d chats gone for %g days", len(forgotten), days)
+    return store.outbox.prune(before)
+
+
+def configured_words(config: Config) -> set[str]:
+    """Every include word of hunter.toml's, case-folded: the global [filter], each source's
+    and each [[chats]]'s."""
+    filters = [config.filter, *(s.filter for s in config.sources)]
+    filters += [chat.filter_for(config.filter) for chat in config.chats]
+    return {word.casefold() for f in filters for word in f.include}

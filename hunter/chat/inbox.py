@@ -222,10 +222,8 @@ class Inbox:
             if event.event_id in self._mine:
                 return
             chat = event.chat_id or ""
-            if fresh and chat not in self._configured and not self._pace.allows(chat):
-                paced = True
-            else:
-                paced = False
+            paced = fresh and chat not in self._configured and not self._pace.allows(chat)
+            if not paced:
                 self._mine.add(event.event_id)
         if paced:  # past commands_per_minute: skipped and told, as a full backlog is
             if not self._stopping.is_set():

@@ -100,6 +100,16 @@ class Channel(Protocol):
         ...
 
 
+def rendered(
+    channel: Channel, listings: Sequence[Listing], note: str | None, actions: bool
+) -> list[dict[str, Any]]:
+    """A batch as its push carries it, and as an edit of it renders it again: more listings
+    than one push carries are a subscriber's digest (turns.py), else the cards."""
+    if len(listings) > channel.max_per_push:
+        return channel.digest(listings, note)
+    return channel.render(listings, note, actions)
+
+
 @dataclass(frozen=True)
 class ByPrefix(Generic[T]):
     """Each recipient's channel (to push, or to answer in its chat): one whose id starts with

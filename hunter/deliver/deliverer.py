@@ -29,7 +29,7 @@ from typing import Any
 
 from hunter.deliver import outcome
 from hunter.deliver.allowance import Allowance, local_time
-from hunter.deliver.channel import Channel, Channels
+from hunter.deliver.channel import Channel, Channels, rendered
 from hunter.deliver.holds import HOLD_SECONDS, Holds
 from hunter.deliver.outcome import SPLIT, Decision
 from hunter.deliver.turns import Turns
@@ -200,10 +200,7 @@ class Deliverer:
                 f"{self.allowance.plan().budget} {channel.name} messages this month."
             )
         listings, note = [c.listing for c in batch], "\n".join(lines) or None
-        if len(batch) > channel.max_per_push:  # a subscriber's digest (turns.py)
-            messages = channel.digest(listings, note)
-        else:
-            messages = channel.render(listings, note, self.channels.actions(to))
+        messages = rendered(channel, listings, note, self.channels.actions(to))
         self.store.outbox.save_batch(batch[0].retry_key, json.dumps(messages), self.clock())
         return messages
 

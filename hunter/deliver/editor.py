@@ -12,10 +12,12 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from hunter.deliver.channel import Channels
+from hunter.deliver.channel import Channels, rendered
 from hunter.deliver.outcome import Kind
+from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
 from hunter.store import Store
+from hunter.store.edits import SentMessage
 
 log = logging.getLogger("hunter")
 
@@ -35,33 +37,45 @@ def edit_merged(
     say "also on <board>", where their channel can (a claim of the store's: a replica that
     dies editing leaves it to another). An edit refused for now (a 429, an outage) is tried
     again after a while, with a later merge's, five times at most; one the channel cannot
-    make (LINE, a message deleted) is given up. How many were edited."""
-    now, edited = clock(), 0
-    for message in store.edits.claim(now, now - EDIT_LEASE, EDITS_AT_ONCE):
-        if stop.is_set():
-            break  # left claimed: the lease hands it on
-        if not destinations.knows(message.chat):
-            store.edits.done(message)  # its [[chats]] was removed
-            continue
-        to = destinations.to_of(message.chat)
-        channel = channels.of(to)
-        if not channel.edits or message.ref is None or not message.listings:
-            store.edits.done(message)
-            continue
-        listings = list(message.listings)
-        if len(listings) > channel.max_per_push:  # it went as a digest (turns.py)
-            messages = channel.digest(listings, None)
-        else:
-            messages = channel.render(listings, None, channels.actions(to))
-        result = channel.edit(messages, message.ref, to)
-        if result.kind is Kind.TRANSIENT:
-            wait = max(EDIT_RETRY.total_seconds(), result.retry_after or 0.0)
-            store.edits.done(message, clock() + timedelta(seconds=wait))
-            log.warning("editing a sent alert waits (%s): %s", channel.name, result.summary)
-            continue
-        store.edits.done(message)
-        if result.kind is Kind.SENT:
-            edited += 1
-        else:
-            log.warning("a sent alert was not edited (%s): %s", channel.name, result.summary)
+    make (LINE, a message deleted) is given up. How many were edited. A database that fails
+    meanwhile fails no poll: what was claimed is left to its lease, as after a crash."""
+    edited = 0
+    try:
+        now = clock()
+        for message in store.edits.claim(now, now - EDIT_LEASE, EDITS_AT_ONCE):
+            if stop.is_set():
+                break  # left claimed: the lease hands it on
+            edited += _edit(message, store, channels, destinations, clock)
+    except StoreError as exc:
+        log.warning("the alerts to edit wait for the next merge: %s", exc)
     return edited
+
+
+def _edit(
+    message: SentMessage,
+    store: Store,
+    channels: Channels,
+    destinations: Destinations,
+    clock: Callable[[], datetime],
+) -> int:
+    """One claimed message edited (1), or not (0), and its claim done."""
+    if not destinations.knows(message.chat):
+        store.edits.done(message)  # its [[chats]] was removed
+        return 0
+    to = destinations.to_of(message.chat)
+    channel = channels.of(to)
+    if not channel.edits or message.ref is None or not message.listings:
+        store.edits.done(message)
+        return 0
+    messages = rendered(channel, message.listings, None, channels.actions(to))
+    result = channel.edit(messages, message.ref, to)
+    if result.kind is Kind.TRANSIENT:
+        wait = max(EDIT_RETRY.total_seconds(), result.retry_after or 0.0)
+        store.edits.done(message, clock() + timedelta(seconds=wait))
+        log.warning("editing a sent alert waits (%s): %s", channel.name, result.summary)
+        return 0
+    store.edits.done(message)
+    if result.kind is not Kind.SENT:
+        log.warning("a sent alert was not edited (%s): %s", channel.name, result.summary)
+        return 0
+    return 1

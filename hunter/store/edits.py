@@ -1,7 +1,8 @@
 """The alerts to edit (issue 43): a later copy of a job merged into the alert a chat got is
-kept on that alert's row ("also on <board>"), and where the channel can edit what it sent,
-that alert's message is edited to say so. The rows are the outbox's (hunter_seen_jobs: `also`,
-`sent_ref`, `edit_due_at`; migration 024), so the prune and a chat's /forget take them too.
+kept on that alert's row ("also on <board>", read by records.listing_of_row), and where
+the channel can edit what it sent, that alert's message is edited to say so. The rows are
+the outbox's (hunter_seen_jobs: `also`, `sent_ref`, `edit_due_at`; migration 024), so the
+prune and a chat's /forget take them too.
 
 An edit is not a delivery: nothing is lost when one never happens (the copy is recorded, and
 /why names its first), and making one twice shows the same message. So a claim is a lease
@@ -10,17 +11,15 @@ An edit is not a delivery: nothing is lost when one never happens (the copy is r
 
 from __future__ import annotations
 
-import json
 from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from hunter.rules.listing import Listing
-from hunter.store.columns import Row, document, moment, optional_text, text
+from hunter.store.columns import Row, moment, optional_text, text
+from hunter.store.records import listing_of_row
 from hunter.store.room import Room
-
-ALSO_KEPT = 10  # copies kept on one alert (more say nothing new)
 
 
 @dataclass(frozen=True)
@@ -45,29 +44,13 @@ class SentMessage:
     listings: tuple[Listing, ...]
 
 
-def also_of(raw: object) -> tuple[tuple[str, str], ...]:
-    """A row's `also` (JSON text on SQLite, JSON on PostgreSQL) as (source, url) pairs."""
-    data = json.loads(raw) if isinstance(raw, str) else raw
-    pairs = data if isinstance(data, list) else []
-    return tuple((str(p[0]), str(p[1])) for p in pairs if isinstance(p, list) and len(p) == 2)[
-        :ALSO_KEPT
-    ]
-
-
-def listing_of(row: Row) -> Listing:
-    """One element of a message's rows: its listing with the copies merged into it."""
-    job_id = text(row, "job_id")
-    listing = Listing.from_payload(job_id, document(row, "listing"))
-    return replace(listing, also_on=also_of(row.get("also")))
-
-
 def sent_message(row: Row, listings: Sequence[Row]) -> SentMessage:
     return SentMessage(
         chat=text(row, "chat"),
         retry_key=text(row, "retry_key"),
         ref=optional_text(row, "sent_ref"),
         claimed_at=moment(row, "claimed_at"),
-        listings=tuple(listing_of(x) for x in listings),
+        listings=tuple(listing_of_row(x) for x in listings),
     )
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -87,8 +86,7 @@ class DiscordSender(DiscordMessages):
             detail = f"no answer from Discord: {type(exc).__name__}"
             return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
         self._note_bucket(hook, answer)
-        said = result(answer)
-        return replace(said, ref=_message_id(answer)) if said.kind is Kind.SENT else said
+        return result(answer)
 
     def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
         """Edit Webhook Message: message `ref` becomes `messages`' embeds (render.py), its
@@ -106,10 +104,7 @@ class DiscordSender(DiscordMessages):
         except httpx.HTTPError as exc:  # an edit made twice shows the same: no harm in asking
             return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {type(exc).__name__}")
         self._note_bucket(hook, answer)
-        said = result(answer)
-        if said.status == 404 and _code(answer) == UNKNOWN_MESSAGE:
-            return PushResult(Kind.PERMANENT, 404, f"the message was deleted ({said.detail})")
-        return said
+        return result(answer)
 
     def members(self, to: str) -> int:
         """1: no price per member. Asks the webhook, which says whether it still exists
@@ -170,13 +165,12 @@ class DiscordSender(DiscordMessages):
 def result(answer: httpx.Response) -> PushResult:
     """What one of Discord's answers means (see the module's table)."""
     status = answer.status_code
+    data = _json(answer)
     if status in (200, 204):
-        return PushResult(Kind.SENT, status)
-    try:
-        data = answer.json()
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):  # a proxy's page, or nothing Discord would send
+        found = data.get("id") if data else None  # with wait=true, the message
+        ref = found if isinstance(found, str) and found.isdigit() else None
+        return PushResult(Kind.SENT, status, ref=ref)
+    if data is None:  # a proxy's page, or nothing Discord would send
         kind = Kind.TRANSIENT if status >= 500 else Kind.PERMANENT
         return PushResult(kind, status, f"not Discord's answer ({answer.reason_phrase})")
     said = str(data.get("message") or answer.reason_phrase)[:300]
@@ -187,6 +181,8 @@ def result(answer: httpx.Response) -> PushResult:
         scope = Scope.CHANNEL if _global(data, answer.headers) else Scope.CHAT
         after = min(wait, MAX_RETRY_AFTER) if wait is not None else 5.0
         return PushResult(Kind.TRANSIENT, status, said, retry_after=after, scope=scope)
+    if status == 404 and code == UNKNOWN_MESSAGE:  # an edit's message, deleted: no edit
+        return PushResult(Kind.PERMANENT, status, f"the message was deleted ({said})")
     if status == 404 or code == UNKNOWN_WEBHOOK:
         return PushResult(Kind.GONE, status, f"the webhook was deleted ({said})")
     if status in (401, 403):
@@ -198,22 +194,13 @@ def result(answer: httpx.Response) -> PushResult:
     return PushResult(Kind.PERMANENT, status, said)
 
 
-def _message_id(answer: httpx.Response) -> str | None:
-    """The id of the message a 200 answers (wait=true), None when it says none."""
+def _json(answer: httpx.Response) -> dict[str, Any] | None:
+    """The answer's JSON object, None when it is none (a 204, a proxy's page)."""
     try:
         data = answer.json()
     except ValueError:
         return None
-    found = data.get("id") if isinstance(data, dict) else None
-    return found if isinstance(found, str) and found.isdigit() else None
-
-
-def _code(answer: httpx.Response) -> object:
-    try:
-        data = answer.json()
-    except ValueError:
-        return None
-    return data.get("code") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else None
 
 
 def _global(data: Mapping[str, Any], headers: httpx.Headers) -> bool:

@@ -121,3 +121,17 @@ def test_a_message_deleted_in_discord_is_given_up_once(
     s.clock.advance(3600)
     assert discord.patches == 1
     assert s.edit() == 0 and discord.patches == 1  # not asked again
+
+
+def test_a_database_that_fails_meanwhile_fails_no_poll(
+    tmp_path: Path, telegram: TelegramStandIn, discord: DiscordStandIn
+) -> None:
+    """The edits come after the poll's delivery: a database gone by then is said in the log
+    and fails nothing; what was due stays due for the next merge."""
+    s = Setup(tmp_path, telegram, discord)
+    s.send(Listing("one:1", "one", "python developer", "https://one.test/1"))
+    s.store.edits.add(merged("one:1"), T0)
+    s.store.close()
+    assert s.edit() == 0  # no exception
+    again = Setup(tmp_path, telegram, discord)  # the database back
+    assert again.edit() == 2 and len(telegram.edited) == 1 and len(discord.edits) == 1

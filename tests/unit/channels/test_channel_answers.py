@@ -73,6 +73,8 @@ def test_telegram(status: int, body: Any, kind: Kind, retry_after: float | None)
         (429, {"message": "You are being rate limited.", "retry_after": 0.75, "global": False},
          {"Retry-After": "1"}, Kind.TRANSIENT, 0.75),
         (404, {"message": "Unknown Webhook", "code": 10015}, {}, Kind.GONE, None),
+        # an edit's message someone deleted: that edit is given up, the webhook still works
+        (404, {"message": "Unknown Message", "code": 10008}, {}, Kind.PERMANENT, None),
         (401, {"message": "Invalid Webhook Token", "code": 50027}, {}, Kind.GONE, None),
         (403, {"message": "Missing Access", "code": 50001}, {}, Kind.GONE, None),
         (400, {"message": "Invalid Form Body", "code": 50035}, {}, Kind.REJECTED, None),
@@ -89,6 +91,15 @@ def test_discord(
         answer = httpx.Response(status, json=body, headers=headers)
     result = discord.result(answer)
     assert (result.kind, result.retry_after) == (kind, retry_after)
+
+
+def test_a_taken_message_names_its_id_for_a_later_edit() -> None:
+    """Issue 43: the id a push's answer gives is what an edit names (PushResult.ref)."""
+    sent = {"ok": True, "result": {"message_id": 42, "date": 0, "chat": {"id": 1}}}
+    assert telegram._result(httpx.Response(200, json=sent)).ref == "42"
+    assert telegram._result(httpx.Response(200, json={"ok": True, "result": True})).ref is None
+    assert discord.result(httpx.Response(200, json={"id": "1234567890"})).ref == "1234567890"
+    assert discord.result(httpx.Response(204)).ref is None  # without wait=true: no message
 
 
 LIMITED = {"message": "You are being rate limited.", "retry_after": 2.0, "global": False}
