@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +19,25 @@ from tests.support.discord_standin import DiscordStandIn
 from tests.support.line_standin import LineStandIn
 from tests.support.postgrest import SECRET_KEY, PostgREST, ensure_roles
 from tests.support.telegram_standin import TelegramStandIn
+
+
+def _scratch_in_memory() -> None:
+    """Temporary files (each test's SQLite file, the suite's PostgreSQL) on a RAM-backed tmpfs
+    when the machine has one with room: every SQLite commit fsyncs (about 0.8 ms on a
+    virtual disk, a third of a month of cron runs' time), and on tmpfs an fsync costs nothing.
+    SQLite is as real there; only the power-loss durability no test can observe differs.
+    Workers and the CLIs the tests start inherit TMPDIR. A TMPDIR set by the developer wins,
+    and so does a small /dev/shm (Docker's default is 64 MB)."""
+    shm = Path("/dev/shm")
+    if os.environ.get("TMPDIR") or not shm.is_dir() or not os.access(shm, os.W_OK):
+        return
+    if shutil.disk_usage(shm).free < 2 * 1024**3:
+        return
+    os.environ["TMPDIR"] = str(shm)
+    tempfile.tempdir = None  # gettempdir() looks again
+
+
+_scratch_in_memory()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

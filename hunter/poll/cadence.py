@@ -296,16 +296,28 @@ def _spared(learned: list[float], hopeful: list[float], spare: float) -> list[fl
     share of each hopeful density, the largest share whose reads stay within `spare` (reads
     a second) more than the learned ones: the hours least known get the reads."""
 
-    def spent(share: float) -> float:
-        return sum(max(x, share * h) for x, h in zip(learned, hopeful, strict=True))
+    budget = sum(learned) + spare
+    share = 1.0
+    if sum(max(x, h) for x, h in zip(learned, hopeful, strict=True)) > budget:
+        share = _largest_share(learned, hopeful, budget)
+    return [max(x, share * h) for x, h in zip(learned, hopeful, strict=True)]
 
-    budget, low, high = sum(learned) + spare, 0.0, 1.0
-    if spent(high) > budget:
-        for _ in range(30):  # bisection: spent() grows with the share
-            middle = (low + high) / 2
-            low, high = (middle, high) if spent(middle) <= budget else (low, middle)
-        high = low
-    return [max(x, high * h) for x, h in zip(learned, hopeful, strict=True)]
+
+def _largest_share(learned: list[float], hopeful: list[float], budget: float) -> float:
+    """The largest share s of [0, 1] with sum(max(x, s * h)) <= budget, exactly: the sum is
+    linear between the shares where an hour's hopeful reads overtake its learned ones (x / h),
+    so those are walked in order, each hour's hopeful density joining the slope once passed.
+    (A bisection of 30 steps cost each source's plan 0.5 ms.)"""
+    fixed, slope, share, end = sum(learned), 0.0, 0.0, 1.0  # the sum is fixed + slope * s
+    overtaken = sorted((x / h, x, h) for x, h in zip(learned, hopeful, strict=True) if x < h)
+    for turn, x, h in overtaken:
+        if fixed + slope * turn > budget:
+            end = turn
+            break
+        share, fixed, slope = turn, fixed - x, slope + h
+    if slope > 0:
+        share = min((budget - fixed) / slope, end)
+    return max(0.0, min(share, 1.0))
 
 
 def _hour(t: float, tz: ZoneInfo) -> int:

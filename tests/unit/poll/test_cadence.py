@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from hunter.poll.cadence import Bounds, Cadence, Seen, interval_at, next_read
+from hunter.poll.cadence import Bounds, Cadence, Seen, _spared, interval_at, next_read
 
 TZ = ZoneInfo("Asia/Bangkok")
 DAY = 86400.0
@@ -320,3 +320,26 @@ def test_a_board_is_read_fresh_from_its_first_day(hour: int) -> None:
         median, p90 = waits[len(waits) // 2], waits[int(0.9 * len(waits))]
         # reads: within a tenth more than the 96 of a board already known
         assert median <= 6.0 and p90 <= 12.0 and reads <= 106, (day + 1, median, p90, reads)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exploring_spends_the_spare_reads_and_no_more(seed: int) -> None:
+    """The hours least known get the spare reads: every hour keeps at least its learned
+    rate, the same share of each hour's hopeful one is taken, and it is the largest share
+    whose reads stay within the spare (one read more of it would overspend)."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        learned = [rng.choice((0.0, rng.uniform(0, 3))) for _ in range(24)]
+        hopeful = [rng.choice((0.0, rng.uniform(0, 5))) for _ in range(24)]
+        spare = rng.choice((0.0, 0.1, 1.0, 10.0)) * rng.random()
+        spared = _spared(learned, hopeful, spare)
+        budget = sum(learned) + spare
+        assert all(s >= x for s, x in zip(spared, learned, strict=True))
+        assert sum(spared) <= budget + 1e-9
+        shares = {
+            round(s / h, 9) for s, x, h in zip(spared, learned, hopeful, strict=True) if s > x
+        }
+        assert len(shares) <= 1  # one share for every hour it lifts
+        share = shares.pop() if shares else 0.0
+        more = [max(x, (share + 1e-6) * h) for x, h in zip(learned, hopeful, strict=True)]
+        assert share >= 1.0 or sum(more) > budget or sum(more) == sum(spared)
