@@ -331,11 +331,11 @@ def _text_hashes(plain: str) -> tuple[int, tuple[int, ...]]:
     _plain leaves it."""
     if len(plain) < MIN_TEXT:
         return 0, ()
-    # A CRC-32 of each 5 characters' UTF-8: the same on every machine and process (str's
-    # hash is salted per process), and C-fast.
-    hashes = {
-        zlib.crc32(plain[i : i + SHINGLE].encode("utf-8")) for i in range(len(plain) - SHINGLE + 1)
-    }
+    # A CRC-32 of each distinct 5 characters' UTF-8: the same on every machine and process
+    # (str's hash is salted per process). The 5-grams are made distinct first, with str's own
+    # hash: a text repeats many of them, and each CRC costs an encoding.
+    grams = {plain[i : i + SHINGLE] for i in range(len(plain) - SHINGLE + 1)}
+    hashes = {zlib.crc32(gram.encode("utf-8")) for gram in grams}
     return len(hashes), tuple(sorted(hashes)[:SKETCH_SIZE])
 
 

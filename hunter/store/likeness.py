@@ -89,7 +89,9 @@ class LikenessStore(Room):
         likeness, unless `keep` is False), and the listings seen since `since` of the fresh
         ones' titles, oldest first, with the chats each went or goes to: the ones recorded
         before, among `listings` too (a board showing a job and its re-post), never a fresh
-        one. A read of listings all seen before looks nothing up."""
+        one, nor one of another employer where both state one (never the same job: a common
+        title is thousands of listings). A read of listings all seen before looks nothing
+        up."""
 
     @abstractmethod
     def prune(self, before: datetime) -> int:

@@ -67,3 +67,27 @@ def test_the_window_and_the_prune(store: Store) -> None:
     assert [e.job_id for e in store.likeness.note(pairs(job("jobicy:3")), T0, later).earlier] == [
         "himalayas:9"
     ]  # jobicy:3 was not kept when asked with keep=False
+
+
+def test_a_bucket_answers_no_listing_of_another_stated_employer(store: Store) -> None:
+    """A common title is thousands of earlier listings; those of another employer can never be
+    the same job, so they are not answered (nor read, nor judged). One whose board states no
+    employer still is, and a listing without one is answered every one of its title."""
+    kept = [job("remotive:1"), job("jobicy:2", company="Globex Inc."), job("wwr:3", company="")]
+    store.likeness.note(pairs(*kept), T0, T0)
+    later = T0 + timedelta(hours=1)
+
+    def asked(listing: Listing) -> list[str]:
+        return [e.job_id for e in store.likeness.note(pairs(listing), T0, later, False).earlier]
+
+    # Kept together: oldest first is by id then. "ACME, Inc." is Acme once its form is dropped.
+    assert asked(job("himalayas:9", company="ACME, Inc.")) == ["remotive:1", "wwr:3"]
+    assert asked(job("himalayas:9", company="Globex")) == ["jobicy:2", "wwr:3"]
+    assert asked(job("himalayas:9", company="")) == ["jobicy:2", "remotive:1", "wwr:3"]
+    assert asked(job("himalayas:9", company="Initech")) == ["wwr:3"]
+    # Two fresh listings of one title at two employers: each one's candidates, no others.
+    both = pairs(job("himalayas:9", company="Globex"), job("himalayas:8", company="Initech"))
+    assert [e.job_id for e in store.likeness.note(both, T0, later, False).earlier] == [
+        "jobicy:2",
+        "wwr:3",
+    ]

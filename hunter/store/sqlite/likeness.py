@@ -47,19 +47,23 @@ class SQLiteLikeness(LikenessStore):
                 )
             # Only a listing never recorded can be a later copy: only its title is looked up
             # (a read of 50 listings seen before looks up nothing).
-            titles = sorted(
-                {str(j["title"]) for j in document if j["job_id"] in new and j["title"]}
+            asked = sorted(
+                {
+                    (str(j["title"]), str(_company(j)))
+                    for j in document
+                    if j["job_id"] in new and j["title"]
+                }
             )
             earlier = (
                 db.execute(
                     Q["likeness_earlier"],
                     {
-                        "titles": json.dumps(titles),
+                        "fresh": json.dumps(asked),
                         "ids": json.dumps(sorted(new)),
                         "since": ts(since),
                     },
                 ).fetchall()
-                if titles
+                if asked
                 else []
             )
         return noted([{**row, "fresh": True} for row in fresh] + [dict(r) for r in earlier])
@@ -67,3 +71,8 @@ class SQLiteLikeness(LikenessStore):
     def prune(self, before: datetime) -> int:
         with self._database.tx() as db:
             return db.execute(Q["likeness_prune"], {"before": ts(before)}).rowcount
+
+
+def _company(job: dict[str, object]) -> object:
+    likeness = job["likeness"]
+    return likeness.get("company", "") if isinstance(likeness, dict) else ""

@@ -563,8 +563,10 @@ VALUES (:job_id, :source, :title, :likeness, :now)
 ON CONFLICT (job_id) DO NOTHING;
 
 -- name: likeness_earlier
--- The listings of these titles seen since :since but not among :ids (the fresh ones), oldest first, each with
--- the chats it was or will be sent to (a JSON array; '' is the owner's chat).
+-- The listings seen since :since but not among :ids (the fresh ones) that could be a first copy
+-- of a fresh one (:fresh, [[title, company], ...]): of its title, and of its employer where both
+-- state one (025_likeness_by_employer.sql). Oldest first, each with the chats it was or will be
+-- sent to (a JSON array; '' is the owner's chat).
 SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
        (SELECT json_group_array(j.chat) FROM (
             SELECT j.chat FROM hunter_seen_jobs j
@@ -572,8 +574,14 @@ SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
               AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
             ORDER BY j.chat) j) AS chats
 FROM hunter_likeness l
-WHERE l.title IN (SELECT value FROM json_each(:titles))
-  AND l.seen_at >= :since
+WHERE l.job_id IN (
+      SELECT c.job_id
+      FROM (SELECT json_extract(value, '$[0]') AS title, json_extract(value, '$[1]') AS company
+            FROM json_each(:fresh)) f
+      JOIN hunter_likeness c ON c.title = f.title
+      WHERE c.seen_at >= :since
+        AND (f.company = '' OR coalesce(json_extract(c.likeness, '$.company'), '')
+                               IN ('', f.company)))
   AND l.job_id NOT IN (SELECT value FROM json_each(:ids))
 ORDER BY l.seen_at, l.job_id;
 
