@@ -226,11 +226,9 @@ def test_no_prepared_statements_for_supabases_transaction_pooler(pg_url: str) ->
 
 
 def test_an_unreachable_project_is_one_clear_error(tmp_path: Path) -> None:
-    import socket
+    from tests.support.local_server import free_port
 
-    with socket.socket() as s:  # a port nobody listens on
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()  # nobody listens on it
     write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
     env = supabase_env(tmp_path, f"http://127.0.0.1:{port}", SECRET_KEY)
     result = run_hunter(tmp_path, "run", "--once", env=env)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import socket
 import ssl
 import sys
@@ -87,9 +88,20 @@ def _quiet_when_the_client_left(server: ThreadingHTTPServer) -> Any:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port for a server a test starts later (`hunter run`'s PORT), free now and outside
+    the kernel's ephemeral range (Linux: 32768-60999), where every stand-in's port 0 and every
+    outgoing connection land: a port taken from there could be handed to another worker's
+    stand-in before hunter binds it (seen: hunter's /healthz answered by the LINE stand-in)."""
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randrange(20_000, 32_000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # taken
+            return port
+    raise RuntimeError("no free port between 20000 and 32000")
 
 
 def get(url: str) -> tuple[int, dict[str, Any]]:
