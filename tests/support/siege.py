@@ -19,8 +19,10 @@ import asyncio
 import contextlib
 import json
 import resource
+import socket
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -291,13 +293,6 @@ class _Siege:
             status = await _exchange(*connection, head + body, 5)
             self.report.unsigned_answers[status] = self.report.unsigned_answers.get(status, 0) + 1
 
-    async def _request(self, raw: bytes) -> tuple[int, float]:
-        started = time.monotonic()
-        connection = await self._open()
-        if connection is None:
-            return 0, time.monotonic() - started
-        return await _exchange(*connection, raw, 10), time.monotonic() - started
-
     async def _probe(self, end: float) -> None:
         body = json.dumps({"destination": BOT, "events": []}).encode()
         signed = (
@@ -313,20 +308,39 @@ class _Siege:
             f"Content-Length: {len(update)}\r\nConnection: close\r\n\r\n"
         ).encode() + update
         await asyncio.sleep(1.0)  # let the attack's connections open first
+        probes = [signed, health, *([telegram] if self.telegram_secret else [])]
+        await asyncio.to_thread(self._probe_apart, probes, end)
+
+    def _probe_apart(self, probes: list[bytes], end: float) -> None:
+        """The probes from threads of their own, with blocking sockets: LINE's servers do not
+        wait on the attacker. Asked from the attack's event loop, a probe queued behind
+        hundreds of attacking tasks, and on a busy machine its time was the loop's, not the
+        server's (a median of 0.7 s under the suite's load, 0.003 s alone)."""
         due = time.monotonic()
-        while due < end:
-            probes = [self._request(signed), self._request(health)]
-            if self.telegram_secret:
-                probes.append(self._request(telegram))
-            answers = await asyncio.gather(*probes)
-            self.report.signed.append(answers[0])
-            self.report.healthz.append(answers[1])
-            if self.telegram_secret:
-                self.report.telegram.append(answers[2])
-            # A steady rhythm, however long the answers took: the count of probes then says
-            # how long the server was watched, not how busy the machine running the test was.
-            due = max(due + self.attack.probe_every, time.monotonic())
-            await asyncio.sleep(due - time.monotonic())
+        with ThreadPoolExecutor(len(probes)) as pool:
+            while due < end:
+                answers = list(pool.map(self._request_apart, probes))
+                self.report.signed.append(answers[0])
+                self.report.healthz.append(answers[1])
+                if self.telegram_secret:
+                    self.report.telegram.append(answers[2])
+                # A steady rhythm, however long the answers took: the count of probes then
+                # says how long the server was watched, not how busy the machine was.
+                due = max(due + self.attack.probe_every, time.monotonic())
+                time.sleep(max(0.0, due - time.monotonic()))
+
+    def _request_apart(self, raw: bytes) -> tuple[int, float]:
+        """(status, seconds) of one request on a connection of its own; 0 when none came."""
+        started = time.monotonic()
+        try:
+            with socket.create_connection((self.host, self.port), timeout=10) as connection:
+                with contextlib.suppress(OSError):
+                    connection.sendall(raw)
+                line = connection.makefile("rb").readline()
+            status = int(line.split()[1]) if line.startswith(b"HTTP/") else 0
+        except (OSError, ValueError, IndexError):
+            status = 0
+        return status, time.monotonic() - started
 
     async def _sample(self, end: float) -> None:
         while time.monotonic() < end:
