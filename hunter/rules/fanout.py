@@ -53,6 +53,8 @@ class _Chat:
     exclude: frozenset[str]  # folded
     muted: frozenset[str]
     traps: int  # which of the Fanout's ignore_within tables it reads
+    floors: bool  # a budget floor set (a listing without pay is never under one)
+    kin: int  # chats of the same keywords and traps share this number (and a verdict)
 
 
 class Fanout:
@@ -64,6 +66,7 @@ class Fanout:
         self._by_word: dict[str, list[int]] = {}  # folded include word -> its chats
         self._traps: list[dict[str, tuple[str, ...]]] = []
         words: dict[str, _Edges] = {}
+        kins: dict[tuple[int, tuple[tuple[str, str], ...]], int] = {}
         self._order: dict[str, int] = {}  # each chat's place in `judges`: the answer's order
         for name, rules, mutes in judges:
             self._order.setdefault(name, len(self._order))
@@ -78,7 +81,18 @@ class Fanout:
             for folded in (*(f for _w, f in include), *exclude):
                 if folded not in words:
                     words[folded] = _Edges(_latin(folded[0]), _latin(folded[-1]))
-            chat = _Chat(name, rules, include, exclude, frozenset(mutes), self._traps.index(traps))
+            floors = bool(rules.min_budget or rules.min_pay)
+            kin = kins.setdefault((self._traps.index(traps), include), len(kins))
+            chat = _Chat(
+                name,
+                rules,
+                include,
+                exclude,
+                frozenset(mutes),
+                self._traps.index(traps),
+                floors,
+                kin,
+            )
             for folded in {folded for _word, folded in chat.include}:
                 self._by_word.setdefault(folded, []).append(len(self._chats))
             self._chats.append(chat)
@@ -101,14 +115,33 @@ class Fanout:
         spans = self._occurrences(text)
         hits = [self._hits(spans, text, traps) for traps in self._traps]
         candidates = sorted({n for folded in hits_any(hits) for n in self._by_word.get(folded, ())})
+        priced = listing.budget is not None or listing.budget_max is not None
+        # 10,000 chats, 1,000 of them candidates for each listing, make this loop most of a
+        # read's judging: the checks most chats need none of are skipped for them, and chats
+        # of the same keywords (many: keywords are drawn from few common words) share one
+        # verdict for this listing.
+        verdicts: dict[int, Judgement | None] = {}
         for n in candidates:
             chat = self._chats[n]
             hit = hits[chat.traps]
-            if chat.exclude & hit or under_floor(listing, chat.rules):
+            if chat.exclude and chat.exclude & hit:
                 continue
-            live = tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
-            if live:
-                wanted.append((chat.name, Judgement(True, f"matches {live[0]!r}", live)))
+            if priced and chat.floors and under_floor(listing, chat.rules):
+                continue
+            if chat.muted:
+                verdict = _verdict(
+                    tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
+                )
+            else:
+                if chat.kin in verdicts:
+                    verdict = verdicts[chat.kin]
+                else:
+                    live = tuple(w for w, f in chat.include if f in hit)
+                    verdict = verdicts[chat.kin] = _verdict(live)
+            if verdict is not None:
+                wanted.append((chat.name, verdict))
+        if not self._everything:
+            return wanted  # the candidates' order is the chats' order
         return sorted(wanted, key=lambda item: self._order[item[0]])
 
     def _occurrences(self, text: str) -> dict[str, list[tuple[int, int]]]:
@@ -141,6 +174,11 @@ class Fanout:
                     hit.add(folded)
                     break
         return frozenset(hit)
+
+
+def _verdict(live: tuple[str, ...]) -> Judgement | None:
+    """judge()'s verdict for the include keywords that hit, none muted; None when none did."""
+    return Judgement(True, f"matches {live[0]!r}", live) if live else None
 
 
 def hits_any(hits: Sequence[frozenset[str]]) -> frozenset[str]:
