@@ -129,17 +129,16 @@ class Fanout:
             if priced and chat.floors and under_floor(listing, chat.rules):
                 continue
             if chat.muted:
-                verdict = _verdict(
+                found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
                 )
+            elif chat.kin in verdicts:
+                found = verdicts[chat.kin]
             else:
-                if chat.kin in verdicts:
-                    verdict = verdicts[chat.kin]
-                else:
-                    live = tuple(w for w, f in chat.include if f in hit)
-                    verdict = verdicts[chat.kin] = _verdict(live)
-            if verdict is not None:
-                wanted.append((chat.name, verdict))
+                live = tuple(w for w, f in chat.include if f in hit)
+                found = verdicts[chat.kin] = _verdict(live)
+            if found is not None:
+                wanted.append((chat.name, found))
         if not self._everything:
             return wanted  # the candidates' order is the chats' order
         return sorted(wanted, key=lambda item: self._order[item[0]])
