@@ -46,8 +46,12 @@ def test_three_replicas_share_sources_and_survive_a_kill(
         window = 5 * INTERVAL_SECONDS
         time.sleep(window)
         polled = {name: hits(board)[name] - before[name] for name in SOURCES}
-        # One replica per interval: about window / interval polls each, never three times that.
-        assert all(2 <= n <= window / INTERVAL_SECONDS + 2 for n in polled.values()), polled
+        # One replica per interval: about window / interval polls each (5), never three times
+        # that (15: every replica reading every source). The bound is twice that: on two cores
+        # under the suite's six processes a replica's poll can run past its lease (0.9 of a
+        # 3 s interval) and another replica read the source in between (CI saw 10 once).
+        expected = window / INTERVAL_SECONDS
+        assert all(2 <= n <= 2 * expected for n in polled.values()), polled
 
         for name in SOURCES:  # new listings everywhere: each alerted once, by whoever polls
             board.serve_jobs(
