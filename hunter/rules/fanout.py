@@ -20,7 +20,7 @@ from functools import lru_cache
 import ahocorasick
 
 from hunter.rules.filter_config import FilterConfig
-from hunter.rules.filters import Judgement, _spans, judge, under_floor
+from hunter.rules.filters import Judgement, _spans, judge, matching, under_floor
 from hunter.rules.listing import Listing
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
@@ -81,18 +81,10 @@ class Fanout:
             for folded in (*(f for _w, f in include), *exclude):
                 if folded not in words:
                     words[folded] = _Edges(_latin(folded[0]), _latin(folded[-1]))
+            table = self._traps.index(traps)
             floors = bool(rules.min_budget or rules.min_pay)
-            kin = kins.setdefault((self._traps.index(traps), include), len(kins))
-            chat = _Chat(
-                name,
-                rules,
-                include,
-                exclude,
-                frozenset(mutes),
-                self._traps.index(traps),
-                floors,
-                kin,
-            )
+            kin = kins.setdefault((table, include), len(kins))
+            chat = _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin)
             for folded in {folded for _word, folded in chat.include}:
                 self._by_word.setdefault(folded, []).append(len(self._chats))
             self._chats.append(chat)
@@ -177,7 +169,7 @@ class Fanout:
 
 def _verdict(live: tuple[str, ...]) -> Judgement | None:
     """judge()'s verdict for the include keywords that hit, none muted; None when none did."""
-    return Judgement(True, f"matches {live[0]!r}", live) if live else None
+    return matching(live) if live else None
 
 
 def hits_any(hits: Sequence[frozenset[str]]) -> frozenset[str]:

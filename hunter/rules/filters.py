@@ -72,6 +72,11 @@ class Judgement:
     keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
 
 
+def matching(live: tuple[str, ...]) -> Judgement:
+    """The verdict of a listing that include keywords `live` (none muted, one at least) hit."""
+    return Judgement(True, f"matches {live[0]!r}", live)
+
+
 def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Judgement:
     """Whether the user wants `listing`. `muted`: case-folded include keywords the user muted
     from their chat; a listing that only they match is not wanted (for now)."""
@@ -88,7 +93,7 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
     live = tuple(word for word in found if word.casefold() not in muted)
     if live:
-        return Judgement(True, f"matches {live[0]!r}", live)
+        return matching(live)
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
