@@ -52,7 +52,7 @@ def test_a_reply_ends_as_delivered_not_delivered_or_maybe(
     result = sender(fast_line, deadline=2.0).reply(token, [text_message("hello")])
     assert (result.kind, result.maybe_delivered) == (kind, maybe_delivered)
     # Given up near its 2 s deadline, not after the trickle's 40 s (a loaded machine may add
-    # a few seconds to the first: the suite runs six processes on two cores).
+    # a few seconds to the first: the suite runs four processes on two cores).
     assert time.monotonic() - started < 10
     assert bool(fast_line.chat.accepted) is shown
 
