@@ -25,7 +25,7 @@ from hunter.chat import commands, texts
 from hunter.chat.joining import FULL_TEXT, JOIN_HINT, Joining
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
-from hunter.deliver import report
+from hunter.deliver import rate, report
 from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
@@ -68,6 +68,7 @@ class Chat:
         self.config = config
         self.store = store
         self.repliers = ByPrefix[Replier](replier, others or {})
+        rate.share([replier, *(others or {}).values()], store)  # a bot's pace, with delivery's
         self.channels: report.Reporting = channels or _Repliers(self.repliers)
         self._answered: set[str] = set()  # events being handled that were answered
         self.status_link = status_link  # the status page, token and all: the owner's alone

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from hunter.deliver import outcome
+from hunter.deliver import outcome, rate
 from hunter.deliver.allowance import Allowance, local_time
 from hunter.deliver.channel import Channel, Channels, rendered
 from hunter.deliver.holds import HOLD_SECONDS, Holds
@@ -84,6 +84,7 @@ class Deliverer:
             if isinstance(sender, Channels)
             else Channels(sender, answering={sender.name: actions})
         )
+        rate.share(self.channels.all, store)  # a bot's pace, kept with every replica's
         self.destinations = destinations or Destinations(None, config.chats)
         self.calendar = config.calendar
         self.allowance = Allowance(config, store, self.channels, clock, self.destinations, pacing)

@@ -1,4 +1,5 @@
-"""The month's pushes, one row shared by every replica (deliver/pace.py decides; this keeps)."""
+"""The month's pushes, one row shared by every replica (deliver/pace.py decides; this keeps),
+and each channel's moments to send (deliver/rate.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ class PaceStore(Room, ABC):
     @abstractmethod
     def forget_members(self, to: str) -> None:
         """Members came or went in `to`: its count is read again before the next push."""
+
+    @abstractmethod
+    def take_slots(self, channel: str, count: int, gap: float, now: float) -> float:
+        """`count` moments to send on `channel`, `gap` seconds apart, from the first that no
+        sender holds at or after `now` (seconds since 1970): the first one's time. Every
+        replica takes from the one row, so together they keep the channel's pace."""
 
     def state(self) -> PaceState | None:
         """The pace row, or None before the first paced push."""

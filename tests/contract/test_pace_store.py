@@ -3,6 +3,7 @@ and Supabase, and processes racing on one PostgreSQL never spend more than the p
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -12,7 +13,7 @@ from datetime import UTC, datetime
 from hunter.store.base import Store
 from hunter.store.postgres import PostgresStore
 from hunter.store.records import Pace
-from tests.support.pace_claims import claim_many
+from tests.support.pace_claims import claim_many, take_many
 
 NOW = datetime(2026, 11, 12, 9, tzinfo=UTC)
 HOUR = 3600.0
@@ -88,3 +89,32 @@ def test_a_push_to_a_group_spends_its_members_and_is_counted_to_its_chat(store: 
     store.pace.forget_members("C" + "1" * 32)
     kept = store.pace.chats()["studio"]
     assert (kept.members, kept.members_at, kept.spent) == (4, None, 8)
+
+
+def test_moments_to_send_are_taken_in_blocks_that_never_overlap(store: Store) -> None:
+    """A channel's moments (deliver/rate.py): the first block starts at the time asked, the
+    next where it ended, one asked later starts then, and another channel's are its own."""
+    gap = 0.25
+    assert store.pace.take_slots("Telegram", 4, gap, 1000.0) == 1000.0
+    assert store.pace.take_slots("Telegram", 4, gap, 1000.1) == 1001.0  # after the first block
+    assert store.pace.take_slots("Telegram", 2, gap, 1001.5) == 1002.0
+    assert store.pace.take_slots("Telegram", 4, gap, 1010.0) == 1010.0  # idle: from now
+    assert store.pace.take_slots("Discord", 4, gap, 1010.0) == 1010.0  # a channel of its own
+    # A row more than a minute ahead was moved by a wrong clock: nobody waits on it.
+    assert store.pace.take_slots("Telegram", 1000, 1.0, 1010.0) == 1011.0
+    assert store.pace.take_slots("Telegram", 1, gap, 1012.0) == 1012.0
+
+
+def test_processes_on_one_postgresql_take_moments_no_other_holds(pg_url: str) -> None:
+    """Four processes, each with its own connection, take blocks at the same moment again
+    and again: every block starts where another ended, none overlaps."""
+    with PostgresStore(pg_url) as store:
+        store.migrate()
+    start_at = time.time() + 3  # once every process is up and connected
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=4, mp_context=spawn) as pool:
+        takes = [pool.submit(take_many, pg_url, 25, start_at) for _ in range(4)]
+        firsts = sorted(f for take in takes for f in take.result(timeout=120))
+    assert len(firsts) == 100
+    # Blocks of 7 moments 1/28 s apart: 0.25 s each, back to back or later, never closer.
+    assert all(b - a >= 0.25 - 1e-6 for a, b in itertools.pairwise(firsts))

@@ -1,4 +1,4 @@
-"""A worker process for the pace's race test: its own connection, claims from a given moment."""
+"""Worker processes for the pace's race tests: each its own connection, from a given moment."""
 
 from __future__ import annotations
 
@@ -18,3 +18,15 @@ def claim_many(database_url: str, pace: Pace, tries: int, start_at: float) -> in
         for _ in range(tries):
             granted += store.pace.claim(pace, datetime.now(UTC)).granted
     return granted
+
+
+def take_many(database_url: str, tries: int, start_at: float) -> list[float]:
+    """Take `tries` blocks of Telegram's moments (7, 1/28 s apart) from `start_at` on, each
+    asked for at the time it is asked; each block's first moment."""
+    firsts = []
+    with PostgresStore(database_url) as store:
+        store.schema_version()
+        time.sleep(max(0.0, start_at - time.time()))
+        for _ in range(tries):
+            firsts.append(store.pace.take_slots("Telegram", 7, 1 / 28, time.time()))
+    return firsts

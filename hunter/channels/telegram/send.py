@@ -17,7 +17,8 @@ What an answer means here:
     no answer after sending  delivery unknown: stuck, never sent twice (no retry key)
 
 Telegram's own pace (its FAQ): about one message a second in a chat, 20 a minute in a group,
-30 a second in all. The sender keeps to it within this process; a 429 covers the rest.
+30 a second in all. The sender keeps to a chat's pace; the bot's is kept by every sender of
+the store together (deliver/rate.py); a 429 covers the rest.
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ from hunter.channels.telegram.render import TelegramMessages
 from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.rate import SharedRate
 from hunter.errors import ChannelError, ChatGone, ConfigError
 
 PUSH_DEADLINE_SECONDS = 20.0
-# Seconds between two messages: 28 a second in all, not 30, so that a message held up on
-# the way (a slow connection) does not bring 31 into Telegram's second (issue 42: 300
-# answers to Starts at once drew six 429s at 1/30).
-USER_GAP, GROUP_GAP, ALL_GAP = 1.0, 3.0, 1 / 28
+# Seconds between two messages in a chat, and messages a second in all: 28, not 30, so that
+# a message held up on the way (a slow connection) does not bring 31 into Telegram's second
+# (issue 42: 300 answers to Starts at once drew six 429s at 1/30).
+USER_GAP, GROUP_GAP, PER_SECOND = 1.0, 3.0, 28.0
 # Telegram has no reply token: any message can be answered; one older than this (taken over
 # after a restart) is acted on, and no longer answered: the person has moved on.
 ANSWER_WINDOW = timedelta(minutes=10)
@@ -65,6 +67,7 @@ class TelegramSender(TelegramMessages):
     dedupes = False  # no retry key: a lost answer is never followed by a second send
     retry_window: float | None = None
     words = ids.WORDS
+    per_second = PER_SECOND  # for the bot: every replica's together (deliver/rate.py)
 
     def __init__(
         self,
@@ -78,6 +81,7 @@ class TelegramSender(TelegramMessages):
         self._sleep = sleep
         self._lock = threading.Lock()
         self._last: dict[str, float] = {}  # chat -> when its last message went (monotonic)
+        self._shared: SharedRate | None = None  # the bot's pace, kept with the other senders
 
     def push(
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
@@ -211,16 +215,25 @@ class TelegramSender(TelegramMessages):
         except httpx.HTTPError as exc:
             raise TelegramError(f"cannot reach Telegram: {_reason(exc)}") from None
 
+    def share_rate(self, rate: SharedRate) -> None:
+        self._shared = rate
+
     def _keep_pace(self, chat: int) -> None:
         """Wait, if need be, so that this message keeps Telegram's pace for its chat and for
-        all chats."""
+        the bot: at the shared rate's next moment once it has one (deliver/rate.py), else at
+        this process's own."""
         gap = GROUP_GAP if chat < 0 else USER_GAP
         with self._lock:
             now = time.monotonic()
-            due = max(self._last.get(str(chat), -gap) + gap, self._last.get("", -1.0) + ALL_GAP)
-            self._last[str(chat)] = self._last[""] = max(now, due)
+            due = self._last.get(str(chat), -gap) + gap
+            if self._shared is None:
+                due = max(due, self._last.get("", -1.0) + 1 / self.per_second)
+                self._last[""] = max(now, due)
+            self._last[str(chat)] = max(now, due)
         if due > now:
             self._sleep(due - now)
+        if self._shared is not None and (wait := self._shared.delay()) > 0:
+            self._sleep(wait)
 
 
 def _chat_id(to: str | None) -> int:

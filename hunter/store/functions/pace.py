@@ -30,6 +30,12 @@ class FunctionPace(PaceStore):
         )
         return pace_state(row, flag(row, "granted"))
 
+    def take_slots(self, channel: str, count: int, gap: float, now: float) -> float:
+        first = self._database.value(
+            "hunter_take_slots", channel=channel, count=count, gap=gap, now=now
+        )
+        return float(first)  # type: ignore[arg-type]
+
     def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
         self._database.value("hunter_set_members", chat=chat, to=to, members=members, now=now)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from hunter.store.pace import PaceStore
 from hunter.store.records import Pace, PaceState, pace_state
@@ -32,6 +32,13 @@ class SQLitePace(PaceStore):
                 spend = {"chat": chat, "month": pace.month, "cost": pace.cost}
                 db.execute(Q["count_chat_spend"], spend)
             return pace_state(taken or db.execute(Q["pace"]).fetchone(), taken is not None)
+
+    def take_slots(self, channel: str, count: int, gap: float, now: float) -> float:
+        at = ts(datetime.fromtimestamp(now, UTC))
+        params = {"channel": channel, "count": count, "gap": gap, "now": now, "at": at}
+        with self._database.tx() as db:
+            taken = db.execute(Q["take_slots"], params).fetchone()
+        return float(taken["first"])
 
     def set_members(self, chat: str, to: str, members: int, now: datetime) -> None:
         params = {"chat": chat, "to": to, "members": members, "now": ts(now)}

@@ -292,6 +292,16 @@ RETURNING month, tat, pushes;
 -- name: pace
 SELECT month, tat, pushes FROM hunter_pace WHERE id = 1;
 
+-- name: take_slots
+-- :count moments :gap seconds apart for a channel's sender, from the first one free at or
+-- after :now (see the PostgreSQL migration 026): the first one's time.
+INSERT INTO hunter_send_slots (channel, tat, updated_at)
+VALUES (:channel, :now + :count * :gap, :at)
+ON CONFLICT (channel) DO UPDATE
+SET tat = CASE WHEN tat > :now + 60 THEN :now ELSE max(tat, :now) END + :count * :gap,
+    updated_at = :at
+RETURNING tat - :count * :gap AS first;
+
 -- name: forget_events
 DELETE FROM hunter_events WHERE received_at < :before;
 
