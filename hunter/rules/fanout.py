@@ -45,7 +45,7 @@ class _Edges:
         return not (self.right and end < len(text) and _latin(text[end]))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Chat:
     name: str
     rules: FilterConfig
@@ -76,18 +76,21 @@ class Fanout:
             traps = {k.casefold(): tuple(v) for k, v in rules.ignore_within.items()}
             if traps not in self._traps:
                 self._traps.append(traps)
-            include = tuple((word, word.casefold()) for word in rules.include)
-            exclude = frozenset(word.casefold() for word in rules.exclude)
-            for folded in (*(f for _w, f in include), *exclude):
+            folds = tuple(map(str.casefold, rules.include))
+            include = tuple(zip(rules.include, folds, strict=True))
+            exclude = frozenset(map(str.casefold, rules.exclude))
+            for folded in (*folds, *exclude):
                 if folded not in words:
                     words[folded] = _Edges(_latin(folded[0]), _latin(folded[-1]))
             table = self._traps.index(traps)
             floors = bool(rules.min_budget or rules.min_pay)
             kin = kins.setdefault((table, include), len(kins))
-            chat = _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin)
-            for folded in {folded for _word, folded in chat.include}:
-                self._by_word.setdefault(folded, []).append(len(self._chats))
-            self._chats.append(chat)
+            number = len(self._chats)
+            for folded in set(folds):
+                self._by_word.setdefault(folded, []).append(number)
+            self._chats.append(
+                _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin)
+            )
         self._words = words
         self._automaton = _automaton(tuple(sorted(words)))
 
@@ -112,7 +115,8 @@ class Fanout:
         # read's judging: the checks most chats need none of are skipped for them, and chats
         # of the same keywords (many: keywords are drawn from few common words) share one
         # verdict for this listing.
-        verdicts: dict[int, Judgement | None] = {}
+        verdicts: dict[int, Judgement | None] = {}  # by kin
+        by_live: dict[tuple[str, ...], Judgement] = {}  # by the include words that hit
         for n in candidates:
             chat = self._chats[n]
             hit = hits[chat.traps]
@@ -128,7 +132,13 @@ class Fanout:
                 found = verdicts[chat.kin]
             else:
                 live = tuple(w for w, f in chat.include if f in hit)
-                found = verdicts[chat.kin] = _verdict(live)
+                if live in by_live:
+                    found = by_live[live]
+                else:
+                    found = _verdict(live)
+                    if found is not None:
+                        by_live[live] = found
+                verdicts[chat.kin] = found
             if found is not None:
                 wanted.append((chat.name, found))
         if not self._everything:
