@@ -182,6 +182,18 @@ class Database:
             return PostgresStore(self.url)
         return SQLiteStore(self.path)
 
+    def settle(self) -> None:
+        """After a bulk load, what autovacuum soon does on a running store: the tables
+        vacuumed and analyzed, the writes flushed. Left to itself it runs during the next
+        measure, on the same two cores (a managed database has cores of its own), and made
+        the judging measured after the load 0.37 s of CPU against 0.25 s."""
+        if self.kind == "postgres":
+            import psycopg
+
+            with psycopg.connect(self.url, autocommit=True) as db:
+                db.execute("VACUUM ANALYZE")
+                db.execute("CHECKPOINT")
+
     def size(self) -> int:
         """The bytes the rows take now (SQLite: the file, its WAL checkpointed by a close)."""
         if self.kind == "postgres":
@@ -258,6 +270,7 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
         for word in zipf_words(rng, rng.randint(1, 5)):
             store.chat.tune_word(chat, word, "add", now, 50)
     joined_s = time.monotonic() - started
+    database.settle()
     telegram.users |= {i for i in ids if i > 0}
     telegram.groups |= {i for i in ids if i < 0}
 
@@ -302,6 +315,7 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
     store.close()
     store = database.open()
     grown = database.size() - size_before
+    database.settle()
 
     # The judging alone, and judge() chat by chat on a sample, for the ratio.
     found = judges(store.chat.rules(datetime.now(UTC)), poller.destinations, config.sources[0])
