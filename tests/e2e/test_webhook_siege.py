@@ -29,8 +29,21 @@ from tests.support.siege import Attack, Report, besiege
 from tests.support.telegram_standin import TelegramStandIn
 from tests.support.webhook import SECRET
 
-# One process runs both (pytest-xdist): two attacks at once would measure each other.
+# One process runs them all (pytest-xdist): two attacks at once would measure each other.
 pytestmark = pytest.mark.xdist_group("siege")
+
+
+@pytest.fixture(autouse=True)
+def _one_attack_at_a_time(request: pytest.FixtureRequest) -> None:
+    """The group holds: under `--dist loadgroup` xdist marks each grouped test's id, and a
+    pytest that drops the mark (9.2, pytest-xdist#1386) runs the attacks side by side."""
+    if request.config.getoption("dist", "no") == "loadgroup" or getattr(
+        request.config.option, "loadgroup", False
+    ):
+        assert request.node.nodeid.endswith("@siege"), (
+            "the sieges are not one xdist group: two attacks may run at once (see pyproject.toml)"
+        )
+
 
 # 20 s: past the latest a slow connection may be dropped (17 s, below), so one the server
 # kept would still be open at the end; bench/siege.py attacks for 30 s.
