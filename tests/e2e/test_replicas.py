@@ -42,16 +42,20 @@ def test_three_replicas_share_sources_and_survive_a_kill(
         for port in ports:
             wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
         time.sleep(2 * INTERVAL_SECONDS)
-        before = hits(board)
+        before, started = hits(board), time.monotonic()
         window = 5 * INTERVAL_SECONDS
         time.sleep(window)
         polled = {name: hits(board)[name] - before[name] for name in SOURCES}
+        # Each read in the window: seconds into it and the asking connection's port, so that
+        # a failure says which replica read a source twice and when.
+        reads = [(round(t - started, 2), path, port) for t, path, port in board.arrivals]
+        reads = [r for r in reads if 0 <= r[0] <= window]
         # One replica per interval: about window / interval polls each (5), never three times
         # that (15: every replica reading every source). The bound is twice that: on two cores
         # under the suite's six processes a replica's poll can run past its lease (0.9 of a
         # 3 s interval) and another replica read the source in between (CI saw 10 once).
         expected = window / INTERVAL_SECONDS
-        assert all(2 <= n <= 2 * expected for n in polled.values()), polled
+        assert all(2 <= n <= 2 * expected for n in polled.values()), (polled, reads)
 
         for name in SOURCES:  # new listings everywhere: each alerted once, by whoever polls
             board.serve_jobs(

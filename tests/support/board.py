@@ -40,6 +40,9 @@ class Board:
         self.most_at_once = 0  # the most requests it was answering at one moment
         counting = threading.Lock()
         self.requests: list[tuple[str, dict[str, str]]] = []
+        # Each request's (monotonic time, path, client port): who asked when, a connection's
+        # port telling one client from another.
+        self.arrivals: list[tuple[float, str, int]] = []
         self.posted: list[tuple[str, str, Any]] = []  # (path, content type, JSON body)
         board = self
 
@@ -74,6 +77,7 @@ class Board:
                 path = self.path
                 board.hits[path] = board.hits.get(path, 0) + 1
                 board.requests.append((path, dict(self.headers)))
+                board.arrivals.append((time.monotonic(), path, self.client_address[1]))
                 page = board.pages.get(path) or board.pages.get(path.split("?", 1)[0])
                 if page is None:
                     page = Page(b"not found", "text/plain", 404)
