@@ -43,10 +43,11 @@ from hunter.channels.telegram.send import TelegramSender  # noqa: E402
 from hunter.deliver.channel import Channels  # noqa: E402
 from hunter.deliver.deliverer import Deliverer  # noqa: E402
 from hunter.poll.poller import Poller, judges  # noqa: E402
+from hunter.rules.destinations import Destinations  # noqa: E402
 from hunter.rules.fanout import Fanout  # noqa: E402
 from hunter.rules.filters import judge  # noqa: E402
 from hunter.rules.listing import Listing  # noqa: E402
-from hunter.settings.config import parse_config  # noqa: E402
+from hunter.settings.config import Config, parse_config  # noqa: E402
 from hunter.store.base import Store  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from tests.support.board import Board, html_source  # noqa: E402
@@ -244,6 +245,45 @@ def hunter_run(
     return int(kilobytes) / 1024, took
 
 
+def replicas_deliver(
+    config: Config, database: Database, telegram: TelegramStandIn, destinations: Destinations
+) -> tuple[int, float, int, int]:
+    """Three deliverers at once, each with its own connection and sender, until none sends:
+    (messages, seconds, the most in any one second, 429s for pace)."""
+    before, refused = len(telegram.delivered), telegram.too_fast
+    stores = [database.open() for _ in range(3)]
+
+    def deliver_all(store: Store, name: str) -> None:
+        sender = TelegramSender(TOKEN, telegram.url)
+        channels = Channels(sender, {"telegram:": sender})
+        clock = lambda: datetime.now(UTC)  # noqa: E731
+        deliverer = Deliverer(
+            config, store, channels, clock, name, threading.Event(), destinations=destinations
+        )
+        while deliverer.deliver(1_000_000, frozenset()).sent:
+            pass
+
+    threads = [
+        threading.Thread(target=deliver_all, args=(store, f"replica{n}"))
+        for n, store in enumerate(stores)
+    ]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.monotonic() - started
+    for store in stores:
+        store.close()
+    times = sorted(sent.at.timestamp() for sent in telegram.delivered[before:])
+    busiest, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= 1.0:
+            first += 1
+        busiest = max(busiest, last - first + 1)
+    return len(times), seconds, busiest, telegram.too_fast - refused
+
+
 def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite") -> list[str]:
     rng = random.Random(SEED)
     folder = Path(tempfile.mkdtemp(prefix="hunter-community-"))
@@ -300,6 +340,16 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
             sent_n += done.sent
         deliver_s = time.monotonic() - started
         waits = [(sent.at - read_at).total_seconds() for sent in telegram.delivered]
+    refused = telegram.too_fast
+
+    # The same again by three replicas at once, each with its own store connection and
+    # sender: together they keep the bot's 30 a second (deliver/rate.py).
+    three: tuple[int, float, int, int] | None = None
+    if deliver:
+        shown = [*listings_page(rng, deliver, "r"), *shown]
+        board.serve_jobs("/jobs", shown)
+        poller.poll()
+        three = replicas_deliver(config, database, telegram, poller.destinations)
 
     # A read of `listings` new ones: its CPU, and what the store keeps of it.
     page = listings_page(rng, listings, "n")
@@ -336,7 +386,6 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
             judge(x, filter_, mutes)
     naive_cpu = (time.process_time() - cpu) * len(found) / len(sample)
     rss = peak_rss_mb()
-    refused = telegram.too_fast
     store.close()
     run_mb, run_s = hunter_run(database, board, telegram, rng, [*page, *shown], folder, url)
     board.close()
@@ -370,6 +419,14 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
             f"{deliver_s:.0f} s ({sent_n / max(deliver_s, 1e-9):.1f} a second) |",
             f"| read -> on Telegram, median / p90 | {p50:.0f} s / {p90:.0f} s |",
             f"| 429s from Telegram (hunter's own pace) | {refused} |",
+        ]
+    if three is not None:
+        n, seconds, busiest, too_fast = three
+        lines += [
+            f"| three replicas at once: the matches of {deliver} more listings | {n:,} messages "
+            f"in {seconds:.0f} s ({n / max(seconds, 1e-9):.1f} a second in all; the busiest "
+            f"second {busiest}) |",
+            f"| 429s from Telegram with three replicas (hunter's own pace) | {too_fast} |",
         ]
     lines.append(f"| peak memory of this process (hunter's part of it) | {rss:.0f} MB |")
     lines.append(
