@@ -247,6 +247,9 @@ def test_kill_9_mid_fan_out_sends_each_subscriber_each_listing_once(
     assert status["outbox"]["pending"] == 0
 
 
+# An attack of its own (1,000 Starts), timed to 2 s: in the sieges' process, never beside one
+# of them (test_webhook_siege.py), so that two attacks do not measure each other.
+@pytest.mark.xdist_group("siege")
 @pytest.mark.parametrize("community", ["open"], indirect=True)
 def test_a_flood_of_starts_keeps_max_and_the_webhook_answers_in_time(
     community: Community,
