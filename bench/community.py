@@ -245,6 +245,32 @@ def hunter_run(
     return int(kilobytes) / 1024, took
 
 
+def deliver_until_done(
+    config: Config,
+    store: Store,
+    telegram: TelegramStandIn,
+    destinations: Destinations,
+    name: str,
+) -> int:
+    """hunter's real Deliverer and TelegramSender on `store`, delivering until a call sends
+    nothing: the messages sent."""
+    sender = TelegramSender(TOKEN, telegram.url)
+    clock = lambda: datetime.now(UTC)  # noqa: E731
+    deliverer = Deliverer(
+        config,
+        store,
+        Channels(sender, {"telegram:": sender}),
+        clock,
+        name,
+        threading.Event(),
+        destinations=destinations,
+    )
+    sent = 0
+    while (done := deliverer.deliver(1_000_000, frozenset())).sent:
+        sent += done.sent
+    return sent
+
+
 def replicas_deliver(
     config: Config, database: Database, telegram: TelegramStandIn, destinations: Destinations
 ) -> tuple[int, float, int, int]:
@@ -254,14 +280,7 @@ def replicas_deliver(
     stores = [database.open() for _ in range(3)]
 
     def deliver_all(store: Store, name: str) -> None:
-        sender = TelegramSender(TOKEN, telegram.url)
-        channels = Channels(sender, {"telegram:": sender})
-        clock = lambda: datetime.now(UTC)  # noqa: E731
-        deliverer = Deliverer(
-            config, store, channels, clock, name, threading.Event(), destinations=destinations
-        )
-        while deliverer.deliver(1_000_000, frozenset()).sent:
-            pass
+        deliver_until_done(config, store, telegram, destinations, name)
 
     threads = [
         threading.Thread(target=deliver_all, args=(store, f"replica{n}"))
@@ -325,19 +344,8 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
         board.serve_jobs("/jobs", shown)
         poller.poll()
         read_at = datetime.now(UTC)
-        sender = TelegramSender(TOKEN, telegram.url)
-        deliverer = Deliverer(
-            config,
-            store,
-            Channels(sender, {"telegram:": sender}),
-            lambda: datetime.now(UTC),
-            "bench",
-            threading.Event(),
-            destinations=poller.destinations,
-        )
         started = time.monotonic()
-        while (done := deliverer.deliver(1_000_000, frozenset())).sent:
-            sent_n += done.sent
+        sent_n = deliver_until_done(config, store, telegram, poller.destinations, "bench")
         deliver_s = time.monotonic() - started
         waits = [(sent.at - read_at).total_seconds() for sent in telegram.delivered]
     refused = telegram.too_fast
