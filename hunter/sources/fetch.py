@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import ssl
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -108,6 +109,23 @@ def _unverifiable() -> ssl.SSLContext:
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, check_hostname, no CAs
 
 
+@functools.cache
+def _httpcore_without_h2() -> None:
+    """Import httpcore (httpx imports it at its first pool) without HTTP/2's h2, hpack and
+    hyperframe: httpcore's package imports them eagerly whenever h2 is installed (supabase's
+    client installs it), about 25 ms of CPU of a quiet cron run of 50 sources (bench/peer.py),
+    though a connection imports them itself once a server agrees to HTTP/2 (httpcore 1.0
+    _sync/connection.py, `from .http2 import HTTP2Connection`). The import is held back only
+    while httpcore's package loads; a client that asks for http2 (supabase's) still gets it."""
+    if "httpcore" in sys.modules or "h2" in sys.modules:
+        return
+    sys.modules["h2"] = None  # type: ignore[assignment]  # `import h2` raises ImportError
+    try:
+        import httpcore  # noqa: F401
+    finally:
+        del sys.modules["h2"]
+
+
 class SiteTransport(httpx.BaseTransport):
     """A connection pool per site (scheme, host and port), each made at its first request.
 
@@ -129,6 +147,7 @@ class SiteTransport(httpx.BaseTransport):
         with self._lock:
             site = (scheme, host, port)
             if site not in self._pools:
+                _httpcore_without_h2()
                 tls = _tls() if scheme == b"https" else _unverifiable()
                 self._pools[site] = httpx.HTTPTransport(verify=tls)
             return self._pools[site]

@@ -5,6 +5,8 @@ it) while a poll of plain-http pages never loads that bundle."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -113,3 +115,32 @@ def test_https_is_verified_against_the_trusted_certificates(
     )
     assert trusted.returncode == 0, trusted.stderr
     assert "source tls primed silently: 2 listings" in trusted.stderr
+
+
+# What a quiet cron run of plain-http pages must not pay for (bench/peer.py): asyncio and
+# HTTP/2 (the CA bundle: test_https_is_verified_against_the_trusted_certificates). Read in a
+# fresh interpreter, as a cron's `run --once` is.
+QUIET_READ = """
+import sys
+from datetime import UTC, datetime
+from hunter.settings.config import parse_config
+from hunter.sources.reader import read_sources
+source = {"name": "plain", "kind": "html", "url": sys.argv[1], "item": "li.job",
+          "id": "@data-jid", "title": "h3 a", "link": "h3 a@href"}
+[read] = read_sources(parse_config({"sources": [source]}).sources, {}, 10, datetime.now(UTC))
+print(len(read.listings), read.error)
+print(" ".join(m for m in ("asyncio", "h2", "hpack") if m in sys.modules) or "-")
+import httpx
+from httpcore._sync.http2 import HTTP2Connection  # as a connection imports it once agreed
+httpx.Client(http2=True).close()  # supabase's client asks for HTTP/2: still there
+print(HTTP2Connection.__module__, "h2" in sys.modules)
+"""
+
+
+def test_a_plain_http_read_loads_neither_asyncio_nor_http2_which_stays_there(board: Board) -> None:
+    url = board.serve_jobs("/jobs", SEED)
+    done = subprocess.run(
+        [sys.executable, "-c", QUIET_READ, url], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["2 None", "-", "httpcore._sync.http2 True"]
