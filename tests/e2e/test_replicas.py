@@ -1,6 +1,6 @@
 """Several `hunter run` replicas on one PostgreSQL share the sources (share_sources = true):
 each source polled by one replica per interval, each listing alerted once, and a killed
-replica's sources taken over when its leases run out."""
+replica's sources taken over when its leases (and its reads' claims) run out."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import signal
 import time
 from pathlib import Path
 
+from hunter.poll.timetable import CLAIM_MARGIN
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.local_server import free_port, wait_for
 
 INTERVAL_SECONDS = 3.0
+FETCH_TIMEOUT = 5.0  # a read's claim holds its source this long and CLAIM_MARGIN more
 SOURCES = [f"s{n}" for n in range(6)]
 
 
@@ -30,6 +32,7 @@ def test_three_replicas_share_sources_and_survive_a_kill(
         tmp_path,
         [html_source(name, f"{board.url}/{name}") for name in SOURCES],
         interval_minutes=INTERVAL_SECONDS / 60,
+        fetch_timeout_seconds=FETCH_TIMEOUT,
         share_sources=True,
     )
     env = base_env(tmp_path, DATABASE_URL=pg_url, **line.env())
@@ -63,10 +66,28 @@ def test_three_replicas_share_sources_and_survive_a_kill(
             )
         replicas[0].send_signal(signal.SIGKILL)
         replicas[0].wait(10)
-        after_kill = hits(board)
-        time.sleep(4 * INTERVAL_SECONDS)  # leases of the dead replica run out, others take over
-        assert all(hits(board)[name] > after_kill[name] for name in SOURCES), hits(board)
-        assert sorted(line.delivered) == sorted(f"{name} new job" for name in SOURCES)
+        after_kill, killed = hits(board), time.monotonic()
+        # The dead replica's leases run out within an interval (0.9 of one) and the others
+        # take its sources at their next poll; a source it was reading when killed is held by
+        # that read's claim, its fetch timeout and CLAIM_MARGIN (a run that killed it mid-poll
+        # saw a source unread 12 s after the kill). Waited for, not slept: most runs take a
+        # few seconds. Then each new listing alerted, and only once.
+        expected_alerts = sorted(f"{name} new job" for name in SOURCES)
+        deadline = killed + FETCH_TIMEOUT + CLAIM_MARGIN + 2 * INTERVAL_SECONDS
+        while time.monotonic() < deadline and not (
+            all(hits(board)[name] > after_kill[name] for name in SOURCES)
+            and sorted(line.delivered) == expected_alerts
+        ):
+            time.sleep(0.2)
+        since_kill = [
+            (round(t - killed, 2), path, port) for t, path, port in board.arrivals if t >= killed
+        ]
+        assert all(hits(board)[name] > after_kill[name] for name in SOURCES), (
+            after_kill,
+            since_kill,
+        )
+        time.sleep(INTERVAL_SECONDS)  # one more poll of each: a second alert would show now
+        assert sorted(line.delivered) == expected_alerts
     finally:
         for replica in replicas[1:]:
             replica.send_signal(signal.SIGTERM)
