@@ -17,6 +17,24 @@ from itertools import islice
 from hunter.errors import ConfigError
 from hunter.rules.filter_config import FilterConfig, PayFloor
 
+
+class _Pattern:
+    """A regular expression compiled at its first use: a cron run that parses no page and
+    reads no floor (a quiet poll) never compiles the fourteen below, about 6 ms of its start
+    (bench/peer.py)."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source, self._flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def __call__(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+
 MAX_BUDGET = 10**11  # beyond any real budget (฿100 billion): a typo or poison, not stated
 PAY_TEXT_MAX = 200  # what of a pay text is read: its amount, currency, period and bound
 PERIODS = ("hour", "day", "week", "month", "year")  # and "" for a whole job
@@ -27,7 +45,7 @@ GUESSES = tuple(f"{period}?" for period in PERIODS)
 HOME = PayFloor(0, "THB", "")  # what a bare number means: baht for a whole job
 
 # A number and its multiplier word; "m" of "monthly" or "months" is no million.
-_NUMBER = re.compile(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM](?![A-Za-z])|พัน|หมื่น|แสน|ล้าน)?")
+_NUMBER = _Pattern(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM](?![A-Za-z])|พัน|หมื่น|แสน|ล้าน)?")
 _MULTIPLIERS = {
     "k": 1_000,
     "m": 1_000_000,
@@ -36,10 +54,10 @@ _MULTIPLIERS = {
     "แสน": 100_000,
     "ล้าน": 1_000_000,
 }
-_PLAIN_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
+_PLAIN_NUMBER = _Pattern(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
 _UNIT = r"(?:[฿$€£¥₹]|thb|usd|baht|บาท)?"
 # Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
-_RANGE = re.compile(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
+_RANGE = _Pattern(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
 
 # Currency as written beside an amount: the prefixed dollars before the bare "$".
 _SIGNS = {
@@ -51,7 +69,7 @@ _CODES = frozenset({
     "AUD", "CAD", "CHF", "CNY", "EUR", "GBP", "HKD", "IDR", "INR", "JPY", "KRW", "MYR", "NZD",
     "PHP", "SGD", "THB", "TWD", "USD", "VND",
 })  # fmt: skip
-_CURRENCY = re.compile(
+_CURRENCY = _Pattern(
     "|".join(re.escape(sign) for sign in sorted(_SIGNS, key=len, reverse=True))
     + r"|\b(?:"
     + "|".join(_CODES)
@@ -67,7 +85,7 @@ _PERIOD_WORDS = {
     "": r"fixed|project|job|one[- ]off|งาน|โปรเจกต์",
 }
 _PERIOD_WORD = {
-    period: re.compile(rf"(?:per\s+|an?\s+|/\s*|ต่อ)?(?:{words})", re.I)
+    period: _Pattern(rf"(?:per\s+|an?\s+|/\s*|ต่อ)?(?:{words})", re.I)
     for period, words in _PERIOD_WORDS.items()
 }
 # ... and as a pay text says it after an amount: "per month", "/hr", "a year", "monthly",
@@ -79,7 +97,7 @@ _PERIOD_IN_TEXT = {  # period: (nouns after per, a, /, ต่อ; adjectives; Th
     "month": (r"months?|mo|mth|เดือน", r"monthly", "เดือน"),
     "year": (r"years?|yr|annum|ปี", r"yearly|annual(?:ly)?|p\.a\.", "ปี"),
 }
-_PERIOD_TEXT = re.compile(  # one pass for all five; a group per period and form ("month_n")
+_PERIOD_TEXT = _Pattern(  # one pass for all five; a group per period and form ("month_n")
     r"(?:\bper|\ban?|/|ต่อ)\s*(?:"
     + "|".join(f"(?P<{p}_n>{nouns})" for p, (nouns, _a, _t) in _PERIOD_IN_TEXT.items())
     + r")(?![A-Za-z])|\b(?:"
@@ -111,14 +129,14 @@ def parse_budget_range(value: object) -> tuple[int | None, int | None]:
     # A pay says it early, in few words: reading a bounded, whitespace-folded text keeps the
     # patterns below linear whatever a page puts in the field.
     text = " ".join(str(value)[: PAY_TEXT_MAX * 4].split())[:PAY_TEXT_MAX]
-    if _PLAIN_NUMBER.fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
+    if _PLAIN_NUMBER().fullmatch(text):  # written as JSON or Python would: "1e400", "12.5"
         return _amount(float(text)), None
-    found = list(islice((m for m in _NUMBER.finditer(text) if m.group(1).strip()), 2))
+    found = list(islice((m for m in _NUMBER().finditer(text) if m.group(1).strip()), 2))
     if not found:
         return None, None
     low = _amount_of(found[0])
     high = None
-    if len(found) > 1 and _RANGE.fullmatch(text[found[0].end() : found[1].start()]):
+    if len(found) > 1 and _RANGE().fullmatch(text[found[0].end() : found[1].start()]):
         high = _amount_of(found[1])
     return low, high if high and low and high > low else None
 
@@ -142,7 +160,7 @@ def _amount(amount: float) -> int | None:
 
 def currency_in(text: str) -> str | None:
     """The currency a pay text is written in ("฿50,000" -> THB, "S$5k" -> SGD), if it says."""
-    match = _CURRENCY.search(text)
+    match = _CURRENCY().search(text)
     if match is None:
         return None
     found = match.group()
@@ -160,25 +178,25 @@ def currency_code(value: object) -> str | None:
 
 def period_in(text: str) -> str | None:
     """The period a pay text states ("... per month" -> "month", "$30/hr" -> "hour")."""
-    found = _PERIOD_TEXT.search(text)
+    found = _PERIOD_TEXT().search(text)
     return found.lastgroup.partition("_")[0] if found and found.lastgroup else None
 
 
 # One amount that is a bound, not the pay: "30,000+", "15,000 บาทขึ้นไป", "from $50/hr" (the
 # least), "up to ฿20,000", "ไม่เกิน 20,000" (the most).
-_AT_LEAST = re.compile(
+_AT_LEAST = _Pattern(
     r"\d\s*[kKmM]?\s*\+|ขึ้นไป|เป็นต้นไป|เริ่มต้น|\b(?:or more|and (?:up|above)|from|starting)\b",
     re.I,
 )
-_AT_MOST = re.compile(r"ไม่เกิน|สูงสุด|\b(?:up to|max(?:imum)?\.?|at most)(?![A-Za-z])", re.I)
+_AT_MOST = _Pattern(r"ไม่เกิน|สูงสุด|\b(?:up to|max(?:imum)?\.?|at most)(?![A-Za-z])", re.I)
 
 
 def bound_in(text: str) -> str:
     """ "from" when a pay text states only its least ("30,000+"), "up to" when only its most
     ("up to ฿20,000"), "" otherwise (an amount, a range, or no words for either)."""
-    if _AT_MOST.search(text):
+    if _AT_MOST().search(text):
         return "up to"
-    return "from" if _AT_LEAST.search(text) else ""
+    return "from" if _AT_LEAST().search(text) else ""
 
 
 def period_of(value: object) -> str | None:
@@ -188,7 +206,7 @@ def period_of(value: object) -> str | None:
         return None
     word = value.strip()
     for period, pattern in _PERIOD_WORD.items():
-        if pattern.fullmatch(word):
+        if pattern().fullmatch(word):
             return period
     return None
 
@@ -240,7 +258,7 @@ _PER = "|".join(
 # "30000 เดือน" is refused rather than read as baht for a whole job.
 # Commas group thousands, three digits each: "1,,,,0" is no amount (it read as 10, issue 29).
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_FLOOR = re.compile(
+_FLOOR = _Pattern(
     rf"(?:{_PER})?\s*(?P<sign>{_SIGN})?\s*(?P<amount>{_AMOUNT})\s*(?P<k>k)?\s*"
     rf"(?P<code>[a-z]{{3}}|บาท|baht)?\.?\s*(?:{_PER})?\.?",
     re.IGNORECASE,
@@ -253,7 +271,7 @@ def parse_floor(text: str) -> PayFloor | None:
     text = " ".join(text.split())  # one space at most between parts: no costly backtracking
     if len(text) > FLOOR_MAX:
         return None
-    match = _FLOOR.fullmatch(text)
+    match = _FLOOR().fullmatch(text)
     if match is None:
         return None
     code = (match["code"] or "").upper()

@@ -223,3 +223,14 @@ def test_a_pay_text_is_read_from_its_start_in_linear_time(
     text: str, pay: tuple[int | None, int | None]
 ) -> None:
     assert parse_budget_range(text) == pay
+
+
+def test_every_pattern_is_valid_though_compiled_at_first_use() -> None:
+    """pay compiles its patterns when first used (a quiet cron run uses none): a broken one
+    would not fail at import, so each is compiled here."""
+    from hunter.rules import pay
+
+    patterns = [v for v in vars(pay).values() if isinstance(v, pay._Pattern)]
+    patterns += pay._PERIOD_WORD.values()
+    assert len(patterns) == 14
+    assert all(isinstance(pattern(), re.Pattern) for pattern in patterns)
