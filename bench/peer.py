@@ -5,7 +5,8 @@ run of hunter's learned schedule when none of the 50 is due (it looks, and exits
     uv run python bench/peer.py     # installs urlwatch 2.29 into a temporary venv first
 
 bench/run.py includes this row in RESULTS.md. Each tool runs a warm-up, then RUNS times,
-interleaved; the row shows the median wall time and the median peak memory (ru_maxrss).
+interleaved; the row shows the median wall time, the median peak memory (ru_maxrss), and the
+median of hunter's time over urlwatch's run by run.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tests.support.cli import base_env, write_config  # noqa: E402
 URLWATCH = "urlwatch==2.29"
 SOURCES = 50
 RUNS = 11
+RATIO = "hunter / urlwatch"  # the median of the runs' ratios
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -49,17 +51,23 @@ Command = tuple[list[str], Path, dict[str, str]]
 
 def medians(commands: dict[str, Command]) -> dict[str, tuple[float, float]]:
     """Each tool's median (seconds, peak MB), the runs interleaved so that a busy moment of
-    the machine falls on both alike."""
+    the machine falls on both alike; and under RATIO, the median of the first tool's time
+    over the second's, run by run (this machine's pace drifts by a tenth and more within a
+    minute: a run's ratio to its neighbour holds still where the ratio of medians did not)."""
     runs: dict[str, list[tuple[float, float]]] = {tool: [] for tool in commands}
     for command in commands.values():
         timed(*command)  # warm-up: first fetch, caches, .pyc of anything not compiled
     for _ in range(RUNS):
         for tool, command in commands.items():
             runs[tool].append(timed(*command))
-    return {
+    measured = {
         tool: (statistics.median(r[0] for r in done), statistics.median(r[1] for r in done))
         for tool, done in runs.items()
     }
+    first, second = list(runs.values())[:2]
+    ratios = [a[0] / b[0] for a, b in zip(first, second, strict=True)]
+    measured[RATIO] = (statistics.median(ratios), 0.0)
+    return measured
 
 
 def install_urlwatch(folder: Path) -> Path:
@@ -144,8 +152,10 @@ def main() -> None:
     if "--json" in sys.argv:  # for bench/run.py, which runs this in a process of its own
         print(json.dumps(measured))
         return
+    ratio = measured.pop(RATIO)[0]
     for tool, (seconds, memory) in measured.items():
         print(f"{tool}: {seconds * 1000:.0f} ms, {memory:.0f} MB")
+    print(f"{RATIO}, run by run: {ratio:.2f} (median)")
 
 
 if __name__ == "__main__":
