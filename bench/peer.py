@@ -51,9 +51,10 @@ Command = tuple[list[str], Path, dict[str, str]]
 
 def medians(commands: dict[str, Command]) -> dict[str, tuple[float, float]]:
     """Each tool's median (seconds, peak MB), the runs interleaved so that a busy moment of
-    the machine falls on both alike; and under RATIO, the median of the first tool's time
-    over the second's, run by run (this machine's pace drifts by a tenth and more within a
-    minute: a run's ratio to its neighbour holds still where the ratio of medians did not)."""
+    the machine falls on both alike; and under RATIO, hunter's time over urlwatch's: the
+    median of the runs' ratios, each run beside its neighbour (this machine's pace drifts by
+    a tenth and more within a minute: that ratio holds still where the ratio of medians did
+    not). Peak MB is 0 on that row."""
     runs: dict[str, list[tuple[float, float]]] = {tool: [] for tool in commands}
     for command in commands.values():
         timed(*command)  # warm-up: first fetch, caches, .pyc of anything not compiled
@@ -64,9 +65,8 @@ def medians(commands: dict[str, Command]) -> dict[str, tuple[float, float]]:
         tool: (statistics.median(r[0] for r in done), statistics.median(r[1] for r in done))
         for tool, done in runs.items()
     }
-    first, second = list(runs.values())[:2]
-    ratios = [a[0] / b[0] for a, b in zip(first, second, strict=True)]
-    measured[RATIO] = (statistics.median(ratios), 0.0)
+    pairs = zip(runs["hunter"], runs["urlwatch"], strict=True)
+    measured[RATIO] = (statistics.median(ours[0] / theirs[0] for ours, theirs in pairs), 0.0)
     return measured
 
 

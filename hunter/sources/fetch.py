@@ -116,7 +116,9 @@ def _httpcore_without_h2() -> None:
     client installs it), about 25 ms of CPU of a quiet cron run of 50 sources (bench/peer.py),
     though a connection imports them itself once a server agrees to HTTP/2 (httpcore 1.0
     _sync/connection.py, `from .http2 import HTTP2Connection`). The import is held back only
-    while httpcore's package loads; a client that asks for http2 (supabase's) still gets it."""
+    while httpcore's package loads; a client that asks for http2 (supabase's) still gets it.
+    Nothing else of hunter's imports h2 meanwhile: supabase's clients import it when the store
+    opens, before any read, and then this does nothing."""
     if "httpcore" in sys.modules or "h2" in sys.modules:
         return
     sys.modules["h2"] = None  # type: ignore[assignment]  # `import h2` raises ImportError

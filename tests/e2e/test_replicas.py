@@ -78,7 +78,7 @@ def test_three_replicas_share_sources_and_survive_a_kill(
         deadline = killed + FETCH_TIMEOUT + CLAIM_MARGIN + 2 * INTERVAL_SECONDS
         while time.monotonic() < deadline and not (
             all(hits(board)[name] > after_kill[name] for name in SOURCES)
-            and sorted(line.delivered) == expected_alerts
+            and len(line.delivered) >= len(expected_alerts)  # a second alert ends it too
         ):
             time.sleep(0.2)
         since_kill = [

@@ -5,6 +5,7 @@ it) while a poll of plain-http pages never loads that bundle."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -144,3 +145,28 @@ def test_a_plain_http_read_loads_neither_asyncio_nor_http2_which_stays_there(boa
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["2 None", "-", "httpcore._sync.http2 True"]
+
+
+def test_an_httpcore_that_needs_h2_to_load_is_loaded_whole(tmp_path: Path) -> None:
+    """Should a later httpcore import h2 unguarded, holding h2 back must not break reading:
+    the held-back import fails and httpcore is left to load whole, h2 and all."""
+    package = tmp_path / "httpcore"
+    package.mkdir()
+    (package / "__init__.py").write_text("import h2\nNEEDS_H2 = True\n")
+    check = (
+        "import sys\n"
+        "from hunter.sources import fetch\n"
+        "fetch._httpcore_without_h2()\n"
+        "print('httpcore' in sys.modules, sys.modules.get('h2', 'absent'))\n"
+        "import httpcore\n"
+        "print(httpcore.NEEDS_H2, 'h2' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False absent", "True True"]
