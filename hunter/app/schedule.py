@@ -110,6 +110,13 @@ def run_forever(
         hunter.stop.set()
         scheduler.shutdown(wait=False)
 
+    def nudge() -> None:
+        """A notice a person waits on was queued from the chat: deliver it now."""
+        hunter.nudge()
+        wake(datetime.now(tz))
+
+    if inbox is not None:
+        inbox.on_notice(nudge)
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     scheduler.start()

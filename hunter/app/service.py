@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.deliverer import Deliverer, Delivery
 from hunter.deliver.editor import edit_merged
+from hunter.errors import StoreError
 from hunter.poll import timetable
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
@@ -33,6 +34,7 @@ from hunter.store.states import RowStatus
 log = logging.getLogger("hunter")
 
 PRUNE_EVERY = timedelta(hours=24)
+ASKS_LOOK = timedelta(minutes=5)  # how often a process looks for asks to tell the owner of
 REMOVALS_KEPT = timedelta(days=1)  # of two commands said at once, the later wins until then
 
 
@@ -112,6 +114,8 @@ class Hunter:
         self.destinations = Destinations(line_to, config.chats)
         self.paced_pushes = 0  # pushes the paced channel took since start: its month moved
         self.more_to_send = False  # the last delivery left subscribers' listings for the next
+        self._asks_look_at = 0.0  # time.monotonic() before which no look at the asks
+        self._nudged = threading.Event()  # a notice a person waits on was queued: poll now
         self.poller = Poller(config, store, clock, self.worker, self.stop, self.destinations)
         self.deliverer = Deliverer(
             config,
@@ -134,7 +138,10 @@ class Hunter:
         default every source but what `every` or the site holds), deliver what waits, and
         prune when it is due."""
         started = time.monotonic()
+        self._nudged.clear()  # what the chat queued until now goes with this delivery
         sources = self.poller.poll(ahead, fixed_now)
+        if self.config.subscribers.asks and not self.stop.is_set():
+            self._tell_owner()
         added = any(s.count(RowStatus.PENDING) for s in sources)
         delivery = self.deliverer.deliver(
             self.config.max_alerts_per_poll, self.poller.paused, look=not added
@@ -154,6 +161,25 @@ class Hunter:
         log.info(report.line())
         return report
 
+    def nudge(self) -> None:
+        """The chat queued a notice a person waits on: the next poll comes at once (and one
+        running now polls again after it)."""
+        self._nudged.set()
+
+    def _tell_owner(self) -> None:
+        """The card of the chats that asked to join since the last one, once it is due (at
+        most every asks.CARDS_EVERY: read at most every ASKS_LOOK of this process)."""
+        now = time.monotonic()
+        if now < self._asks_look_at:
+            return
+        self._asks_look_at = now + ASKS_LOOK.total_seconds()
+        from hunter.chat import asks  # only where strangers ask: a quiet run imports no chat
+
+        try:
+            asks.tell_owner(self.store, self.clock())
+        except StoreError as exc:
+            log.warning("the chats that ask to join wait for the next poll: %s", exc)
+
     def poll_once(self) -> PollReport:
         """A cron's run (`run --once`): its time kept to learn the cron's gap, and the
         sources read that are due before the next run is expected."""
@@ -163,7 +189,7 @@ class Hunter:
     def next_wake(self) -> datetime:
         """When `hunter run` polls next (the earliest next read, within an interval)."""
         now = self.clock()
-        if self.more_to_send:  # subscribers' listings the last delivery left: at once
+        if self.more_to_send or self._nudged.is_set():  # something waits to go: at once
             return now
         return max(timetable.next_wake(self.poller.next_reads, self.config, now), now)
 

@@ -32,6 +32,7 @@ TABLE = (
     # The owner's, for a stranger who asked to join ([subscribers] join = "approve").
     Verb("approve", ("อนุมัติ", "approve"), argument=True),
     Verb("refuse", ("ปฏิเสธ", "refuse"), argument=True),
+    Verb("asks", ("คำขอ", "asks")),  # who waits for approval (issue 55)
 )
 TUNING = {"words", "add", "remove", "budget", "pause", "resume", "why"}  # chat/tuning.py's
 

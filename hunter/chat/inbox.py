@@ -161,6 +161,11 @@ class Inbox:
         self._sweeper = threading.Thread(target=self._sweep_often, name="chat-sweep", daemon=True)
         self._sweeper.start()
 
+    def on_notice(self, nudge: Callable[[], None]) -> None:
+        """Call `nudge` when an answer queued a notice a person waits on (an ask's card, a
+        chat let in), so that it is delivered now rather than at the next read."""
+        self._chat.joining.on_notice = nudge
+
     def keep(self, events: list[ChatEvent]) -> int:
         """The HTTP status for a request that brought these events: 500 when they could not
         be kept (the channel sends them again), else 200 once they are kept and queued."""

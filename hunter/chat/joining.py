@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from hunter.chat import asks
 from hunter.chat.commands import Command
 from hunter.chat.tuning import Tuning, word_problem
 from hunter.deliver.channel import ChatEvent
@@ -69,6 +70,9 @@ class Joining:
         self.settings = config.subscribers
         self._may_join = may_join
         self._told_cap: dict[str, float] = {}  # subscriber -> when it may hear of the cap again
+        # Called when a notice a person waits on was queued (an ask's card, a chat let in):
+        # `hunter run` delivers at once instead of at the next read (app/schedule.py).
+        self.on_notice: Callable[[], None] = lambda: None
 
     def open_to(self, chat_id: str | None) -> bool:
         """Whether the chat `chat_id` may join (hunter.toml lets strangers in, on its channel)."""
@@ -83,8 +87,8 @@ class Joining:
             log.warning("a chat could not join: [subscribers] max = %d", self.settings.max)
             return FULL_TEXT
         if joined in (Joined.ASKED, Joined.WAITING):
-            if joined is Joined.ASKED:
-                self.store.outbox.enqueue(notices.asks_to_join(chat, event.who, now), now)
+            if joined is Joined.ASKED and asks.tell_owner(self.store, now, {chat: event.who}):
+                self.on_notice()  # the owner hears at once, not at the next read
             self._keep_words(event, chat)
             return ASKED_TEXT
         said = self._keep_words(event, chat)
@@ -125,7 +129,8 @@ class Joining:
         if command.verb == "approve":
             if not self.store.subscribers.approve(chat, now):
                 return f"{chat} ไม่ได้รออนุมัติ · {chat} is not waiting to join"
-            self.store.outbox.enqueue(notices.let_in(chat, now), now, chat)
+            if self.store.outbox.enqueue(notices.let_in(chat, now), now, chat):
+                self.on_notice()
             return f"อนุมัติ {chat} แล้ว · {chat} is in"
         if not self.store.subscribers.leave(chat, now):
             return f"{chat} ไม่ได้รออนุมัติ · {chat} is not waiting to join"
@@ -162,6 +167,8 @@ class Joining:
             return self.stop(chat) if verb == "stop" else self.forget(chat)
         if verb in ("approve", "refuse") and command and chat == OWNER:
             return self.decide(command)
+        if verb == "asks" and chat == OWNER:
+            return asks.listed(self.store)
         if verb == "status" and subscriber:
             words, _quick = tuning.words(chat, now)
             return f"{words}\nรอส่ง · waiting: {self.store.outbox.count_pending(chat)}"

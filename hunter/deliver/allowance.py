@@ -158,11 +158,12 @@ class Allowance:
             return Grant(False)
         if not channel.paced:
             return Grant(True)
-        made = [notices.shape_since(c.listing) for c in batch]
+        made = [notices.rides_along_since(c.listing) for c in batch]
         if all(made) and self.clock() - max(m for m in made if m) < SHAPE_NOTICE_WAITS:
-            # A field's notice never takes a listing's place in the month (issue 37): it goes
-            # with the next listing's push, where it costs nothing; alone (from the reserve)
-            # only when no listing came for a day.
+            # A field's notice (issue 37) or the card of the chats that ask to join (issue 55)
+            # never takes a listing's place in the month: it goes with the next listing's
+            # push, where it costs nothing; alone (from the reserve) only when no listing came
+            # for a day.
             return Grant(False)
         return self.claim(batch, cost)
 

@@ -6,7 +6,7 @@ written down before they are sent, sent once, retried, never lost."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -68,6 +68,22 @@ def shape_since(listing: Listing) -> datetime | None:
     try:
         return datetime.fromisoformat(listing.job_id.rsplit("@", 1)[1])
     except (IndexError, ValueError):
+        return None
+
+
+def rides_along_since(listing: Listing) -> datetime | None:
+    """When a notice that never takes a listing's place in a paced month was made: a
+    source's fields (shape_changed, issue 37) or the chats that ask to join (asks_to_join,
+    issue 55); None for anything else. Such a notice goes with the chat's next push of
+    listings, where it costs nothing, and alone only after a day without one."""
+    made = shape_since(listing)
+    if made is not None or not askers(listing):
+        return made
+    try:
+        return datetime.strptime(listing.job_id.rpartition(":")[2], "%Y%m%dT%H%M%S").replace(
+            tzinfo=UTC
+        )
+    except ValueError:
         return None
 
 
@@ -151,27 +167,41 @@ def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Lis
 
 
 ASKS = f"{SOURCE}:asks:"
+_ASKERS_APART = ":,:"  # between the chats one card names (ids hold ':' but never this)
+ASKERS_NAMED = 10  # chats one card names; the rest are counted (the owner's status lists all)
 
 
-def asks_to_join(chat: str, who: str, now: datetime) -> Listing:
-    """The owner's card for a chat that asks to join (join = "approve"): once per ask. Its
-    buttons approve and refuse (wording.buttons, by `asker`)."""
-    named = f"{who} ({chat})" if who else chat
+def asks_to_join(askers: Sequence[tuple[str, str]], now: datetime) -> Listing:
+    """The owner's card of the chats that ask to join (join = "approve"), each (its id, its
+    name where known): one card for all who asked since the last (chat/asks.py). Its
+    buttons approve and refuse (wording.buttons, by `askers`). Its id names each chat, so
+    that a chat's /forget deletes a card that names it (store: position(':chat:'))."""
+    named = list(askers[:ASKERS_NAMED])
+    chats = _ASKERS_APART.join(chat for chat, _who in named)
+    who = [f"{name} ({chat})" if name else chat for chat, name in named]
+    more = len(askers) - len(named)
+    if len(askers) == 1:
+        title = f"🙋 {who[0]} asks to join hunter's alerts"
+        how = f"Tap Approve or Refuse (or send “approve {named[0][0]}”, “refuse {named[0][0]}”)."
+    else:
+        title = f"🙋 {len(askers)} chats ask to join hunter's alerts"
+        listed = ", ".join(who) + (f" and {more} more" if more else "")
+        how = f"{listed}. Send “approve ID” or “refuse ID” for each (“status” lists who waits)."
     return Listing(
-        job_id=f"{ASKS}{chat}:{now:%Y%m%dT%H%M%S}",
+        job_id=f"{ASKS}{chats}:{now.astimezone(UTC):%Y%m%dT%H%M%S}",
         source=SOURCE,
-        title=f"🙋 {named} asks to join hunter's alerts",
+        title=title,
         url="",
-        summary=f"Tap Approve or Refuse (or send “approve {chat}”, “refuse {chat}”). Nothing "
-        "reaches it before you approve.",
+        summary=f"{how} Nothing reaches a chat before you approve it.",
     )
 
 
-def asker(listing: Listing) -> str | None:
-    """The chat an "asks to join" card is about; None for any other listing."""
+def askers(listing: Listing) -> list[str]:
+    """The chats an "asks to join" card is about; [] for any other listing."""
     if listing.source != SOURCE or not listing.job_id.startswith(ASKS):
-        return None
-    return listing.job_id[len(ASKS) :].rpartition(":")[0] or None
+        return []
+    named = listing.job_id[len(ASKS) :].rpartition(":")[0]
+    return [chat for chat in named.split(_ASKERS_APART) if chat]
 
 
 def let_in(chat: str, now: datetime) -> Listing:

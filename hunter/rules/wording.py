@@ -6,7 +6,7 @@ channel: each sends "<verb> <argument>" back, which hunter/chat/answers.py acts 
 from __future__ import annotations
 
 from hunter.rules.listing import Listing
-from hunter.rules.notices import asker
+from hunter.rules.notices import askers
 from hunter.rules.pay import pay_text
 
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
@@ -68,12 +68,14 @@ def also_on(listing: Listing) -> list[tuple[str, str]]:
 def buttons(listing: Listing) -> list[tuple[str, str]]:
     """The buttons under a listing, as (label, what it sends back); under a chat's ask to
     join, the owner's Approve and Refuse (each says its command, as if typed)."""
-    chat = asker(listing)
-    if chat is not None:
+    asking = askers(listing)
+    if len(asking) == 1:
         return [
-            ("อนุมัติ · Approve", f"{SAY} approve {chat}"),
-            ("ปฏิเสธ · Refuse", f"{SAY} refuse {chat}"),
+            ("อนุมัติ · Approve", f"{SAY} approve {asking[0]}"),
+            ("ปฏิเสธ · Refuse", f"{SAY} refuse {asking[0]}"),
         ]
+    if asking:  # a card of several: an Approve each for the first few (the text says how)
+        return [(f"อนุมัติ · Approve {chat}", f"{SAY} approve {chat}") for chat in asking[:3]]
     wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
     if listing.keywords:
         wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from hunter.store.columns import Row, integer, moment, optional_moment, text
 from hunter.store.room import Room
+
+NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a turn never taken before
 
 
 class Joined(StrEnum):
@@ -81,6 +83,16 @@ class SubscriberStore(Room):
     @abstractmethod
     def forget(self, chat: str) -> int:
         """Every row hunter holds about `chat`, in every table, gone: how many."""
+
+    @abstractmethod
+    def take_turn(
+        self, key: str, now: datetime, every: timedelta, newest: datetime
+    ) -> datetime | None:
+        """The turn `key` (the owner's card of the chats that ask: chat/asks.py) taken now,
+        when the last one was `every` ago or more and something happened since it (`newest`
+        after it): the last one's time (NEVER the first time); None when not taken. Decided
+        by the database, so that of any number of replicas one takes it; kept apart from
+        every chat's rows, so that a /forget does not reset it."""
 
     @abstractmethod
     def prune(self, before: datetime) -> list[str]:

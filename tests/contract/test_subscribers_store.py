@@ -15,7 +15,7 @@ import pytest
 from hunter.rules.filter_config import PayFloor
 from hunter.rules.listing import Listing
 from hunter.store.base import Store
-from hunter.store.subscribers import Joined, Membership, Standing
+from hunter.store.subscribers import NEVER, Joined, Membership, Standing
 
 T0 = datetime(2026, 12, 3, 9, tzinfo=UTC)
 ALICE = "telegram:1001"
@@ -185,3 +185,60 @@ def test_the_status_sees_the_longest_wait_and_the_pace(store: Store) -> None:
     assert (counts.oldest_waiting, counts.sent_recently) == (T0, 1)
     later = store.subscribers.counts(T0, T0 + timedelta(seconds=1))
     assert later.sent_recently == 0  # none sent since
+
+
+def test_a_turn_is_taken_once_per_while_and_only_after_something_new(store: Store) -> None:
+    """The owner's card of the chats that ask (issue 55): the store decides whose turn."""
+    every = timedelta(hours=4)
+    turn = store.subscribers.take_turn
+    assert turn("asks_card_at", T0, every, T0) == NEVER  # the first: taken
+    assert turn("asks_card_at", T0 + timedelta(minutes=1), every, T0 + timedelta(minutes=1)) is None
+    later = T0 + every
+    assert turn("asks_card_at", later, every, T0) is None  # nothing new since the last
+    assert turn("asks_card_at", later, every, later) == T0  # due, and someone new: taken
+    assert turn("other", later, every, later) == NEVER  # another key, its own turn
+
+
+def test_of_many_replicas_one_takes_a_turn(store: Store) -> None:
+    taken: list[object] = []
+    lock = threading.Lock()
+
+    def take() -> None:
+        answer = store.subscribers.take_turn("asks_card_at", T0, timedelta(hours=4), T0)
+        with lock:
+            taken.append(answer)
+
+    threads = [threading.Thread(target=take) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert taken.count(NEVER) == 1 and taken.count(None) == 5
+
+
+def test_forgetting_the_chats_that_asked_never_resets_the_turn(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    """One stranger repeating /start and /forget: one card, whatever the rounds."""
+    from hunter.chat import asks
+
+    cards = 0
+    for n in range(10):
+        now = T0 + timedelta(seconds=3 * n)
+        assert store.subscribers.join(ALICE, True, 10, now) is Joined.ASKED
+        cards += asks.tell_owner(store, now, {ALICE: "Mallory"})
+        assert store.subscribers.forget(ALICE)
+    assert cards == 1
+    # The ones that asked meanwhile get the next card, once its while is over; named each.
+    assert store.subscribers.join(ALICE, True, 10, T0 + timedelta(minutes=1)) is Joined.ASKED
+    assert store.subscribers.join(BOB, True, 10, T0 + timedelta(minutes=2)) is Joined.ASKED
+    assert not asks.tell_owner(store, T0 + timedelta(hours=1))
+    assert asks.tell_owner(store, T0 + asks.CARDS_EVERY)
+    assert not asks.tell_owner(store, T0 + 2 * asks.CARDS_EVERY)  # nobody new since
+    rows = store.outbox.claim_new("w", "k", 10, T0 + 3 * asks.CARDS_EVERY, "")
+    [card] = [r.listing for r in rows if ALICE in r.listing.job_id]
+    assert card.title == "🙋 2 chats ask to join hunter's alerts"
+    assert f"{ALICE}, {BOB}" in card.summary
+    assert "hunter_seen_jobs" in _mentions(store, request, BOB)  # the card names it
+    assert store.subscribers.forget(BOB)  # and a /forget takes the card with the rest
+    assert _mentions(store, request, BOB) == []

@@ -41,6 +41,8 @@ class Community:
     jobs: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # "approve/60": join = "approve", a poll every 60 minutes (no read comes to help)
+        self.join, _, every = self.join.partition("/")
         self.telegram.users.add(STRANGER)
         self.env = base_env(self.folder, **self.telegram.env(), TELEGRAM_WEBHOOK_SECRET=SECRET)
         self.url = self.board.serve_jobs("/jobs", [("seed", "seed listing")])
@@ -48,7 +50,7 @@ class Community:
             self.folder,
             [html_source("board", self.url)],
             owner=f"telegram:{OWNER}",
-            interval_minutes=0.05,
+            interval_minutes=float(every or 0.05),
             filter={"include": ["owner-only"]},
             subscribers={"join": self.join, "max": 5},
         )
@@ -163,6 +165,29 @@ def test_approve_nothing_reaches_a_stranger_before_the_owner_says_so(
     assert "You're in" in community.read(STRANGER, 3)[2]
     community.post("python two")
     assert titles(community.read(STRANGER, 4)[3:]) == ["python two"]  # the link's word
+
+
+@pytest.mark.parametrize("community", ["approve/60"], indirect=True)
+def test_a_stranger_repeating_start_and_forget_costs_the_owner_one_card_at_once(
+    community: Community,
+) -> None:
+    """Issue 55, high 1: 10 rounds of /start and /forget sent the owner 10 cards in 25 s. Now
+    one card, and it reaches the owner within 10 s of the Start, though the next read is an
+    hour away."""
+    started = time.monotonic()
+    assert "Asked the bot's owner" in community.say(STRANGER, "/start")
+    [card] = community.read(OWNER, 1, timeout=10)
+    assert time.monotonic() - started < 10
+    assert "Somchai (telegram:999) asks to join" in card
+    for _ in range(9):
+        assert "deleted" in community.say(STRANGER, "/forget")
+        assert "Asked the bot's owner" in community.say(STRANGER, "/start")
+    time.sleep(3)  # a card queued by the rounds would be nudged out at once
+    assert community.telegram.texts(OWNER) == [card]
+    waiting = community.say(OWNER, "/asks")  # the owner sees who waits, and lets it in
+    assert "1 รออนุมัติ" in waiting and "telegram:999" in waiting
+    assert "is in" in community.say(OWNER, "/approve telegram:999")
+    assert "You're in" in community.read(STRANGER, 20, timeout=10)[19]  # at once, too
 
 
 @pytest.mark.parametrize("community", ["closed"], indirect=True)

@@ -3,11 +3,11 @@ the functions are in sql/postgres/019_subscribers.sql)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from hunter.store.columns import text, whole_number
+from hunter.store.columns import flag, optional_moment, text, whole_number
 from hunter.store.functions.carrier import FunctionCarrier
-from hunter.store.subscribers import Joined, SubscriberStore
+from hunter.store.subscribers import NEVER, Joined, SubscriberStore
 
 
 class FunctionSubscribers(SubscriberStore):
@@ -29,6 +29,16 @@ class FunctionSubscribers(SubscriberStore):
 
     def forget(self, chat: str) -> int:
         return whole_number(self._database.value("hunter_subscriber_forget", chat=chat))
+
+    def take_turn(
+        self, key: str, now: datetime, every: timedelta, newest: datetime
+    ) -> datetime | None:
+        rows = self._database.table(
+            "hunter_claim_turn", key=key, now=now, every=every, newest=newest
+        )
+        if not rows or not flag(rows[0], "taken"):
+            return None
+        return max(optional_moment(rows[0], "last") or NEVER, NEVER)
 
     def prune(self, before: datetime) -> list[str]:
         rows = self._database.table("hunter_subscriber_prune", "chat", before=before)

@@ -4,11 +4,11 @@ BEGIN IMMEDIATE transaction: one writer at a time, so a count read in it is the 
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from hunter.store.columns import integer, text
+from hunter.store.columns import integer, optional_moment, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
-from hunter.store.subscribers import Joined, SubscriberStore
+from hunter.store.subscribers import NEVER, Joined, SubscriberStore
 
 # What /forget deletes beyond the outbox rows, table by table (019_subscribers.sql's list).
 FORGET = (
@@ -71,6 +71,17 @@ class SQLiteSubscribers(SubscriberStore):
             return 0
         with self._database.tx() as db:
             return _forget(db, chat)
+
+    def take_turn(
+        self, key: str, now: datetime, every: timedelta, newest: datetime
+    ) -> datetime | None:
+        with self._database.tx() as db:
+            row = db.execute(Q["turn"], {"key": key}).fetchone()
+            last = optional_moment(row, "value") if row else None
+            if last is not None and (last > now - every or last >= newest):
+                return None
+            db.execute(Q["take_turn"], {"key": key, "now": ts(now)})
+            return last or NEVER
 
     def prune(self, before: datetime) -> list[str]:
         with self._database.tx() as db:

@@ -250,3 +250,28 @@ def test_a_fields_notice_never_takes_a_listings_place_in_the_month(store: SQLite
     month.clock.advance(86400 + 60)
     month.deliver()
     assert len(month.sender.pushes) == 2
+
+
+def test_the_cards_of_strangers_who_ask_never_spend_the_owners_listings(
+    store: SQLiteStore,
+) -> None:
+    """Issue 55, high 1: on a nearly spent LINE month, strangers asking to join all day (a
+    card every four hours, asks.CARDS_EVERY) spend nothing; the owner's next listing goes,
+    the cards beside it in the same push."""
+    from hunter.chat import asks
+
+    month = Month(store, at(1, 8), monthly_messages=300)
+    month.sender.quota_answer = (300, 295)  # five messages left this month
+    for n in range(6):  # a day of asks
+        month.clock.advance(asks.CARDS_EVERY.total_seconds() - 60)
+        chat = f"telegram:{900 + n}"
+        store.subscribers.join(chat, True, 50, month.clock())
+        assert asks.tell_owner(store, month.clock(), {chat: "Mallory"})
+        month.deliver()
+        month.clock.advance(60)
+    assert month.sender.pushes == []  # not one of the five spent
+    [title] = month.post()
+    month.deliver()
+    assert len(month.sender.pushes) == 1  # the listing, the six cards beside it
+    shown = month.titles()
+    assert title in shown and sum("asks to join" in t for t in shown) == 6

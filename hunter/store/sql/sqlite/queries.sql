@@ -208,6 +208,14 @@ INSERT INTO hunter_meta (key, value) VALUES ('last_prune_at', :now)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <= :due_before
 RETURNING key;
 
+-- name: turn
+-- A turn taken at most every so often (027_turns.sql): when it was taken last.
+SELECT value FROM hunter_meta WHERE key = :key;
+
+-- name: take_turn
+INSERT INTO hunter_meta (key, value) VALUES (:key, :now)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+
 -- name: prune
 DELETE FROM hunter_seen_jobs WHERE (job_id, chat) IN (
     SELECT job_id, chat FROM hunter_seen_jobs
