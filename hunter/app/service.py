@@ -143,13 +143,15 @@ class Hunter:
         if self.config.subscribers.asks and not self.stop.is_set():
             self._tell_owner()
         added = any(s.count(RowStatus.PENDING) for s in sources)
+        if any(s.recorded.get("merged") for s in sources) and not self.stop.is_set():
+            # The first alerts of jobs seen again: "also on <board>"; before the delivery, so
+            # that a copy an alert cannot show (LINE, a message deleted) goes with it.
+            d = self.deliverer
+            edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
         delivery = self.deliverer.deliver(
             self.config.max_alerts_per_poll, self.poller.paused, look=not added
         )
         self.paced_pushes += delivery.accepted
-        if any(s.recorded.get("merged") for s in sources) and not self.stop.is_set():
-            d = self.deliverer  # the first alerts of jobs seen again: "also on <board>"
-            edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
         # Its time on subscribers was up with more waiting: deliver again at once (not when
         # it pushed nothing at all: that would only spin).
         self.more_to_send = self.deliverer.turns.cut_short and delivery.pushes > 0

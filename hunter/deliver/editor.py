@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from hunter.deliver.channel import Channels, rendered
 from hunter.deliver.outcome import Kind
 from hunter.errors import StoreError
+from hunter.rules import notices
 from hunter.rules.destinations import Destinations
 from hunter.store import Store
 from hunter.store.edits import SentMessage
@@ -64,7 +65,11 @@ def _edit(
         return 0
     to = destinations.to_of(message.chat)
     channel = channels.of(to)
-    if not channel.edits or message.ref is None or not message.listings:
+    if not message.listings:
+        store.edits.done(message)
+        return 0
+    if not channel.edits or message.ref is None:
+        _tell_apart(message, store, clock)  # LINE, a reply: the copies go with its next push
         store.edits.done(message)
         return 0
     messages = rendered(channel, message.listings, None, channels.actions(to))
@@ -77,5 +82,17 @@ def _edit(
     store.edits.done(message)
     if result.kind is not Kind.SENT:
         log.warning("a sent alert was not edited (%s): %s", channel.name, result.summary)
+        _tell_apart(message, store, clock)  # deleted by the person: the copies said apart
         return 0
     return 1
+
+
+def _tell_apart(message: SentMessage, store: Store, clock: Callable[[], datetime]) -> None:
+    """The copies merged into a message that cannot show them, each a line of its own for the
+    chat (notices.also_elsewhere), so that a copy's link is never hidden: once per copy, and
+    with the chat's next push (on a paced channel it costs nothing)."""
+    now = clock()
+    for first in message.listings:
+        for board, url in first.also_on:
+            notice = notices.also_elsewhere(first, board, url, now)
+            store.outbox.enqueue(notice, now, message.chat)

@@ -18,6 +18,7 @@ look known, so it is alerted as usual, never merged (a missed merge, never a los
 from __future__ import annotations
 
 import zlib
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -33,6 +34,9 @@ from hunter.store.edits import Merged
 from hunter.store.likeness import Earlier, Noted
 from hunter.store.records import SourceState
 
+# Earlier listings of one title a fresh one is compared with, at most (the newest): the store's
+# note answers as many of each kind (sql/postgres/027_turns.sql), issue 55.
+BUCKET_MOST = 96
 PAGE = "page"  # the key of the last recorded page's marks in a source's schedule document
 
 
@@ -63,9 +67,11 @@ class Copies:
     ) -> None:
         # The read's, in the page's order, each with its likeness (None: on the last page)
         self.listings = listings
-        self._earlier: dict[str, list[Earlier]] = {}  # by title key, the oldest first
+        # By title key, the oldest first; the newest BUCKET_MOST of each (the store answers
+        # as many of each kind): a page of one title costs the same, however long.
+        self._earlier: dict[str, deque[Earlier]] = {}
         for earlier in noted.earlier:
-            self._earlier.setdefault(earlier.likeness.title, []).append(earlier)
+            self._bucket(earlier.likeness.title).append(earlier)
         self.fresh = noted.fresh
         self._alert_reposts = alert_reposts
         self._merges = merges  # does this chat merge copies ('' the owner's)?
@@ -92,7 +98,7 @@ class Copies:
         made nor sent; all of them: no call)."""
         known = known_marks(last)
         pairs: list[tuple[Listing, Likeness | None]] = [
-            (x, None if m in known else Likeness.of(x))
+            (x, None if m in known else _comparable(Likeness.of(x)))
             for x, m in zip(listings, _marks(listings), strict=True)
         ]
         unknown = [(x, lk) for x, lk in pairs if lk is not None]
@@ -112,7 +118,7 @@ class Copies:
         that is the same job (None: a job not seen before, or a re-post alerted)."""
         if listing.job_id not in self.fresh or likeness is None:
             return listing, None
-        found = self._first(likeness)
+        found = self._first(likeness, listing.source)
         if found is None:
             return listing, None
         first, sameness = found
@@ -136,7 +142,7 @@ class Copies:
     def add(self, listing: Listing, likeness: Likeness | None, chats: Collection[str]) -> None:
         """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`."""
         if listing.job_id in self.fresh and likeness is not None and likeness.title:
-            self._earlier.setdefault(likeness.title, []).append(
+            self._bucket(likeness.title).append(
                 Earlier(
                     job_id=listing.job_id,
                     source=listing.source,
@@ -148,12 +154,19 @@ class Copies:
                 )
             )
 
-    def _first(self, likeness: Likeness) -> tuple[Earlier, Sameness] | None:
+    def _bucket(self, title: str) -> deque[Earlier]:
+        return self._earlier.setdefault(title, deque(maxlen=BUCKET_MOST))
+
+    def _first(self, likeness: Likeness, source: str) -> tuple[Earlier, Sameness] | None:
         for earlier in self._earlier.get(likeness.title, ()):
-            sameness = same_job(likeness, earlier.likeness)
+            sameness = same_job(likeness, earlier.likeness, earlier.source == source)
             if sameness.same:
                 return earlier, sameness
         return None
+
+
+def _comparable(likeness: Likeness) -> Likeness | None:
+    return likeness if likeness.comparable else None
 
 
 def with_page(

@@ -14,7 +14,10 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   meet;
 - the text is near-identical where both boards give some: most of the shorter one's character
   5-grams are in the longer one (a board that cuts descriptions at 500 characters still
-  matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams).
+  matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
+- a merge needs evidence from both sides: the same text, or (where either has none) one
+  board re-posting its own listing; never the absence of text (issue 55: a copycat board's
+  text-less copy hid the employer's own listing for 45 days).
 Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
 """
 
@@ -370,6 +373,13 @@ class Likeness:
             language=language,
         )
 
+    @property
+    def comparable(self) -> bool:
+        """Whether it could ever be one job with another listing: a title, and a text or an
+        employer (a title alone never merges: same_job). One that cannot is neither kept nor
+        looked up: a board showing thousands of bare titles costs nothing (issue 55)."""
+        return bool(self.title) and bool(self.shingles or self.company)
+
     def document(self) -> dict[str, object]:
         """As the store keeps it (JSON): the sketch as base64 of big-endian 32-bit words."""
         packed = struct.pack(f">{len(self.sketch)}I", *self.sketch)
@@ -458,8 +468,11 @@ def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int
     return a[0] == b[0] and a[1] == b[1] and a[2] <= b[3] and b[2] <= a[3]
 
 
-def same_job(a: Likeness, b: Likeness) -> Sameness:
-    """Whether `a` and `b` are one job, and why (or why not)."""
+def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
+    """Whether `a` and `b` are one job, and why (or why not). `same_board`: both are of one
+    board (a re-post under a new id), the only evidence that stands in for a text missing on
+    either side: a copycat board's text-less copy of a title and an employer is never the
+    employer's own listing of that title (issue 55)."""
     if not a.title or a.title != b.title:
         return Sameness(False, ("another title",))
     reasons = ["same title"]
@@ -473,8 +486,12 @@ def same_job(a: Likeness, b: Likeness) -> Sameness:
     share = text_share(a, b)
     if share is not None and share < TEXT_SAME:
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
+    if share is None and not (a.shingles and b.shingles) and not same_board:
+        # Nothing but a title and an employer, and another board: the absence of text is no
+        # evidence (a copycat board posts titles of real employers).
+        return Sameness(False, (*reasons, "no text to compare"), share)
     if stated:
-        reasons.append("same employer")
+        reasons.append("same employer" + (" on one board" if share is None else ""))
     elif share is None or share < TEXT_ALONE:
         # No employer on one side and no text to vouch for it: not enough to merge.
         return Sameness(False, (*reasons, "employer unknown"), share)

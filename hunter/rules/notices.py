@@ -5,6 +5,7 @@ written down before they are sent, sent once, retried, never lost."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
@@ -71,12 +72,35 @@ def shape_since(listing: Listing) -> datetime | None:
         return None
 
 
+ALSO = f"{SOURCE}:also:"
+
+
+def also_elsewhere(first: Listing, board: str, url: str, now: datetime) -> Listing:
+    """A chat's line for a copy of a job merged into the alert it got (`first`), where that
+    alert could not be edited to say so (LINE edits nothing; a Telegram message the person
+    deleted): the copy's link is never hidden (issue 55). Once per copy: its id is a mark of
+    the alert's id and the copy's link. It rides with the chat's next push (rides_along_since:
+    its `posted` is when it was made)."""
+    mark = zlib.crc32(f"{first.job_id} {url}".encode()) & 0xFFFFFFFF
+    return Listing(
+        job_id=f"{ALSO}{mark:08x}",
+        source=SOURCE,
+        title=f"🔁 ลงที่อื่นด้วย · also on {board}: {first.title}",
+        url=url,
+        summary=f"The same job as the alert you got from {first.source}: {first.url}",
+        posted=now.astimezone(UTC).isoformat(timespec="seconds"),
+    )
+
+
 def rides_along_since(listing: Listing) -> datetime | None:
     """When a notice that never takes a listing's place in a paced month was made: a
-    source's fields (shape_changed, issue 37) or the chats that ask to join (asks_to_join,
-    issue 55); None for anything else. Such a notice goes with the chat's next push of
+    source's fields (shape_changed, issue 37), the chats that ask to join (asks_to_join,
+    issue 55) or a copy of a job an alert could not be edited for (also_elsewhere); None for
+    anything else. Such a notice goes with the chat's next push of
     listings, where it costs nothing, and alone only after a day without one."""
     made = shape_since(listing)
+    if listing.source == SOURCE and listing.job_id.startswith(ALSO) and listing.posted:
+        return datetime.fromisoformat(listing.posted)
     if made is not None or not askers(listing):
         return made
     try:

@@ -210,7 +210,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "budget": "salary",
         "currency": "USD",
         "period": "year?",
-        "summary": "{company_name} · {candidate_required_location}",
+        "summary": "description",  # HTML, read as text: what one alert per job compares
         "company": "company_name",
         "location": "candidate_required_location",
         "category": "category",

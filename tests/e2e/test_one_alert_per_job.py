@@ -133,3 +133,73 @@ def test_the_first_alert_on_telegram_and_discord_gains_also_on_the_second_board(
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert len(telegram.edited) == 1 and len(discord.edits) == 1  # nothing due: no edit again
     assert len(telegram.delivered) == 1 and len(discord.messages) == 1 and len(line.pushes) == 1
+
+
+def test_a_copycats_text_less_copy_never_hides_the_employers_listing(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, env: dict[str, str]
+) -> None:
+    """Issue 55, high 2: a copycat board shows a real employer's title with no text first;
+    the employer's own listing (its text, its link) was then "the same job" for 45 days, and
+    LINE never showed it. Now it reaches LINE and Telegram as an alert of its own."""
+    env = {**env, **telegram.env()}
+    copycat = board.serve_json("/copycat", feed([("s1", "seed one")], "copycat"))
+    acme = board.serve_json("/acme", feed([("s2", "seed two")], "acme"))
+    write_config(
+        tmp_path,
+        [source("copycat", copycat), source("acme", acme)],
+        filter={"include": ["python"]},
+        chats=[{"name": "tg", "to": "telegram:111"}],
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    bare = feed([("7", "Senior Python Developer"), ("s1", "seed one")], "copycat")
+    for job in bare["jobs"]:
+        job["text"] = ""  # a title and an employer, no text
+    board.serve_json("/copycat", bare)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    board.serve_json("/acme", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "acme"))
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    links = [link for push in line.pushes for link in push.links]
+    assert links == ["https://copycat.test/jobs/7", "https://acme.test/jobs/91"]
+    shown = [s.fields["reply_markup"]["inline_keyboard"][0][0]["url"] for s in telegram.delivered]
+    assert shown == ["https://copycat.test/jobs/7", "https://acme.test/jobs/91"]
+    assert telegram.edited == []  # nothing merged: nothing to edit
+
+
+def test_a_copy_merged_into_an_alert_that_cannot_show_it_is_told_apart(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, env: dict[str, str]
+) -> None:
+    """Issue 55, high 2: a merged copy's link is never invisible. LINE cannot edit its card,
+    and a person deleted the Telegram message: each gets a line with the copy's link, with
+    its next push (on LINE it costs nothing: it goes beside the next listing)."""
+    env = {**env, **telegram.env()}
+    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
+    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
+    write_config(
+        tmp_path,
+        [source("one", one), source("two", two)],
+        filter={"include": ["python"]},
+        chats=[{"name": "tg", "to": "telegram:111"}],
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    telegram.deleted.add(1)  # the person deleted the alert
+    board.serve_json("/two", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "two"))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert len(line.pushes) == 1  # alone it spends nothing of LINE's month
+    told = telegram.delivered[-1]
+    assert "also on two: Senior Python Developer" in told.text
+    assert told.fields["reply_markup"]["inline_keyboard"][0][0]["url"] == (
+        "https://two.test/jobs/91"
+    )
+    board.serve_json(
+        "/one",
+        feed([("8", "Junior Python Developer"), ("7", "Senior Python Developer")], "one"),
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert len(line.pushes) == 2
+    assert "https://two.test/jobs/91" in line.pushes[-1].links  # beside the next listing
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert sum("also on two" in s.text for s in telegram.delivered) == 1  # once
+    assert telegram.violations == []

@@ -95,6 +95,7 @@ def score() -> Score:
     found = rows()
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
     likeness = {str(r["key"]): Likeness.of(listing(r)) for r in found}
+    boards = {str(r["key"]): str(r["board"]) for r in found}
     order = sorted(found, key=lambda r: (str(r.get("posted") or "9999"), str(r["key"])))
     chain: dict[str, str] = {}  # a listing -> the first of its chain
 
@@ -109,7 +110,7 @@ def score() -> Score:
         mine = likeness[key]
         bucket = earlier.setdefault(mine.title, []) if mine.title else []
         for other in bucket:
-            if same_job(mine, likeness[other]).same:
+            if same_job(mine, likeness[other], boards[key] == boards[other]).same:
                 chain[key] = first(other)
                 break
         bucket.append(key)

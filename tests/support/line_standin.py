@@ -83,6 +83,26 @@ class Push:
     def titles(self) -> list[str]:
         return titles_of(self.body)
 
+    @property
+    def links(self) -> list[str]:
+        """Every link a person can open in the push (each once, in the order shown)."""
+        found: list[str] = []
+
+        def walk(node: Any) -> None:
+            if isinstance(node, dict):
+                action = node.get("action")
+                uri = action.get("uri") if isinstance(action, dict) else None
+                if isinstance(uri, str) and uri not in found:
+                    found.append(uri)
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+
+        walk(self.body.get("messages", []))
+        return found
+
 
 @dataclass
 class LineStandIn:

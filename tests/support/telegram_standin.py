@@ -19,7 +19,8 @@ documents it, so that hunter's Telegram channel is tested against the service's 
   group, or 30 a second in all, answer 429 "Too Many Requests: retry after N" with
   `parameters.retry_after`; a private chat may burst a little (3 a second here).
 - editMessageText (chat_id and message_id): the text checked as sendMessage's; a message not
-  sent to that chat 400 "Bad Request: message to edit not found"; the same text and buttons
+  sent to that chat, or deleted by the person (`deleted`), 400 "Bad Request: message to edit
+  not found"; the same text and buttons
   as now 400 "Bad Request: message is not modified: ..."; at the same pace as messages; the
   edited Message (with `edit_date`) answered. `edited` keeps each edit.
 - getChat answers the chat, or the same errors; getMe the bot.
@@ -125,6 +126,9 @@ class TelegramStandIn:
     refusing: dict[int, int] = field(default_factory=dict)
     delivered: list[Sent] = field(default_factory=list)  # a message's id is its place here + 1
     edited: list[Sent] = field(default_factory=list)  # each editMessageText made, as it shows
+    # Message ids the person deleted from the chat: an edit of one is answered as Telegram
+    # answers it, 400 "Bad Request: message to edit not found" (issue 55).
+    deleted: set[int] = field(default_factory=set)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     webhook: dict[str, Any] = field(default_factory=dict)  # what setWebhook set
     hunter_url: str = ""  # where `update` posts: hunter's /telegram/webhook on 127.0.0.1
@@ -271,7 +275,9 @@ class TelegramStandIn:
                 problem = parser.problem or f'unclosed start tag "{parser.open[-1]}"'
                 return "", f"can't parse entities: {problem}"
             shown = "".join(parser.text)
-        if len(shown) > TEXT_MAX:
+        # Telegram counts a text's length in UTF-16 units, as its entities' offsets (Bot API,
+        # "MessageEntity": "offset in UTF-16 code units"): an emoji is two (issue 55).
+        if len(shown.encode("utf-16-le")) // 2 > TEXT_MAX:
             return "", "message is too long"
         return shown, _bad_button(body.get("reply_markup"))
 
@@ -289,6 +295,7 @@ class TelegramStandIn:
         number = body.get("message_id")
         with self._lock:
             known = isinstance(number, int) and 0 < number <= len(self.delivered)
+            known = known and number not in self.deleted
             sent = self.delivered[number - 1] if known else None
         if sent is None or sent.chat_id != chat:
             return _error(handler, 400, "Bad Request: message to edit not found")

@@ -20,7 +20,7 @@ from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.rules.notices import SOURCE as NOTICE_SOURCE
-from hunter.rules.wording import buttons, details, money
+from hunter.rules.wording import ALSO_ON, also_on, buttons, details, money
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -125,6 +125,16 @@ def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
             "color": "#999999",
         }
     )
+    for board, url in also_on(listing):  # copies of the job merged into it (issue 43, 55)
+        where: dict[str, Any] = {
+            "type": "text",
+            "text": cut(f"{ALSO_ON} {board}", DETAIL_MAX),
+            "size": "xxs",
+            "color": "#1E6FD9" if safe_uri(url) else "#999999",
+        }
+        if uri := safe_uri(url):
+            where["action"] = {"type": "uri", "label": cut(board, 20) or "Open", "uri": uri}
+        body.append(where)
     container: dict[str, Any] = {
         "type": "bubble",
         "size": "kilo",

@@ -20,26 +20,29 @@ from hunter.rules.listing import Listing
 from hunter.rules.wording import ALSO_ON, SAY, also_on, buttons, details, money
 
 TEXT_MAX = 4096
-# Each part is cut to a size, so a message stays far under TEXT_MAX (about 1,700 characters at
-# most, counted as Telegram does: after its HTML is parsed).
-TITLE_MAX, SUMMARY_MAX, NOTE_MAX = 300, 600, 500
+# Each part is cut to a size, so a message stays far under TEXT_MAX (about 2,000 UTF-16 units
+# at most, counted as Telegram does: after its HTML is parsed, an emoji two units).
+TITLE_MAX, SUMMARY_MAX, NOTE_MAX, DETAILS_MAX = 300, 600, 500, 300
 CALLBACK_DATA_MAX = 64  # bytes
 QUICK_MAX, QUICK_PER_ROW = 9, 3  # words offered under an answer
 # A digest: 20 lines of at most ~170 characters (a title, its pay, its source) and a note:
 # about 4,000 at the very most, within TEXT_MAX.
 DIGEST_MAX, DIGEST_TITLE_MAX = 20, 110
+DIGEST_TITLE_LEAST = 30  # UTF-16 units a digest line's title keeps, whatever is beside it
 
 
 def message(listing: Listing, note: str | None, actions: bool = False) -> dict[str, Any]:
     """sendMessage's fields for one listing (all but chat_id), within Telegram's limits."""
-    lines = [f"<b>{_html(listing.title[:TITLE_MAX])}</b>", f"💰 {_html(money(listing))}"]
-    lines += [_html(text) for text in (details(listing), listing.summary[:SUMMARY_MAX]) if text]
+    lines = [f"<b>{_html(_cut(listing.title, TITLE_MAX))}</b>", f"💰 {_html(money(listing))}"]
+    lines += [
+        _html(text) for text in (details(listing), _cut(listing.summary, SUMMARY_MAX)) if text
+    ]
     lines += ["", f"📍 {_html(listing.source)}"]
     if listing.also_on:  # copies of the job merged into this alert since (issue 43)
         boards = [_link(board, url) for board, url in also_on(listing)]
         lines.append(f"{ALSO_ON}: {', '.join(boards)}")
     if note:
-        lines.append(f"<i>{_html(note[:NOTE_MAX])}</i>")
+        lines.append(f"<i>{_html(_cut(note, NOTE_MAX))}</i>")
     fields: dict[str, Any] = {
         "text": "\n".join(lines),
         "parse_mode": "HTML",
@@ -61,21 +64,48 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
 
 def digest(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
     """Many listings as one message (issue 42: a subscriber with many waiting): a line each,
-    its title a link, and its pay; far under TEXT_MAX (a link's address is not counted:
-    Telegram counts the text after its entities are parsed)."""
-    lines = [f"<b>📬 {len(listings)} งานใหม่ · new listings</b>", ""]
+    its title a link, its pay, and the boards a copy of it was merged from (issue 55: never
+    hidden), within TEXT_MAX as Telegram counts it: the text after its HTML is parsed (a
+    link's address is not counted), in UTF-16 units (an emoji is two). Each line has its
+    share of the message, so every listing of the batch is shown: a long title is cut."""
+    head = f"📬 {len(listings)} งานใหม่ · new listings"
+    tail = _cut(note, NOTE_MAX) if note else ""
+    room = TEXT_MAX - _units(head) - 2 - (_units(tail) + 2 if tail else 0)
+    share = room // max(min(len(listings), DIGEST_MAX), 1) - 1  # a line and its newline
+    lines = [f"<b>{_html(head)}</b>", ""]
     for listing in listings[:DIGEST_MAX]:
-        title = _html(listing.title[:DIGEST_TITLE_MAX])
-        shown = f'<a href="{escape(listing.url)}">{title}</a>' if listing.url else title
-        pay = f" · {_html(money(listing))}" if listing.budget or listing.budget_max else ""
-        lines.append(f"• {shown}{pay} · {_html(listing.source)}")
-    if note:
-        lines += ["", f"<i>{_html(note[:NOTE_MAX])}</i>"]
+        pay = f" · {money(listing)}" if listing.budget or listing.budget_max else ""
+        source = _cut(listing.source, 30)
+        boards = [(_cut(board, 24), url) for board, url in also_on(listing)]
+        while boards and _units(_rest(pay, source, boards)) > share - DIGEST_TITLE_LEAST:
+            boards.pop()  # the rest are still named by /why
+        title = _cut(
+            listing.title, min(DIGEST_TITLE_MAX, share - _units(_rest(pay, source, boards)))
+        )
+        shown = (
+            f'<a href="{escape(listing.url)}">{_html(title)}</a>' if listing.url else _html(title)
+        )
+        also = [_link(board, url) for board, url in boards]
+        elsewhere = f" · {ALSO_ON}: {', '.join(also)}" if also else ""
+        lines.append(f"• {shown}{_html(pay)} · {_html(source)}{elsewhere}")
+    if tail:
+        lines += ["", f"<i>{_html(tail)}</i>"]
     return {
         "text": "\n".join(lines),
         "parse_mode": "HTML",
         "link_preview_options": {"is_disabled": True},
     }
+
+
+def _rest(pay: str, source: str, boards: list[tuple[str, str]]) -> str:
+    """What a digest line shows beside its title (as a reader sees it)."""
+    also = f" · {ALSO_ON}: {', '.join(board for board, _url in boards)}" if boards else ""
+    return f"• {pay} · {source}{also}"
+
+
+def _units(text: str) -> int:
+    """`text`'s length as Telegram counts it: UTF-16 units."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def text_message(text: str, quick: Sequence[str] = ()) -> dict[str, Any]:

@@ -46,3 +46,32 @@ def test_a_full_digest_fits_one_message_with_every_link() -> None:
     assert text.startswith(f"📬 {DIGEST_MAX} งานใหม่ · new listings")
     assert text.count("<b>ด่วน</b>") >= DIGEST_MAX  # the title's own markup is text
     assert "฿5,000" in text and "more new listings wait" in text
+
+
+def test_a_digest_of_emoji_titles_with_copies_fits_as_telegram_counts_it() -> None:
+    """Issue 55, low 10: titles were cut by characters, but Telegram counts UTF-16 units: a
+    digest of emoji titles was 4,163 units, which Telegram refuses. And each line names the
+    boards a copy of its job was merged from, with their links (high 2: never hidden)."""
+    boards = tuple((f"board-{b}-with-a-long-name", f"https://b{b}.test/j") for b in range(7))
+    listings = [
+        Listing(
+            f"fastwork:{n}",
+            "fastwork-" + "x" * 40,
+            "🚀🔥💼" * 60,
+            f"https://fastwork.co/job/{n}",
+            budget=5000,
+            budget_max=90000,
+            also_on=boards[: n % 3],
+        )
+        for n in range(DIGEST_MAX)
+    ]
+    [fields] = TelegramMessages().digest(listings, "🕐 wait " * 200)
+    shown = _Shown()
+    shown.feed(fields["text"])
+    text = "".join(shown.text)
+    assert len(text.encode("utf-16-le")) // 2 <= TEXT_MAX
+    for listing in listings:
+        assert listing.url in shown.links
+        for _board, url in listing.also_on[:1]:  # at least the first copy, with its link
+            assert url in shown.links
+    assert text.count("also on") == sum(1 for x in listings if x.also_on)

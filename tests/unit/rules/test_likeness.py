@@ -138,7 +138,21 @@ def test_without_an_employer_only_near_identical_text_merges() -> None:
     bare = job(company="")
     assert same_job(bare, job()).same  # the same text says it
     assert not same_job(job(company="", summary=""), job()).same  # nothing says it
-    assert str(same_job(job(company="", summary=""), job())).endswith("employer unknown")
+    assert str(same_job(job(company="", summary=""), job())).endswith("no text to compare")
+    one_board = same_job(job(company="", summary=""), job(), same_board=True)
+    assert not one_board.same and str(one_board).endswith("employer unknown")
+
+
+def test_a_copycat_boards_text_less_copy_is_never_the_employers_listing() -> None:
+    """Issue 55, high 2: a title and an employer with no text, on another board, said "the
+    same job" as the employer's own listing for 45 days. A merge needs evidence from both
+    sides: the same text, or one board re-posting its own listing."""
+    copy, employer = job(summary="", job_id="copycat:1"), job(job_id="employer:9")
+    assert not same_job(employer, copy).same and not same_job(copy, employer).same
+    assert str(same_job(employer, copy)) == "same title, no text to compare"
+    assert not same_job(job(summary=""), job(summary="")).same  # neither has any: no evidence
+    repost = same_job(job(summary=""), job(summary=""), same_board=True)
+    assert repost.same and str(repost) == "same title, same employer on one board"
 
 
 def test_texts_in_two_languages_say_nothing_either_way() -> None:
@@ -165,12 +179,14 @@ def test_the_labelled_set_of_real_listings() -> None:
     """603 real listings of 22 boards, 82 pairs labelled the same job (tests/fixtures/
     likeness/labels.json). No pair merged that is not the same job, none of the hard pairs;
     the ones missed are one job in two languages under two titles, a re-advertised job
-    rewritten (59% of its text kept), and an employer whose city was geocoded as its district
-    (Düsseldorf, Derendorf): hunter cannot tell a district from another city."""
+    rewritten (59% of its text kept), an employer whose city was geocoded as its district
+    (Düsseldorf, Derendorf): hunter cannot tell a district from another city; and five of
+    Proxify's jobs on two boards that show no text (a title and an employer alone are no
+    evidence since issue 55: a copycat board shows exactly that)."""
     score = likeness_set.score()
     assert (score.listings, score.boards, len(score.same)) == (603, 22, 82)
     assert not score.wrong, sorted(sorted(p) for p in score.wrong)
     assert score.precision >= 0.99
     assert not [why for pair, why in score.apart.items() if pair in score.merged]
-    assert score.recall >= 0.85, (score.recall, sorted(sorted(p) for p in score.missed))
-    assert score.copies_recall >= 0.9, score.copies_recall
+    assert score.recall >= 0.79, (score.recall, sorted(sorted(p) for p in score.missed))
+    assert score.copies_recall >= 0.82, score.copies_recall

@@ -206,6 +206,8 @@ CREATE INDEX hunter_events_received ON public.hunter_events USING btree (receive
 
 CREATE INDEX hunter_events_waiting ON public.hunter_events USING btree (held_at) WHERE (handled_at IS NULL);
 
+CREATE INDEX hunter_likeness_bucket ON public.hunter_likeness USING btree (title, COALESCE((likeness ->> 'company'::text), ''::text), seen_at);
+
 CREATE INDEX hunter_likeness_seen ON public.hunter_likeness USING btree (seen_at);
 
 CREATE INDEX hunter_likeness_title ON public.hunter_likeness USING btree (title, seen_at);
@@ -591,6 +593,7 @@ BEGIN
     WITH due AS (
         SELECT DISTINCT d.chat, d.retry_key FROM hunter_seen_jobs d
         WHERE d.edit_due_at IS NOT NULL AND d.edit_due_at <= p_now AND d.status = 'sent'
+          AND d.edit_due_at >= d.sent_at
           AND d.retry_key IS NOT NULL
           AND (d.edit_claimed_at IS NULL OR d.edit_claimed_at < p_stale)
         LIMIT p_limit),
@@ -754,6 +757,27 @@ AS $function$
         ORDER BY f.job_id
         ON CONFLICT (job_id) DO NOTHING
         RETURNING 1
+    ),
+    asked AS (SELECT DISTINCT f.title, f.company FROM fresh f WHERE f.title <> ''),
+    candidates AS (
+        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
+            SELECT x.job_id FROM hunter_likeness x
+            WHERE x.title = a.title AND coalesce(x.likeness->>'company', '') = a.company
+              AND x.seen_at >= p_since AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
+        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
+            SELECT x.job_id FROM hunter_likeness x
+            WHERE a.company <> '' AND x.title = a.title
+              AND coalesce(x.likeness->>'company', '') = '' AND x.seen_at >= p_since
+              AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
+        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
+            SELECT x.job_id FROM hunter_likeness x
+            WHERE a.company = '' AND x.title = a.title AND x.seen_at >= p_since
+              AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
     )
     SELECT f.job_id, f.source, f.title, NULL::jsonb, NULL::timestamptz, true, NULL::text[]
     FROM fresh f
@@ -765,14 +789,8 @@ AS $function$
                        AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
                      ORDER BY j.chat)
         FROM hunter_likeness l
-        WHERE l.title = ANY (ARRAY(SELECT f.title FROM fresh f WHERE f.title <> ''))
-          AND l.seen_at >= p_since
+        WHERE l.job_id IN (SELECT c.job_id FROM candidates c)
           AND l.job_id NOT IN (SELECT f.job_id FROM fresh f)
-          AND EXISTS (
-              SELECT 1 FROM fresh f
-              WHERE f.title = l.title
-                AND (f.company = '' OR coalesce(l.likeness->>'company', '') IN ('', f.company))
-          )
         ORDER BY l.seen_at, l.job_id
     ) earlier;
 $function$;

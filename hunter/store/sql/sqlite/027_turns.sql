@@ -1,4 +1,6 @@
 -- hunter schema, version 27, for SQLite: turns taken at most every so often (the owner's
 -- card of the chats that ask to join) live in hunter_meta, as the PostgreSQL ones (the
--- statements are queries.sql's turn and take_turn); no table changes.
-SELECT 1;
+-- statements are queries.sql's turn and take_turn); and a likeness bucket's look-up is an
+-- index range scan with a limit whatever one board shows (queries.sql's likeness_earlier).
+CREATE INDEX hunter_likeness_bucket
+    ON hunter_likeness (title, coalesce(json_extract(likeness, '$.company'), ''), seen_at);

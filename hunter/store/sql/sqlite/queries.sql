@@ -583,8 +583,13 @@ ON CONFLICT (job_id) DO NOTHING;
 -- name: likeness_earlier
 -- The listings seen since :since but not among :ids (the fresh ones) that could be a first copy
 -- of a fresh one (:fresh, [[title, company], ...]): of its title, and of its employer where both
--- state one (025_likeness_by_employer.sql). Oldest first, each with the chats it was or will be
--- sent to (a JSON array; '' is the owner's chat).
+-- state one, at most 32 of the newest of each kind (027_turns.sql: a look-up costs the same
+-- whatever one board shows). Oldest first, each with the chats it was or will be sent to (a
+-- JSON array; '' is the owner's chat).
+WITH asked AS (
+    SELECT DISTINCT json_extract(value, '$[0]') AS title, json_extract(value, '$[1]') AS company
+    FROM json_each(:fresh)
+)
 SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
        (SELECT json_group_array(j.chat) FROM (
             SELECT j.chat FROM hunter_seen_jobs j
@@ -593,13 +598,25 @@ SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
             ORDER BY j.chat) j) AS chats
 FROM hunter_likeness l
 WHERE l.job_id IN (
-      SELECT c.job_id
-      FROM (SELECT json_extract(value, '$[0]') AS title, json_extract(value, '$[1]') AS company
-            FROM json_each(:fresh)) f
-      JOIN hunter_likeness c ON c.title = f.title
-      WHERE c.seen_at >= :since
-        AND (f.company = '' OR coalesce(json_extract(c.likeness, '$.company'), '')
-                               IN ('', f.company)))
+      SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
+          SELECT x.job_id FROM hunter_likeness x
+          WHERE x.title = a.title
+            AND coalesce(json_extract(x.likeness, '$.company'), '') = a.company
+            AND x.seen_at >= :since AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
+          ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
+      UNION
+      SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
+          SELECT x.job_id FROM hunter_likeness x
+          WHERE a.company <> '' AND x.title = a.title
+            AND coalesce(json_extract(x.likeness, '$.company'), '') = ''
+            AND x.seen_at >= :since AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
+          ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
+      UNION
+      SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
+          SELECT x.job_id FROM hunter_likeness x
+          WHERE a.company = '' AND x.title = a.title AND x.seen_at >= :since
+            AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
+          ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32))
   AND l.job_id NOT IN (SELECT value FROM json_each(:ids))
 ORDER BY l.seen_at, l.job_id;
 
@@ -622,6 +639,7 @@ WHERE job_id = :first_id AND chat = :chat
 -- Sent messages with an edit due and not held by a live claim (hunter_edits_claim).
 SELECT DISTINCT chat, retry_key FROM hunter_seen_jobs
 WHERE edit_due_at IS NOT NULL AND edit_due_at <= :now AND status = 'sent'
+  AND edit_due_at >= sent_at  -- merged while it waited: its push showed it (027_turns.sql)
   AND retry_key IS NOT NULL AND (edit_claimed_at IS NULL OR edit_claimed_at < :stale)
 LIMIT :limit;
 

@@ -170,6 +170,9 @@ CREATE INDEX hunter_events_received ON hunter_events (received_at);
 CREATE INDEX hunter_events_waiting ON hunter_events (held_at)
     WHERE handled_at IS NULL;
 
+CREATE INDEX hunter_likeness_bucket
+    ON hunter_likeness (title, coalesce(json_extract(likeness, '$.company'), ''), seen_at);
+
 CREATE INDEX hunter_likeness_seen ON hunter_likeness (seen_at);
 
 CREATE INDEX hunter_likeness_title ON hunter_likeness (title, seen_at);
