@@ -9,9 +9,16 @@ the first moment no sender holds (one row per channel, one statement: the databa
 the takers). A replica alone takes a block every quarter second while it sends; a replica
 that sends nothing takes none.
 
-The times are the senders' clocks (seconds since 1970), which hosts keep by NTP: a few
-milliseconds apart, against 36 between two moments. When the store cannot be reached, the
-sender keeps the pace for itself, as before: a lost database never stops delivery.
+A sender takes what it sends (issue 55, medium 8): its first block is one moment, and the
+next doubles while it keeps sending and uses up each block, up to the quarter second's worth;
+after a pause, or a block whose moments went by unused, it takes one again. A chat's
+answer, now and then, took a block of 7 moments and used one: 3.6 answers a second held 25 of
+the bot's 28 moments and cut delivery to 15 a second.
+
+PostgreSQL times the moments by its own clock (sql/postgres/027_turns.sql) and answers each in
+the sender's: a replica whose clock runs fast no longer takes the moments ahead of everyone.
+SQLite's file is one machine's, with one clock. When the store cannot be reached, the sender
+keeps the pace for itself, as before: a lost database never stops delivery.
 """
 
 from __future__ import annotations
@@ -46,7 +53,9 @@ class SharedRate:
         self._take = take
         self._channel = channel
         self.gap = 1 / per_second
-        self._count = max(1, round(per_second * BLOCK_SECONDS))
+        self._count = max(1, round(per_second * BLOCK_SECONDS))  # a block's most
+        self._size = 1  # the last block's moments: one, doubling while each block is used up
+        self._used = 0  # moments of the last block sent at
         self._clock = clock
         self._lock = threading.Lock()
         self._next = self._end = 0.0  # this sender's moments: [next, end), gap apart
@@ -68,15 +77,21 @@ class SharedRate:
                 self._refill(now)
             moment = self._next
             self._next += self.gap
+            self._used += 1
         return min(max(0.0, moment - now), LONGEST_WAIT)
 
     def _refill(self, now: float) -> None:
         """A new block: from the store, or kept alone for a while when it cannot be reached
         (a database that is down is not asked again for every message)."""
         first = max(now, self._end)
+        # A block used up by a sender still sending asks for twice as many; after one whose
+        # moments went by unused, or a pause (a chat's answer now and then), one.
+        busy = self._used >= self._size and now <= self._end + self.gap
+        self._size = min(self._count, self._size * 2) if busy else 1
+        self._used = 0
         if now >= self._alone_until:
             try:
-                first = self._take(self._channel, self._count, self.gap, now + self._trip)
+                first = self._take(self._channel, self._size, self.gap, now + self._trip)
             except StoreError as exc:
                 if self.shared:
                     log.warning(
@@ -88,7 +103,7 @@ class SharedRate:
                     log.info("%s's pace is shared with the other replicas again", self._channel)
                 self._alone_until = 0.0
                 self._trip = min(max(0.0, self._clock() - now), BLOCK_SECONDS)
-        self._next, self._end = first, first + self._count * self.gap
+        self._next, self._end = first, first + self._size * self.gap
 
 
 @runtime_checkable

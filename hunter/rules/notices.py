@@ -190,6 +190,19 @@ def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Lis
     )
 
 
+# Bidirectional controls (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, LRM, RLM, ALM): a
+# stranger's name with U+202E shows the owner's card right to left from there on (issue 55).
+_BIDI = dict.fromkeys(
+    map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+)
+
+
+def shown_name(name: str) -> str:
+    """A name a person chose (a stranger's, a group's title) as hunter shows it: without
+    bidirectional controls, on one line."""
+    return " ".join(name.translate(_BIDI).split())
+
+
 ASKS = f"{SOURCE}:asks:"
 _ASKERS_APART = ":,:"  # between the chats one card names (ids hold ':' but never this)
 ASKERS_NAMED = 10  # chats one card names; the rest are counted (the owner's status lists all)
@@ -202,7 +215,7 @@ def asks_to_join(askers: Sequence[tuple[str, str]], now: datetime) -> Listing:
     that a chat's /forget deletes a card that names it (store: position(':chat:'))."""
     named = list(askers[:ASKERS_NAMED])
     chats = _ASKERS_APART.join(chat for chat, _who in named)
-    who = [f"{name} ({chat})" if name else chat for chat, name in named]
+    who = [f"{shown_name(name)} ({chat})" if shown_name(name) else chat for chat, name in named]
     more = len(askers) - len(named)
     if len(askers) == 1:
         title = f"🙋 {who[0]} asks to join hunter's alerts"

@@ -18,6 +18,9 @@ from hunter.store.columns import Row, integer, moment, optional_moment, text
 from hunter.store.room import Room
 
 NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a turn never taken before
+# An ask nobody answered expires after this (027_turns.sql): it no longer counts against
+# `max`, and a Start asks again. Asks fill at most half of `max`.
+ASKS_EXPIRE = timedelta(days=7)
 
 
 class Joined(StrEnum):
@@ -69,7 +72,7 @@ class SubscriberStore(Room):
     def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
         """`chat` joins (`asked`: asks the owner to let it). Decided by the database, so that
         of any number of Starts at once, on any replicas, at most `most` chats are in or
-        waiting."""
+        waiting (an ask of the last ASKS_EXPIRE), asks at most half of them."""
 
     @abstractmethod
     def approve(self, chat: str, now: datetime) -> bool:

@@ -117,7 +117,9 @@ def test_a_board_of_one_title_costs_each_read_the_same(store: Store) -> None:
         answered.append(len(noted.earlier))
         store.outbox.record("copycat", listings, set(), now)
     assert answered == [0] + [32] * 7  # the newest 32 of its kind, whatever is kept
-    assert seconds[-1] <= 2 * seconds[0], seconds
+    # The last reads cost what the first did (the quickest of three each: a busy machine's
+    # pauses aside); 025's answered 1,000 more rows each read.
+    assert min(seconds[-3:]) <= 2 * min(seconds[1:4]), seconds
 
 
 def test_a_title_with_no_text_and_no_employer_is_neither_kept_nor_looked_up(store: Store) -> None:

@@ -165,7 +165,33 @@ def test_the_prune_forgets_chats_gone_long_ago(
     assert store.subscribers.prune(T0 + timedelta(days=2)) == [ALICE]
     assert _mentions(store, request, ALICE) == []
     assert [s.chat for s in store.subscribers.all()] == ["telegram:3"]
-    assert store.subscribers.counts(T0) == Membership(active=1)  # old counts pruned too
+    # telegram:3 is in, since T0; ALICE, forgotten, is no longer counted as gone
+    assert store.subscribers.counts(T0) == Membership(active=1, joined=1)
+
+
+def test_a_chat_that_starts_and_stops_all_day_is_one_person_and_one_row(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    """Issue 55, medium 9: every /start and /stop was a row kept 45 days, and the status
+    said "today 30 joined, 30 left" of one chat."""
+    for n in range(30):
+        store.subscribers.join(ALICE, False, 10, T0 + timedelta(minutes=2 * n))
+        store.subscribers.leave(ALICE, T0 + timedelta(minutes=2 * n + 1))
+    store.subscribers.join(BOB, False, 10, T0)
+    assert store.subscribers.counts(T0) == Membership(active=1, joined=2, left=1)
+    assert "hunter_membership" not in _mentions(store, request, "join")
+    assert _mentions(store, request, ALICE) == ["hunter_subscribers"]  # its one row
+
+
+def test_asks_expire_after_a_week_and_fill_half_of_max_at_most(store: Store) -> None:
+    """Issue 55, medium 6: five asks nobody answered filled `max = 5` for 45 days."""
+    asked = [store.subscribers.join(f"telegram:{n}", True, 5, T0) for n in range(5)]
+    assert asked == [Joined.ASKED, Joined.ASKED, Joined.FULL, Joined.FULL, Joined.FULL]
+    assert store.subscribers.join("telegram:9", False, 5, T0) is Joined.JOINED  # room to join
+    week = T0 + timedelta(days=7, seconds=1)
+    assert store.subscribers.join("telegram:0", True, 5, week) is Joined.ASKED  # asks again
+    assert store.subscribers.join("telegram:2", True, 5, week) is Joined.ASKED  # 1's expired
+    assert store.subscribers.join("telegram:3", True, 5, week) is Joined.FULL  # half of 5
 
 
 def test_one_chat_is_looked_up_alone(store: Store) -> None:

@@ -29,6 +29,7 @@ from typing import Any, TypeGuard
 
 from hunter.channels.telegram.ids import NAME, PREFIX
 from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
+from hunter.rules.notices import shown_name
 from hunter.sources.extract import storable_json
 
 log = logging.getLogger("hunter")
@@ -173,7 +174,7 @@ def _who(message: dict[str, Any]) -> str:
     if chat.get("type") in ("group", "supergroup"):
         parts = [chat.get("title")]
     said = " ".join(p for p in parts if isinstance(p, str) and p)
-    return " ".join(said.split())[:64]
+    return shown_name(said)[:64]
 
 
 def _object(parent: dict[str, Any], key: str) -> dict[str, Any] | None:

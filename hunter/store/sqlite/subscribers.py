@@ -6,9 +6,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-from hunter.store.columns import integer, optional_moment, text
+from hunter.store.columns import integer, moment, optional_moment, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
-from hunter.store.subscribers import NEVER, Joined, SubscriberStore
+from hunter.store.subscribers import ASKS_EXPIRE, NEVER, Joined, SubscriberStore
 
 # What /forget deletes beyond the outbox rows, table by table (019_subscribers.sql's list).
 FORGET = (
@@ -31,27 +31,29 @@ class SQLiteSubscribers(SubscriberStore):
         self._database = database
 
     def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
+        fresh = now - ASKS_EXPIRE
         with self._database.tx() as db:
             row = db.execute(Q["subscriber_status"], {"chat": chat}).fetchone()
             was = text(row, "status") if row else None
             if was == "active":
                 return Joined.MEMBER
-            if was == "asked":
+            if was == "asked" and moment(row, "joined_at") >= fresh:
                 return Joined.WAITING
-            if integer(db.execute(Q["subscribers_in"]).fetchone(), "n") >= most:
+            params = {"chat": chat, "fresh": ts(fresh)}
+            counted = db.execute(Q["subscribers_in"], params).fetchone()
+            if integer(counted, "n") >= most:
+                return Joined.FULL
+            if asked and integer(counted, "asked") >= max(1, most // 2):
                 return Joined.FULL
             status = "asked" if asked else "active"
             db.execute(Q["subscriber_put"], {"chat": chat, "status": status, "now": ts(now)})
-            if not asked:
-                db.execute(Q["membership_note"], {"now": ts(now), "change": "join"})
             return Joined.ASKED if asked else Joined.JOINED
 
     def approve(self, chat: str, now: datetime) -> bool:
         with self._database.tx() as db:
-            if not db.execute(Q["subscriber_approve"], {"chat": chat, "now": ts(now)}).rowcount:
-                return False
-            db.execute(Q["membership_note"], {"now": ts(now), "change": "join"})
-            return True
+            return bool(
+                db.execute(Q["subscriber_approve"], {"chat": chat, "now": ts(now)}).rowcount
+            )
 
     def leave(self, chat: str, now: datetime) -> bool:
         with self._database.tx() as db:
@@ -60,8 +62,6 @@ class SQLiteSubscribers(SubscriberStore):
             if was is None or was == "left":
                 return False
             db.execute(Q["subscriber_left"], {"chat": chat, "now": ts(now)})
-            if was == "active":
-                db.execute(Q["membership_note"], {"now": ts(now), "change": "leave"})
             db.execute(Q["subscriber_waiting_batches"], {"chat": chat, "all": False})
             db.execute(Q["subscriber_waiting_rows"], {"chat": chat, "all": False})
             return True

@@ -48,7 +48,7 @@ def test_one_sender_sends_a_gap_apart_and_asks_the_store_once_a_block(store: SQL
         clock.now += delays[-1]  # it sends at its moment
     assert delays[0] == 0.0
     assert delays[1:] == pytest.approx([GAP] * 13)
-    assert len(takes) == 2  # two blocks of 7
+    assert len(takes) == 4  # blocks of 1, 2, 4 and 7: it takes what it sends
 
 
 def test_two_senders_never_share_a_moment(store: SQLiteStore) -> None:
@@ -106,3 +106,27 @@ def test_a_store_that_cannot_be_reached_leaves_the_pace_to_the_process(
     assert sum("kept by this process alone" in line for line in said) == 1
     assert sum("shared with the other replicas again" in line for line in said) == 1
     up.close()
+
+
+def test_answers_now_and_then_take_only_what_they_send(store: SQLiteStore) -> None:
+    """Issue 55, medium 8: each chat answer took a block of 7 moments and used 1; 3.6 answers
+    a second cut delivery from 28 to about 15 messages a second. A delivery at full pace and
+    a chat answering 3.6 times a second, over ten seconds of the bot's pace."""
+    clock = Clock()
+    start = clock.now
+    delivery = SharedRate(store.pace.take_slots, "Telegram", 28.0, clock)
+    chat = SharedRate(store.pace.take_slots, "Telegram", 28.0, clock)
+    sent, answered = 0, 0
+    delivery_at, answer_at = start, start + 0.1
+    while min(delivery_at, answer_at) < start + 10:
+        if delivery_at <= answer_at:
+            clock.now = delivery_at
+            delivery_at += delivery.delay()  # sent at its moment, and asks for the next
+            sent += 1
+        else:
+            clock.now = answer_at
+            chat.delay()
+            answered += 1
+            answer_at += 1 / 3.6
+    assert answered == 36
+    assert sent / 10 >= 28 - 3.6 - 1, sent  # the bot's 28 a second, less the answers'

@@ -129,6 +129,114 @@ BEGIN
     FROM (SELECT DISTINCT c.chat, c.retry_key FROM claimed c) m;
 END $$;
 
+-- A channel's moments to send are timed by the database's clock (issue 55, medium 7). 026
+-- timed them by each replica's: one whose clock ran 50 s fast took the moments 50 s ahead,
+-- and the others waited 5 s a message (Telegram: 28 messages a second fell to 0.2). The row
+-- now holds the database's time; a sender's `p_now` is only how it asks, and the answer is in
+-- its own clock again (the database's first moment plus how far the sender's clock is off).
+CREATE OR REPLACE FUNCTION hunter_take_slots(
+    p_channel text, p_count integer, p_gap double precision, p_now double precision
+)
+RETURNS double precision LANGUAGE plpgsql AS $$
+DECLARE
+    v_db double precision := extract(epoch FROM clock_timestamp());
+    v_first double precision;
+BEGIN
+    INSERT INTO hunter_send_slots AS s (channel, tat, updated_at)
+    VALUES (p_channel, v_db + p_count * p_gap, now())
+    ON CONFLICT (channel) DO UPDATE
+    SET tat = CASE WHEN s.tat > v_db + 60 THEN v_db ELSE greatest(s.tat, v_db) END
+              + p_count * p_gap,
+        updated_at = now()
+    RETURNING s.tat - p_count * p_gap INTO v_first;
+    RETURN v_first - v_db + p_now;
+END $$;
+
+-- Strangers who ask, and the counts of who joined (issue 55, medium 6 and 9). An ask nobody
+-- answers expires after a week (a Start asks again) and counts against `max` only until
+-- then; asks fill at most half of `max` (at least one), so that five unanswered Starts no
+-- longer close a bot of `max = 5`. Every /start and /stop was a row of hunter_membership for
+-- 45 days (about 94 MB a chat at 20 commands a minute) and the status counted commands as
+-- people ("30 joined, 30 left" from one chat): the counts are now of chats, from their one
+-- row (joined since: its joined_at; left since: its left_at), and nothing more is written.
+CREATE OR REPLACE FUNCTION hunter_subscriber_join(
+    p_chat text, p_asked boolean, p_most integer, p_now timestamptz
+)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    v_status text;
+    v_since timestamptz;
+    v_fresh timestamptz := p_now - interval '7 days';
+BEGIN
+    LOCK TABLE hunter_subscribers IN SHARE ROW EXCLUSIVE MODE;
+    SELECT s.status, s.joined_at INTO v_status, v_since
+    FROM hunter_subscribers s WHERE s.chat = p_chat;
+    IF v_status = 'active' THEN
+        RETURN 'member';
+    ELSIF v_status = 'asked' AND v_since >= v_fresh THEN
+        RETURN 'waiting';
+    END IF;
+    IF (SELECT count(*) FROM hunter_subscribers s
+        WHERE s.chat <> p_chat
+          AND (s.status = 'active' OR (s.status = 'asked' AND s.joined_at >= v_fresh)))
+       >= p_most THEN
+        RETURN 'full';
+    END IF;
+    IF p_asked AND (SELECT count(*) FROM hunter_subscribers s
+                    WHERE s.chat <> p_chat AND s.status = 'asked' AND s.joined_at >= v_fresh)
+                   >= greatest(1, p_most / 2) THEN
+        RETURN 'full';
+    END IF;
+    INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at)
+    VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL)
+    ON CONFLICT (chat) DO UPDATE
+        SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
+    RETURN CASE WHEN p_asked THEN 'asked' ELSE 'joined' END;
+END $$;
+
+CREATE OR REPLACE FUNCTION hunter_subscriber_approve(p_chat text, p_now timestamptz)
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE hunter_subscribers SET status = 'active', joined_at = p_now
+    WHERE chat = p_chat AND status = 'asked';
+    RETURN FOUND;
+END $$;
+
+CREATE OR REPLACE FUNCTION hunter_subscriber_leave(p_chat text, p_now timestamptz)
+RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    v_was text;
+BEGIN
+    SELECT status INTO v_was FROM hunter_subscribers WHERE chat = p_chat FOR UPDATE;
+    IF v_was IS NULL OR v_was = 'left' THEN
+        RETURN false;
+    END IF;
+    UPDATE hunter_subscribers SET status = 'left', left_at = p_now WHERE chat = p_chat;
+    DELETE FROM hunter_batches b USING hunter_seen_jobs k
+    WHERE k.chat = p_chat AND k.status NOT IN ('sent', 'primed', 'ignored')
+      AND k.retry_key IS NOT NULL
+      AND (b.retry_key = k.retry_key OR b.retry_key LIKE k.retry_key || '#attempt-%');
+    DELETE FROM hunter_seen_jobs WHERE chat = p_chat AND status NOT IN ('sent', 'primed', 'ignored');
+    RETURN true;
+END $$;
+
+CREATE OR REPLACE FUNCTION hunter_membership_counts(p_since timestamptz, p_recent timestamptz)
+RETURNS TABLE (active bigint, asked bigint, joined bigint, gone bigint,
+               oldest_waiting timestamptz, sent_recently bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active'),
+           (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked'),
+           (SELECT count(*) FROM hunter_subscribers
+            WHERE status <> 'asked' AND joined_at >= p_since),
+           (SELECT count(*) FROM hunter_subscribers WHERE status = 'left' AND left_at >= p_since),
+           (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
+            WHERE k.status = 'pending'
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active')),
+           (SELECT count(*) FROM hunter_seen_jobs k
+            WHERE k.status = 'sent' AND k.sent_at >= p_recent
+              AND k.chat IN (SELECT s.chat FROM hunter_subscribers s));
+$$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '27')

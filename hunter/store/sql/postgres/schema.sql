@@ -916,8 +916,9 @@ CREATE OR REPLACE FUNCTION public.hunter_membership_counts(p_since timestamp wit
 AS $function$
     SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active'),
            (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked'),
-           (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= p_since),
-           (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= p_since),
+           (SELECT count(*) FROM hunter_subscribers
+            WHERE status <> 'asked' AND joined_at >= p_since),
+           (SELECT count(*) FROM hunter_subscribers WHERE status = 'left' AND left_at >= p_since),
            (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
             WHERE k.status = 'pending'
               AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active')),
@@ -1472,11 +1473,7 @@ AS $function$
 BEGIN
     UPDATE hunter_subscribers SET status = 'active', joined_at = p_now
     WHERE chat = p_chat AND status = 'asked';
-    IF NOT FOUND THEN
-        RETURN false;
-    END IF;
-    INSERT INTO hunter_membership (at, change) VALUES (p_now, 'join');
-    RETURN true;
+    RETURN FOUND;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_subscriber_forget(p_chat text)
@@ -1527,24 +1524,32 @@ CREATE OR REPLACE FUNCTION public.hunter_subscriber_join(p_chat text, p_asked bo
 AS $function$
 DECLARE
     v_status text;
+    v_since timestamptz;
+    v_fresh timestamptz := p_now - interval '7 days';
 BEGIN
     LOCK TABLE hunter_subscribers IN SHARE ROW EXCLUSIVE MODE;
-    SELECT s.status INTO v_status FROM hunter_subscribers s WHERE s.chat = p_chat;
+    SELECT s.status, s.joined_at INTO v_status, v_since
+    FROM hunter_subscribers s WHERE s.chat = p_chat;
     IF v_status = 'active' THEN
         RETURN 'member';
-    ELSIF v_status = 'asked' THEN
+    ELSIF v_status = 'asked' AND v_since >= v_fresh THEN
         RETURN 'waiting';
     END IF;
-    IF (SELECT count(*) FROM hunter_subscribers s WHERE s.status <> 'left') >= p_most THEN
+    IF (SELECT count(*) FROM hunter_subscribers s
+        WHERE s.chat <> p_chat
+          AND (s.status = 'active' OR (s.status = 'asked' AND s.joined_at >= v_fresh)))
+       >= p_most THEN
+        RETURN 'full';
+    END IF;
+    IF p_asked AND (SELECT count(*) FROM hunter_subscribers s
+                    WHERE s.chat <> p_chat AND s.status = 'asked' AND s.joined_at >= v_fresh)
+                   >= greatest(1, p_most / 2) THEN
         RETURN 'full';
     END IF;
     INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at)
     VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL)
     ON CONFLICT (chat) DO UPDATE
         SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
-    IF NOT p_asked THEN
-        INSERT INTO hunter_membership (at, change) VALUES (p_now, 'join');
-    END IF;
     RETURN CASE WHEN p_asked THEN 'asked' ELSE 'joined' END;
 END $function$;
 
@@ -1560,9 +1565,6 @@ BEGIN
         RETURN false;
     END IF;
     UPDATE hunter_subscribers SET status = 'left', left_at = p_now WHERE chat = p_chat;
-    IF v_was = 'active' THEN
-        INSERT INTO hunter_membership (at, change) VALUES (p_now, 'leave');
-    END IF;
     DELETE FROM hunter_batches b USING hunter_seen_jobs k
     WHERE k.chat = p_chat AND k.status NOT IN ('sent', 'primed', 'ignored')
       AND k.retry_key IS NOT NULL
@@ -1611,16 +1613,21 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_take_slots(p_channel text, p_count integer, p_gap double precision, p_now double precision)
  RETURNS double precision
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
+DECLARE
+    v_db double precision := extract(epoch FROM clock_timestamp());
+    v_first double precision;
+BEGIN
     INSERT INTO hunter_send_slots AS s (channel, tat, updated_at)
-    VALUES (p_channel, p_now + p_count * p_gap, now())
+    VALUES (p_channel, v_db + p_count * p_gap, now())
     ON CONFLICT (channel) DO UPDATE
-    SET tat = CASE WHEN s.tat > p_now + 60 THEN p_now ELSE greatest(s.tat, p_now) END
+    SET tat = CASE WHEN s.tat > v_db + 60 THEN v_db ELSE greatest(s.tat, v_db) END
               + p_count * p_gap,
         updated_at = now()
-    RETURNING s.tat - p_count * p_gap;
-$function$;
+    RETURNING s.tat - p_count * p_gap INTO v_first;
+    RETURN v_first - v_db + p_now;
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_take_stranded(p_worker text, p_now timestamp with time zone, p_held_before timestamp with time zone, p_limit integer)
  RETURNS TABLE(event_id text, payload jsonb, received_at timestamp with time zone)

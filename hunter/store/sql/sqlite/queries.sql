@@ -478,19 +478,20 @@ WHERE read_at >= :since ORDER BY read_at DESC, source LIMIT :limit;
 -- PostgreSQL functions of 019_subscribers.sql.
 
 -- name: subscriber_status
-SELECT status FROM hunter_subscribers WHERE chat = :chat;
+SELECT status, joined_at FROM hunter_subscribers WHERE chat = :chat;
 
 -- name: subscribers_in
-SELECT count(*) AS n FROM hunter_subscribers WHERE status <> 'left';
+-- The chats in, and the asks of the last week (027_turns.sql), but :chat; the asks alone.
+SELECT count(*) AS n,
+       coalesce(sum(CASE WHEN status = 'asked' THEN 1 ELSE 0 END), 0) AS asked
+FROM hunter_subscribers
+WHERE chat <> :chat AND (status = 'active' OR (status = 'asked' AND joined_at >= :fresh));
 
 -- name: subscriber_put
 INSERT INTO hunter_subscribers (chat, status, joined_at, left_at)
 VALUES (:chat, :status, :now, NULL)
 ON CONFLICT (chat) DO UPDATE
     SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
-
--- name: membership_note
-INSERT INTO hunter_membership (at, change) VALUES (:now, :change);
 
 -- name: subscriber_approve
 UPDATE hunter_subscribers SET status = 'active', joined_at = :now
@@ -560,8 +561,10 @@ WHERE chat = :chat AND status <> 'left';
 -- name: membership
 SELECT (SELECT count(*) FROM hunter_subscribers WHERE status = 'active') AS active,
        (SELECT count(*) FROM hunter_subscribers WHERE status = 'asked') AS asked,
-       (SELECT count(*) FROM hunter_membership WHERE change = 'join' AND at >= :since) AS joined,
-       (SELECT count(*) FROM hunter_membership WHERE change = 'leave' AND at >= :since) AS gone,
+       (SELECT count(*) FROM hunter_subscribers
+        WHERE status <> 'asked' AND joined_at >= :since) AS joined,
+       (SELECT count(*) FROM hunter_subscribers
+        WHERE status = 'left' AND left_at >= :since) AS gone,
        (SELECT min(k.first_seen_at) FROM hunter_seen_jobs k
         WHERE k.status = 'pending'
           AND k.chat IN (SELECT s.chat FROM hunter_subscribers s WHERE s.status = 'active'))
