@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.chat import commands, texts
-from hunter.chat.joining import FULL_TEXT, JOIN_HINT, Joining
+from hunter.chat.joining import CHANGES, FULL_TEXT, JOIN_HINT, NOT_YOURS, Joining
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
 from hunter.deliver import rate, report
@@ -160,7 +160,10 @@ class Chat:
     ) -> None:
         verb = command.verb if command else "help"
         subscriber = tuning.destinations.subscriber(chat)
-        if verb == "new":
+        is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
+        if verb in CHANGES and not self.joining.may_change(event, chat, grouped, is_admin):
+            self._text(event, NOT_YOURS)  # in a group: who started it, or its admins
+        elif verb == "new":
             self._new(event, chat)
         elif (said := self.joining.command(command, chat, tuning, now)) is not None:
             self._text(event, said)  # stop, forget, approve, refuse; a subscriber's status
@@ -218,7 +221,9 @@ class Chat:
         if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
             self._command(event, commands.parse(argument), chat, now, tuning)
         elif verb == MUTE and argument:
-            self._text(event, tuning.mute(argument, chat, now))
+            is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
+            mine = self.joining.may_change(event, chat, grouped, is_admin)
+            self._text(event, tuning.mute(argument, chat, now) if mine else NOT_YOURS)
         elif verb in (DISMISS, APPLIED) and argument:
             mark = "dismissed" if verb == DISMISS else "applied"
             self._text(event, marked(self.store, argument, mark, now, chat))

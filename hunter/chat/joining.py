@@ -53,6 +53,12 @@ CONFIGURED_TEXT = (
     "แชทนี้ตั้งไว้ในไฟล์ hunter.toml เจ้าของบอทเอาออกได้ที่นั่น (หยุด = pause พักไว้) · This "
     "chat is set in hunter.toml: its owner removes it there (pause holds the pushes)."
 )
+# What changes a subscriber: in a group, only who started it or its admins say these.
+CHANGES = frozenset({"add", "remove", "budget", "pause", "resume", "stop", "forget"})
+NOT_YOURS = (
+    "ในกลุ่มนี้ เฉพาะคนที่เริ่มใช้บอทที่นี่หรือแอดมินของกลุ่มเท่านั้นที่เปลี่ยนได้ · In this group, "
+    "only who started hunter here or the group's admins change its alerts."
+)
 CAP_AGAIN = 3600.0  # seconds before a subscriber is told of its keyword cap again
 CAP_TOLD_KEPT = 10_000  # chats remembered as told
 
@@ -82,7 +88,9 @@ class Joining:
         """A stranger's Start: joined, asked, or told why not; a link's words set at once."""
         chat = event.chat_id or ""
         now = self.clock()
-        joined = self.store.subscribers.join(chat, self.settings.asks, self.settings.max, now)
+        joined = self.store.subscribers.join(
+            chat, self.settings.asks, self.settings.max, now, event.sender or None
+        )
         if joined is Joined.FULL:
             log.warning("a chat could not join: [subscribers] max = %d", self.settings.max)
             return FULL_TEXT
@@ -108,6 +116,23 @@ class Joining:
         if not added:
             return ""
         return f"คำ · keywords: {', '.join(added)}\n{HOW_TO}"
+
+    def may_change(
+        self,
+        event: ChatEvent,
+        chat: str,
+        in_group: bool,
+        is_admin: Callable[[str, str], bool],
+    ) -> bool:
+        """Whether the sender of `event` may change `chat`: a chat of hunter.toml's, or of one
+        person, anyone; a subscribed group, who started it there or the group's admins, as
+        its channel says (issue 55: any member changed its words, paused it or forgot it)."""
+        if not in_group or not self.settings.open:
+            return True
+        found = self.store.subscribers.of(chat)
+        if found is None or (found.started_by and found.started_by == event.sender):
+            return True  # hunter.toml's chat, or who started it
+        return bool(event.sender) and is_admin(event.chat_id or "", event.sender)
 
     def stop(self, chat: str) -> str:
         self.store.subscribers.leave(chat, self.clock())

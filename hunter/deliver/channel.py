@@ -210,6 +210,9 @@ class ChatEvent:
     # Who said it, as the channel names them (a first name, @username), where it does: shown
     # to the owner when a stranger asks to join. Never kept beyond the event.
     who: str = ""
+    # Who said or tapped it: the person's id on the channel, where it says ("" when not). In
+    # a group, only who started its subscription or its admins change it (issue 55).
+    sender: str = ""
 
 
 class NotEvents(Exception):
@@ -275,6 +278,12 @@ class Replier(Protocol):
     def acknowledge(self, event: ChatEvent) -> None:
         """Tell the channel an event was seen and gets no answer, where it waits for that (a
         tapped button's spinner); never raises."""
+        ...
+
+    def is_admin(self, chat_id: str, sender: str) -> bool:
+        """Whether `sender` (a ChatEvent's) runs the group `chat_id`, as its channel says
+        (Telegram's getChatMember: its creator or an administrator); False where the channel
+        cannot say, or cannot be asked now."""
         ...
 
     def quota(self) -> tuple[int | None, int] | None: ...

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from hunter.store.columns import Row, integer, moment, optional_moment, text
+from hunter.store.columns import Row, integer, moment, optional_moment, optional_text, text
 from hunter.store.room import Room
 
 NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a turn never taken before
@@ -43,6 +43,7 @@ class Subscriber:
     chat: str  # its id on its channel, and its rows' chat
     standing: Standing
     joined_at: datetime  # when it joined, or asked to
+    started_by: str = ""  # who pressed Start (a user's id on its channel), where known
 
     @property
     def active(self) -> bool:
@@ -64,13 +65,22 @@ class Membership:
 
 
 def _subscriber(row: Row) -> Subscriber:
-    return Subscriber(text(row, "chat"), Standing(text(row, "status")), moment(row, "joined_at"))
+    return Subscriber(
+        text(row, "chat"),
+        Standing(text(row, "status")),
+        moment(row, "joined_at"),
+        optional_text(row, "started_by") or "" if "started_by" in row else "",
+    )
 
 
 class SubscriberStore(Room):
     @abstractmethod
-    def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
-        """`chat` joins (`asked`: asks the owner to let it). Decided by the database, so that
+    def join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+    ) -> Joined:
+        """`chat` joins (`asked`: asks the owner to let it), started by `by` (the user's id
+        on its channel, where the channel says: in a group, only they or its admins change
+        it). Decided by the database, so that
         of any number of Starts at once, on any replicas, at most `most` chats are in or
         waiting (an ask of the last ASKS_EXPIRE), asks at most half of them."""
 

@@ -6,6 +6,7 @@ goes to; the prune forgets the old ones."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from hunter.rules.likeness import Likeness
@@ -111,15 +112,25 @@ def test_a_board_of_one_title_costs_each_read_the_same(store: Store) -> None:
             )
             for n in range(1000)
         ]
-        started = time.perf_counter()
+        look = pairs(*listings)
+        seconds.append(_quickest(lambda: store.likeness.note(look, T0, now, False)))  # noqa: B023
         noted = store.likeness.note(pairs(*listings), T0, now)
-        seconds.append(time.perf_counter() - started)
         answered.append(len(noted.earlier))
         store.outbox.record("copycat", listings, set(), now)
     assert answered == [0] + [32] * 7  # the newest 32 of its kind, whatever is kept
-    # The last reads cost what the first did (the quickest of three each: a busy machine's
-    # pauses aside); 025's answered 1,000 more rows each read.
-    assert min(seconds[-3:]) <= 2 * min(seconds[1:4]), seconds
+    # The last read's look-up costs what the second's did (the quickest of five tries each,
+    # `keep` off; 10 ms for a busy machine's pauses, against 025's growth of 0.9 s per 1,000
+    # kept: 6 s by the eighth read).
+    assert seconds[-1] <= 2 * seconds[1] + 0.01, seconds
+
+
+def _quickest(call: Callable[[], object], tries: int = 5) -> float:
+    best = float("inf")
+    for _ in range(tries):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def test_a_title_with_no_text_and_no_employer_is_neither_kept_nor_looked_up(store: Store) -> None:

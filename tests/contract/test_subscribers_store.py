@@ -268,3 +268,15 @@ def test_forgetting_the_chats_that_asked_never_resets_the_turn(
     assert "hunter_seen_jobs" in _mentions(store, request, BOB)  # the card names it
     assert store.subscribers.forget(BOB)  # and a /forget takes the card with the rest
     assert _mentions(store, request, BOB) == []
+
+
+def test_who_started_a_group_is_kept_with_it_and_forgotten_with_it(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    assert store.subscribers.join(BOB, False, 10, T0, "501") is Joined.JOINED
+    found = store.subscribers.of(BOB)
+    assert found is not None and found.started_by == "501"
+    assert store.subscribers.join(BOB, False, 10, T0, "502") is Joined.MEMBER  # kept as it was
+    assert store.subscribers.of(BOB).started_by == "501"  # type: ignore[union-attr]
+    store.subscribers.forget(BOB)
+    assert _mentions(store, request, "501") == []

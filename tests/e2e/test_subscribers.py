@@ -304,3 +304,35 @@ def test_a_flood_of_starts_keeps_max_and_the_webhook_answers_in_time(
     full = [n for n in strangers if "subscribers it takes" in " ".join(community.telegram.texts(n))]
     assert len(welcomed) == 5 and len(full) == 295
     assert all(len(community.telegram.texts(n)) == 1 for n in strangers)  # each told once
+
+
+GROUP, STARTER, MEMBER, ADMIN = -100222, 501, 502, 503
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_in_a_group_only_who_started_it_or_its_admins_change_it(community: Community) -> None:
+    """Issue 55, medium 4: any member of a subscribed group changed its keywords, paused it or
+    /forgot it. Now the others are told who may, and nothing changes."""
+    telegram = community.telegram
+    telegram.admins[GROUP] = [900, ADMIN]  # 900 created the group; ADMIN administers it
+
+    def say(sender: int, text: str) -> str:
+        before = len(telegram.texts(GROUP))
+        assert telegram.update(telegram.message(GROUP, text, sender)) == 200
+        return community.read(GROUP, before + 1)[-1]
+
+    assert "Welcome" in say(STARTER, "/start python")
+    for text in ("/add rust", "/pause", "/forget", "/stop", "/remove python"):
+        assert "only who started hunter here or the group's admins" in say(MEMBER, text), text
+    before = len(telegram.texts(GROUP))
+    tap = telegram.tap(GROUP, "mute python", sender=MEMBER)
+    assert telegram.update(tap) == 200
+    assert "the group's admins" in community.read(GROUP, before + 1)[-1]
+    words = say(MEMBER, "/words")  # reading is anyone's
+    assert "python" in words and "rust" not in words
+    assert "rust" in say(ADMIN, "/add rust")  # an admin may
+    assert "java" in say(STARTER, "/add java")  # and who started it
+    count = len(telegram.texts(GROUP)) + 1
+    community.post("python scraper")
+    assert titles(community.read(GROUP, count)[-1:]) == ["python scraper"]  # not paused
+    assert telegram.violations == []

@@ -117,6 +117,9 @@ class TelegramStandIn:
     users: set[int] = field(default_factory=lambda: {111})
     groups: set[int] = field(default_factory=lambda: {-100222})
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot, kicked groups
+    # A group's administrators (group id -> user ids), its first its creator: getChatMember
+    # answers "creator", "administrator" or "member" for them and anyone else (issue 55).
+    admins: dict[int, list[int]] = field(default_factory=dict)
     # People on Telegram who never pressed Start in the bot's chat: a bot may not write first.
     strangers: set[int] = field(default_factory=set)
     migrated: dict[int, int] = field(default_factory=dict)  # old group id -> supergroup id
@@ -204,7 +207,7 @@ class TelegramStandIn:
             return self._result(handler, method, "WebhookInfo", info)
         if method == "answerCallbackQuery":
             return self._answer_query(handler, body)
-        if method not in ("sendMessage", "getChat", "editMessageText"):
+        if method not in ("sendMessage", "getChat", "editMessageText", "getChatMember"):
             with self._lock:
                 self.violations.append(f"{method}: a Bot API method this stand-in does not model")
             return _error(handler, 404, "Not Found")
@@ -214,9 +217,26 @@ class TelegramStandIn:
             return _error(handler, *refused)
         if method == "getChat":
             return self._result(handler, method, "ChatFullInfo", self._chat(chat))
+        if method == "getChatMember":
+            return self._chat_member(handler, chat, body.get("user_id"))
         if method == "editMessageText":
             return self._edit_message(handler, chat, body)
         return self._send_message(handler, chat, body)
+
+    def _chat_member(self, handler: QuietHandler, chat: int, user: Any) -> None:
+        """getChatMember: a group's creator, its administrators, anyone else a member (the
+        Bot API's ChatMemberOwner, ChatMemberAdministrator, ChatMemberMember)."""
+        if not isinstance(user, int):
+            return _error(handler, 400, "Bad Request: invalid user_id specified")
+        admins = self.admins.get(chat, [])
+        status = "member"
+        if admins and admins[0] == user:
+            status = "creator"
+        elif user in admins:
+            status = "administrator"
+        person = {"id": user, "is_bot": False, "first_name": "Member"}
+        kind = MEMBER.get(status, "ChatMemberMember")
+        return self._result(handler, "getChatMember", kind, {"status": status, "user": person})
 
     def _chat(self, chat: int) -> dict[str, Any]:
         """A known chat as a Chat: a user's is private, a group here is a supergroup."""
@@ -393,14 +413,15 @@ class TelegramStandIn:
             "text": text,
         })  # fmt: skip
 
-    def tap(self, chat: int, data: str) -> dict[str, Any]:
-        """An Update: a button with `data` tapped under a message of the bot in `chat`."""
+    def tap(self, chat: int, data: str, sender: int | None = None) -> dict[str, Any]:
+        """An Update: a button with `data` tapped under a message of the bot in `chat` (by
+        `sender`, the chat's user by default)."""
         query = f"q{len(self.queries) + 1}"
         self.queries[query] = False
         kind = "private" if chat > 0 else "supergroup"
         return self._new_update("callback_query", {
             "id": query,
-            "from": {"id": abs(chat), "is_bot": False, "first_name": "Somchai"},
+            "from": {"id": sender or abs(chat), "is_bot": False, "first_name": "Somchai"},
             "message": {"message_id": 1, "chat": {"id": chat, "type": kind},
                         "date": int(time.time()) - 60, "text": "a job"},
             "chat_instance": "-1234",

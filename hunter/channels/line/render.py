@@ -295,6 +295,10 @@ class LineCards:
     def answer(self, event: ChatEvent, messages: list[dict[str, Any]]) -> PushResult:
         return self.reply(event.answer_token or "", messages)
 
+    def is_admin(self, chat_id: str, sender: str) -> bool:
+        """LINE says nothing of who runs a group: only who started it changes it."""
+        return False
+
     def acknowledge(self, event: ChatEvent) -> None:
         """Nothing: LINE waits for no answer to a postback."""
 

@@ -140,6 +140,19 @@ class TelegramSender(TelegramMessages):
             with contextlib.suppress(TelegramError):
                 self._call("answerCallbackQuery", {"callback_query_id": event.answer_token})
 
+    def is_admin(self, chat_id: str, sender: str) -> bool:
+        """getChatMember: whether `sender` created the group or administers it (Bot API:
+        ChatMemberOwner's status "creator", ChatMemberAdministrator's "administrator").
+        Unknown (Telegram away, a sender not a number) is not an admin."""
+        if not sender.lstrip("-").isdigit():
+            return False
+        fields = {"chat_id": _chat_id(chat_id), "user_id": int(sender)}
+        try:
+            member = self._ask("getChatMember", fields, token_is_config=False)
+        except (TelegramError, ChatGone):
+            return False
+        return isinstance(member, dict) and member.get("status") in ("creator", "administrator")
+
     def set_webhook(self, url: str, secret: str) -> None:
         """setWebhook: Telegram POSTs each update to `url` with `secret` in its header."""
         fields = {

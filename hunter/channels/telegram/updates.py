@@ -116,6 +116,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
             raw=update,
             in_group=_group(chat),
             who=_who(message),
+            sender=_sender(message),
         )
     if callback is not None:
         data, query_id = callback.get("data"), callback.get("id")
@@ -133,6 +134,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
             # past the inbox's 7-day memory and sent again is then ignored, whatever its age
             # (issue 37: a replayed tap paused the chat).
             since=_at(card),
+            sender=_sender(callback),
         )
     if member is not None:
         status = (_object(member, "new_chat_member") or {}).get("status")
@@ -175,6 +177,12 @@ def _who(message: dict[str, Any]) -> str:
         parts = [chat.get("title")]
     said = " ".join(p for p in parts if isinstance(p, str) and p)
     return shown_name(said)[:64]
+
+
+def _sender(holder: dict[str, Any]) -> str:
+    """The id of the user who sent a message or tapped a button ("" when it names none)."""
+    user_id = (_object(holder, "from") or {}).get("id")
+    return str(user_id) if isinstance(user_id, int) else ""
 
 
 def _object(parent: dict[str, Any], key: str) -> dict[str, Any] | None:

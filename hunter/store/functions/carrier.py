@@ -40,7 +40,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "marks": ("hunter_chat_marks_rows", ("mark",)),
     "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
     "subscribers": ("hunter_subscriber_rows", ()),
-    "subscriber": ("hunter_subscriber_row", ("chat",)),
+    "subscriber": ("hunter_subscriber_of", ("chat",)),
     "membership": ("hunter_membership_counts", ("since", "recent")),
 }
 SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}

@@ -15,9 +15,11 @@ class FunctionSubscribers(SubscriberStore):
         super().__init__(database)
         self._database = database
 
-    def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
+    def join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+    ) -> Joined:
         answer = self._database.value(
-            "hunter_subscriber_join", chat=chat, asked=asked, most=most, now=now
+            "hunter_subscriber_join", chat=chat, asked=asked, most=most, now=now, by=by
         )
         return Joined(str(answer))
 

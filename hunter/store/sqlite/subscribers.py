@@ -30,7 +30,9 @@ class SQLiteSubscribers(SubscriberStore):
         super().__init__(database)
         self._database = database
 
-    def join(self, chat: str, asked: bool, most: int, now: datetime) -> Joined:
+    def join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+    ) -> Joined:
         fresh = now - ASKS_EXPIRE
         with self._database.tx() as db:
             row = db.execute(Q["subscriber_status"], {"chat": chat}).fetchone()
@@ -46,7 +48,8 @@ class SQLiteSubscribers(SubscriberStore):
             if asked and integer(counted, "asked") >= max(1, most // 2):
                 return Joined.FULL
             status = "asked" if asked else "active"
-            db.execute(Q["subscriber_put"], {"chat": chat, "status": status, "now": ts(now)})
+            put = {"chat": chat, "status": status, "now": ts(now), "by": by}
+            db.execute(Q["subscriber_put"], put)
             return Joined.ASKED if asked else Joined.JOINED
 
     def approve(self, chat: str, now: datetime) -> bool:

@@ -29,15 +29,21 @@ END $$;
 -- fresh (title, employer) asks for at most 32 of the newest earlier listings of each kind
 -- that could be its first copy (the same employer, or none stated on one side), each an
 -- index range scan with a limit. Same arguments and answer as 025, bounded.
+-- Each with the order it is read in (the newest first, job ids apart), so that a look-up
+-- reads its 32 rows from the index and sorts nothing, however many share its title.
 CREATE INDEX IF NOT EXISTS hunter_likeness_bucket
-    ON hunter_likeness (title, (coalesce(likeness->>'company', '')), seen_at);
+    ON hunter_likeness (title, (coalesce(likeness->>'company', '')), seen_at, job_id);
+DROP INDEX IF EXISTS hunter_likeness_title;
+CREATE INDEX hunter_likeness_title ON hunter_likeness (title, seen_at, job_id);
 
 CREATE OR REPLACE FUNCTION hunter_likeness_note(
     p_jobs jsonb, p_since timestamptz, p_now timestamptz, p_keep boolean DEFAULT true
 )
 RETURNS TABLE (job_id text, source text, title text, likeness jsonb, seen_at timestamptz,
                fresh boolean, chats text[])
-LANGUAGE sql AS $$
+-- A bucket is read from its index, newest first, whatever the planner guesses of its size
+-- (a guess from before a board filled it chose a bitmap scan and a sort of the whole bucket).
+LANGUAGE sql SET enable_bitmapscan = off AS $$
     WITH batch AS (
         SELECT e->>'job_id' AS job_id, e->>'source' AS source, e->>'title' AS title,
                e->'likeness' AS likeness, coalesce(e->'likeness'->>'company', '') AS company
@@ -57,21 +63,21 @@ LANGUAGE sql AS $$
     ),
     asked AS (SELECT DISTINCT f.title, f.company FROM fresh f WHERE f.title <> ''),
     candidates AS (
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE x.title = a.title AND coalesce(x.likeness->>'company', '') = a.company
               AND x.seen_at >= p_since AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company <> '' AND x.title = a.title
               AND coalesce(x.likeness->>'company', '') = '' AND x.seen_at >= p_since
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company = '' AND x.title = a.title AND x.seen_at >= p_since
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
@@ -85,9 +91,7 @@ LANGUAGE sql AS $$
                      WHERE j.job_id = l.job_id
                        AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
                      ORDER BY j.chat)
-        FROM hunter_likeness l
-        WHERE l.job_id IN (SELECT c.job_id FROM candidates c)
-          AND l.job_id NOT IN (SELECT f.job_id FROM fresh f)
+        FROM candidates l
         ORDER BY l.seen_at, l.job_id
     ) earlier;
 $$;
@@ -152,15 +156,23 @@ BEGIN
     RETURN v_first - v_db + p_now;
 END $$;
 
--- Strangers who ask, and the counts of who joined (issue 55, medium 6 and 9). An ask nobody
+-- Strangers who ask, and the counts of who joined (issue 55, medium 6 and 9; the join is
+-- below, with who started it). An ask nobody
 -- answers expires after a week (a Start asks again) and counts against `max` only until
 -- then; asks fill at most half of `max` (at least one), so that five unanswered Starts no
 -- longer close a bot of `max = 5`. Every /start and /stop was a row of hunter_membership for
 -- 45 days (about 94 MB a chat at 20 commands a minute) and the status counted commands as
 -- people ("30 joined, 30 left" from one chat): the counts are now of chats, from their one
 -- row (joined since: its joined_at; left since: its left_at), and nothing more is written.
+-- Who started a group's subscription (issue 55, medium 4): in a group only they, or the
+-- group's administrators, change it. `started_by` is the user's id on the chat's channel,
+-- kept with the chat's row (a /forget deletes it with the rest). An older hunter's call of
+-- hunter_subscriber_join (a deploy overlapping it) still finds it: p_by has a default.
+ALTER TABLE hunter_subscribers ADD COLUMN IF NOT EXISTS started_by text;
+
+DROP FUNCTION IF EXISTS hunter_subscriber_join(text, boolean, integer, timestamptz);
 CREATE OR REPLACE FUNCTION hunter_subscriber_join(
-    p_chat text, p_asked boolean, p_most integer, p_now timestamptz
+    p_chat text, p_asked boolean, p_most integer, p_now timestamptz, p_by text DEFAULT NULL
 )
 RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -187,12 +199,23 @@ BEGIN
                    >= greatest(1, p_most / 2) THEN
         RETURN 'full';
     END IF;
-    INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at)
-    VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL)
+    INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at, started_by)
+    VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL, p_by)
     ON CONFLICT (chat) DO UPDATE
-        SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
+        SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL,
+            started_by = excluded.started_by;
     RETURN CASE WHEN p_asked THEN 'asked' ELSE 'joined' END;
 END $$;
+
+-- One chat's row with who started it (hunter_subscriber_row, whose answer an older hunter
+-- reads, stays as it was: a function's columns cannot change in place).
+CREATE OR REPLACE FUNCTION hunter_subscriber_of(p_chat text)
+RETURNS TABLE (chat text, status text, joined_at timestamptz, left_at timestamptz,
+               started_by text)
+LANGUAGE sql STABLE AS $$
+    SELECT s.chat, s.status, s.joined_at, s.left_at, s.started_by FROM hunter_subscribers s
+    WHERE s.chat = p_chat AND s.status <> 'left';
+$$;
 
 CREATE OR REPLACE FUNCTION hunter_subscriber_approve(p_chat text, p_now timestamptz)
 RETURNS boolean LANGUAGE plpgsql AS $$

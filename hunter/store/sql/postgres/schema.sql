@@ -189,6 +189,7 @@ CREATE TABLE hunter_subscribers (
     status text NOT NULL,
     joined_at timestamp with time zone NOT NULL,
     left_at timestamp with time zone,
+    started_by text,
     CONSTRAINT hunter_subscribers_pkey PRIMARY KEY (chat),
     CONSTRAINT hunter_subscribers_status_check CHECK ((status = ANY (ARRAY['asked'::text, 'active'::text, 'left'::text])))
 );
@@ -206,11 +207,11 @@ CREATE INDEX hunter_events_received ON public.hunter_events USING btree (receive
 
 CREATE INDEX hunter_events_waiting ON public.hunter_events USING btree (held_at) WHERE (handled_at IS NULL);
 
-CREATE INDEX hunter_likeness_bucket ON public.hunter_likeness USING btree (title, COALESCE((likeness ->> 'company'::text), ''::text), seen_at);
+CREATE INDEX hunter_likeness_bucket ON public.hunter_likeness USING btree (title, COALESCE((likeness ->> 'company'::text), ''::text), seen_at, job_id);
 
 CREATE INDEX hunter_likeness_seen ON public.hunter_likeness USING btree (seen_at);
 
-CREATE INDEX hunter_likeness_title ON public.hunter_likeness USING btree (title, seen_at);
+CREATE INDEX hunter_likeness_title ON public.hunter_likeness USING btree (title, seen_at, job_id);
 
 CREATE INDEX hunter_membership_at ON public.hunter_membership USING btree (at);
 
@@ -740,6 +741,7 @@ END $function$;
 CREATE OR REPLACE FUNCTION public.hunter_likeness_note(p_jobs jsonb, p_since timestamp with time zone, p_now timestamp with time zone, p_keep boolean DEFAULT true)
  RETURNS TABLE(job_id text, source text, title text, likeness jsonb, seen_at timestamp with time zone, fresh boolean, chats text[])
  LANGUAGE sql
+ SET enable_bitmapscan TO 'off'
 AS $function$
     WITH batch AS (
         SELECT e->>'job_id' AS job_id, e->>'source' AS source, e->>'title' AS title,
@@ -760,21 +762,21 @@ AS $function$
     ),
     asked AS (SELECT DISTINCT f.title, f.company FROM fresh f WHERE f.title <> ''),
     candidates AS (
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE x.title = a.title AND coalesce(x.likeness->>'company', '') = a.company
               AND x.seen_at >= p_since AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company <> '' AND x.title = a.title
               AND coalesce(x.likeness->>'company', '') = '' AND x.seen_at >= p_since
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
-        SELECT c.job_id FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
-            SELECT x.job_id FROM hunter_likeness x
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company = '' AND x.title = a.title AND x.seen_at >= p_since
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
@@ -788,9 +790,7 @@ AS $function$
                      WHERE j.job_id = l.job_id
                        AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
                      ORDER BY j.chat)
-        FROM hunter_likeness l
-        WHERE l.job_id IN (SELECT c.job_id FROM candidates c)
-          AND l.job_id NOT IN (SELECT f.job_id FROM fresh f)
+        FROM candidates l
         ORDER BY l.seen_at, l.job_id
     ) earlier;
 $function$;
@@ -1518,7 +1518,7 @@ BEGIN
     RETURN v_gone;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.hunter_subscriber_join(p_chat text, p_asked boolean, p_most integer, p_now timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.hunter_subscriber_join(p_chat text, p_asked boolean, p_most integer, p_now timestamp with time zone, p_by text DEFAULT NULL::text)
  RETURNS text
  LANGUAGE plpgsql
 AS $function$
@@ -1546,10 +1546,11 @@ BEGIN
                    >= greatest(1, p_most / 2) THEN
         RETURN 'full';
     END IF;
-    INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at)
-    VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL)
+    INSERT INTO hunter_subscribers AS s (chat, status, joined_at, left_at, started_by)
+    VALUES (p_chat, CASE WHEN p_asked THEN 'asked' ELSE 'active' END, p_now, NULL, p_by)
     ON CONFLICT (chat) DO UPDATE
-        SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
+        SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL,
+            started_by = excluded.started_by;
     RETURN CASE WHEN p_asked THEN 'asked' ELSE 'joined' END;
 END $function$;
 
@@ -1572,6 +1573,15 @@ BEGIN
     DELETE FROM hunter_seen_jobs WHERE chat = p_chat AND status NOT IN ('sent', 'primed', 'ignored');
     RETURN true;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.hunter_subscriber_of(p_chat text)
+ RETURNS TABLE(chat text, status text, joined_at timestamp with time zone, left_at timestamp with time zone, started_by text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+    SELECT s.chat, s.status, s.joined_at, s.left_at, s.started_by FROM hunter_subscribers s
+    WHERE s.chat = p_chat AND s.status <> 'left';
+$function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_subscriber_prune(p_before timestamp with time zone)
  RETURNS TABLE(chat text)

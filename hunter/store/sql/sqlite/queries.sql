@@ -488,10 +488,11 @@ FROM hunter_subscribers
 WHERE chat <> :chat AND (status = 'active' OR (status = 'asked' AND joined_at >= :fresh));
 
 -- name: subscriber_put
-INSERT INTO hunter_subscribers (chat, status, joined_at, left_at)
-VALUES (:chat, :status, :now, NULL)
+INSERT INTO hunter_subscribers (chat, status, joined_at, left_at, started_by)
+VALUES (:chat, :status, :now, NULL, :by)
 ON CONFLICT (chat) DO UPDATE
-    SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL;
+    SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL,
+        started_by = excluded.started_by;
 
 -- name: subscriber_approve
 UPDATE hunter_subscribers SET status = 'active', joined_at = :now
@@ -555,7 +556,7 @@ SELECT chat, status, joined_at, left_at FROM hunter_subscribers
 WHERE status <> 'left' ORDER BY joined_at, chat;
 
 -- name: subscriber
-SELECT chat, status, joined_at, left_at FROM hunter_subscribers
+SELECT chat, status, joined_at, left_at, started_by FROM hunter_subscribers
 WHERE chat = :chat AND status <> 'left';
 
 -- name: membership

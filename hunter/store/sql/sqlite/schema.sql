@@ -155,7 +155,7 @@ CREATE TABLE hunter_subscribers (
     status    TEXT NOT NULL CHECK (status IN ('asked', 'active', 'left')),
     joined_at TEXT NOT NULL,
     left_at   TEXT
-);
+, started_by TEXT);
 
 CREATE TABLE hunter_tuning (
     chat       TEXT NOT NULL,
@@ -171,11 +171,11 @@ CREATE INDEX hunter_events_waiting ON hunter_events (held_at)
     WHERE handled_at IS NULL;
 
 CREATE INDEX hunter_likeness_bucket
-    ON hunter_likeness (title, coalesce(json_extract(likeness, '$.company'), ''), seen_at);
+    ON hunter_likeness (title, coalesce(json_extract(likeness, '$.company'), ''), seen_at, job_id);
 
 CREATE INDEX hunter_likeness_seen ON hunter_likeness (seen_at);
 
-CREATE INDEX hunter_likeness_title ON hunter_likeness (title, seen_at);
+CREATE INDEX hunter_likeness_title ON hunter_likeness (title, seen_at, job_id);
 
 CREATE INDEX hunter_membership_at ON hunter_membership (at);
 
