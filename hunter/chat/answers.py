@@ -111,8 +111,8 @@ class Chat:
         subscriber = chat is not None and destinations.subscriber(chat)
         tuning = self.joining.tuning(self.tuning, destinations, subscriber)
         stranger_joins = chat is None and self.joining.open_to(event.chat_id)
-        if event.kind == "leave" and subscriber:
-            self.joining.left(event.chat_id or "")  # blocked, or removed from the group: it ends
+        if event.kind in ("leave", "moved") and subscriber:
+            self.joining.ended(event)  # blocked, removed from the group, or a supergroup now
         elif event.kind == "follow" and (subscriber or stranger_joins):
             said = self.joining.start(event)
             if said != FULL_TEXT or self._told_private(event, now):  # "full": once a while

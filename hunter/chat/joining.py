@@ -143,9 +143,14 @@ class Joining:
         log.info("a chat asked to be forgotten: %d rows deleted", gone)
         return FORGOTTEN_TEXT
 
-    def left(self, chat: str) -> None:
-        """The bot was blocked, or removed from the group: it ends as a stop does."""
-        if self.store.subscribers.leave(chat, self.clock()):
+    def ended(self, event: ChatEvent) -> None:
+        """The bot was blocked, or removed from the group: it ends as a stop does. Or the
+        group became a supergroup (`moved`, issue 55): it goes on under its new id."""
+        chat = event.chat_id or ""
+        if event.kind == "moved":
+            if self.store.subscribers.move(chat, event.data, self.clock()):
+                log.info("a subscribed group became a supergroup: it moved to its new id")
+        elif self.store.subscribers.leave(chat, self.clock()):
             log.info("a subscriber left (the bot was blocked or removed)")
 
     def decide(self, command: Command) -> str:

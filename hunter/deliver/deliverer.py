@@ -243,6 +243,8 @@ class Deliverer:
             why = f"{name} rejected a batch of {len(batch)} ({result.summary})"
             log.warning("%s; splitting it to find the listing", why)
             return
+        if moved(self.store, self.destinations, batch, result, self.worker, self.clock()):
+            return
         if result.kind is outcome.Kind.GONE and to is not None:
             # Its rows wait; the owner is told once, in the channel's words.
             self.allowance.gone(batch[0].chat, to, f"{name} says {result.detail}")
@@ -260,6 +262,26 @@ class Deliverer:
     def _fail(self, key: str, decision: Decision) -> None:
         failure = outcome.failure_of(decision, self.clock())
         finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
+
+
+def moved(
+    store: Store,
+    destinations: Destinations,
+    batch: list[Claimed],
+    result: outcome.PushResult,
+    worker: str,
+    now: datetime,
+) -> bool:
+    """A subscriber whose chat is another now (a Telegram group became a supergroup, issue
+    55): it, its words and its rows move to the new id, and this batch goes there next. False
+    for a chat of hunter.toml's: its `to` is the user's to change."""
+    chat = batch[0].chat
+    if not result.moved_to or not destinations.subscriber(chat):
+        return False
+    if finish(lambda: int(store.subscribers.move(chat, result.moved_to or "", now))):
+        log.info("a subscribed group became a supergroup: it moved to its new id")
+    finish(lambda: store.outbox.mark_failed(batch[0].retry_key, worker, Failure.unsent()))
+    return True
 
 
 def stored_messages(store: Store, batch: list[Claimed]) -> list[dict[str, Any]] | None:

@@ -74,6 +74,8 @@ class PushResult:
     # limits a channel's requests; Discord says when a limit is global).
     scope: Scope = Scope.CHAT
     ref: str | None = None  # the channel's id of the message it took, where it gives one
+    # The chat is another now: its new `to` (a Telegram group that became a supergroup).
+    moved_to: str | None = None
 
     @property
     def summary(self) -> str:

@@ -98,6 +98,13 @@ class SubscriberStore(Room):
         """Every row hunter holds about `chat`, in every table, gone: how many."""
 
     @abstractmethod
+    def move(self, old: str, new: str, now: datetime) -> bool:
+        """The subscriber `old` is `new` from now on (a Telegram group that became a
+        supergroup): its words, settings and rows move, and what got stuck on the old id
+        goes again; anything held about `new` before is forgotten. False when `old` is no
+        subscriber's."""
+
+    @abstractmethod
     def take_turn(
         self, key: str, now: datetime, every: timedelta, newest: datetime
     ) -> datetime | None:

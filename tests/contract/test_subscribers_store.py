@@ -280,3 +280,23 @@ def test_who_started_a_group_is_kept_with_it_and_forgotten_with_it(
     assert store.subscribers.of(BOB).started_by == "501"  # type: ignore[union-attr]
     store.subscribers.forget(BOB)
     assert _mentions(store, request, "501") == []
+
+
+def test_a_group_that_became_a_supergroup_moves_with_everything_it_has(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    """Issue 55, medium 5: its words, settings and rows (sent, waiting, marked) move to the
+    new id; what got stuck on the old one goes again; the new id's stranger rows go first."""
+    new = "telegram:-1009"
+    store.subscribers.join(BOB, False, 10, T0, "501")
+    _rows_of(store, BOB)
+    store.chat.note_private(new, T0, T0 - timedelta(days=7))  # told "private" as a stranger
+    assert store.subscribers.move(BOB, new, T0 + timedelta(minutes=1))
+    assert not store.subscribers.move(BOB, new, T0)  # nothing left to move
+    assert not store.subscribers.move(ALICE, new, T0)  # no subscriber's
+    moved = store.subscribers.of(new)
+    assert moved is not None and moved.started_by == "501" and store.subscribers.of(BOB) is None
+    left = set(_mentions(store, request, BOB))
+    assert left <= {"hunter_events"}, left  # the inbox's memory of its handled updates
+    assert store.chat.rules(T0)[new].added  # its words
+    assert store.outbox.count_pending(new) >= 1  # its waiting listing, at its new id

@@ -336,3 +336,32 @@ def test_in_a_group_only_who_started_it_or_its_admins_change_it(community: Commu
     community.post("python scraper")
     assert titles(community.read(GROUP, count)[-1:]) == ["python scraper"]  # not paused
     assert telegram.violations == []
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_group_that_becomes_a_supergroup_keeps_its_words_and_gets_its_listings(
+    community: Community,
+) -> None:
+    """Issue 55, medium 5: a group that became a supergroup kept its old id as a subscriber;
+    its listings stuck ("set its to = ...", words meant for hunter.toml), and the supergroup
+    started as a stranger without keywords. Now the subscriber moves to the new id."""
+    telegram, new = community.telegram, -100999
+    telegram.admins[GROUP] = [STARTER]
+    assert telegram.update(telegram.message(GROUP, "/start python", STARTER)) == 200
+    assert "Welcome" in community.read(GROUP, 1)[0]
+    community.post("python one")
+    assert titles(community.read(GROUP, 2)[1:]) == ["python one"]
+    telegram.groups.add(new)
+    telegram.migrated[GROUP] = new  # the old id now answers 400 migrate_to_chat_id
+    telegram.admins[new] = [STARTER]
+    community.post("python two", "python three")
+    got = community.read(new, 2)
+    assert sorted(titles(got)) == ["python three", "python two"]
+    before = len(telegram.texts(new))
+    assert telegram.update(telegram.message(new, "/words", MEMBER)) == 200
+    assert "python" in community.read(new, before + 1)[-1]  # its words came along
+    assert telegram.update(telegram.message(new, "/add rust", STARTER)) == 200
+    assert "rust" in community.read(new, before + 2)[-1]  # who started it still may
+    # Nothing left at the old id but the inbox's 7-day memory of the updates it handled.
+    assert community.rows_naming(f"telegram:{GROUP}") == ["hunter_events"]
+    assert telegram.violations == []

@@ -10,7 +10,8 @@ What an answer means here:
     429                      too many requests: wait `parameters.retry_after` seconds
     403                      the bot was blocked by the user, or kicked from the group: gone
     400 "chat not found"     gone, as 403
-    400 migrate_to_chat_id   the group became a supergroup: a new id, stuck until to is fixed
+    400 migrate_to_chat_id   the group became a supergroup: a new id (a subscriber moves to it;
+                             a [[chats]] is stuck until its to is fixed)
     400 (other)              this message is refused, stuck with Telegram's words
     401                      the token is wrong: stuck, delivery stops
     5xx, refused connection  not delivered: try again later
@@ -282,9 +283,8 @@ def _result(answer: httpx.Response) -> PushResult:
         return PushResult(Kind.GONE, code, said)
     if code == 400 and isinstance(more.get("migrate_to_chat_id"), int):
         new = f"{PREFIX}{more['migrate_to_chat_id']}"
-        return PushResult(
-            Kind.PERMANENT, code, f'the group became a supergroup: set its to = "{new}"'
-        )
+        why = f'the group became a supergroup: set its to = "{new}"'
+        return PushResult(Kind.PERMANENT, code, why, moved_to=new)
     if code == 401:
         fix = f"Telegram rejected the bot token: {TOKEN_FIX}, then run `hunter retry --all`"
         return PushResult(Kind.AUTH, code, said, fix=fix)

@@ -36,6 +36,7 @@ log = logging.getLogger("hunter")
 
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 JOINED = ("member", "administrator", "creator", "restricted")  # ChatMember's status
+MOVED = "moved"  # an event's kind: its chat is another now (`data`: the new id)
 
 
 PATH = "/telegram/webhook"
@@ -102,6 +103,8 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
     holder = message or _object(callback or {}, "message") or member or {}
     where = _chat(holder)
     event_id = f"{where}:{update_id}" if where else f"{PREFIX}{update_id}"
+    if message is not None and (moved := _moved(message)) is not None:
+        return ChatEvent(event_id, MOVED, moved[0], None, data=moved[1], raw=update)
     if message is not None:
         text = message.get("text")
         kind, said = _said(text if isinstance(text, str) else "")
@@ -177,6 +180,18 @@ def _who(message: dict[str, Any]) -> str:
         parts = [chat.get("title")]
     said = " ".join(p for p in parts if isinstance(p, str) and p)
     return shown_name(said)[:64]
+
+
+def _moved(message: dict[str, Any]) -> tuple[str, str] | None:
+    """(old id, new id) of a group that became a supergroup: Telegram's service message in the
+    old group (`migrate_to_chat_id`) or in the new one (`migrate_from_chat_id`)."""
+    chat = _chat(message)
+    to, since = message.get("migrate_to_chat_id"), message.get("migrate_from_chat_id")
+    if chat and isinstance(to, int):
+        return chat, f"{PREFIX}{to}"
+    if chat and isinstance(since, int):
+        return f"{PREFIX}{since}", chat
+    return None
 
 
 def _sender(holder: dict[str, Any]) -> str:

@@ -32,6 +32,9 @@ class FunctionSubscribers(SubscriberStore):
     def forget(self, chat: str) -> int:
         return whole_number(self._database.value("hunter_subscriber_forget", chat=chat))
 
+    def move(self, old: str, new: str, now: datetime) -> bool:
+        return bool(self._database.value("hunter_subscriber_move", old=old, new=new))
+
     def take_turn(
         self, key: str, now: datetime, every: timedelta, newest: datetime
     ) -> datetime | None:

@@ -75,6 +75,16 @@ class SQLiteSubscribers(SubscriberStore):
         with self._database.tx() as db:
             return _forget(db, chat)
 
+    def move(self, old: str, new: str, now: datetime) -> bool:
+        with self._database.tx() as db:
+            if old == new or not db.execute(Q["subscriber_status"], {"chat": old}).fetchone():
+                return False
+            _forget(db, new)
+            for statement in Q["move_chat"].split(";"):
+                if statement.strip():
+                    db.execute(statement, {"old": old, "new": new, "now": ts(now)})
+            return True
+
     def take_turn(
         self, key: str, now: datetime, every: timedelta, newest: datetime
     ) -> datetime | None:

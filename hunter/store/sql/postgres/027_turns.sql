@@ -260,6 +260,35 @@ LANGUAGE sql STABLE AS $$
               AND k.chat IN (SELECT s.chat FROM hunter_subscribers s));
 $$;
 
+-- A group that became a supergroup (issue 55, medium 5): Telegram gives it a new id, and the
+-- old one answers every message 400 "migrate_to_chat_id". A subscriber, its words, its
+-- settings and its rows (waiting, sent, marked) move to the new id, and what got stuck on the
+-- old one is sent again; a stranger's rows at the new id (a hint told) go first. False when
+-- the old id is no subscriber's.
+CREATE OR REPLACE FUNCTION hunter_subscriber_move(p_old text, p_new text)
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM hunter_subscribers WHERE chat = p_old FOR UPDATE;
+    IF NOT FOUND OR p_old = p_new THEN
+        RETURN false;
+    END IF;
+    PERFORM hunter_subscriber_forget(p_new);
+    UPDATE hunter_seen_jobs SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_marks SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_tuning SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_settings SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_floors SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_mutes SET chat = p_new WHERE chat = p_old;
+    DELETE FROM hunter_chat_notes WHERE chat_id = p_old;
+    DELETE FROM hunter_chats WHERE name = p_old OR to_id = p_old;
+    UPDATE hunter_subscribers SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_seen_jobs
+    SET status = 'retry', attempts = 0, next_attempt_at = now(), error_kind = NULL,
+        last_error = NULL
+    WHERE chat = p_new AND status = 'stuck';
+    RETURN true;
+END $$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '27')

@@ -1574,6 +1574,32 @@ BEGIN
     RETURN true;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_subscriber_move(p_old text, p_new text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    PERFORM 1 FROM hunter_subscribers WHERE chat = p_old FOR UPDATE;
+    IF NOT FOUND OR p_old = p_new THEN
+        RETURN false;
+    END IF;
+    PERFORM hunter_subscriber_forget(p_new);
+    UPDATE hunter_seen_jobs SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_marks SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_tuning SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_settings SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_floors SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_chat_mutes SET chat = p_new WHERE chat = p_old;
+    DELETE FROM hunter_chat_notes WHERE chat_id = p_old;
+    DELETE FROM hunter_chats WHERE name = p_old OR to_id = p_old;
+    UPDATE hunter_subscribers SET chat = p_new WHERE chat = p_old;
+    UPDATE hunter_seen_jobs
+    SET status = 'retry', attempts = 0, next_attempt_at = now(), error_kind = NULL,
+        last_error = NULL
+    WHERE chat = p_new AND status = 'stuck';
+    RETURN true;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_subscriber_of(p_chat text)
  RETURNS TABLE(chat text, status text, joined_at timestamp with time zone, left_at timestamp with time zone, started_by text)
  LANGUAGE sql

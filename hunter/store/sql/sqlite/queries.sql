@@ -513,6 +513,22 @@ DELETE FROM hunter_batches WHERE EXISTS (
 DELETE FROM hunter_seen_jobs
 WHERE chat = :chat AND (:all OR status NOT IN ('sent', 'primed', 'ignored'));
 
+-- name: move_chat
+-- A group that became a supergroup: its rows to the new id (027_turns.sql's
+-- hunter_subscriber_move), table by table, after the new id's own were forgotten.
+UPDATE hunter_seen_jobs SET chat = :new WHERE chat = :old;
+UPDATE hunter_marks SET chat = :new WHERE chat = :old;
+UPDATE hunter_tuning SET chat = :new WHERE chat = :old;
+UPDATE hunter_chat_settings SET chat = :new WHERE chat = :old;
+UPDATE hunter_chat_floors SET chat = :new WHERE chat = :old;
+UPDATE hunter_chat_mutes SET chat = :new WHERE chat = :old;
+DELETE FROM hunter_chat_notes WHERE chat_id = :old;
+DELETE FROM hunter_chats WHERE name = :old OR to_id = :old;
+UPDATE hunter_subscribers SET chat = :new WHERE chat = :old;
+UPDATE hunter_seen_jobs
+SET status = 'retry', attempts = 0, next_attempt_at = :now, error_kind = NULL, last_error = NULL
+WHERE chat = :new AND status = 'stuck';
+
 -- name: forget_chat_notices
 DELETE FROM hunter_seen_jobs WHERE source = 'hunter' AND instr(job_id, ':' || :chat || ':') > 0;
 
