@@ -327,9 +327,14 @@ def telegram(args: argparse.Namespace, load: Loader) -> int:
     channel = channels.telegram.sender(settings)
     try:
         channel.set_webhook(url, settings.secret)
+        channel.set_menu()
     finally:
         channel.close()
     _say(f"webhook set: Telegram sends this bot's chats to {url}, with the secret")
+    _say(
+        "the bot's commands, description and short description are set, in English and Thai: "
+        'what a stranger sees before pressing Start, and the list "/" shows'
+    )
     _say(
         "in a group, send /new, /status or /add WORD (the bot sees only commands unless "
         "BotFather's /setprivacy is off); each chat must be a [[chats]] in hunter.toml"

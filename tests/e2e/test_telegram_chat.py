@@ -138,6 +138,29 @@ def test_setup_gives_telegram_the_webhook_with_its_secret(chat: TelegramChat) ->
     assert SECRET not in check + refused.stderr
 
 
+def test_setup_sets_what_a_stranger_sees_before_start_in_english_and_thai(
+    chat: TelegramChat,
+) -> None:
+    """Issue 55: the command menu ("/" lists it), the description (an empty chat shows it) and
+    the short description (the bot's profile), in English for everyone and in Thai for a
+    Thai app, each within the Bot API's limits (the stand-in refuses what Telegram would)."""
+    from hunter.chat.commands import TABLE
+
+    telegram = chat.telegram
+    assert set(telegram.menus) == {"", "th"}
+    english, thai = dict(telegram.menus[""]), dict(telegram.menus["th"])
+    assert english.keys() == thai.keys()
+    understood = {word for verb in TABLE for word in verb.words} | {"start"}
+    assert set(english) <= understood  # every command in the menu is one hunter answers
+    assert {"start", "add", "remove", "words", "stop", "forget", "help"} <= set(english)
+    assert english["add"] == "Add a keyword: /add python" and thai["add"].startswith("เพิ่มคำ")
+    for language in ("", "th"):
+        assert "/add" in telegram.profile[("description", language)]
+        assert telegram.profile[("short_description", language)]
+    assert "งาน" in telegram.profile[("description", "th")]
+    assert telegram.violations == []
+
+
 def test_new_and_add_from_telegram_are_obeyed_for_that_chat_only(chat: TelegramChat) -> None:
     titles = chat.post_listings(2)
     chat.start()

@@ -120,6 +120,10 @@ class TelegramStandIn:
     # A group's administrators (group id -> user ids), its first its creator: getChatMember
     # answers "creator", "administrator" or "member" for them and anyone else (issue 55).
     admins: dict[int, list[int]] = field(default_factory=dict)
+    # What setMyCommands set, by language_code ("" everyone's): (command, description) each;
+    # and setMyDescription's and setMyShortDescription's, by (field, language_code).
+    menus: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    profile: dict[tuple[str, str], str] = field(default_factory=dict)
     # People on Telegram who never pressed Start in the bot's chat: a bot may not write first.
     strangers: set[int] = field(default_factory=set)
     migrated: dict[int, int] = field(default_factory=dict)  # old group id -> supergroup id
@@ -207,6 +211,8 @@ class TelegramStandIn:
             return self._result(handler, method, "WebhookInfo", info)
         if method == "answerCallbackQuery":
             return self._answer_query(handler, body)
+        if method in ("setMyCommands", "setMyDescription", "setMyShortDescription"):
+            return self._set_profile(handler, method, body)
         if method not in ("sendMessage", "getChat", "editMessageText", "getChatMember"):
             with self._lock:
                 self.violations.append(f"{method}: a Bot API method this stand-in does not model")
@@ -400,6 +406,34 @@ class TelegramStandIn:
                               "timeout expired or query ID is invalid")  # fmt: skip
             self.queries[str(query)] = True
         return self._result(handler, "answerCallbackQuery", "Boolean", True)
+
+    def _set_profile(self, handler: QuietHandler, method: str, body: dict[str, Any]) -> None:
+        """setMyCommands, setMyDescription, setMyShortDescription, each per language_code
+        ("" for every user without one of their own), as the Bot API limits them: at most
+        100 commands, each 1-32 of a-z, 0-9 and _ with a description of 1-256 characters;
+        a description 0-512 characters, a short one 0-120 (400 "Bad Request: ..." else)."""
+        language = body.get("language_code", "")
+        if method == "setMyCommands":
+            commands = body.get("commands")
+            if not isinstance(commands, list) or len(commands) > 100:
+                return _error(handler, 400, "Bad Request: too many commands specified")
+            for command in commands:
+                name = command.get("command") if isinstance(command, dict) else None
+                about = command.get("description") if isinstance(command, dict) else None
+                if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]{1,32}", name):
+                    return _error(handler, 400, "Bad Request: BOT_COMMAND_INVALID")
+                if not isinstance(about, str) or not 1 <= len(about) <= 256:
+                    return _error(handler, 400, "Bad Request: command description is invalid")
+            self.menus[language] = [(c["command"], c["description"]) for c in commands]
+        else:
+            key, most = (
+                ("description", 512) if method == "setMyDescription" else ("short_description", 120)
+            )
+            text = body.get(key, "")
+            if not isinstance(text, str) or len(text.encode("utf-16-le")) // 2 > most:
+                return _error(handler, 400, f"Bad Request: {key} is too long")
+            self.profile[(key, language)] = text
+        return self._result(handler, method, "Boolean", True)
 
     # -- Telegram calling hunter ------------------------------------------------------------
     def message(self, chat: int, text: str, sender: int | None = None) -> dict[str, Any]:

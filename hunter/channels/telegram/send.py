@@ -165,6 +165,14 @@ class TelegramSender(TelegramMessages):
         # A 400 is about the URL: not HTTPS, a port Telegram does not call, ...
         self._ask("setWebhook", fields, refused="Telegram refused the webhook URL")
 
+    def set_menu(self) -> None:
+        """The bot's commands ("/" lists them), description and short description, in
+        English and Thai (menu.py): what a stranger sees before pressing Start."""
+        from hunter.channels.telegram import menu
+
+        for method, fields in menu.calls():
+            self._ask(method, fields, refused=f"Telegram refused {method}")
+
     def webhook_info(self) -> dict[str, Any]:
         """getWebhookInfo: the URL Telegram calls, updates waiting, and its last error."""
         info = self._ask("getWebhookInfo", {})
