@@ -35,7 +35,9 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
     """sendMessage's fields for one listing (all but chat_id), within Telegram's limits."""
     lines = [f"<b>{_html(_cut(listing.title, TITLE_MAX))}</b>", f"💰 {_html(money(listing))}"]
     lines += [
-        _html(text) for text in (details(listing), _cut(listing.summary, SUMMARY_MAX)) if text
+        _html(text)
+        for text in (_cut(details(listing), DETAILS_MAX), _cut(listing.summary, SUMMARY_MAX))
+        if text
     ]
     lines += ["", f"📍 {_html(listing.source)}"]
     if listing.also_on:  # copies of the job merged into this alert since (issue 43)
@@ -79,9 +81,8 @@ def digest(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
         boards = [(_cut(board, 24), url) for board, url in also_on(listing)]
         while boards and _units(_rest(pay, source, boards)) > share - DIGEST_TITLE_LEAST:
             boards.pop()  # the rest are still named by /why
-        title = _cut(
-            listing.title, min(DIGEST_TITLE_MAX, share - _units(_rest(pay, source, boards)))
-        )
+        most = min(DIGEST_TITLE_MAX, share - _units(_rest(pay, source, boards)))
+        title = _cut(listing.title, max(most, DIGEST_TITLE_LEAST))
         shown = (
             f'<a href="{escape(listing.url)}">{_html(title)}</a>' if listing.url else _html(title)
         )

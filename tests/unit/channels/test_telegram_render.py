@@ -75,3 +75,24 @@ def test_a_digest_of_emoji_titles_with_copies_fits_as_telegram_counts_it() -> No
         for _board, url in listing.also_on[:1]:  # at least the first copy, with its link
             assert url in shown.links
     assert text.count("also on") == sum(1 for x in listings if x.also_on)
+
+
+def test_a_card_of_emoji_everywhere_fits_as_telegram_counts_it() -> None:
+    """Issue 55, low 10: every message, not only a digest, within 4,096 UTF-16 units."""
+    from hunter.channels.telegram.render import message
+
+    emoji = "🚀🔥💼" * 400
+    listing = Listing(
+        "fastwork:1",
+        "fastwork",
+        emoji,
+        "https://fastwork.co/job/1",
+        summary=emoji,
+        company=emoji,
+        location=emoji,
+        category=emoji,
+        also_on=tuple((f"board{b}", f"https://b{b}.test/") for b in range(10)),
+    )
+    shown = _Shown()
+    shown.feed(message(listing, emoji)["text"])
+    assert len("".join(shown.text).encode("utf-16-le")) // 2 <= TEXT_MAX
