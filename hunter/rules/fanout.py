@@ -20,7 +20,7 @@ from functools import lru_cache
 import ahocorasick
 
 from hunter.rules.filter_config import FilterConfig
-from hunter.rules.filters import Judgement, _spans, judge, matching, under_floor
+from hunter.rules.filters import Judgement, _spans, judge, matching, under_floor, unread
 from hunter.rules.listing import Listing
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
@@ -124,6 +124,8 @@ class Fanout:
                 continue
             if priced and chat.floors and under_floor(listing, chat.rules):
                 continue
+            if chat.rules.languages and unread(listing, chat.rules.languages):
+                continue  # written in none of its languages (issue 54)
             if chat.muted:
                 found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)

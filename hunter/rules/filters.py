@@ -88,6 +88,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     under = under_floor(listing, rules)
     if under:
         return Judgement(False, under)
+    if rules.languages and (other := unread(listing, rules.languages)):
+        return Judgement(False, other)
     if not rules.include:
         return Judgement(True, "no include keywords: everything matches")
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
@@ -97,6 +99,14 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
+
+
+def unread(listing: Listing, languages: tuple[str, ...]) -> str:
+    """Why `listing` is in none of `languages`, in words; "" when it is in one, or its language
+    is unknown (never "no" for want of knowledge: rules/language.py)."""
+    from hunter.rules.language import language_of, left_out
+
+    return left_out(language_of(listing.title, listing.summary), languages)
 
 
 def floor_missed(listing: Listing, rules: FilterConfig) -> tuple[int, int] | None:

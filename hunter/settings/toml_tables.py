@@ -26,3 +26,21 @@ def words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ConfigError(f"{where}: {key} must be a list of non-empty strings, got {value!r}")
     return tuple(v.strip() for v in value)
+
+
+def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    """A list of ISO 639-1 codes of languages hunter can tell apart ("en", "th"), lower case."""
+    from hunter.rules.language import KNOWN
+
+    value = raw.get(key, [])
+    codes = (
+        [v.strip().lower() for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    )
+    wrong = [v for v in value if not isinstance(v, str)] if isinstance(value, list) else [value]
+    wrong += [code for code in codes if code not in KNOWN]
+    if wrong:
+        raise ConfigError(
+            f"{where}: {key} must be a list of two-letter language codes (ISO 639-1) hunter can "
+            f'tell apart, e.g. ["en", "th"]; {wrong[0]!r} is not one'
+        )
+    return tuple(dict.fromkeys(codes))

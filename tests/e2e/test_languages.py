@@ -1,0 +1,53 @@
+"""The languages a chat reads (issue 54, its language layer), as a user meets them: hunter.toml
+says `languages = ["en"]`; a German ad never reaches LINE, `hunter check` says why, and a
+listing too short to tell is alerted (unknown is never "no")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.support.board import Board
+from tests.support.cli import run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+
+GERMAN = (
+    "Wir suchen einen erfahrenen Python Entwickler für unser Team in Berlin. Sie arbeiten an "
+    "unseren Diensten und betreuen zwei Kollegen."
+)
+ENGLISH = (
+    "We build payment tools for small shops. You will run our Python services on AWS and "
+    "review the code of two junior engineers."
+)
+
+
+def feed(jobs: list[tuple[str, str, str]]) -> dict[str, Any]:
+    return {
+        "jobs": [
+            {"id": job, "title": title, "link": f"https://b.test/{job}", "text": text}
+            for job, title, text in jobs
+        ]
+    }
+
+
+def test_an_ad_in_a_language_the_chat_does_not_read_is_left_out(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    source = {"name": "b", "kind": "json", "url": board.serve_json("/b", feed([])),
+              "items": "jobs", "id": "id", "title": "title", "link": "link",
+              "summary": "text"}  # fmt: skip
+    write_config(tmp_path, [source], filter={"include": ["python"], "languages": ["en", "th"]})
+    board.serve_json("/b", feed([("0", "python seed", "")]))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    jobs = [
+        ("1", "Python Entwickler (m/w/d)", GERMAN),
+        ("2", "Senior Python Developer", ENGLISH),
+        ("3", "Python", ""),  # too short to tell: kept
+        ("0", "python seed", ""),
+    ]
+    board.serve_json("/b", feed(jobs))
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "written in de (this chat reads en, th)" in check.stdout, check.stdout
+    ran = run_hunter(tmp_path, "run", "--once", env=env)
+    assert ran.returncode == 0, ran.stderr
+    assert sorted(line.delivered) == ["Python", "Senior Python Developer"]
