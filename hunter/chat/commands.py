@@ -23,6 +23,7 @@ TABLE = (
     Verb("add", ("เพิ่ม", "add"), argument=True),
     Verb("remove", ("ลบ", "remove"), argument=True),
     Verb("budget", ("งบ", "budget"), argument=True),
+    Verb("languages", ("ภาษา", "languages"), argument=True),  # what it reads (issue 54)
     Verb("pause", ("หยุด", "pause")),
     Verb("resume", ("ต่อ", "resume")),
     Verb("why", ("ทำไม", "why"), argument=True),
@@ -34,7 +35,16 @@ TABLE = (
     Verb("refuse", ("ปฏิเสธ", "refuse"), argument=True),
     Verb("asks", ("คำขอ", "asks")),  # who waits for approval (issue 55)
 )
-TUNING = {"words", "add", "remove", "budget", "pause", "resume", "why"}  # chat/tuning.py's
+TUNING = {
+    "words",
+    "add",
+    "remove",
+    "budget",
+    "languages",
+    "pause",
+    "resume",
+    "why",
+}  # chat/tuning.py's
 
 
 @dataclass(frozen=True)

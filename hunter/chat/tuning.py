@@ -20,6 +20,7 @@ from hunter.chat.commands import Command
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import Destinations
 from hunter.rules.filter_config import FilterConfig
+from hunter.rules.language import read_languages
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -125,6 +126,8 @@ class Tuning:
             if not floor.amount:
                 shown = f"ไม่กำหนด · none ({describe_terms(floor.currency, floor.period)})"
             return f"งบขั้นต่ำ · minimum budget: {shown}", CHANGED
+        if command.verb == "languages":
+            return self._languages(argument, chat, at)
         if command.verb in ("pause", "resume"):
             paused = command.verb == "pause"
             self.store.chat.tune_settings(chat, at, paused=paused)
@@ -136,6 +139,23 @@ class Tuning:
                 )
             return "ส่งต่อแล้ว · pushes resume", CHANGED
         return self.words(chat, at)
+
+    def _languages(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
+        """The languages `chat` reads (issue 54): a listing in none of them is left out, one
+        whose language cannot be told is kept."""
+        if not argument.strip():
+            return self.words(chat, at)
+        chosen = read_languages(argument)
+        if chosen is None:
+            return (
+                "ภาษาเป็นรหัสสองตัวหรือชื่อภาษา เช่น “ภาษา ไทย อังกฤษ” หรือ “ภาษา th en” "
+                "(“ภาษา ทั้งหมด” = ทุกภาษา) · languages are two-letter codes or names, e.g. "
+                "“languages en th”, “languages english” (“languages all” reads every one)",
+                (),
+            )
+        self.store.chat.tune_languages(chat, chosen, at)
+        shown = ", ".join(chosen) or "ทุกภาษา · every language"
+        return f"ภาษา · languages: {shown}", CHANGED
 
     @property
     def cap_refusal(self) -> str:
@@ -194,6 +214,7 @@ class Tuning:
             "คำ · words: " + (", ".join(rule.include) or "ทุกงาน · everything"),
             "ไม่เอา · exclude: " + (", ".join(rule.exclude) or "-"),
             "งบขั้นต่ำ · min budget: " + (", ".join(describe_floors(rule)) or "-"),
+            "ภาษา · languages: " + (", ".join(rule.languages) or "ทุกภาษา · every language"),
         ]
         if rules and rules.paused:
             lines.append("หยุดส่งอยู่ · paused (ต่อ resumes)")

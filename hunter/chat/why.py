@@ -123,6 +123,8 @@ class Why:
             return f"ปิดคำไว้ · muted word: {verdict.reason.split(': ', 1)[-1]}"
         if verdict.reason.startswith("excluded"):
             return f"กรองออก: มีคำต้องห้าม · filtered: {verdict.reason}"
+        if verdict.reason.startswith("written in"):  # a language it does not read (issue 54)
+            return f"กรองออก: ภาษาที่ไม่ได้อ่าน · filtered: {verdict.reason}"
         words = ", ".join(rules.include) or "-"
         return f"กรองออก: ไม่มีคำที่ตั้งไว้ · filtered: none of its words ({words})"
 

@@ -24,12 +24,18 @@ class ChatRules:
     min_budget: int | None = None  # baht for a whole job; None: hunter.toml's
     paused: bool = False
     floors: tuple[PayFloor, ...] = ()  # in other currencies and periods; amount 0: none
+    languages: tuple[str, ...] | None = None  # read from the chat; () every one; None: toml's
 
     @property
     def changed(self) -> bool:
         """Whether the chat changed anything of hunter.toml (mutes are the buttons')."""
         return bool(
-            self.added or self.removed or self.min_budget is not None or self.paused or self.floors
+            self.added
+            or self.removed
+            or self.min_budget is not None
+            or self.paused
+            or self.floors
+            or self.languages is not None
         )
 
     def apply(self, rules: FilterConfig) -> FilterConfig:
@@ -42,7 +48,10 @@ class ChatRules:
         terms = {(floor.currency, floor.period) for floor in self.floors}
         kept = [floor for floor in rules.min_pay if (floor.currency, floor.period) not in terms]
         floors = (*kept, *(floor for floor in self.floors if floor.amount))
-        return replace(rules, include=tuple(include), min_budget=budget, min_pay=floors)
+        languages = rules.languages if self.languages is None else self.languages
+        return replace(
+            rules, include=tuple(include), min_budget=budget, min_pay=floors, languages=languages
+        )
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -54,5 +63,6 @@ class ChatRules:
                 for f in self.floors
             ],
             "paused": self.paused,
+            "languages": None if self.languages is None else list(self.languages),
             "mutes": {word: until.isoformat() for word, until in sorted(self.mutes.items())},
         }

@@ -71,3 +71,29 @@ def left_out(listing_language: str, languages: tuple[str, ...]) -> str:
     if not languages or not listing_language or listing_language in languages:
         return ""
     return f"written in {listing_language} (this chat reads {', '.join(languages)})"
+
+
+# What a person types for a language, in Thai and English, beside its code ("ภาษา ไทย อังกฤษ").
+NAMES = {
+    "ไทย": "th", "อังกฤษ": "en", "จีน": "zh", "ญี่ปุ่น": "ja", "เกาหลี": "ko", "เวียดนาม": "vi",
+    "เยอรมัน": "de", "ฝรั่งเศส": "fr", "สเปน": "es", "โปรตุเกส": "pt", "รัสเซีย": "ru",
+    "อินโดนีเซีย": "id", "มาเลย์": "ms", "ลาว": "lo", "พม่า": "my", "เขมร": "km",
+    "thai": "th", "english": "en", "chinese": "zh", "japanese": "ja", "korean": "ko",
+    "vietnamese": "vi", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt",
+    "russian": "ru", "indonesian": "id", "malay": "ms", "polish": "pl", "dutch": "nl",
+    "italian": "it",
+}  # fmt: skip
+EVERY = frozenset(["all", "any", "every", "ทั้งหมด", "ทุกภาษา"])
+LANGUAGES_MOST = 10  # languages one chat reads at most: each one a word it typed
+
+
+def read_languages(said: str) -> tuple[str, ...] | None:
+    """The languages a chat typed ("en th", "ไทย อังกฤษ", "all" for every one: ()); None when
+    a word is neither a code hunter can tell nor a name it knows."""
+    words = said.replace(",", " ").casefold().split()
+    if len(words) == 1 and words[0] in EVERY:
+        return ()
+    codes = [NAMES.get(word, word) for word in words[:LANGUAGES_MOST]]
+    if not codes or any(code not in KNOWN for code in codes):
+        return None
+    return tuple(dict.fromkeys(codes))

@@ -90,6 +90,10 @@ class ChatStore(Room, ABC):
         """`chat` sets its minimum budget (0: none) or pauses; None keeps what was set."""
 
     @abstractmethod
+    def tune_languages(self, chat: str, languages: tuple[str, ...] | None, at: datetime) -> None:
+        """`chat` reads `languages` (ISO 639-1 codes; () every language, None hunter.toml's)."""
+
+    @abstractmethod
     def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         """`chat` sets its floor for pay in `floor`'s currency and period (amount 0: none);
         baht for a whole job is `tune_settings`' min_budget."""
@@ -144,6 +148,8 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
         elif kind in ("add", "remove"):
             part["added" if kind == "add" else "removed"].append(text(row, "word"))
         elif kind == "settings":
+            said = row.get("word")
+            part["languages"] = None if said is None else tuple(str(said).split())
             part["min_budget"] = optional_integer(row, "amount")
             part["paused"] = row.get("flag") is not None and flag(row, "flag")
         elif kind == "floor":
@@ -158,6 +164,7 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             min_budget=part.get("min_budget"),
             paused=part.get("paused", False),
             floors=tuple(part.get("floors", ())),
+            languages=part.get("languages"),
         )
         for chat, part in parts.items()
     }

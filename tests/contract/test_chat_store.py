@@ -185,3 +185,24 @@ def test_add_and_remove_churn_leaves_only_what_the_words_are_now(store: Store) -
     after = store.chat.rules(T0 + timedelta(days=1))
     assert after[""].removed == ("python",) and after[""].added == ()
     assert after["studio"].added == ("keep",)
+
+
+def test_the_languages_a_chat_reads_are_kept_the_later_said_winning(store: Store) -> None:
+    """Issue 54: "ภาษา th en" from the chat; "ภาษา ทั้งหมด" reads every language; of two said
+    at once on two replicas, the later wins; a reset and /forget take them."""
+    at = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    assert "team" not in store.chat.rules(at)
+    store.chat.tune_languages("team", ("th", "en"), at)
+    assert store.chat.rules(at)["team"].languages == ("th", "en")
+    store.chat.tune_languages("team", ("de",), at - timedelta(seconds=1))  # said earlier
+    assert store.chat.rules(at)["team"].languages == ("th", "en")
+    store.chat.tune_languages("team", (), at + timedelta(seconds=1))
+    assert store.chat.rules(at)["team"].languages == ()  # every language
+    store.chat.tune_settings("team", at + timedelta(seconds=2), min_budget=3000)
+    kept = store.chat.rules(at)["team"]
+    assert (kept.languages, kept.min_budget) == ((), 3000)  # one does not undo the other
+    store.chat.tune_languages("telegram:5", ("en",), at)
+    store.subscribers.forget("telegram:5")
+    assert "telegram:5" not in store.chat.rules(at)
+    store.chat.reset_tuning("team")
+    assert "team" not in store.chat.rules(at)

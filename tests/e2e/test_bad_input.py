@@ -96,7 +96,11 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         (
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
             f'[[chats]]\nname = "design"\nto = "C{"0" * 32}"\ninclude_words = ["logo"]\n',
-            ("[[chats]] #1", "unknown key 'include_words'", "include, merge, min_budget"),
+            (
+                "[[chats]] #1",
+                "unknown key 'include_words'",
+                "include, languages, merge, min_budget",
+            ),
         ),
         (  # issue 45, finding 13: the owner's name in status lines and `--chat`
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'

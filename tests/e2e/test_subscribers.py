@@ -365,3 +365,24 @@ def test_a_group_that_becomes_a_supergroup_keeps_its_words_and_gets_its_listings
     # Nothing left at the old id but the inbox's 7-day memory of the updates it handled.
     assert community.rows_naming(f"telegram:{GROUP}") == ["hunter_events"]
     assert telegram.violations == []
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_subscriber_says_the_languages_it_reads_in_thai(community: Community) -> None:
+    """Issue 54, its language layer: "/languages อังกฤษ" from the chat, and a German ad of its
+    word no longer reaches it; "/why" says why; "/languages all" reads every language again."""
+    community.say(STRANGER, "/start python")
+    said = community.say(STRANGER, "/languages อังกฤษ")
+    assert said == "ภาษา · languages: en"
+    assert "ภาษา · languages: en" in community.say(STRANGER, "/words")
+    german = "Wir suchen einen Python Entwickler für unser Team in Berlin"
+    english = "We are hiring a python developer for our team in Bangkok"
+    count = len(community.telegram.texts(STRANGER)) + 1
+    community.post(german, english)
+    assert titles(community.read(STRANGER, count)[-1:]) == [english]
+    time.sleep(4)  # a poll more: the German ad never comes
+    assert german not in titles(community.telegram.texts(STRANGER))
+    why = community.say(STRANGER, "/why board:j0")
+    assert "written in de (this chat reads en)" in why, why
+    assert "every language" in community.say(STRANGER, "/languages all")
+    assert "two-letter codes" in community.say(STRANGER, "/languages klingon")

@@ -65,6 +65,10 @@ class FunctionChat(ChatStore):
             self._database.value("hunter_tune_keyword", chat=chat, word=word, op=op, at=at, cap=cap)
         )
 
+    def tune_languages(self, chat: str, languages: tuple[str, ...] | None, at: datetime) -> None:
+        said = None if languages is None else " ".join(languages)
+        self._database.value("hunter_tune_languages", chat=chat, languages=said, now=at)
+
     def tune_settings(
         self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None
     ) -> None:

@@ -99,6 +99,11 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             db.execute(Q["tune_floor"], params)
 
+    def tune_languages(self, chat: str, languages: tuple[str, ...] | None, at: datetime) -> None:
+        said = None if languages is None else " ".join(languages)
+        with self._database.tx() as db:
+            db.execute(Q["tune_languages"], {"chat": chat, "languages": said, "now": ts(at)})
+
     def reset_tuning(self, chat: str | None = None) -> int:
         with self._database.tx() as db:
             return sum(

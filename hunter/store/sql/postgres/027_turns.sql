@@ -289,6 +289,43 @@ BEGIN
     RETURN true;
 END $$;
 
+-- The languages a chat reads, set from its chat (issue 54: "ภาษา en th", "languages all"), kept
+-- with its other settings, so that /forget, a reset and a supergroup's move take them too.
+-- NULL: hunter.toml's; '': every language; else ISO 639-1 codes apart by spaces. Of two
+-- changes said at once on two replicas, the later one wins (languages_at), as for the budget.
+ALTER TABLE hunter_chat_settings
+    ADD COLUMN IF NOT EXISTS languages text,
+    ADD COLUMN IF NOT EXISTS languages_at timestamptz;
+
+CREATE OR REPLACE FUNCTION hunter_tune_languages(
+    p_chat text, p_languages text, p_now timestamptz
+)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO hunter_chat_settings AS s (chat, paused, changed_at, languages, languages_at)
+    VALUES (p_chat, false, p_now, p_languages, p_now)
+    ON CONFLICT (chat) DO UPDATE SET
+        languages = CASE WHEN coalesce(s.languages_at, '-infinity') <= p_now
+                         THEN p_languages ELSE s.languages END,
+        languages_at = CASE WHEN coalesce(s.languages_at, '-infinity') <= p_now
+                            THEN p_now ELSE s.languages_at END;
+$$;
+
+-- A chat's settings row says its languages in `word` (an older hunter reads no `word` there).
+CREATE OR REPLACE FUNCTION hunter_chat_rules(p_now timestamptz)
+RETURNS TABLE (chat text, kind text, word text, until timestamptz, amount bigint, flag boolean)
+LANGUAGE sql STABLE AS $$
+    SELECT m.chat, 'mute', m.word, m.until, NULL::bigint, NULL::boolean
+    FROM hunter_chat_mutes m WHERE m.until > p_now
+    UNION ALL
+    SELECT t.chat, t.op, t.word, NULL, NULL, NULL FROM hunter_tuning t
+    UNION ALL
+    SELECT s.chat, 'settings', s.languages, NULL, s.min_budget, s.paused FROM hunter_chat_settings s
+    UNION ALL
+    SELECT f.chat, 'floor', f.currency || '/' || f.period, NULL, f.amount, NULL
+    FROM hunter_chat_floors f
+    ORDER BY 1, 2, 3;
+$$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '27')

@@ -44,6 +44,8 @@ CREATE TABLE hunter_chat_settings (
     changed_at timestamp with time zone NOT NULL,
     budget_at timestamp with time zone,
     paused_at timestamp with time zone,
+    languages text,
+    languages_at timestamp with time zone,
     CONSTRAINT hunter_chat_settings_pkey PRIMARY KEY (chat)
 );
 
@@ -341,7 +343,7 @@ AS $function$
     UNION ALL
     SELECT t.chat, t.op, t.word, NULL, NULL, NULL FROM hunter_tuning t
     UNION ALL
-    SELECT s.chat, 'settings', NULL, NULL, s.min_budget, s.paused FROM hunter_chat_settings s
+    SELECT s.chat, 'settings', s.languages, NULL, s.min_budget, s.paused FROM hunter_chat_settings s
     UNION ALL
     SELECT f.chat, 'floor', f.currency || '/' || f.period, NULL, f.amount, NULL
     FROM hunter_chat_floors f
@@ -1729,6 +1731,19 @@ BEGIN
     WHERE t.changed_at <= excluded.changed_at;
     RETURN true;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.hunter_tune_languages(p_chat text, p_languages text, p_now timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+    INSERT INTO hunter_chat_settings AS s (chat, paused, changed_at, languages, languages_at)
+    VALUES (p_chat, false, p_now, p_languages, p_now)
+    ON CONFLICT (chat) DO UPDATE SET
+        languages = CASE WHEN coalesce(s.languages_at, '-infinity') <= p_now
+                         THEN p_languages ELSE s.languages END,
+        languages_at = CASE WHEN coalesce(s.languages_at, '-infinity') <= p_now
+                            THEN p_now ELSE s.languages_at END;
+$function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_tune_settings(p_chat text, p_budget bigint, p_paused boolean, p_now timestamp with time zone)
  RETURNS void

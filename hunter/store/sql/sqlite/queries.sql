@@ -429,13 +429,23 @@ DELETE FROM hunter_chat_settings WHERE :chat IS NULL OR chat = :chat;
 -- name: reset_floors
 DELETE FROM hunter_chat_floors WHERE :chat IS NULL OR chat = :chat;
 
+-- name: tune_languages
+-- The languages a chat reads (027_turns.sql): kept only when :now is not older than the last.
+INSERT INTO hunter_chat_settings (chat, paused, changed_at, languages, languages_at)
+VALUES (:chat, 0, :now, :languages, :now)
+ON CONFLICT (chat) DO UPDATE SET
+    languages = CASE WHEN coalesce(hunter_chat_settings.languages_at, '') <= :now
+                     THEN :languages ELSE hunter_chat_settings.languages END,
+    languages_at = CASE WHEN coalesce(hunter_chat_settings.languages_at, '') <= :now
+                        THEN :now ELSE hunter_chat_settings.languages_at END;
+
 -- name: chat_rules
 SELECT chat, 'mute' AS kind, word, until, NULL AS amount, NULL AS flag
 FROM hunter_chat_mutes WHERE until > :now
 UNION ALL
 SELECT chat, op, word, NULL, NULL, NULL FROM hunter_tuning
 UNION ALL
-SELECT chat, 'settings', NULL, NULL, min_budget, paused FROM hunter_chat_settings
+SELECT chat, 'settings', languages, NULL, min_budget, paused FROM hunter_chat_settings
 UNION ALL
 SELECT chat, 'floor', currency || '/' || period, NULL, amount, NULL FROM hunter_chat_floors
 ORDER BY 1, 2, 3;
