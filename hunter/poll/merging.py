@@ -17,6 +17,7 @@ look known, so it is alerted as usual, never merged (a missed merge, never a los
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -37,6 +38,8 @@ from hunter.store.records import SourceState
 # Earlier listings of one title a fresh one is compared with, at most (the newest): the store's
 # note answers as many of each kind (sql/postgres/027_turns.sql), issue 55.
 BUCKET_MOST = 96
+DIGEST, PAGE_AT = "page_digest", "page_at"  # the last recorded page's digest, and when
+REFRESH = timedelta(days=1)  # a page shown again unchanged is recorded again after this
 PAGE = "page"  # the key of the last recorded page's marks in a source's schedule document
 
 
@@ -170,13 +173,46 @@ def _comparable(likeness: Likeness) -> Likeness | None:
 
 
 def with_page(
-    schedule: dict[str, Any], recorded: Sequence[Listing] | None, last: SourceState | None
+    schedule: dict[str, Any],
+    recorded: Sequence[Listing] | None,
+    last: SourceState | None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """A source's next read (timetable.plan's) whose schedule document holds the marks of
-    the page this read recorded, or, when it recorded none (a failed read, an empty page),
-    the last page's."""
-    marks = page_marks(recorded or ()) or sorted(known_marks(last.cadence if last else None))
-    return {**schedule, "cadence": {**schedule["cadence"], PAGE: marks}}
+    the page this read recorded, its digest and when (`now`), or, when it recorded none (a
+    failed read, an empty page, the same page again: same_page), the last page's."""
+    before = dict(last.cadence) if last else {}
+    page = {key: before[key] for key in (PAGE, DIGEST, PAGE_AT) if key in before}
+    if recorded:
+        page = {PAGE: page_marks(recorded), DIGEST: page_digest(recorded)}
+        if now is not None:
+            page[PAGE_AT] = now.isoformat()
+    return {**schedule, "cadence": {**schedule["cadence"], PAGE: [], **page}}
+
+
+def page_digest(listings: Iterable[Listing]) -> str:
+    """A page's listings as one digest of their ids (SHA-256: two pages of one digest show the
+    same listings, whatever the ids)."""
+    ids = "\n".join(sorted({x.job_id for x in listings}))
+    return hashlib.sha256(ids.encode()).hexdigest()[:32]
+
+
+def same_page(
+    listings: Sequence[Listing], last: SourceState | None, now: datetime, keep_days: float
+) -> bool:
+    """Whether a read shows exactly the listings the last recorded page showed, recorded less
+    than REFRESH (and a quarter of `keep_days`, prune_after_days) ago: nothing on it is new,
+    and recording it again would only refresh when they were last seen, which the prune
+    needs long before it forgets them (issue 56: a quiet read wrote a round trip a source)."""
+    cadence = last.cadence if last else None
+    if not listings or not cadence or cadence.get(DIGEST) != page_digest(listings):
+        return False
+    try:
+        recorded = datetime.fromisoformat(str(cadence.get(PAGE_AT)))
+    except ValueError:
+        return False
+    refresh = min(REFRESH, timedelta(days=keep_days / 4))
+    return now - refresh < recorded <= now
 
 
 def _marks(listings: Iterable[Listing]) -> list[str]:

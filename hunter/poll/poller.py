@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from hunter.errors import StoreError
 from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
-from hunter.poll.merging import Copies, with_page
+from hunter.poll.merging import Copies, same_page, with_page
 from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -82,7 +82,9 @@ class Poller:
         self.clock = clock
         self.worker = worker
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
-        self.paused: frozenset[str] = frozenset()  # chats paused from their chat, as the poll read
+        # Chats paused from their chat, as the poll read them; None: the poll read no rules
+        # (nothing new to judge), and the delivery reads them if anything waits.
+        self.paused: frozenset[str] | None = frozenset()
         self.not_due = 0  # sources the last poll did not read: not due, or another's claim
         # Each source's next read as the last poll left it (what it read, claimed and noted):
         # `hunter run` sleeps until the earliest without reading the store again.
@@ -147,9 +149,14 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
-        rules = self.store.chat.rules(now) if not prime else {}
-        self.paused = frozenset(chat for chat, r in rules.items() if r.paused)
-        if reads and not prime and self.config.subscribers.open:  # who joined, as of now
+        # A page shown again as it was recorded is not recorded again (same_page): a quiet
+        # poll judges nothing, so it reads neither the chats' rules nor who joined.
+        keep = self.config.prune_after_days
+        again = {r.name for r in reads if same_page(r.listings, states.get(r.name), now, keep)}
+        judging = not prime and any(not r.stopped and r.name not in again for r in reads)
+        rules = self.store.chat.rules(now) if judging else {}
+        self.paused = frozenset(c for c, r in rules.items() if r.paused) if judging else None
+        if judging and self.config.subscribers.open:  # who joined, as of now
             joined = [s.chat for s in self.store.subscribers.all() if s.active]
             self.destinations = self.destinations.with_subscribers(joined)
         for read in reads:
@@ -164,7 +171,7 @@ class Poller:
                     recorded = self.store.outbox.record(
                         read.name, read.listings, set(), now, prime=True
                     )
-                elif judged.verdict.good:
+                elif judged.verdict.good and read.name not in again:
                     recorded = self._record(read, now, rules, state)
             except StoreError as exc:
                 # This source's listings could not be written; the others still are. It
@@ -182,7 +189,8 @@ class Poller:
                 continue
             new = None if not judged.verdict.good else _arrived(recorded)
             schedule = timetable.plan(read, state, new, self.config, now)
-            schedule = with_page(schedule, read.listings if judged.verdict.good else None, state)
+            kept = judged.verdict.good and read.name not in again
+            schedule = with_page(schedule, read.listings if kept else None, state, now)
             notes.append(replace(judged.note, **schedule))
         noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
         self.next_reads.update({note.name: note.not_before for note in notes})

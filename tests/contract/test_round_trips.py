@@ -17,6 +17,7 @@ from hunter.settings.config import parse_config
 from hunter.store.base import Store
 from tests.support.board import Board, html_source
 from tests.support.counting import CountingStore
+from tests.support.scripted import Clock
 
 
 def poll_calls(store: Store, board: Board, path: str, listings: int) -> Counter[str]:
@@ -84,3 +85,43 @@ def test_a_cron_run_with_nothing_due_only_looks(store: Store, board: Board) -> N
     # prune's claim
     assert sum(counting.calls.values()) <= 5, counting.calls
     assert "outbox.claim_due" not in looked and "outbox.claim_new" not in looked
+
+
+def test_a_quiet_poll_costs_the_same_whatever_its_pages_and_sources(
+    store: Store, board: Board, capsys: Any
+) -> None:
+    """Issue 56: a read that shows the page it showed last time (nothing new) was recorded
+    again, a round trip a source, and judged with the chats' rules. Now a quiet poll costs the
+    same for 1 or 5 sources of 10 or 50 listings; a page shown unchanged is recorded again
+    once a day, so that the prune never takes a listing still shown."""
+    costs = []
+    for sources, listings in ((1, 10), (5, 50)):
+        tag = f"{sources}x{listings}"
+        paths = [f"/{tag}-{s}" for s in range(sources)]
+        config = parse_config(
+            {
+                "sources": [
+                    html_source(path.strip("/"), board.serve_jobs(path, [(f"{path}-{i}", f"job {i}")
+                                for i in range(listings)]))
+                    for path in paths
+                ]
+            }
+        )  # fmt: skip
+        counting = CountingStore(store)
+        clock = Clock(datetime.now(UTC))
+        hunter = Hunter(config, counting, TerminalSender(), clock=clock)  # type: ignore[arg-type]
+        hunter.poll()  # primes
+        clock.advance(3600)
+        counting.calls.clear()
+        hunter.poll()
+        costs.append(dict(counting.calls))
+        assert "outbox.record" not in counting.calls and "chat.rules" not in counting.calls
+        clock.advance(24 * 3600)  # a day later, unchanged still: recorded again, once
+        counting.calls.clear()
+        hunter.poll()
+        assert counting.calls["outbox.record"] == sources
+    capsys.readouterr()
+    assert costs[0] == costs[1]
+    # the sources' rows, the claim of the due ones, their notes, the reads kept, the outbox's
+    # look and the daily prune's claim
+    assert sum(costs[0].values()) <= 6, costs[0]
