@@ -111,9 +111,13 @@ def run_forever(
         scheduler.shutdown(wait=False)
 
     def nudge() -> None:
-        """A notice a person waits on was queued from the chat: deliver it now."""
+        """A notice a person waits on was queued from the chat: deliver it now (or, should
+        the scheduler not take it, with the next poll: the chat's answer never fails for it)."""
         hunter.nudge()
-        wake(datetime.now(tz))
+        try:
+            wake(datetime.now(tz))
+        except Exception:  # a scheduler stopping, or not started yet
+            log.debug("the next poll delivers the notice", exc_info=True)
 
     if inbox is not None:
         inbox.on_notice(nudge)
