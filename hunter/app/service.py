@@ -29,6 +29,7 @@ from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
+from hunter.store.sources import PollLook
 from hunter.store.states import RowStatus
 
 log = logging.getLogger("hunter")
@@ -133,13 +134,17 @@ class Hunter:
     def channels(self) -> Channels:
         return self.deliverer.channels
 
-    def poll(self, ahead: float = math.inf, fixed_now: bool = False) -> PollReport:
+    def poll(
+        self, ahead: float = math.inf, fixed_now: bool = False, look: PollLook | None = None
+    ) -> PollReport:
         """Read the sources that are due (a scheduled read up to `ahead` seconds early; by
         default every source but what `every` or the site holds), deliver what waits, and
-        prune when it is due."""
+        prune when it is due. `look`: what a cron run looked at first (poll_once), so that
+        none of it is asked again."""
         started = time.monotonic()
         self._nudged.clear()  # what the chat queued until now goes with this delivery
-        sources = self.poller.poll(ahead, fixed_now)
+        states = look.states if look is not None else None
+        sources = self.poller.poll(ahead, fixed_now, states)
         if self.config.subscribers.asks and not self.stop.is_set():
             self._tell_owner()
         added = any(s.count(RowStatus.PENDING) for s in sources)
@@ -148,15 +153,22 @@ class Hunter:
             # that a copy an alert cannot show (LINE, a message deleted) goes with it.
             d = self.deliverer
             edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
+        looked = (look.claimable, look.next_due) if look is not None else True
         delivery = self.deliverer.deliver(
-            self.config.max_alerts_per_poll, self.poller.paused, look=not added
+            self.config.max_alerts_per_poll, self.poller.paused, look=not added and looked
         )
         self.paced_pushes += delivery.accepted
         # Its time on subscribers was up with more waiting: deliver again at once (not when
         # it pushed nothing at all: that would only spin).
         self.more_to_send = self.deliverer.turns.cut_short and delivery.pushes > 0
         pruned = None
-        if not self.stop.is_set() and self.store.outbox.claim_prune(self.clock(), PRUNE_EVERY):
+        if look is not None:
+            due = look.prune and not self.stop.is_set()  # its turn taken by the look
+        else:
+            due = not self.stop.is_set() and self.store.outbox.claim_prune(
+                self.clock(), PRUNE_EVERY
+            )
+        if due:
             pruned = self.prune()
         seconds = time.monotonic() - started
         report = PollReport(sources, delivery, pruned, seconds, self.poller.not_due)
@@ -185,8 +197,10 @@ class Hunter:
     def poll_once(self) -> PollReport:
         """A cron's run (`run --once`): its time kept to learn the cron's gap, and the
         sources read that are due before the next run is expected."""
-        ticks = self.store.sources.tick(self.clock(), timetable.TICKS_KEPT)
-        return self.poll(timetable.ahead(timetable.gap(ticks), self.config), fixed_now=True)
+        now, lease = self.clock(), timedelta(seconds=self.config.lease_seconds)
+        look = self.store.sources.look(now, timetable.TICKS_KEPT, now - lease, PRUNE_EVERY)
+        ahead = timetable.ahead(timetable.gap(look.ticks), self.config)
+        return self.poll(ahead, fixed_now=True, look=look)
 
     def next_wake(self) -> datetime:
         """When `hunter run` polls next (the earliest next read, within an interval)."""

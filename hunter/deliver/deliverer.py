@@ -96,16 +96,16 @@ class Deliverer:
         self.sleep = sleep or stop.wait  # waits for a retry or a database blip; a stop ends it
 
     def deliver(
-        self, most: int, paused: frozenset[str] | None = None, look: bool = False
+        self, most: int, paused: frozenset[str] | None = None, look: bool | Looked = False
     ) -> Delivery:
         """Push what is due, batch by batch, until nothing is left, `most` listings went to
         hunter.toml's chats (subscribers' go within their day and a call's time: turns.py),
         or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
         of a channel that refused itself (auth, quota, an outage), gets no more this time.
         The chats `paused` from their phone get no new push (None: read from the store).
-        `look`: the caller added nothing, so look once before any claim (anything_due)."""
+        `look`: look once before any claim (nothing was added), or that look's answer."""
         report, lease = Delivery(), timedelta(seconds=self.config.lease_seconds)
-        if look and not anything_due(self.store, self.clock(), lease):
+        if look and not anything_due(self.store, self.clock(), lease, look):
             return report
         if paused is None:
             rules = self.store.chat.rules(self.clock())
@@ -342,8 +342,12 @@ def wait_for_retry(
     return True
 
 
-def anything_due(store: Store, now: datetime, lease: timedelta) -> bool:
+Looked = tuple[bool, datetime | None]  # store.outbox.look's answer: claimable, next due
+
+
+def anything_due(store: Store, now: datetime, lease: timedelta, look: bool | Looked) -> bool:
     """Whether a claim could find something now, or a retry comes soon enough to wait: one
-    look instead of a claim of each kind (a quiet cron run over Supabase: one call, not 3)."""
-    claimable, due = store.outbox.look(now, now - lease)
+    look instead of a claim of each kind (a quiet cron run over Supabase: one call, not 3),
+    or the one made already (`look`: store.outbox.look's answer)."""
+    claimable, due = look if isinstance(look, tuple) else store.outbox.look(now, now - lease)
     return claimable or (due is not None and due - now <= WAIT_FOR_RETRY)

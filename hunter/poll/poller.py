@@ -90,11 +90,17 @@ class Poller:
         # `hunter run` sleeps until the earliest without reading the store again.
         self.next_reads: dict[str, datetime | None] = {}
 
-    def poll(self, ahead: float = math.inf, fixed_now: bool = False) -> list[SourcePoll]:
+    def poll(
+        self,
+        ahead: float = math.inf,
+        fixed_now: bool = False,
+        states: dict[str, SourceState] | None = None,
+    ) -> list[SourcePoll]:
         """Read this replica's sources that are due (a scheduled read up to `ahead` seconds
         early; by default all but what `every` or the site holds), each claimed in the store
-        first, and record what they show. `fixed_now`: see timetable.due."""
-        states = self.store.sources.states()
+        first, and record what they show. `fixed_now`: see timetable.due. `states`: the
+        sources' rows as the caller read them just now (a cron run's look), else read."""
+        states = self.store.sources.states() if states is None else states
         now = self.clock()
         sources = self._my_sources(now)
         due = timetable.due(sources, states, self.config, now, ahead, fixed_now)

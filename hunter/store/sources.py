@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from hunter.store.records import SourceNote, SourceRow, SourceState
 from hunter.store.room import Room
+
+
+@dataclass(frozen=True)
+class PollLook:
+    """What a cron run looks at before it reads (SourceStore.look): one round trip."""
+
+    ticks: list[datetime]  # the last runs' times, this one's last
+    states: dict[str, SourceState]  # every source's row, by name
+    claimable: bool  # anything in the outbox may be claimed now
+    next_due: datetime | None  # when the next retry is due
+    prune: bool  # this run took the daily prune's turn
 
 
 class SourceStore(Room, ABC):
@@ -31,6 +43,14 @@ class SourceStore(Room, ABC):
     @abstractmethod
     def tick(self, now: datetime, keep: int) -> list[datetime]:
         """Note that a `run --once` began at `now`; the last `keep` such times, oldest first."""
+
+    @abstractmethod
+    def look(
+        self, now: datetime, keep: int, lease_before: datetime, prune_every: timedelta
+    ) -> PollLook:
+        """In one round trip (issue 56): `tick` (the run's time kept, the last `keep`), every
+        source's state, the outbox's look (OutboxStore.look) and the daily prune's claim
+        (OutboxStore.claim_prune, every `prune_every`)."""
 
     def all(self) -> list[SourceRow]:
         """Every source's row: its last poll, count, error and health."""

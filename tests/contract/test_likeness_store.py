@@ -113,23 +113,26 @@ def test_a_board_of_one_title_costs_each_read_the_same(store: Store) -> None:
             for n in range(1000)
         ]
         look = pairs(*listings)
-        seconds.append(_quickest(lambda: store.likeness.note(look, T0, now, False)))  # noqa: B023
+        # SQLite works in this process: its CPU time, which a busy machine does not stretch
+        timer = time.process_time if store.dialect == "sqlite" else time.perf_counter
+        note = lambda: store.likeness.note(look, T0, now, False)  # noqa: B023, E731
+        seconds.append(_quickest(note, timer))
         noted = store.likeness.note(pairs(*listings), T0, now)
         answered.append(len(noted.earlier))
         store.outbox.record("copycat", listings, set(), now)
     assert answered == [0] + [32] * 7  # the newest 32 of its kind, whatever is kept
-    # The last read's look-up costs what the second's did (the quickest of five tries each,
-    # `keep` off; 10 ms for a busy machine's pauses, against 025's growth of 0.9 s per 1,000
+    # The last read's look-up costs what the second's did (the quickest of seven tries each,
+    # `keep` off; 25 ms for a busy machine's pauses, against 025's growth of 0.9 s per 1,000
     # kept: 6 s by the eighth read).
-    assert seconds[-1] <= 2 * seconds[1] + 0.01, seconds
+    assert seconds[-1] <= 2 * seconds[1] + 0.025, seconds
 
 
-def _quickest(call: Callable[[], object], tries: int = 5) -> float:
+def _quickest(call: Callable[[], object], timer: Callable[[], float], tries: int = 7) -> float:
     best = float("inf")
     for _ in range(tries):
-        started = time.perf_counter()
+        started = timer()
         call()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, timer() - started)
     return best
 
 

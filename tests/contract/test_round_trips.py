@@ -7,14 +7,18 @@ finish) against a local job board, on both adapters.
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import pytest
 
 from hunter.app.service import Hunter
 from hunter.channels.terminal import TerminalSender
 from hunter.settings.config import parse_config
 from hunter.store.base import Store
+from hunter.store.postgres import PostgresStore
 from tests.support.board import Board, html_source
 from tests.support.counting import CountingStore
 from tests.support.scripted import Clock
@@ -126,3 +130,37 @@ def test_a_quiet_poll_costs_the_same_whatever_its_pages_and_sources(
     # the sources' rows, the claim of the due ones, their notes, the reads kept, the outbox's
     # look and the daily prune's claim
     assert sum(costs[0].values()) <= 6, costs[0]
+
+
+def test_a_cron_run_with_nothing_due_is_one_look_on_the_wire(
+    store: Store, store_kind: str, board: Board, request: pytest.FixtureRequest
+) -> None:
+    """Issue 56, must-show 1: a `run --once` with nothing due costs at most 2 round trips on
+    PostgreSQL (libpq's ReadyForQuery: the store's opening look, then the run's one look)
+    and at most 3 HTTPS calls on Supabase."""
+    url = board.serve_jobs("/wire", [("seed", "seed")])
+    config = parse_config({"sources": [html_source("wire", url)]})
+    clock = Clock(datetime.now(UTC))
+    hunter = Hunter(config, store, TerminalSender(), clock=clock)  # type: ignore[arg-type]
+    hunter.poll_once()  # reads and primes; its next read is half an hour away
+    clock.advance(300)
+    if store_kind == "postgres":
+        assert isinstance(store, PostgresStore) and store._db is not None
+        with tempfile.TemporaryFile() as trace:
+            store._db.pgconn.trace(trace.fileno())
+            store.migrate()  # what opening the store costs a new run
+            report = hunter.poll_once()
+            store._db.pgconn.untrace()
+            trace.seek(0)
+            lines = trace.read().decode().splitlines()
+        round_trips = sum("\tB\t" in line and "ReadyForQuery" in line for line in lines)
+        assert round_trips <= 2, round_trips
+    elif store_kind == "supabase":
+        api = request.getfixturevalue("supabase")
+        api.calls.clear()
+        store.migrate()
+        report = hunter.poll_once()
+        assert sum(api.calls.values()) <= 3, dict(api.calls)
+    else:
+        report = hunter.poll_once()
+    assert report.sources == [] and report.not_due == 1 and board.hits["/wire"] == 1

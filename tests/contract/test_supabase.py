@@ -278,3 +278,23 @@ def test_a_read_of_the_page_read_last_time_asks_no_likeness(
     # A title alone could never be a copy of a job (issue 55): not even it is looked up.
     assert supabase.calls["hunter_likeness_note"] == 0
     assert line.delivered == ["python job new"]
+
+
+def test_a_quiet_cron_run_costs_at_most_six_https_calls(
+    tmp_path: Path, board: Board, supabase: PostgREST, line: LineStandIn
+) -> None:
+    """Issue 56, must-show 1: a `run --once` that reads its source and finds nothing new
+    costs at most 6 HTTPS calls to Supabase (each one crosses the internet): the store's
+    look (its schema), the run's one look (its time, the sources, the outbox, the prune's
+    turn), and the read's claim, note and history. (A run with nothing due: test_round_trips.)"""
+    env = supabase_env(tmp_path, supabase.url, SECRET_KEY, **line.env())
+    url = board.serve_jobs("/jobs", [(str(n), f"python job {n}") for n in range(20)])
+    # schedule = "fixed": every run reads every source
+    config = {"filter": {"include": ["python"]}, "schedule": "fixed"}
+    write_config(tmp_path, [html_source("b", url)], **config)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    supabase.calls.clear()
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    quiet = dict(supabase.calls)
+    assert sum(quiet.values()) <= 6, quiet
+    assert board.hits["/jobs"] == 2 and line.delivered == []

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from hunter.store.columns import text
+from hunter.store.columns import text, utc
 from hunter.store.functions.carrier import Document, FunctionCarrier
-from hunter.store.records import SourceNote
-from hunter.store.sources import SourceStore, ticks_of
+from hunter.store.records import SourceNote, SourceState
+from hunter.store.sources import PollLook, SourceStore, ticks_of
 
 
 class FunctionSources(SourceStore):
@@ -42,6 +43,27 @@ class FunctionSources(SourceStore):
             "hunter_claim_reads", "source", claims=Document(claims), until=until
         )
         return {text(row, "source") for row in result}
+
+    def look(
+        self, now: datetime, keep: int, lease_before: datetime, prune_every: timedelta
+    ) -> PollLook:
+        [row] = self._database.table(
+            "hunter_poll_look",
+            now=now,
+            keep=keep,
+            lease_before=lease_before,
+            prune_every=prune_every,
+        )
+        raw = row["look_sources"]
+        sources = json.loads(raw) if isinstance(raw, str) else raw
+        states = (SourceState.from_row(r) for r in (sources if isinstance(sources, list) else []))
+        return PollLook(
+            ticks_of(row["look_ticks"]),
+            {state.name: state for state in states},
+            bool(row["look_claimable"]),
+            utc(row["look_next_due"]),
+            bool(row["look_prune"]),
+        )
 
     def tick(self, now: datetime, keep: int) -> list[datetime]:
         return ticks_of(self._database.value("hunter_tick", now=now, keep=keep))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from hunter.store.columns import integer, optional_moment
-from hunter.store.records import SourceNote
-from hunter.store.sources import SourceStore, ticks_of
+from hunter.store.columns import integer, optional_moment, utc
+from hunter.store.records import SourceNote, SourceState
+from hunter.store.sources import PollLook, SourceStore, ticks_of
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import insert_notice
 
@@ -49,11 +49,34 @@ class SQLiteSources(SourceStore):
 
     def tick(self, now: datetime, keep: int) -> list[datetime]:
         with self._database.tx() as db:
-            row = db.execute(Q["ticks"]).fetchone()
-            times = [*ticks_of(row["value"] if row else None), now]
-            value = " ".join(str(t) for t in sorted(int(t.timestamp()) for t in times)[-keep:])
-            db.execute(Q["set_ticks"], {"value": value})
-        return ticks_of(value)
+            return _tick(db, now, keep)
+
+    def look(
+        self, now: datetime, keep: int, lease_before: datetime, prune_every: timedelta
+    ) -> PollLook:
+        with self._database.tx() as db:
+            ticks = _tick(db, now, keep)
+            states = (SourceState.from_row(dict(r)) for r in db.execute(Q["sources"]))
+            params = {"now": ts(now), "lease_before": ts(lease_before)}
+            looked = dict(db.execute(Q["outbox_look"], params).fetchone() or {})
+            claim = {"now": ts(now), "due_before": ts(now - prune_every)}
+            prune = bool(db.execute(Q["claim_prune"], claim).fetchall())
+            return PollLook(
+                ticks,
+                {state.name: state for state in states},
+                bool(looked.get("claimable")),
+                utc(looked.get("next_due")),
+                prune,
+            )
+
+
+def _tick(db: sqlite3.Connection, now: datetime, keep: int) -> list[datetime]:
+    """`tick` inside its transaction."""
+    row = db.execute(Q["ticks"]).fetchone()
+    times = [*ticks_of(row["value"] if row else None), now]
+    value = " ".join(str(t) for t in sorted(int(t.timestamp()) for t in times)[-keep:])
+    db.execute(Q["set_ticks"], {"value": value})
+    return ticks_of(value)
 
 
 def _note(db: sqlite3.Connection, note: SourceNote, at: str | None, broken_after: int) -> bool:

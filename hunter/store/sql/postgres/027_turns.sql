@@ -326,6 +326,28 @@ LANGUAGE sql STABLE AS $$
     ORDER BY 1, 2, 3;
 $$;
 
+-- A cron run's look, in one round trip (issue 56): the run's time kept with the last ones,
+-- every source's row, whether anything in the outbox may be claimed and when the next retry
+-- is due, and the daily prune's claim. A run with nothing due costs this call and the store's
+-- opening, where it cost five; the functions it calls are the ones a run called one by one.
+CREATE OR REPLACE FUNCTION hunter_poll_look(
+    p_now timestamptz, p_keep integer, p_lease_before timestamptz, p_prune_every interval
+)
+RETURNS TABLE (look_ticks text, look_sources jsonb, look_claimable boolean,
+               look_next_due timestamptz, look_prune boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_ticks text := hunter_tick(p_now, p_keep);
+    v_prune boolean := hunter_claim_prune(p_now, p_prune_every);
+BEGIN
+    RETURN QUERY
+    SELECT v_ticks,
+           coalesce((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.name) FROM hunter_source_rows() r),
+                    '[]'::jsonb),
+           l.claimable, l.next_due, v_prune
+    FROM hunter_outbox_look(p_now, p_lease_before) l;
+END $$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '27')

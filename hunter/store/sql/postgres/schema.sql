@@ -1103,6 +1103,22 @@ AS $function$
     GROUP BY j.chat ORDER BY j.chat;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_poll_look(p_now timestamp with time zone, p_keep integer, p_lease_before timestamp with time zone, p_prune_every interval)
+ RETURNS TABLE(look_ticks text, look_sources jsonb, look_claimable boolean, look_next_due timestamp with time zone, look_prune boolean)
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+    v_ticks text := hunter_tick(p_now, p_keep);
+    v_prune boolean := hunter_claim_prune(p_now, p_prune_every);
+BEGIN
+    RETURN QUERY
+    SELECT v_ticks,
+           coalesce((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.name) FROM hunter_source_rows() r),
+                    '[]'::jsonb),
+           l.claimable, l.next_due, v_prune
+    FROM hunter_outbox_look(p_now, p_lease_before) l;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_prune(p_before timestamp with time zone, p_limit integer)
  RETURNS integer
  LANGUAGE plpgsql
