@@ -198,12 +198,13 @@ class Poller:
             kept = judged.verdict.good and read.name not in again
             schedule = with_page(schedule, read.listings if kept else None, state, now)
             notes.append(replace(judged.note, **schedule))
-        noted = self.store.sources.note(notes, now, self.config.broken_after) if notes else []
+        # The reads kept for the history go with the notes: one round trip (issue 56).
+        rows = history(polls, now) if not prime else []
+        broken_after = self.config.broken_after
+        noted = self.store.sources.note(notes, now, broken_after, rows) if notes else []
         self.next_reads.update({note.name: note.not_before for note in notes})
         for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
-        if not prime:
-            keep_history(self.store, polls, now)
         return polls
 
     def _record(
@@ -260,10 +261,10 @@ class Poller:
         return {**recorded, "merged": copies.merged} if copies.merged else recorded
 
 
-def keep_history(store: Store, polls: list[SourcePoll], now: datetime) -> None:
-    """Each source read this poll, kept for the status's history. The history is for
-    people to look at: a database that refuses it fails no poll."""
-    reads = [
+def history(polls: list[SourcePoll], now: datetime) -> list[ReadRow]:
+    """Each source read this poll, as the status's history keeps it (with the sources'
+    notes). The history is for people to look at: a database that refuses it fails no poll."""
+    return [
         ReadRow(
             source=poll.name,
             read_at=now,
@@ -277,12 +278,6 @@ def keep_history(store: Store, polls: list[SourcePoll], now: datetime) -> None:
         for poll in polls
         if not (poll.read.stopped or poll.read.waited)  # never asked: no read to keep
     ]
-    if not reads:  # nothing was read (a cron run with nothing due): nothing to keep
-        return
-    try:
-        store.reads.keep(reads)
-    except StoreError as exc:
-        log.warning("the reads of this poll were not kept for the history: %s", exc)
 
 
 def _log_recorded(source: str, recorded: Mapping[str, int]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from hunter.store.records import SourceNote, SourceRow, SourceState
+from hunter.store.records import ReadRow, SourceNote, SourceRow, SourceState
 from hunter.store.room import Room
 
 
@@ -25,9 +25,17 @@ class PollLook:
 
 class SourceStore(Room, ABC):
     @abstractmethod
-    def note(self, notes: Sequence[SourceNote], now: datetime, broken_after: int) -> list[str]:
+    def note(
+        self,
+        notes: Sequence[SourceNote],
+        now: datetime,
+        broken_after: int,
+        reads: Sequence[ReadRow] = (),
+    ) -> list[str]:
         """Write each source's poll and health; queue the notice of each source that became
-        broken (`broken_after` bad polls in a row) or recovered. Returns their names."""
+        broken (`broken_after` bad polls in a row) or recovered. Returns their names. In the
+        same round trip, keep `reads` for the history (ReadStore.keep), whose failure fails
+        no note: it is only logged."""
 
     @abstractmethod
     def lease(self, names: Sequence[str], worker: str, now: datetime, until: datetime) -> set[str]:

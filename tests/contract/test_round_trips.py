@@ -164,3 +164,42 @@ def test_a_cron_run_with_nothing_due_is_one_look_on_the_wire(
     else:
         report = hunter.poll_once()
     assert report.sources == [] and report.not_due == 1 and board.hits["/wire"] == 1
+
+
+def test_a_cron_run_that_reads_and_finds_nothing_new_is_four_round_trips(
+    store: Store, store_kind: str, board: Board, request: pytest.FixtureRequest
+) -> None:
+    """Issue 56, must-show 1: a `run --once` that reads its sources and finds nothing new
+    costs at most 4 round trips on PostgreSQL (the store's opening look, the run's look, the
+    claim of the due sources, their notes with the reads kept) and at most 6 HTTPS calls on
+    Supabase, whatever the number of sources."""
+    urls = [
+        board.serve_jobs(f"/q{n}", [(f"{n}-{i}", f"job {i}") for i in range(20)]) for n in range(3)
+    ]
+    sources = [html_source(f"q{n}", url) for n, url in enumerate(urls)]
+    config = parse_config({"sources": sources, "schedule": "fixed"})  # every run reads all
+    clock = Clock(datetime.now(UTC))
+    hunter = Hunter(config, store, TerminalSender(), clock=clock)  # type: ignore[arg-type]
+    hunter.poll_once()  # primes
+    clock.advance(1800)
+    if store_kind == "postgres":
+        assert isinstance(store, PostgresStore) and store._db is not None
+        with tempfile.TemporaryFile() as trace:
+            store._db.pgconn.trace(trace.fileno())
+            store.migrate()
+            report = hunter.poll_once()
+            store._db.pgconn.untrace()
+            trace.seek(0)
+            lines = trace.read().decode().splitlines()
+        round_trips = sum("\\tB\\t" in line and "ReadyForQuery" in line for line in lines)
+        assert round_trips <= 4, round_trips
+    elif store_kind == "supabase":
+        api = request.getfixturevalue("supabase")
+        api.calls.clear()
+        store.migrate()
+        report = hunter.poll_once()
+        assert sum(api.calls.values()) <= 6, dict(api.calls)
+    else:
+        report = hunter.poll_once()
+    assert len(report.sources) == 3 and not any(s.error for s in report.sources)
+    assert all(board.hits[f"/q{n}"] == 2 for n in range(3))

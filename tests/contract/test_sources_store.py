@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from hunter.rules.listing import Listing
 from hunter.store.base import Store
-from hunter.store.records import SourceNote
+from hunter.store.records import ReadRow, SourceNote
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -158,3 +158,19 @@ def test_the_runs_of_a_cron_are_kept_for_its_gap(store: Store) -> None:
     assert kept == [T0 + timedelta(minutes=m) for m in range(15, 75, 5)]
     # A run before all of them (a clock gone back) leaves the gap as it was
     assert store.sources.tick(T0 + timedelta(minutes=1), 12) == kept
+
+
+def test_the_notes_keep_the_reads_in_the_same_call_and_a_refused_history_fails_no_note(
+    store: Store,
+) -> None:
+    """Issue 56: a poll's notes and its reads for the history are one round trip; the
+    history is for people to look at, so a database that refuses it fails no note."""
+    kept = ReadRow("a", T0, 20, 0, 0, None, 0.4)
+    assert store.sources.note([bad(1)], T0, 3, [kept]) == []
+    assert [(r.source, r.listings) for r in store.reads.since(T0 - timedelta(days=1))] == [
+        ("a", 20)
+    ]
+    refused = ReadRow("a", T0 + timedelta(minutes=5), 20, 0, 0, None, None)  # type: ignore[arg-type]
+    assert store.sources.note([bad(2)], T0, 3, [refused]) == []  # NOT NULL: refused, logged
+    assert store.sources.states()["a"].fail_streak == 2  # the note was written all the same
+    assert len(store.reads.since(T0 - timedelta(days=1))) == 1

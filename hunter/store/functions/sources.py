@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from hunter.store.columns import text, utc
 from hunter.store.functions.carrier import Document, FunctionCarrier
-from hunter.store.records import SourceNote, SourceState
+from hunter.store.records import ReadRow, SourceNote, SourceState
 from hunter.store.sources import PollLook, SourceStore, ticks_of
 
 
@@ -17,14 +17,28 @@ class FunctionSources(SourceStore):
         super().__init__(database)
         self._database = database
 
-    def note(self, notes: Sequence[SourceNote], now: datetime, broken_after: int) -> list[str]:
-        result = self._database.table(
-            "hunter_note_sources",
-            "source",
-            notes=Document([n.document() for n in notes]),
-            now=now,
-            broken_after=broken_after,
-        )
+    def note(
+        self,
+        notes: Sequence[SourceNote],
+        now: datetime,
+        broken_after: int,
+        reads: Sequence[ReadRow] = (),
+    ) -> list[str]:
+        noted = Document([n.document() for n in notes])
+        if reads:
+            kept = Document([r.document() for r in reads])
+            result = self._database.table(
+                "hunter_note_reads",
+                "source",
+                notes=noted,
+                now=now,
+                broken_after=broken_after,
+                reads=kept,
+            )
+        else:
+            result = self._database.table(
+                "hunter_note_sources", "source", notes=noted, now=now, broken_after=broken_after
+            )
         return [text(row, "source") for row in result]
 
     def lease(self, names: Sequence[str], worker: str, now: datetime, until: datetime) -> set[str]:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from hunter.store.columns import integer, optional_moment, utc
-from hunter.store.records import SourceNote, SourceState
+from hunter.store.records import ReadRow, SourceNote, SourceState
 from hunter.store.sources import PollLook, SourceStore, ticks_of
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
 from hunter.store.sqlite.outbox import insert_notice
+
+log = logging.getLogger("hunter")
 
 
 class SQLiteSources(SourceStore):
@@ -19,13 +22,29 @@ class SQLiteSources(SourceStore):
         super().__init__(database)
         self._database = database
 
-    def note(self, notes: Sequence[SourceNote], now: datetime, broken_after: int) -> list[str]:
+    def note(
+        self,
+        notes: Sequence[SourceNote],
+        now: datetime,
+        broken_after: int,
+        reads: Sequence[ReadRow] = (),
+    ) -> list[str]:
         with self._database.tx() as db:
-            return [
+            noted = [
                 note.name
                 for note in sorted(notes, key=lambda n: n.name)
                 if _note(db, note, ts(now), broken_after)
             ]
+            if reads:  # the history, in a savepoint: its failure fails no note
+                rows = [{**r.document(), "read_at": ts(r.read_at)} for r in reads]
+                db.execute("SAVEPOINT hunter_reads")
+                try:
+                    db.executemany(Q["keep_read"], rows)
+                except sqlite3.Error as exc:
+                    db.execute("ROLLBACK TO hunter_reads")
+                    log.warning("the reads of this poll were not kept for the history: %s", exc)
+                db.execute("RELEASE hunter_reads")
+            return noted
 
     def lease(self, names: Sequence[str], worker: str, now: datetime, until: datetime) -> set[str]:
         leased = set()

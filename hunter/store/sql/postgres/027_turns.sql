@@ -348,6 +348,24 @@ BEGIN
     FROM hunter_outbox_look(p_now, p_lease_before) l;
 END $$;
 
+-- A poll's notes of its sources and its reads kept for the history, in one round trip
+-- (issue 56). The history is for people to look at: a database that refuses it (in a
+-- subtransaction of its own) fails no note, as the two calls did apart.
+CREATE OR REPLACE FUNCTION hunter_note_reads(
+    p_notes jsonb, p_now timestamptz, p_broken_after integer, p_reads jsonb
+)
+RETURNS TABLE (source text) LANGUAGE plpgsql AS $$
+BEGIN
+    IF jsonb_array_length(coalesce(p_reads, '[]'::jsonb)) > 0 THEN
+        BEGIN
+            PERFORM hunter_keep_reads(p_reads);
+        EXCEPTION WHEN OTHERS THEN
+            RAISE WARNING 'the reads of this poll were not kept for the history: %', SQLERRM;
+        END;
+    END IF;
+    RETURN QUERY SELECT n.source FROM hunter_note_sources(p_notes, p_now, p_broken_after) n;
+END $$;
+
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '27')

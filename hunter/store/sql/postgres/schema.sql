@@ -974,6 +974,21 @@ AS $function$
     SELECT count(*) > 0 FROM told;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_note_reads(p_notes jsonb, p_now timestamp with time zone, p_broken_after integer, p_reads jsonb)
+ RETURNS TABLE(source text)
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    IF jsonb_array_length(coalesce(p_reads, '[]'::jsonb)) > 0 THEN
+        BEGIN
+            PERFORM hunter_keep_reads(p_reads);
+        EXCEPTION WHEN OTHERS THEN
+            RAISE WARNING 'the reads of this poll were not kept for the history: %', SQLERRM;
+        END;
+    END IF;
+    RETURN QUERY SELECT n.source FROM hunter_note_sources(p_notes, p_now, p_broken_after) n;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_note_sources(p_notes jsonb, p_now timestamp with time zone, p_broken_after integer)
  RETURNS TABLE(source text)
  LANGUAGE plpgsql
