@@ -145,15 +145,17 @@ class Hunter:
         self._nudged.clear()  # what the chat queued until now goes with this delivery
         states = look.states if look is not None else None
         sources = self.poller.poll(ahead, fixed_now, states)
-        if self.config.subscribers.asks and not self.stop.is_set():
-            self._tell_owner()
+        told = self.config.subscribers.asks and not self.stop.is_set() and self._tell_owner()
         added = any(s.count(RowStatus.PENDING) for s in sources)
         if any(s.recorded.get("merged") for s in sources) and not self.stop.is_set():
             # The first alerts of jobs seen again: "also on <board>"; before the delivery, so
             # that a copy an alert cannot show (LINE, a message deleted) goes with it.
             d = self.deliverer
             edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
-        looked = (look.claimable, look.next_due) if look is not None else True
+        # The run's look answers for the outbox only when the poll wrote nothing that could
+        # wait there: no new row, no notice (a flood, a source broken), no copy told apart.
+        wrote = told or self.poller.noticed or any(any(s.recorded.values()) for s in sources)
+        looked = (look.claimable, look.next_due) if look is not None and not wrote else True
         delivery = self.deliverer.deliver(
             self.config.max_alerts_per_poll, self.poller.paused, look=not added and looked
         )
@@ -180,19 +182,21 @@ class Hunter:
         running now polls again after it)."""
         self._nudged.set()
 
-    def _tell_owner(self) -> None:
+    def _tell_owner(self) -> bool:
         """The card of the chats that asked to join since the last one, once it is due (at
-        most every asks.CARDS_EVERY: read at most every ASKS_LOOK of this process)."""
+        most every asks.CARDS_EVERY: read at most every ASKS_LOOK of this process); whether
+        one was queued."""
         now = time.monotonic()
         if now < self._asks_look_at:
-            return
+            return False
         self._asks_look_at = now + ASKS_LOOK.total_seconds()
         from hunter.chat import asks  # only where strangers ask: a quiet run imports no chat
 
         try:
-            asks.tell_owner(self.store, self.clock())
+            return asks.tell_owner(self.store, self.clock())
         except StoreError as exc:
             log.warning("the chats that ask to join wait for the next poll: %s", exc)
+            return False
 
     def poll_once(self) -> PollReport:
         """A cron's run (`run --once`): its time kept to learn the cron's gap, and the

@@ -86,6 +86,7 @@ class Poller:
         # (nothing new to judge), and the delivery reads them if anything waits.
         self.paused: frozenset[str] | None = frozenset()
         self.not_due = 0  # sources the last poll did not read: not due, or another's claim
+        self.noticed = False  # the last poll queued a source's notice (broken, recovered, ...)
         # Each source's next read as the last poll left it (what it read, claimed and noted):
         # `hunter run` sleeps until the earliest without reading the store again.
         self.next_reads: dict[str, datetime | None] = {}
@@ -155,11 +156,14 @@ class Poller:
     ) -> list[SourcePoll]:
         """Record what each good read found, and note every source's poll and health."""
         polls, notes = [], []
-        # A page shown again as it was recorded is not recorded again (same_page): a quiet
-        # poll judges nothing, so it reads neither the chats' rules nor who joined.
+        # A page shown again as it was recorded is not recorded again (same_page), nor one
+        # the site says is as before (304): a quiet poll judges nothing, so it reads neither
+        # the chats' rules nor who joined.
         keep = self.config.prune_after_days
         again = {r.name for r in reads if same_page(r.listings, states.get(r.name), now, keep)}
-        judging = not prime and any(not r.stopped and r.name not in again for r in reads)
+        judging = not prime and any(
+            r.listings and not (r.stopped or r.unchanged) and r.name not in again for r in reads
+        )
         rules = self.store.chat.rules(now) if judging else {}
         self.paused = frozenset(c for c, r in rules.items() if r.paused) if judging else None
         if judging and self.config.subscribers.open:  # who joined, as of now
@@ -202,6 +206,7 @@ class Poller:
         rows = history(polls, now) if not prime else []
         broken_after = self.config.broken_after
         noted = self.store.sources.note(notes, now, broken_after, rows) if notes else []
+        self.noticed = bool(noted)  # a notice was queued: the delivery looks again
         self.next_reads.update({note.name: note.not_before for note in notes})
         for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
