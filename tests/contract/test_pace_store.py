@@ -99,14 +99,16 @@ def test_moments_to_send_are_taken_in_blocks_that_never_overlap(store: Store) ->
     """A channel's moments (deliver/rate.py): the first block starts at the time asked, the
     next where it ended, one asked later starts then, and another channel's are its own. On
     PostgreSQL they are timed by its clock, and answered in the asker's: within a few ms."""
-    gap, near = 0.25, {"abs": 0.05}
+    gap, near = 0.25, {"abs": 0.1}  # an answer's moment is off by its call's latency at most
     take = store.pace.take_slots
-    first = take("Telegram", 4, gap, time.time())
-    assert first == pytest.approx(time.time(), **near)  # at once
+    asked = time.time()
+    first = take("Telegram", 4, gap, asked)
+    assert first == pytest.approx(asked, **near)  # at once
     second = take("Telegram", 4, gap, time.time())
     assert second == pytest.approx(first + 1.0, **near)  # after the first block
     assert take("Telegram", 2, gap, time.time()) == pytest.approx(second + 1.0, **near)
-    assert take("Discord", 4, gap, time.time()) == pytest.approx(time.time(), **near)
+    asked = time.time()
+    assert take("Discord", 4, gap, asked) == pytest.approx(asked, **near)  # a channel its own
 
 
 def test_moments_on_one_machine_idle_and_a_wrong_clock(tmp_path: Path) -> None:
