@@ -346,3 +346,21 @@ def test_a_trickling_answer_ends_at_the_push_deadline(setup: Setup) -> None:
     assert time.monotonic() - started < 20
     assert "no complete answer within 5 s" in result.stderr
     assert_once(setup.line, titles)
+
+
+def test_a_quiet_cron_run_with_line_set_loads_nothing_of_lines(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    """Issue 56: a quiet `run --once` with LINE configured, as users have it, imported
+    urllib3 for LINE's errors (about a tenth of the run). Neither it nor LINE's SDK is
+    loaded before a push or a failure needs them."""
+    env = base_env(tmp_path, **line.env(), PYTHONPROFILEIMPORTTIME="1")
+    url = board.serve_jobs("/quiet", [("1", "python job")])
+    write_config(tmp_path, [html_source("quiet", url)], schedule="fixed")
+    assert run_hunter(tmp_path, "run", "--once", env=env, own_process=True).returncode == 0
+    quiet = run_hunter(tmp_path, "run", "--once", env=env, own_process=True)
+    assert quiet.returncode == 0 and board.hits["/quiet"] == 2
+    imported = {line.split("|")[-1].strip() for line in quiet.stderr.splitlines() if "|" in line}
+    assert "hunter.channels.line.push" in imported  # LINE is the channel, and set
+    assert not {m for m in imported if m.startswith(("urllib3", "linebot"))}, sorted(imported)
+    assert line.pushes == []
