@@ -176,7 +176,7 @@ def with_page(
     schedule: dict[str, Any],
     recorded: Sequence[Listing] | None,
     last: SourceState | None,
-    now: datetime | None = None,
+    now: datetime,
 ) -> dict[str, Any]:
     """A source's next read (timetable.plan's) whose schedule document holds the marks of
     the page this read recorded, its digest and when (`now`), or, when it recorded none (a
@@ -185,8 +185,7 @@ def with_page(
     page = {key: before[key] for key in (PAGE, DIGEST, PAGE_AT) if key in before}
     if recorded:
         page = {PAGE: page_marks(recorded), DIGEST: page_digest(recorded)}
-        if now is not None:
-            page[PAGE_AT] = now.isoformat()
+        page[PAGE_AT] = now.isoformat()
     return {**schedule, "cadence": {**schedule["cadence"], PAGE: [], **page}}
 
 

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from hunter.rules.listing import Listing
 from hunter.store.columns import (
+    Row,
     document,
     integer,
     optional_integer,
@@ -135,7 +136,7 @@ class OutboxStore(Room, ABC):
         died before `lease_before`), and when the next retry is due: one round trip, so that
         a quiet run claims nothing."""
         row = self._one("outbox_look", now=self._time(now), lease_before=self._time(lease_before))
-        return bool(row.get("claimable")), utc(row.get("next_due"))
+        return looked(row)
 
     def job_states(self, chat: str = "") -> dict[str, str]:
         """The state of each row of `chat` ('' the owner's), by listing id."""
@@ -174,3 +175,8 @@ class OutboxStore(Room, ABC):
             Listing.from_payload(text(r, "job_id"), document(r, "listing"))
             for r in self._rows("recent_sent_chat", limit=limit, chat=chat)
         ]
+
+
+def looked(row: Row) -> tuple[bool, datetime | None]:
+    """An outbox look's row (OutboxStore.look, SourceStore.look): claimable, next due."""
+    return bool(row.get("claimable")), utc(row.get("next_due"))

@@ -4,10 +4,11 @@ its claim by one replica), and its lease to one replica."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from hunter.store.columns import Row
 from hunter.store.records import ReadRow, SourceNote, SourceRow, SourceState
 from hunter.store.room import Room
 
@@ -65,8 +66,13 @@ class SourceStore(Room, ABC):
         return [SourceRow.from_row(row) for row in self._rows("sources")]
 
     def states(self) -> dict[str, SourceState]:
-        states = (SourceState.from_row(row) for row in self._rows("sources"))
-        return {state.name: state for state in states}
+        return states_of(self._rows("sources"))
+
+
+def states_of(rows: Iterable[Row]) -> dict[str, SourceState]:
+    """The sources' rows (states(), a cron run's look) as states by name."""
+    states = (SourceState.from_row(row) for row in rows)
+    return {state.name: state for state in states}
 
 
 def ticks_of(value: object) -> list[datetime]:

@@ -6,10 +6,11 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from hunter.store.columns import text, utc
+from hunter.store.columns import text
 from hunter.store.functions.carrier import Document, FunctionCarrier
-from hunter.store.records import ReadRow, SourceNote, SourceState
-from hunter.store.sources import PollLook, SourceStore, ticks_of
+from hunter.store.outbox import looked
+from hunter.store.records import ReadRow, SourceNote
+from hunter.store.sources import PollLook, SourceStore, states_of, ticks_of
 
 
 class FunctionSources(SourceStore):
@@ -70,12 +71,14 @@ class FunctionSources(SourceStore):
         )
         raw = row["look_sources"]
         sources = json.loads(raw) if isinstance(raw, str) else raw
-        states = (SourceState.from_row(r) for r in (sources if isinstance(sources, list) else []))
+        claimable, due = looked(
+            {"claimable": row["look_claimable"], "next_due": row["look_next_due"]}
+        )
         return PollLook(
             ticks_of(row["look_ticks"]),
-            {state.name: state for state in states},
-            bool(row["look_claimable"]),
-            utc(row["look_next_due"]),
+            states_of(sources if isinstance(sources, list) else []),
+            claimable,
+            due,
             bool(row["look_prune"]),
         )
 

@@ -104,9 +104,8 @@ class SQLiteOutbox(OutboxStore):
         return sorted(text(row, "job_id") for row in rows)
 
     def claim_prune(self, now: datetime, every: timedelta) -> bool:
-        params = {"now": ts(now), "due_before": ts(now - every)}
         with self._database.tx() as db:
-            return bool(db.execute(Q["claim_prune"], params).fetchall())
+            return claim_prune_in(db, now, every)
 
     def prune_batch(self, before: datetime, limit: int) -> int:
         with self._database.tx() as db:
@@ -184,3 +183,9 @@ def insert_notice(
     """Queue a notice of hunter's own (inside the caller's transaction)."""
     params = {"job_id": job_id, "listing": json.dumps(payload), "now": at}
     return bool(db.execute(Q["insert_notice"], params).rowcount)
+
+
+def claim_prune_in(db: sqlite3.Connection, now: datetime, every: timedelta) -> bool:
+    """`claim_prune` inside a transaction of the caller's (a cron run's look too)."""
+    params = {"now": ts(now), "due_before": ts(now - every)}
+    return bool(db.execute(Q["claim_prune"], params).fetchall())

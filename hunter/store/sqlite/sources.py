@@ -8,11 +8,12 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from hunter.store.columns import integer, optional_moment, utc
-from hunter.store.records import ReadRow, SourceNote, SourceState
-from hunter.store.sources import PollLook, SourceStore, ticks_of
+from hunter.store.columns import integer, optional_moment
+from hunter.store.outbox import looked
+from hunter.store.records import ReadRow, SourceNote
+from hunter.store.sources import PollLook, SourceStore, states_of, ticks_of
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
-from hunter.store.sqlite.outbox import insert_notice
+from hunter.store.sqlite.outbox import claim_prune_in, insert_notice
 
 log = logging.getLogger("hunter")
 
@@ -75,18 +76,11 @@ class SQLiteSources(SourceStore):
     ) -> PollLook:
         with self._database.tx() as db:
             ticks = _tick(db, now, keep)
-            states = (SourceState.from_row(dict(r)) for r in db.execute(Q["sources"]))
+            states = states_of(dict(r) for r in db.execute(Q["sources"]))
             params = {"now": ts(now), "lease_before": ts(lease_before)}
-            looked = dict(db.execute(Q["outbox_look"], params).fetchone() or {})
-            claim = {"now": ts(now), "due_before": ts(now - prune_every)}
-            prune = bool(db.execute(Q["claim_prune"], claim).fetchall())
-            return PollLook(
-                ticks,
-                {state.name: state for state in states},
-                bool(looked.get("claimable")),
-                utc(looked.get("next_due")),
-                prune,
-            )
+            claimable, due = looked(dict(db.execute(Q["outbox_look"], params).fetchone() or {}))
+            prune = claim_prune_in(db, now, prune_every)
+            return PollLook(ticks, states, claimable, due, prune)
 
 
 def _tick(db: sqlite3.Connection, now: datetime, keep: int) -> list[datetime]:
