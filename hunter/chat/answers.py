@@ -31,7 +31,7 @@ from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
 from hunter.deliver.status_text import chat_text
 from hunter.rules.destinations import OWNER, Destinations
-from hunter.rules.wording import APPLIED, DISMISS, MUTE, SAY
+from hunter.rules.wording import APPLIED, DISMISS, LIKE, MUTE, SAY
 from hunter.settings.config import Config
 from hunter.store import Store
 
@@ -224,8 +224,8 @@ class Chat:
             is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
             mine = self.joining.may_change(event, chat, grouped, is_admin)
             self._text(event, tuning.mute(argument, chat, now) if mine else NOT_YOURS)
-        elif verb in (DISMISS, APPLIED) and argument:
-            mark = "dismissed" if verb == DISMISS else "applied"
+        elif verb in (DISMISS, APPLIED, LIKE) and argument:
+            mark = {DISMISS: "dismissed", APPLIED: "applied", LIKE: "liked"}[verb]
             self._text(event, marked(self.store, argument, mark, now, chat))
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
@@ -275,7 +275,9 @@ def marked(store: Store, job_id: str, mark: str, now: datetime, chat: str) -> st
     if title is None:
         return "ไม่พบงานนี้แล้ว · That listing is no longer known."
     if mark == "dismissed":
-        return f"ไม่สนใจ: {title[:80]} · it will not come back"
+        return f"ไม่สนใจ: {title[:80]} · it will not come back; listings like it are held back"
+    if mark == "liked":
+        return f"👍 {title[:80]} · listings like it come even without your words"
     return f"สมัครแล้ว: {title[:80]} · kept for hunter status --applied"
 
 

@@ -24,6 +24,7 @@ TABLE = (
     Verb("remove", ("ลบ", "remove"), argument=True),
     Verb("budget", ("งบ", "budget"), argument=True),
     Verb("languages", ("ภาษา", "languages"), argument=True),  # what it reads (issue 54)
+    Verb("places", ("ที่ทำงาน", "places"), argument=True),  # where it can work (issue 54)
     Verb("pause", ("หยุด", "pause")),
     Verb("resume", ("ต่อ", "resume")),
     Verb("why", ("ทำไม", "why"), argument=True),
@@ -41,6 +42,7 @@ TUNING = {
     "remove",
     "budget",
     "languages",
+    "places",
     "pause",
     "resume",
     "why",

@@ -54,7 +54,9 @@ CONFIGURED_TEXT = (
     "chat is set in hunter.toml: its owner removes it there (pause holds the pushes)."
 )
 # What changes a subscriber: in a group, only who started it or its admins say these.
-CHANGES = frozenset({"add", "remove", "budget", "languages", "pause", "resume", "stop", "forget"})
+CHANGES = frozenset(
+    {"add", "remove", "budget", "languages", "places", "pause", "resume", "stop", "forget"}
+)
 NOT_YOURS = (
     "ในกลุ่มนี้ เฉพาะคนที่เริ่มใช้บอทที่นี่หรือแอดมินของกลุ่มเท่านั้นที่เปลี่ยนได้ · In this group, "
     "only who started hunter here or the group's admins change its alerts."

@@ -13,6 +13,7 @@ nothing changes.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -22,6 +23,7 @@ from hunter.rules.destinations import Destinations
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.language import read_languages
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
+from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places
 from hunter.settings.config import Config
 from hunter.store import Store
 
@@ -128,6 +130,8 @@ class Tuning:
             return f"งบขั้นต่ำ · minimum budget: {shown}", CHANGED
         if command.verb == "languages":
             return self._languages(argument, chat, at)
+        if command.verb == "places":
+            return self._places(argument, chat, at)
         if command.verb in ("pause", "resume"):
             paused = command.verb == "pause"
             self.store.chat.tune_settings(chat, at, paused=paused)
@@ -143,19 +147,46 @@ class Tuning:
     def _languages(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         """The languages `chat` reads (issue 54): a listing in none of them is left out, one
         whose language cannot be told is kept."""
+        return self._list_said(
+            chat, at, read_languages(argument) if argument.strip() else None, argument,
+            self.store.chat.tune_languages, "ภาษา · languages", "ทุกภาษา · every language",
+            "ภาษาเป็นรหัสสองตัวหรือชื่อภาษา เช่น “ภาษา ไทย อังกฤษ” หรือ “ภาษา th en” "
+            "(“ภาษา ทั้งหมด” = ทุกภาษา) · languages are two-letter codes or names, e.g. "
+            "“languages en th”, “languages english” (“languages all” reads every one)",
+        )  # fmt: skip
+
+    def _places(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
+        """Where `chat` can work (issue 54): a listing elsewhere, and a remote one not open to
+        any of them, is left out; one whose place cannot be read is kept."""
+        chosen = read_chat_places(argument[:PLACES_TEXT_MOST]) if argument.strip() else None
+        return self._list_said(
+            chat, at, chosen, argument, self.store.chat.tune_places,
+            "ที่ทำงาน · places", "ทุกที่ · every place",
+            "ไม่รู้จักสถานที่นี้ ใช้ประเทศ จังหวัด เมือง เขต หรือภูมิภาค เช่น “ที่ทำงาน กรุงเทพ "
+            "ปริมณฑล” “ที่ทำงาน remote” (“ที่ทำงาน ทั้งหมด” = ทุกที่) · places are countries, "
+            "regions, provinces or cities apart by commas, e.g. “places Portugal, remote”, "
+            "“places EMEA” (“places all” takes every place)",
+        )  # fmt: skip
+
+    def _list_said(
+        self,
+        chat: str,
+        at: datetime,
+        chosen: tuple[str, ...] | None,
+        argument: str,
+        tune: Callable[[str, tuple[str, ...] | None, datetime], None],
+        head: str,
+        every: str,
+        wrong: str,
+    ) -> tuple[str, tuple[str, ...]]:
+        """A list the chat said (its languages, its places): kept and repeated back; the
+        rules in force when it said none; `wrong` when a word of it is not one hunter knows."""
         if not argument.strip():
             return self.words(chat, at)
-        chosen = read_languages(argument)
         if chosen is None:
-            return (
-                "ภาษาเป็นรหัสสองตัวหรือชื่อภาษา เช่น “ภาษา ไทย อังกฤษ” หรือ “ภาษา th en” "
-                "(“ภาษา ทั้งหมด” = ทุกภาษา) · languages are two-letter codes or names, e.g. "
-                "“languages en th”, “languages english” (“languages all” reads every one)",
-                (),
-            )
-        self.store.chat.tune_languages(chat, chosen, at)
-        shown = ", ".join(chosen) or "ทุกภาษา · every language"
-        return f"ภาษา · languages: {shown}", CHANGED
+            return wrong, ()
+        tune(chat, chosen, at)
+        return f"{head}: {', '.join(chosen) or every}", CHANGED
 
     @property
     def cap_refusal(self) -> str:
@@ -215,6 +246,7 @@ class Tuning:
             "ไม่เอา · exclude: " + (", ".join(rule.exclude) or "-"),
             "งบขั้นต่ำ · min budget: " + (", ".join(describe_floors(rule)) or "-"),
             "ภาษา · languages: " + (", ".join(rule.languages) or "ทุกภาษา · every language"),
+            "ที่ทำงาน · places: " + (", ".join(rule.places) or "ทุกที่ · every place"),
         ]
         if rules and rules.paused:
             lines.append("หยุดส่งอยู่ · paused (ต่อ resumes)")

@@ -125,6 +125,10 @@ class Why:
             return f"กรองออก: มีคำต้องห้าม · filtered: {verdict.reason}"
         if verdict.reason.startswith("written in"):  # a language it does not read (issue 54)
             return f"กรองออก: ภาษาที่ไม่ได้อ่าน · filtered: {verdict.reason}"
+        if verdict.reason.startswith("place read as"):  # somewhere it cannot work (issue 54)
+            return f"กรองออก: สถานที่ไม่ตรง · filtered: {verdict.reason}"
+        if verdict.reason.startswith("held back"):  # like a listing it 👎'd (issue 54)
+            return f"พักไว้: คล้ายงานที่กด 👎 · {verdict.reason}"
         words = ", ".join(rules.include) or "-"
         return f"กรองออก: ไม่มีคำที่ตั้งไว้ · filtered: none of its words ({words})"
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from hunter.rules.filter_config import FilterConfig, PayFloor
+from hunter.rules.taste import Tap
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class ChatRules:
     paused: bool = False
     floors: tuple[PayFloor, ...] = ()  # in other currencies and periods; amount 0: none
     languages: tuple[str, ...] | None = None  # read from the chat; () every one; None: toml's
+    places: tuple[str, ...] | None = None  # where it can work, as languages
+    taps: tuple[Tap, ...] = ()  # its newest 👍 and 👎, newest first (the buttons')
 
     @property
     def changed(self) -> bool:
@@ -36,6 +39,7 @@ class ChatRules:
             or self.paused
             or self.floors
             or self.languages is not None
+            or self.places is not None
         )
 
     def apply(self, rules: FilterConfig) -> FilterConfig:
@@ -49,8 +53,15 @@ class ChatRules:
         kept = [floor for floor in rules.min_pay if (floor.currency, floor.period) not in terms]
         floors = (*kept, *(floor for floor in self.floors if floor.amount))
         languages = rules.languages if self.languages is None else self.languages
+        places = rules.places if self.places is None else self.places
         return replace(
-            rules, include=tuple(include), min_budget=budget, min_pay=floors, languages=languages
+            rules,
+            include=tuple(include),
+            min_budget=budget,
+            min_pay=floors,
+            languages=languages,
+            places=places,
+            taps=self.taps,
         )
 
     def describe(self) -> dict[str, Any]:
@@ -64,5 +75,6 @@ class ChatRules:
             ],
             "paused": self.paused,
             "languages": None if self.languages is None else list(self.languages),
+            "places": None if self.places is None else list(self.places),
             "mutes": {word: until.isoformat() for word, until in sorted(self.mutes.items())},
         }

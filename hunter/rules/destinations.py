@@ -113,7 +113,7 @@ class Destinations:
         configured = self.chat_named(chat) if chat != OWNER else None
         start = configured.filter_for(base) if configured is not None else base
         if chat in self.subscribers:  # its own keywords and floors only, never the owner's
-            start = replace(base, include=(), min_budget=0, min_pay=(), languages=())
+            start = replace(base, include=(), min_budget=0, min_pay=(), languages=(), places=())
         changed = changes.get(chat)
         return (changed.apply(start), changed.mutes) if changed else (start, {})
 

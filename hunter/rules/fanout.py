@@ -20,8 +20,17 @@ from functools import lru_cache
 import ahocorasick
 
 from hunter.rules.filter_config import FilterConfig
-from hunter.rules.filters import Judgement, _spans, judge, matching, under_floor, unread
+from hunter.rules.filters import (
+    Judgement,
+    _spans,
+    elsewhere_for,
+    judge,
+    matching,
+    under_floor,
+    unread,
+)
 from hunter.rules.listing import Listing
+from hunter.rules.taste import bag, taste
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
 
@@ -64,6 +73,7 @@ class Fanout:
         self._everything: list[Judge] = []  # chats with no include keyword: judge() each
         self._chats: list[_Chat] = []
         self._by_word: dict[str, list[int]] = {}  # folded include word -> its chats
+        self._by_liked: dict[str, set[int]] = {}  # a word of a 👍'd title -> its chats
         self._traps: list[dict[str, tuple[str, ...]]] = []
         words: dict[str, _Edges] = {}
         kins: dict[tuple[int, tuple[tuple[str, str], ...]], int] = {}
@@ -88,6 +98,9 @@ class Fanout:
             number = len(self._chats)
             for folded in set(folds):
                 self._by_word.setdefault(folded, []).append(number)
+            for tap in rules.taps if rules.taps and taste(rules.taps).likes else ():
+                for word in bag(tap.title, "") if tap.liked else ():
+                    self._by_liked.setdefault(word, set()).add(number)
             self._chats.append(
                 _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin)
             )
@@ -106,6 +119,30 @@ class Fanout:
         ]
         if not self._chats:
             return wanted
+        wanted += self._keywords(listing)
+        liked = self._liked(listing, {n for n, _v in wanted}) if self._by_liked else []
+        wanted += liked
+        if not self._everything and not liked:
+            return wanted  # the candidates' order is the chats' order
+        return sorted(wanted, key=lambda item: self._order[item[0]])
+
+    def _liked(self, listing: Listing, wanting: set[str]) -> list[tuple[str, Judgement]]:
+        """The chats the words missed that want `listing` all the same: it is very like what
+        they 👍'd (rules/taste.py), and within their places, languages and floors. Only chats
+        with a 👍 of a title sharing a word with it are asked."""
+        near = {n for word in bag(listing.title, "") for n in self._by_liked.get(word, ())}
+        found = []
+        for n in sorted(near):
+            chat = self._chats[n]
+            if chat.name not in wanting:
+                verdict = judge(listing, chat.rules, chat.muted)
+                if verdict.matched:
+                    found.append((chat.name, verdict))
+        return found
+
+    def _keywords(self, listing: Listing) -> list[tuple[str, Judgement]]:
+        """The chats whose words hit `listing` and that want it, in their order."""
+        wanted: list[tuple[str, Judgement]] = []
         text = f"{listing.title}\n{listing.summary}".casefold()
         spans = self._occurrences(text)
         hits = [self._hits(spans, text, traps) for traps in self._traps]
@@ -126,6 +163,8 @@ class Fanout:
                 continue
             if chat.rules.languages and unread(listing, chat.rules.languages):
                 continue  # written in none of its languages (issue 54)
+            if chat.rules.places and elsewhere_for(listing, chat.rules.places):
+                continue  # somewhere it cannot work (issue 54)
             if chat.muted:
                 found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
@@ -141,11 +180,19 @@ class Fanout:
                     if found is not None:
                         by_live[live] = found
                 verdicts[chat.kin] = found
-            if found is not None:
-                wanted.append((chat.name, found))
-        if not self._everything:
-            return wanted  # the candidates' order is the chats' order
-        return sorted(wanted, key=lambda item: self._order[item[0]])
+            if found is None:
+                continue
+            if chat.rules.taps and taste(chat.rules.taps, chat.rules.include).held(
+                listing.title, listing.summary
+            ):
+                continue  # like what it 👎'd (issue 54)
+            wanted.append((chat.name, found))
+        return wanted
+
+    @staticmethod
+    def _held(chat: _Chat, listing: Listing) -> bool:
+        liking = taste(chat.rules.taps, chat.rules.include)
+        return bool(liking.held(listing.title, listing.summary))
 
     def _occurrences(self, text: str) -> dict[str, list[tuple[int, int]]]:
         """Where each word occurs in `text`, overlapping ones too, in order."""

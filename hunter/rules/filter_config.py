@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from hunter.rules.taste import Tap
+
 
 @dataclass(frozen=True)
 class PayFloor:
@@ -29,3 +31,7 @@ class FilterConfig:
     min_pay: tuple[PayFloor, ...] = ()  # floors in other currencies and periods
     # ISO 639-1 codes of the languages the chat reads (issue 54); () reads every language
     languages: tuple[str, ...] = ()
+    # Where the chat can work (issue 54): place names and "remote"; () takes every place
+    places: tuple[str, ...] = ()
+    # The chat's newest 👍 and 👎 (rules/taste.py), from its chat only
+    taps: tuple[Tap, ...] = ()

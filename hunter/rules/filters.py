@@ -16,6 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
+from hunter.rules.taste import taste
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 
@@ -70,6 +71,7 @@ class Judgement:
     matched: bool
     reason: str  # why, in words: shown by `hunter check`
     keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
+    like: str = ""  # no keyword hit: the title of the 👍'd listing it is like (rules/taste.py)
 
 
 def matching(live: tuple[str, ...]) -> Judgement:
@@ -90,15 +92,34 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
         return Judgement(False, under)
     if rules.languages and (other := unread(listing, rules.languages)):
         return Judgement(False, other)
+    if rules.places and (far := elsewhere_for(listing, rules.places)):
+        return Judgement(False, far)
     if not rules.include:
+        if rules.taps and (
+            held := taste(rules.taps, rules.include).held(listing.title, listing.summary)
+        ):
+            return Judgement(False, held)
         return Judgement(True, "no include keywords: everything matches")
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
     live = tuple(word for word in found if word.casefold() not in muted)
     if live:
+        if rules.taps and (
+            held := taste(rules.taps, rules.include).held(listing.title, listing.summary)
+        ):
+            return Judgement(False, held)
         return matching(live)
+    if rules.taps and (
+        like := taste(rules.taps, rules.include).drawn(listing.title, listing.summary)
+    ):
+        return drawn(like)
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
+
+
+def drawn(like: str) -> Judgement:
+    """The verdict of a listing no keyword hit that is like the 👍'd listing titled `like`."""
+    return Judgement(True, f"not your words: like “{like[:80]}”", (), like)
 
 
 def unread(listing: Listing, languages: tuple[str, ...]) -> str:
@@ -107,6 +128,14 @@ def unread(listing: Listing, languages: tuple[str, ...]) -> str:
     from hunter.rules.language import language_of, left_out
 
     return left_out(language_of(listing.title, listing.summary), languages)
+
+
+def elsewhere_for(listing: Listing, places: tuple[str, ...]) -> str:
+    """Why `listing` is in none of a chat's `places`, nor remote and open to one, in words;
+    "" when it suits one, or its place is unknown (rules/place.py)."""
+    from hunter.rules.place import elsewhere, where_of
+
+    return elsewhere(where_of(listing.location, listing.title, listing.summary), places)
 
 
 def floor_missed(listing: Listing, rules: FilterConfig) -> tuple[int, int] | None:

@@ -9,7 +9,11 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
 - the employer or client is the same where both boards state one (legal forms such as "GmbH",
   "Inc." or "บริษัท ... จำกัด" aside); where either does not, near-identical text must say it;
 - the place agrees: unstated or remote on either side, one inside the other ("Switzerland" and
-  "Zürich, Switzerland"), or the same first part ("Wien, Austria" and "Wien, Wien");
+  "Zürich, Switzerland"), or the same first part ("Wien, Austria" and "Wien, Wien"); else as
+  the place model reads them (place.py): a district lies inside its city ("เขตบางนา" and
+  "Bangkok"), and a part it does not know is no evidence ("Derendorf, Germany" is somewhere in
+  Germany, so "Düsseldorf, Germany" agrees with it; "Munich, Germany" and "Düsseldorf,
+  Germany" do not);
 - the pay agrees: unstated on either side, or the same currency and period with ranges that
   meet;
 - the text is near-identical where both boards give some: most of the shorter one's character
@@ -29,7 +33,9 @@ import struct
 import unicodedata
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
+from hunter.rules.gazetteer import Area
 from hunter.rules.listing import Listing
 
 SKETCH_SIZE = 64  # hashes kept per text: bottom-k, k = 64
@@ -459,7 +465,28 @@ def text_share(a: Likeness, b: Likeness) -> float | None:
 def _places_agree(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     if not a or not b:
         return True
-    return set(a) <= set(b) or set(b) <= set(a) or a[0] == b[0]
+    if set(a) <= set(b) or set(b) <= set(a) or a[0] == b[0]:
+        return True
+    return _read_places_agree(", ".join(a), ", ".join(b))
+
+
+@lru_cache(maxsize=1024)
+def _read_places_agree(a: str, b: str) -> bool:
+    """Whether two places whose words differ are one as the place model reads them: the
+    finest place read on one side meets the finest on the other (a district lies within its
+    city's radius; "Germany" holds Düsseldorf). Nothing read on a side: apart, as the words
+    said. The gazetteer loads at the first such pair only (two titles and employers the same,
+    their places' words not)."""
+    from hunter.rules.place import read_places
+
+    ours, theirs = _finest(read_places(a)), _finest(read_places(b))
+    return any(x.overlaps(y) for x in ours for y in theirs)
+
+
+def _finest(areas: tuple[Area, ...]) -> list[Area]:
+    """The areas of one place that hold none of the others ("Chiang Mai, Thailand" is Chiang
+    Mai: Thailand says nothing more)."""
+    return [a for a in areas if not any(a.holds(b) and not b.holds(a) for b in areas)]
 
 
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:

@@ -28,6 +28,7 @@ class Listing:
     offers: int | None = None  # offers freelancers made so far: the competition
     deadline: str = ""  # ISO 8601: when the post closes
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
+    like: str = ""  # no keyword matched: the title of the 👍'd listing it is like (issue 54)
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
@@ -48,6 +49,8 @@ class Listing:
         hand (dataclasses.asdict deep-copies every field: most of a record's time)."""
         data = {name: getattr(self, name) for name in _PAYLOAD}
         data["keywords"] = list(self.keywords)
+        if self.like:
+            data["like"] = self.like
         return data
 
     @classmethod
@@ -80,8 +83,9 @@ class Listing:
             same_as=str(data.get("same_as") or ""),
             same_why=str(data.get("same_why") or ""),
             reposted=str(data.get("reposted") or ""),
+            like=str(data.get("like") or ""),
         )
 
 
 # A payload's fields: all but the id (its key) and the copies merged since (kept on its row).
-_PAYLOAD = tuple(f.name for f in fields(Listing) if f.name not in ("job_id", "also_on"))
+_PAYLOAD = tuple(f.name for f in fields(Listing) if f.name not in ("job_id", "also_on", "like"))

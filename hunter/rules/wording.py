@@ -12,8 +12,12 @@ from hunter.rules.pay import pay_text
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
 # word), applied (its job id). SAY is a word offered under an answer ("say คำ"): tapping it is
 # saying it, where a channel's buttons cannot send text themselves (Telegram's).
-DISMISS, MUTE, APPLIED, SAY = "dismiss", "mute", "applied", "say"
-DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
+# LIKE (👍) and DISMISS (👎, not interested) teach the chat's taste (rules/taste.py, issue 54);
+# APPLIED counts as a 👍.
+DISMISS, MUTE, APPLIED, SAY, LIKE = "dismiss", "mute", "applied", "say", "like"
+DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "👎 ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
+LIKE_LABEL = "👍 สนใจ"
+LIKE_MARK = "💡 ไม่ตรงคำของคุณ แต่คล้ายที่กด 👍 · not your words: like"
 NOT_STATED = "งบไม่ระบุ · budget not stated"
 # Fastwork's engagement types in the words a Thai freelancer reads on the site.
 ENGAGEMENTS = {
@@ -50,6 +54,8 @@ def details(listing: Listing) -> str:
         parts.append(f"ปิดรับ {listing.deadline[:10]}")
     if listing.reposted:  # a job its board posted again, alerted again (reposts = "alert")
         parts.append(f"🔁 โพสต์ซ้ำ (re-posted; first seen {listing.reposted})")
+    if listing.like:  # no keyword of the chat's: like a listing it 👍'd (issue 54)
+        parts.append(f"{LIKE_MARK} “{listing.like[:60]}”")
     return " · ".join(parts)
 
 
@@ -76,7 +82,10 @@ def buttons(listing: Listing) -> list[tuple[str, str]]:
         ]
     if asking:  # a card of several: an Approve each for the first few (the text says how)
         return [(f"อนุมัติ · Approve {chat}", f"{SAY} approve {chat}") for chat in asking[:3]]
-    wanted = [(DISMISS_LABEL, f"{DISMISS} {listing.job_id}")]
+    wanted = [
+        (LIKE_LABEL, f"{LIKE} {listing.job_id}"),
+        (DISMISS_LABEL, f"{DISMISS} {listing.job_id}"),
+    ]
     if listing.keywords:
         wanted.append((MUTE_LABEL, f"{MUTE} {listing.keywords[0]}"))
     wanted.append((APPLIED_LABEL, f"{APPLIED} {listing.job_id}"))

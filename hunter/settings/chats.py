@@ -20,9 +20,19 @@ from typing import Any
 from hunter.errors import ConfigError
 from hunter.rules.destinations import OWNER_NAME, ChatConfig
 from hunter.rules.pay import read_min_budget
-from hunter.settings.toml_tables import languages, reject_unknown, words
+from hunter.settings.toml_tables import languages, places, reject_unknown, words
 
-_KEYS = {"name", "to", "include", "exclude", "min_budget", "sources", "merge", "languages"}
+_KEYS = {
+    "name",
+    "to",
+    "include",
+    "exclude",
+    "min_budget",
+    "sources",
+    "merge",
+    "languages",
+    "places",
+}
 
 
 RECIPIENT_HELP = "the bot's welcome in that chat says its id"
@@ -83,6 +93,8 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
         rules.update(min_budget=budget, min_pay=floors)
     if "languages" in table:
         rules["languages"] = languages(table, "languages", at)
+    if "places" in table:
+        rules["places"] = places(table, "places", at)
     chosen = table.get("sources")
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):

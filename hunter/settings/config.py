@@ -23,7 +23,7 @@ from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
 from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
-from hunter.settings.toml_tables import languages, reject_unknown, words
+from hunter.settings.toml_tables import languages, places, reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
@@ -124,7 +124,7 @@ _TOP_KEYS = {
     "subscribers",
     "merge",
 }
-_FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within", "languages"}
+_FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within", "languages", "places"}
 
 
 def config_path(explicit: str | None, environ: Mapping[str, str]) -> Path:
@@ -345,6 +345,7 @@ def _filter_fields(raw: Mapping[str, Any], where: str, base: FilterConfig) -> Fi
         ignore_within=ignore,
         min_pay=floors,
         languages=languages(raw, "languages", where) if "languages" in raw else base.languages,
+        places=places(raw, "places", where) if "places" in raw else base.places,
     )
 
 

@@ -44,3 +44,24 @@ def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
             f'tell apart, e.g. ["en", "th"]; {wrong[0]!r} is not one'
         )
     return tuple(dict.fromkeys(codes))
+
+
+def places(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    """A list of places a chat can work in, each one hunter knows ("Portugal", "กรุงเทพฯ",
+    "EMEA", "remote"); the gazetteer is loaded only when a table names places."""
+    from hunter.rules.place import unknown_places
+
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(
+            f'{where}: {key} must be a list of place names, e.g. ["Portugal", "remote"]; '
+            f"got {value!r}"
+        )
+    said = tuple(v.strip() for v in value)
+    unknown = unknown_places(said)
+    if unknown:
+        raise ConfigError(
+            f"{where}: {key} names {unknown[0]!r}, a place hunter does not know: write a "
+            'country, a region ("EU", "EMEA", "APAC", "ปริมณฑล"), a province, a city or "remote"'
+        )
+    return said

@@ -18,6 +18,7 @@ from typing import Any
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
+from hunter.rules.taste import LIKED, Tap
 from hunter.store.columns import Row, flag, moment, optional_integer, text
 from hunter.store.records import Marked
 from hunter.store.room import Room
@@ -94,6 +95,10 @@ class ChatStore(Room, ABC):
         """`chat` reads `languages` (ISO 639-1 codes; () every language, None hunter.toml's)."""
 
     @abstractmethod
+    def tune_places(self, chat: str, places: tuple[str, ...] | None, at: datetime) -> None:
+        """`chat` can work in `places` (names; () every place, None hunter.toml's)."""
+
+    @abstractmethod
     def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         """`chat` sets its floor for pay in `floor`'s currency and period (amount 0: none);
         baht for a whole job is `tune_settings`' min_budget."""
@@ -152,6 +157,12 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             part["languages"] = None if said is None else tuple(str(said).split())
             part["min_budget"] = optional_integer(row, "amount")
             part["paused"] = row.get("flag") is not None and flag(row, "flag")
+        elif kind == "tap":
+            mark, _, said = text(row, "word").partition("\t")
+            title, _, start = said.partition("\n")
+            part.setdefault("taps", []).append(Tap(mark in LIKED, title, start))
+        elif kind == "places":
+            part["places"] = tuple(p for p in text(row, "word").split("\n") if p)
         elif kind == "floor":
             currency, _, period = text(row, "word").partition("/")
             floor = PayFloor(optional_integer(row, "amount") or 0, currency, period)
@@ -165,6 +176,8 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             paused=part.get("paused", False),
             floors=tuple(part.get("floors", ())),
             languages=part.get("languages"),
+            places=part.get("places"),
+            taps=tuple(part.get("taps", ())),
         )
         for chat, part in parts.items()
     }

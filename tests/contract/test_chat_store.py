@@ -206,3 +206,56 @@ def test_the_languages_a_chat_reads_are_kept_the_later_said_winning(store: Store
     assert "telegram:5" not in store.chat.rules(at)
     store.chat.reset_tuning("team")
     assert "team" not in store.chat.rules(at)
+
+
+def test_the_places_a_chat_works_in_are_kept_the_later_said_winning(store: Store) -> None:
+    """Issue 54: "ที่ทำงาน กรุงเทพฯ, ปริมณฑล" from the chat, names of more than one word kept
+    whole; "ที่ทำงาน ทั้งหมด" takes every place; the later of two said at once wins; the
+    languages and the places are set apart; a reset and /forget take them."""
+    at = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    store.chat.tune_places("team", ("กรุงเทพฯ", "Samut Prakan", "remote"), at)
+    assert store.chat.rules(at)["team"].places == ("กรุงเทพฯ", "Samut Prakan", "remote")
+    store.chat.tune_places("team", ("Portugal",), at - timedelta(seconds=1))  # said earlier
+    assert store.chat.rules(at)["team"].places == ("กรุงเทพฯ", "Samut Prakan", "remote")
+    store.chat.tune_languages("team", ("th",), at + timedelta(seconds=1))
+    kept = store.chat.rules(at)["team"]
+    assert (kept.languages, kept.places) == (("th",), ("กรุงเทพฯ", "Samut Prakan", "remote"))
+    store.chat.tune_places("team", (), at + timedelta(seconds=2))
+    assert store.chat.rules(at)["team"].places == ()  # every place
+    store.chat.tune_places("telegram:5", ("EMEA",), at)
+    store.subscribers.forget("telegram:5")
+    assert "telegram:5" not in store.chat.rules(at)
+    store.chat.reset_tuning("team")
+    assert "team" not in store.chat.rules(at)
+
+
+def test_a_chats_taps_come_with_its_rules_its_newest_twelve(store: Store) -> None:
+    """Issue 54: 👍 ("liked") and "applied" are a 👍, "dismissed" a 👎; each chat's newest
+    twelve come with its rules (one read), with the listing's title and the start of its
+    text; /forget deletes them."""
+    at = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    jobs = [
+        Listing(f"b:{n}", "b", f"Django job {n}", f"https://b.test/{n}", summary="x" * 400)
+        for n in range(15)
+    ]
+    theirs = {j.job_id: [("telegram:5", j)] for j in jobs}
+    store.outbox.record("b", [Listing("b:seed", "b", "seed", "https://b.test/seed")], set(), at)
+    store.outbox.record("b", jobs, {j.job_id for j in jobs}, at, chats=theirs)
+    marks = ["liked", "dismissed", "applied"]
+    for n in range(15):
+        chat = "" if n % 2 else "telegram:5"
+        assert store.chat.mark(f"b:{n}", marks[n % 3], at + timedelta(minutes=n), chat)
+    taps = store.chat.rules(at)[""].taps
+    assert sorted(t.title for t in taps) == sorted(f"Django job {n}" for n in range(1, 15, 2))
+    kinds = {t.title: t.liked for t in taps}
+    assert kinds["Django job 1"] is False and kinds["Django job 3"] is True  # dismissed, liked
+    assert all(len(t.text) == 240 for t in taps)
+    for n in range(15, 27):  # five more than twelve for the owner: its newest twelve
+        store.outbox.record("b", [Listing(f"b:{n}", "b", f"Go job {n}", "u")], {f"b:{n}"}, at)
+        store.chat.mark(f"b:{n}", "liked", at + timedelta(hours=1, minutes=n), "")
+    assert sorted(t.title for t in store.chat.rules(at)[""].taps) == sorted(
+        f"Go job {n}" for n in range(15, 27)
+    )
+    assert store.chat.rules(at)["telegram:5"].taps
+    store.subscribers.forget("telegram:5")
+    assert "telegram:5" not in store.chat.rules(at)

@@ -312,10 +312,15 @@ def test_mute_from_a_card_then_unmute(chat: Chat) -> None:
     while not chat.line.pushes and time.monotonic() < deadline:
         time.sleep(0.2)
     card = chat.line.pushes[0].body["messages"][0]["contents"]
-    buttons = card["footer"]["contents"][1]["contents"]
-    assert [b["action"]["label"] for b in buttons] == ["ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]
+    buttons = [b for row in card["footer"]["contents"][1:] for b in row["contents"]]
+    assert [b["action"]["label"] for b in buttons] == [
+        "👍 สนใจ",
+        "👎 ไม่สนใจ",
+        "ไม่เอาคำนี้",
+        "สมัครแล้ว",
+    ]
     token = chat.line.chat.issue_token()
-    tapped = event("postback", TO, token, data=buttons[1]["action"]["data"])
+    tapped = event("postback", TO, token, data=buttons[2]["action"]["data"])
     assert post(replica.url, payload(tapped)).status_code == 200
     [reply] = chat.replies(1)
     assert "python" in reply.texts[0] and "30" in reply.texts[0]
@@ -341,8 +346,13 @@ def test_cards_carry_their_buttons_whenever_the_chat_can_answer(chat: Chat) -> N
     chat.post_listings(1)
     assert chat.run("run", "--once").returncode == 0
     card = chat.line.pushes[-1].body["messages"][0]["contents"]
-    buttons = card["footer"]["contents"][1]["contents"]
-    assert [b["action"]["label"] for b in buttons] == ["ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]
+    buttons = [b for row in card["footer"]["contents"][1:] for b in row["contents"]]
+    assert [b["action"]["label"] for b in buttons] == [
+        "👍 สนใจ",
+        "👎 ไม่สนใจ",
+        "ไม่เอาคำนี้",
+        "สมัครแล้ว",
+    ]
     chat.env.pop("LINE_CHANNEL_SECRET")
     chat.post_listings(1, title="python plain {n}")
     assert chat.run("run", "--once").returncode == 0

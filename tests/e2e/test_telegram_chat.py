@@ -279,8 +279,9 @@ def test_card_buttons_are_answered_and_a_group_is_welcomed(chat: TelegramChat) -
     cards = chat.texts(ME, 2, timeout=30)
     assert sorted(card.split("\n", 1)[0] for card in cards) == sorted(titles)
     pushed = [sent.fields for sent in chat.telegram.delivered if sent.chat_id == ME]
-    data = [b["callback_data"] for f in pushed for b in f["reply_markup"]["inline_keyboard"][1]]
-    assert {d.split(" ", 1)[0] for d in data} == {"dismiss", "mute", "applied"}
+    rows = [row for f in pushed for row in f["reply_markup"]["inline_keyboard"][1:]]
+    data = [b["callback_data"] for row in rows for b in row]
+    assert {d.split(" ", 1)[0] for d in data} == {"like", "dismiss", "mute", "applied"}
     dismiss = next(d for d in data if d.startswith("dismiss"))
     assert chat.telegram.update(chat.telegram.tap(ME, dismiss)) == 200
     assert chat.telegram.update(chat.telegram.tap(ME, "say คำ")) == 200

@@ -20,7 +20,7 @@ from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
 from hunter.rules.notices import SOURCE as NOTICE_SOURCE
-from hunter.rules.wording import ALSO_ON, also_on, buttons, details, money
+from hunter.rules.wording import ALSO_ON, LIKE, also_on, buttons, details, money
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12
@@ -34,6 +34,7 @@ SUMMARY_MAX = 240
 SOURCE_MAX = 40
 DETAIL_MAX = 120
 POSTBACK_DATA_MAX = 300
+LIKE_ID_MAX = 100  # a card's 👍 only under a listing whose id is at most this long
 # A reply token works once, within about a minute of its event (LINE's reply API): an event
 # handled later (taken over after a restart) still acts, but no longer answers.
 REPLY_WINDOW = timedelta(seconds=50)
@@ -152,15 +153,20 @@ def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
             }
         )
     if actions and listing.source != NOTICE_SOURCE and (buttons := action_buttons(listing)):
-        footer.append({"type": "box", "layout": "horizontal", "contents": buttons})
+        for i in range(0, len(buttons), 2):  # two a row: four in one are cut on a phone
+            footer.append({"type": "box", "layout": "horizontal", "contents": buttons[i : i + 2]})
     if footer:
         container["footer"] = {"type": "box", "layout": "vertical", "contents": footer}
     return container
 
 
 def action_buttons(listing: Listing) -> list[dict[str, Any]]:
-    """The card's answers for the chat (postbacks, handled by hunter's webhook): not
-    interested, mute the keyword that matched, applied. A datum LINE would refuse is left out."""
+    """The card's answers for the chat (postbacks, handled by hunter's webhook): 👍, 👎 (not
+    interested), mute the keyword that matched, applied. A datum LINE would refuse is left out;
+    so is the 👍 of a listing whose id is over LIKE_ID_MAX (a board's id of hundreds of Thai
+    letters: twelve such cards with four buttons each would pass a carousel's 50 KB; its
+    "applied" still counts as a 👍)."""
+    long_id = utf16_len(listing.job_id) > LIKE_ID_MAX
     return [
         {
             "type": "button",
@@ -169,7 +175,7 @@ def action_buttons(listing: Listing) -> list[dict[str, Any]]:
             "action": {"type": "postback", "label": label, "data": data},
         }
         for label, data in buttons(listing)
-        if utf16_len(data) <= POSTBACK_DATA_MAX
+        if utf16_len(data) <= POSTBACK_DATA_MAX and not (long_id and data.startswith(f"{LIKE} "))
     ]
 
 

@@ -25,6 +25,7 @@ COMMANDS = (
     ("new", "What waits for you, now", "งานที่รอส่ง ตอนนี้เลย"),
     ("budget", "Least pay: /budget 5000", "งบขั้นต่ำ: /budget 5000"),
     ("languages", "Languages you read: /languages en th", "ภาษาที่อ่าน: /languages ไทย อังกฤษ"),
+    ("places", "Where you can work: /places Bangkok, remote", "ที่ทำงาน: /places กรุงเทพ ปริมณฑล"),
     ("pause", "Hold alerts", "พักการแจ้งเตือน"),
     ("resume", "Alerts again", "แจ้งเตือนต่อ"),
     ("why", "Why a listing came, or not: /why LINK", "ทำไมได้ หรือไม่ได้งานนี้: /why ลิงก์"),

@@ -52,13 +52,12 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
     }
     rows = [[{"text": "เปิด · Open", "url": listing.url}]] if listing.url else []
     if actions:
-        rows.append(
-            [
-                {"text": label, "callback_data": data}
-                for label, data in buttons(listing)
-                if len(data.encode()) <= CALLBACK_DATA_MAX
-            ]
-        )
+        keys = [
+            {"text": label, "callback_data": data}
+            for label, data in buttons(listing)
+            if len(data.encode()) <= CALLBACK_DATA_MAX
+        ]
+        rows += [keys[i : i + 2] for i in range(0, len(keys), 2)]  # 👍 👎, then the others
     if rows:
         fields["reply_markup"] = {"inline_keyboard": rows}
     return fields

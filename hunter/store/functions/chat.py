@@ -69,6 +69,10 @@ class FunctionChat(ChatStore):
         said = None if languages is None else " ".join(languages)
         self._database.value("hunter_tune_languages", chat=chat, languages=said, now=at)
 
+    def tune_places(self, chat: str, places: tuple[str, ...] | None, at: datetime) -> None:
+        said = None if places is None else "\n".join(places)
+        self._database.value("hunter_tune_places", chat=chat, places=said, now=at)
+
     def tune_settings(
         self, chat: str, at: datetime, min_budget: int | None = None, paused: bool | None = None
     ) -> None:

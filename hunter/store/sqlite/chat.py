@@ -104,6 +104,11 @@ class SQLiteChat(ChatStore):
         with self._database.tx() as db:
             db.execute(Q["tune_languages"], {"chat": chat, "languages": said, "now": ts(at)})
 
+    def tune_places(self, chat: str, places: tuple[str, ...] | None, at: datetime) -> None:
+        said = None if places is None else "\n".join(places)
+        with self._database.tx() as db:
+            db.execute(Q["tune_places"], {"chat": chat, "places": said, "now": ts(at)})
+
     def reset_tuning(self, chat: str | None = None) -> int:
         with self._database.tx() as db:
             return sum(

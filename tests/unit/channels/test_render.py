@@ -101,14 +101,18 @@ def test_cards_with_buttons_still_fit_when_ids_and_keywords_are_long() -> None:
     assert limit_errors(request, len(json.dumps(request).encode())) == []
     if spec_available():
         assert spec_errors("PushMessageRequest", request) == []
-    labels = [
-        b["action"]["label"]
-        for b in out[0]["contents"]["contents"][0]["footer"]["contents"][1]["contents"]
-    ]
-    assert labels == ["ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]
+    rows = out[0]["contents"]["contents"][0]["footer"]["contents"][1:]
+    labels = [b["action"]["label"] for row in rows for b in row["contents"]]
+    assert labels == ["👎 ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]  # no 👍 under an id this long
+    [usual] = messages([replace(worst, job_id="fastwork:0c5f7b1e")], actions=True)
+    rows = usual["contents"]["footer"]["contents"][1:]
+    labels = [b["action"]["label"] for row in rows for b in row["contents"]]
+    assert labels == ["👍 สนใจ", "👎 ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"]  # two a row
+    assert [len(row["contents"]) for row in rows] == [2, 2]
     for card in out[0]["contents"]["contents"]:
-        for button in card["footer"]["contents"][1]["contents"]:
-            assert utf16_len(button["action"]["data"]) <= 300
+        for row in card["footer"]["contents"][1:]:
+            for button in row["contents"]:
+                assert utf16_len(button["action"]["data"]) <= 300
 
 
 def test_notices_carry_no_buttons() -> None:

@@ -439,6 +439,16 @@ ON CONFLICT (chat) DO UPDATE SET
     languages_at = CASE WHEN coalesce(hunter_chat_settings.languages_at, '') <= :now
                         THEN :now ELSE hunter_chat_settings.languages_at END;
 
+-- name: tune_places
+-- Where a chat can work (028_places.sql): kept only when :now is not older than the last.
+INSERT INTO hunter_chat_settings (chat, paused, changed_at, places, places_at)
+VALUES (:chat, 0, :now, :places, :now)
+ON CONFLICT (chat) DO UPDATE SET
+    places = CASE WHEN coalesce(hunter_chat_settings.places_at, '') <= :now
+                  THEN :places ELSE hunter_chat_settings.places END,
+    places_at = CASE WHEN coalesce(hunter_chat_settings.places_at, '') <= :now
+                     THEN :now ELSE hunter_chat_settings.places_at END;
+
 -- name: chat_rules
 SELECT chat, 'mute' AS kind, word, until, NULL AS amount, NULL AS flag
 FROM hunter_chat_mutes WHERE until > :now
@@ -446,6 +456,15 @@ UNION ALL
 SELECT chat, op, word, NULL, NULL, NULL FROM hunter_tuning
 UNION ALL
 SELECT chat, 'settings', languages, NULL, min_budget, paused FROM hunter_chat_settings
+UNION ALL
+SELECT chat, 'places', places, NULL, NULL, NULL FROM hunter_chat_settings
+WHERE places IS NOT NULL
+UNION ALL
+SELECT chat, 'tap', mark || char(9) || coalesce(json_extract(listing, '$.title'), '') || char(10)
+           || substr(coalesce(json_extract(listing, '$.summary'), ''), 1, 240), marked_at, NULL, NULL
+FROM (SELECT *, row_number() OVER (PARTITION BY chat ORDER BY marked_at DESC) AS n
+      FROM hunter_marks)
+WHERE n <= 12
 UNION ALL
 SELECT chat, 'floor', currency || '/' || period, NULL, amount, NULL FROM hunter_chat_floors
 ORDER BY 1, 2, 3;

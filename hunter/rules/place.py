@@ -1,0 +1,243 @@
+"""Where a listing's job is and who may take it, and whether that suits a chat that says
+where it can work (`places = ["Portugal", "remote"]`, /places; issue 54).
+
+A listing is read once for all chats (cached by its location, title and text):
+- `at`: the places its location names, finest first ("เขตบางนา กรุงเทพมหานคร" is Bang Na,
+  inside Bangkok; "Hillegom, Netherlands" a town in the Netherlands);
+- `remote`: whether it says the work is remote (its location or title: "Remote", "Anywhere",
+  "Work from home", "ทำงานที่บ้าน"; its text only in so many words: "fully remote");
+- `open_to`: where a remote job takes people from ("Remote - US only", "EMEA", "CET +/- 3
+  hours", "must be based in Europe"); () when it does not say.
+
+A chat's places are areas (gazetteer.py) and the word "remote". A listing is kept when:
+- it is on site somewhere that meets one of the chat's places (one holds the other: a job
+  "in Portugal" may be in Lisbon), or
+- it is remote and open to one of them (a region that holds it, or worldwide); a chat whose only
+  place is "remote" takes every remote job and no job on site.
+Unknown is never "no": a listing whose place cannot be read, or a remote one that does not say
+whom it takes, is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hunter.rules.gazetteer import WORLD, Area, gazetteer, key
+from hunter.rules.thai_places import PREFIXES, RAIL
+
+REMOTE = "remote"
+_REMOTE_WORDS = re.compile(
+    r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed)\b"
+    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|ทำงานที่ไหนก็ได้|รีโมท",
+    re.IGNORECASE,
+)
+_REMOTE_TEXT = re.compile(
+    r"\b(fully remote|100\s?% remote|remote[- ]first|work from anywhere|remote position|"
+    r"this is a remote)\b|ทำงานจากที่ไหนก็ได้|ทำงานที่บ้านได้ 100",
+    re.IGNORECASE,
+)
+_ON_SITE = re.compile(r"\b(hybrid|on[- ]?site|in[- ]office)\b|ไฮบริด", re.IGNORECASE)
+# "US only", "only in Europe", "must be based in Germany", "residents of Canada".
+_ONLY = re.compile(
+    r"\b(?:([A-Z][\w.]+(?: [A-Z][\w.]+)?)[ -]+only|only (?:in |from )?(?:the )?([A-Z][\w.]+"
+    r"(?: [A-Z][\w.]+)?)|(?:must|should) (?:be )?(?:based|located|residing|live) in (?:the )?"
+    r"([A-Z][\w.]+(?: [A-Z][\w.]+)?)|residents? of (?:the )?([A-Z][\w.]+(?: [A-Z][\w.]+)?))"
+)
+# Time zones a remote job keeps, as the regions that keep them.
+_ZONES = (
+    (re.compile(r"\b(CET|CEST|EET|WET|GMT|BST)\b|\bUTC ?[+±]? ?[0-3]\b"), "EMEA"),
+    (re.compile(r"\b(EST|EDT|PST|PDT|MST)\b|US time ?zones?"), "americas"),
+    (re.compile(r"\b(ICT|SGT|AEST|JST|IST)\b|\bUTC ?\+ ?([5-9]|1[0-2])\b"), "APAC"),
+)
+_SPLIT = re.compile(r"[,;/|()\[\]·•]| - | \u2013 |\s-\s|\n")
+_NOISE = re.compile(
+    r"\b(remote|hybrid|on[- ]?site|only|time ?zone|anywhere in|based|within|in|the|area|"
+    r"region|metro|greater|district|province|city|state|of|and|or|\+/?-? ?\d+ ?hours?)\b"
+    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน",
+    re.IGNORECASE,
+)
+_TEXT_MOST = 3000  # characters of a listing's text read for cues
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    at: tuple[Area, ...] = ()
+    remote: bool = False
+    open_to: tuple[Area, ...] = ()
+
+    def shown(self) -> str:
+        """In words, for /why and `hunter check`: "Bang Na, Bangkok", "remote, open to US"."""
+        if self.remote:
+            to = ", ".join(a.name for a in self.open_to) or "whom it does not say"
+            return f"remote, open to {to}"
+        return ", ".join(a.name for a in self.at) or "unknown"
+
+
+def where_of(location: str, title: str, summary: str) -> Where:
+    """Where a listing is and whom it takes, as read from its location, title and text."""
+    return _where(location, title, summary[:_TEXT_MOST])
+
+
+@lru_cache(maxsize=4096)
+def _where(location: str, title: str, summary: str) -> Where:
+    on_site = bool(_ON_SITE.search(location) or _ON_SITE.search(title))
+    remote = not on_site and bool(
+        _REMOTE_WORDS.search(location)
+        or _REMOTE_WORDS.search(title)
+        or _REMOTE_TEXT.search(summary)
+    )
+    at = read_places(location)
+    zones = [gazetteer().areas(region)[0] for pattern, region in _ZONES if pattern.search(location)]
+    if not at and zones and "zone" in location.casefold():
+        remote = True  # "Time zone: CET (+/- 3 hours)": a remote board's whom-it-takes
+    if not remote:
+        return Where(at=at)
+    open_to = list(at)
+    for text in (location, title, summary):
+        for match in _ONLY.finditer(text):
+            said = next(group for group in match.groups() if group).rstrip(".")
+            open_to += [a for a in gazetteer().areas(said)[:1] if a.point is None]
+    open_to = open_to or zones
+    if any(a.countries is None for a in open_to):
+        open_to = [WORLD]
+    return Where(at=(), remote=True, open_to=tuple(dict.fromkeys(open_to)))
+
+
+def read_places(location: str) -> tuple[Area, ...]:
+    """The places a location names, one per part it has ("Austin, TX" is Austin in the US;
+    "Derendorf, Germany" only Germany: a part not known is passed over)."""
+    found: list[Area] = []
+    for part in _SPLIT.split(location):
+        found += _part(part)
+    if not found:
+        return ()
+    # A city of a name many share is the one in the country another part names.
+    countries = {c for a in found if a.point is None and a.countries for c in a.countries}
+    chosen = []
+    for area in found:
+        if area.point is not None and countries and not area.countries <= countries:  # type: ignore[operator]
+            area = _in(area, countries)
+        if area not in chosen:
+            chosen.append(area)
+    return tuple(chosen)
+
+
+def _in(city: Area, countries: set[str]) -> Area:
+    """The city of `city`'s name in one of `countries`, else `city`."""
+    name = city.name.rsplit(",", 1)[0]
+    for other in gazetteer().areas(name):
+        if other.countries and other.countries <= countries:
+            return other
+    return city
+
+
+def _part(part: str) -> list[Area]:
+    """The areas one part of a location names: itself whole, else its longest runs of words.
+    A part on a rail line ("MRT เพชรบุรี") is in greater Bangkok: its station, else all of it."""
+    found = _named(part)
+    if any(word in part.casefold() for word in RAIL):
+        greater = gazetteer().areas("กรุงเทพฯ และปริมณฑล")[0]
+        inside = [a for name in found for a in gazetteer().areas(name) if greater.holds(a)]
+        return inside[:1] or [greater]
+    return [gazetteer().areas(name)[0] for name in found]
+
+
+def _named(part: str) -> list[str]:
+    """The names in one part of a location that the gazetteer knows, longest runs first.
+    A word of three letters or fewer names a country or region only ("US", "EU"), never a town
+    ("Wa" in Ghana is "Seattle, WA"'s state)."""
+    text = _NOISE.sub(" ", re.sub(r"[\d,.]+$|\d[\d,.]*", " ", part))
+    words = [_unprefixed(w) for w in text.split()]
+    words = [w for w in words if w]
+    if not words:
+        return []
+    index = gazetteer()
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 0, -1):
+            name = " ".join(words[i : i + n])
+            areas = index.areas(name)
+            if areas and (len(name) > 3 or areas[0].point is None):
+                found.append(name)
+                i += n
+                break
+        else:
+            i += 1
+    return found
+
+
+def _unprefixed(word: str) -> str:
+    for prefix in PREFIXES:
+        if word.startswith(prefix) and len(word) > len(prefix):
+            return word[len(prefix) :]
+    return word.strip(".-'")
+
+
+# Choosing places from the chat.
+PLACES_MOST = 10  # places one chat names at most
+PLACES_TEXT_MOST = 300  # characters of a chat's /places read at most
+_EVERY = frozenset(["all", "any", "anywhere", "everywhere", "ทั้งหมด", "ทุกที่"])
+_REMOTE_SAID = frozenset(["remote", "wfh", "รีโมท", "ทำงานที่บ้าน", "ทางไกล"])
+
+
+def read_chat_places(said: str) -> tuple[str, ...] | None:
+    """The places a chat typed ("Portugal, remote", "กรุงเทพ ปริมณฑล"), each as the gazetteer
+    knows it; () for every place ("all"); None when a name is not a place hunter knows."""
+    said = said.strip()
+    if key(said) in _EVERY:
+        return ()
+    chunks = [c.strip() for c in re.split(r"[,;\n]", said) if c.strip()]
+    places: list[str] = []
+    for chunk in chunks:
+        if key(chunk) in _REMOTE_SAID or gazetteer().areas(chunk):
+            places.append(REMOTE if key(chunk) in _REMOTE_SAID else chunk)
+            continue
+        words = chunk.split()
+        i = 0
+        while i < len(words):
+            for n in range(min(4, len(words) - i), 0, -1):
+                name = " ".join(words[i : i + n])
+                if key(name) in _REMOTE_SAID or gazetteer().areas(_unprefixed(name)):
+                    places.append(REMOTE if key(name) in _REMOTE_SAID else _unprefixed(name))
+                    i += n
+                    break
+            else:
+                return None
+    chosen = tuple(dict.fromkeys(places))
+    return chosen if 0 < len(chosen) <= PLACES_MOST else None
+
+
+def unknown_places(places: tuple[str, ...]) -> list[str]:
+    """The names of `places` hunter does not know as a place (for hunter.toml's check)."""
+    return [p for p in places if key(p) not in _REMOTE_SAID and not gazetteer().areas(p)]
+
+
+@lru_cache(maxsize=1024)
+def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
+    areas = tuple(a for p in places if key(p) not in _REMOTE_SAID for a in gazetteer().areas(p)[:1])
+    return areas, any(key(p) in _REMOTE_SAID for p in places)
+
+
+def elsewhere(where: Where, places: tuple[str, ...]) -> str:
+    """Why a listing `where` it is suits no place of a chat's `places`, in words; "" when it
+    suits one, the chat names none, or the listing's place is unknown."""
+    if not places:
+        return ""
+    areas, remote_ok = _chat_areas(places)
+    wanted = ", ".join(p for p in places)
+    if where.remote:
+        if not where.open_to or not areas or any(a.countries is None for a in where.open_to):
+            return ""
+        if any(o.overlaps(c) for o in where.open_to for c in areas):
+            return ""
+        return f"place read as {where.shown()} (this chat works in {wanted})"
+    if not where.at:
+        return ""
+    if any(a.overlaps(c) for a in where.at for c in areas):
+        return ""
+    if not areas and not remote_ok:
+        return ""
+    return f"place read as {where.shown()} (this chat works in {wanted})"

@@ -1,0 +1,172 @@
+"""What a chat's taps say it wants (issue 54): 👍 and 👎 under each card, "สมัครแล้ว" counting
+as a 👍 and "ไม่สนใจ" as a 👎. Pure: the store gives each chat's newest taps with its rules
+(store/chat.py's `rules`), and the judge asks its `Taste`.
+
+A listing is a bag of words: its title's (each twice, since a title says what a job is) and the
+first words of its text; Thai, which writes no spaces, as runs of three characters. Two
+listings are alike by the cosine of their bags, the chat's own keywords left out of both (every
+hit shares them: after a 👎 of "Python WordPress developer", "Python Django developer" is not
+alike by its "python"). After a few taps:
+- a keyword hit that is as like a 👎'd listing as HOLD, and more like it than any 👍'd one, is
+  held back: recorded as seen, counted, and explained by /why ("like a 👎 of <title>");
+- a listing the keywords missed that is as like a 👍'd listing as DRAW, and more like it than any
+  👎'd one, is alerted, marked "not your words: like <title>".
+Each listing's bag is made once for all chats (cached), each tap's once per process; a chat's
+taps are at most TAPS_KEPT (its newest), so judging costs at most that many cosines.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+LIKED = ("liked", "applied")  # the marks that are a 👍
+DISLIKED = ("dismissed",)  # ... a 👎
+TAPS_KEPT = 12  # a chat's newest taps the judge reads
+TAP_TEXT = 240  # characters of a tapped listing's text kept for its likeness
+HOLD = 0.45  # as like a 👎 as this: held back
+DRAW = 0.5  # as like a 👍 as this, the words missing: alerted all the same
+_TEXT_WORDS = 40  # words of a listing's text in its bag
+_WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
+_THAI = re.compile(r"[\u0e00-\u0e7f]")
+_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "you",
+        "your",
+        "our",
+        "are",
+        "will",
+        "who",
+        "this",
+        "that",
+        "from",
+        "have",
+        "has",
+        "job",
+        "jobs",
+        "work",
+        "team",
+        "role",
+        "position",
+        "looking",
+        "we",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "an",
+        "or",
+        "as",
+        "is",
+        "be",
+        "by",
+        "it",
+        "us",
+        "all",
+        "new",
+        "can",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One listing a chat tapped: 👍 (`liked`) or 👎, its title and the start of its text."""
+
+    liked: bool
+    title: str
+    text: str = ""
+
+
+def bag(title: str, text: str) -> dict[str, float]:
+    """A listing's words, weighted (title words twice), normalised to length 1."""
+    return dict(_bag(title, text[: TAP_TEXT * 4]))
+
+
+@lru_cache(maxsize=8192)
+def _bag(title: str, text: str) -> tuple[tuple[str, float], ...]:
+    counts: dict[str, float] = {}
+    for word in _words(title):
+        counts[word] = counts.get(word, 0.0) + 2.0
+    for word in list(_words(text))[:_TEXT_WORDS]:
+        counts[word] = counts.get(word, 0.0) + 1.0
+    norm = math.sqrt(sum(v * v for v in counts.values())) or 1.0
+    return tuple((w, v / norm) for w, v in counts.items())
+
+
+def _words(text: str) -> Iterable[str]:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    for word in _WORD.findall(text):
+        if _THAI.match(word):
+            yield from (word[i : i + 3] for i in range(max(1, len(word) - 2)))
+        elif word not in _STOP:
+            yield word
+
+
+def cosine(a: dict[str, float], b: dict[str, float], ignore: frozenset[str] = frozenset()) -> float:
+    """The cosine of two bags, the words of `ignore` left out of both."""
+    if ignore:
+        a = {w: v for w, v in a.items() if w not in ignore}
+        b = {w: v for w, v in b.items() if w not in ignore}
+    if len(a) > len(b):
+        a, b = b, a
+    dot = sum(v * b.get(w, 0.0) for w, v in a.items())
+    if not dot or not ignore:
+        return dot
+    return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
+
+
+def keyword_words(include: Iterable[str]) -> frozenset[str]:
+    """The words of a chat's keywords, as bags hold them."""
+    return frozenset(w for keyword in include for w in _words(keyword))
+
+
+@dataclass(frozen=True)
+class Taste:
+    """One chat's taps, as the judge asks them; `ignore`: the words of its keywords."""
+
+    taps: tuple[Tap, ...]
+    ignore: frozenset[str] = frozenset()
+
+    @property
+    def likes(self) -> bool:
+        return any(t.liked for t in self.taps)
+
+    def nearest(self, title: str, text: str) -> tuple[float, Tap | None, float, Tap | None]:
+        """(how like the nearest 👍 it is, that tap, the same for 👎)."""
+        mine = bag(title, text)
+        best = {True: (0.0, None), False: (0.0, None)}  # type: dict[bool, tuple[float, Tap | None]]
+        for tap in self.taps:
+            share = cosine(mine, bag(tap.title, tap.text), self.ignore)
+            if share > best[tap.liked][0]:
+                best[tap.liked] = (share, tap)
+        return (*best[True], *best[False])
+
+    def held(self, title: str, text: str) -> str:
+        """Why a keyword hit is held back, in words; "" when it is not."""
+        like, _liked, unlike, disliked = self.nearest(title, text)
+        if disliked is None or unlike < HOLD or unlike <= like:
+            return ""
+        return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
+
+    def drawn(self, title: str, text: str) -> str:
+        """The title of the 👍'd listing a listing the words missed is like; "" when none."""
+        like, liked, unlike, _disliked = self.nearest(title, text)
+        if liked is None or like < DRAW or like <= unlike:
+            return ""
+        return liked.title
+
+
+@lru_cache(maxsize=4096)
+def taste(taps: tuple[Tap, ...], include: tuple[str, ...] = ()) -> Taste:
+    """The taste of a chat of these taps and these keywords (one per chat, cached)."""
+    return Taste(taps, keyword_words(include))

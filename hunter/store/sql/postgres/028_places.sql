@@ -1,0 +1,60 @@
+-- hunter schema, version 28: where a chat can work, set from its chat (issue 54: "ที่ทำงาน
+-- กรุงเทพ ปริมณฑล", "places Portugal, remote"), kept with its other settings as its languages
+-- are, so that /forget, a reset and a supergroup's move take them too. NULL: hunter.toml's;
+-- '': every place; else the place names apart by newlines. Of two changes said at once on two
+-- replicas, the later one wins (places_at).
+ALTER TABLE hunter_chat_settings
+    ADD COLUMN IF NOT EXISTS places text,
+    ADD COLUMN IF NOT EXISTS places_at timestamptz;
+
+CREATE OR REPLACE FUNCTION hunter_tune_places(p_chat text, p_places text, p_now timestamptz)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO hunter_chat_settings AS s (chat, paused, changed_at, places, places_at)
+    VALUES (p_chat, false, p_now, p_places, p_now)
+    ON CONFLICT (chat) DO UPDATE SET
+        places = CASE WHEN coalesce(s.places_at, '-infinity') <= p_now
+                      THEN p_places ELSE s.places END,
+        places_at = CASE WHEN coalesce(s.places_at, '-infinity') <= p_now
+                         THEN p_now ELSE s.places_at END;
+$$;
+
+-- 👍 under a card (issue 54) is a mark of its own, "liked", beside "dismissed" (👎) and
+-- "applied" (a 👍 too).
+ALTER TABLE hunter_marks DROP CONSTRAINT IF EXISTS hunter_marks_mark_check;
+ALTER TABLE hunter_marks ADD CONSTRAINT hunter_marks_mark_check
+    CHECK (mark IN ('dismissed', 'applied', 'liked'));
+CREATE INDEX IF NOT EXISTS hunter_marks_newest ON hunter_marks (chat, marked_at DESC);
+
+-- A chat's places are a row of their own, kind 'places'; its newest 12 taps rows of kind 'tap',
+-- each its mark, a tab, the listing's title, a newline and the start of its text (what
+-- rules/taste.py compares). An older hunter passes over kinds it does not know.
+CREATE OR REPLACE FUNCTION hunter_chat_rules(p_now timestamptz)
+RETURNS TABLE (chat text, kind text, word text, until timestamptz, amount bigint, flag boolean)
+LANGUAGE sql STABLE AS $$
+    SELECT m.chat, 'mute', m.word, m.until, NULL::bigint, NULL::boolean
+    FROM hunter_chat_mutes m WHERE m.until > p_now
+    UNION ALL
+    SELECT t.chat, t.op, t.word, NULL, NULL, NULL FROM hunter_tuning t
+    UNION ALL
+    SELECT s.chat, 'settings', s.languages, NULL, s.min_budget, s.paused FROM hunter_chat_settings s
+    UNION ALL
+    SELECT s.chat, 'places', s.places, NULL, NULL, NULL
+    FROM hunter_chat_settings s WHERE s.places IS NOT NULL
+    UNION ALL
+    SELECT k.chat, 'tap', k.mark || E'\t' || coalesce(k.listing->>'title', '') || E'\n'
+               || left(coalesce(k.listing->>'summary', ''), 240), k.marked_at, NULL, NULL
+    FROM (SELECT m.*, row_number() OVER (PARTITION BY m.chat ORDER BY m.marked_at DESC) AS n
+          FROM hunter_marks m) k
+    WHERE k.n <= 12
+    UNION ALL
+    SELECT f.chat, 'floor', f.currency || '/' || f.period, NULL, f.amount, NULL
+    FROM hunter_chat_floors f
+    ORDER BY 1, 2, 3;
+$$;
+
+-- Supabase's Data API reaches the new function only as hunter's own role.
+SELECT hunter_restrict_access();
+
+INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '28')
+ON CONFLICT (key) DO UPDATE SET value = excluded.value
+WHERE hunter_meta.value::integer < 28;

@@ -1,0 +1,77 @@
+"""👍 and 👎 under each card (issue 54), as a subscriber on Telegram meets them: `hunter run`
+with its webhook, a board polled every 3 s (tests/e2e/test_subscribers.py's community). After a
+👎, a listing like it is held back and /why says so; after a 👍, a listing like it that the
+chat's words miss comes, marked "not your words"; /places in Thai takes effect at once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.e2e.test_subscribers import STRANGER, Community, community, titles
+
+__all__ = ["community"]  # the fixture, used by name
+
+
+def card_of(community: Community, title: str) -> dict[str, str]:
+    """The callback data of the buttons under `title`'s card to the stranger, by verb."""
+    [card] = [
+        s
+        for s in community.telegram.delivered
+        if s.chat_id == STRANGER and s.text.startswith(title)
+    ]
+    keys = [b for row in card.fields["reply_markup"]["inline_keyboard"] for b in row]
+    return {
+        b["callback_data"].split(" ", 1)[0]: b["callback_data"]
+        for b in keys
+        if "callback_data" in b
+    }
+
+
+def tap(community: Community, data: str) -> str:
+    before = len(community.telegram.texts(STRANGER))
+    assert community.telegram.update(community.telegram.tap(STRANGER, data)) == 200
+    return community.read(STRANGER, before + 1)[-1]
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_thumbs_down_holds_back_a_listing_like_it_and_a_thumbs_up_draws_one(
+    community: Community,
+) -> None:
+    community.say(STRANGER, "/start python")
+    count = len(community.telegram.texts(STRANGER))
+    community.post("Python WordPress plugin developer", "Python Django backend engineer")
+    got = community.read(STRANGER, count + 2)
+    assert sorted(titles(got[count:])) == [
+        "Python Django backend engineer",
+        "Python WordPress plugin developer",
+    ]
+    buttons = card_of(community, "Python WordPress plugin developer")
+    assert set(buttons) == {"like", "dismiss", "mute", "applied"}
+    assert tap(community, buttons["dismiss"]).startswith("ไม่สนใจ: Python WordPress")
+    liked = tap(community, card_of(community, "Python Django backend engineer")["like"])
+    assert liked.startswith("👍 Python Django backend engineer")
+    count = len(community.telegram.texts(STRANGER))
+    community.post("Senior Python WordPress plugin developer", "Django backend engineer")
+    [drawn] = community.read(STRANGER, count + 1)[count:]
+    assert drawn.startswith("Django backend engineer")  # not its word, like its 👍
+    assert "not your words: like “Python Django backend engineer”" in drawn
+    time.sleep(4)  # a poll more: the one like its 👎 never comes
+    assert "Senior Python WordPress plugin developer" not in titles(
+        community.telegram.texts(STRANGER)
+    )
+    why = community.say(STRANGER, "/why board:j2")
+    assert "held back: like a 👎 of “Python WordPress plugin developer”" in why, why
+    assert "deleted" in community.say(STRANGER, "/forget")
+    assert community.rows_naming("telegram:999") == []  # its taps too
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_subscriber_says_where_it_can_work_in_thai(community: Community) -> None:
+    community.say(STRANGER, "/start python")
+    said = community.say(STRANGER, "/places กรุงเทพ ปริมณฑล")
+    assert said == "ที่ทำงาน · places: กรุงเทพ, ปริมณฑล"
+    assert "ที่ทำงาน · places: กรุงเทพ, ปริมณฑล" in community.say(STRANGER, "/words")
+    assert "ไม่รู้จักสถานที่" in community.say(STRANGER, "/places Qwertyville")
+    assert "every place" in community.say(STRANGER, "/places all")

@@ -1,0 +1,199 @@
+"""Where a listing is and who may take it (issue 54, its place layer), read from locations as
+the boards write them (the recorded answers of ../shared/fixtures: JobThai's "เขตบางนา
+กรุงเทพมหานคร" and "BTS ช่องนนทรี, ศาลาแดง", Adzuna's "Hillegom, Netherlands", We Work
+Remotely's "Time zone: CET (+/- 3 hours)", RemoteOK's "New York, NY / Seattle, WA / Remote");
+and whether that suits a chat's places. Unknown is never "no"."""
+
+from __future__ import annotations
+
+import pytest
+
+from hunter.errors import ConfigError
+from hunter.rules.fanout import Fanout
+from hunter.rules.filter_config import FilterConfig
+from hunter.rules.filters import judge
+from hunter.rules.gazetteer import gazetteer
+from hunter.rules.language import language_of
+from hunter.rules.listing import Listing
+from hunter.rules.place import elsewhere, read_chat_places, where_of
+from hunter.settings.config import parse_config
+
+
+def area(name: str):  # type: ignore[no-untyped-def]
+    return gazetteer().areas(name)[0]
+
+
+@pytest.mark.parametrize(
+    ("location", "inside"),
+    [
+        ("เขตบางนา กรุงเทพมหานคร", "กรุงเทพฯ"),  # JobThai: a district, then the province
+        ("แขวงบางนา เขตบางนา กรุงเทพฯ", "Bangkok"),
+        ("Bang Na, Bangkok", "กรุงเทพมหานคร"),
+        ("BTS อโศก", "Bangkok"),  # a station
+        ("BTS ช่องนนทรี, ศาลาแดง", "กรุงเทพฯ"),
+        ("MRT เพชรบุรี", "Bangkok"),  # the station, not the province of Phetchaburi
+        ("รถไฟฟ้าสายสีม่วง", "กรุงเทพฯ และปริมณฑล"),  # on a line, station unknown
+        ("Nonthaburi", "ปริมณฑล"),
+        ("อ.ปากเกร็ด จ.นนทบุรี", "ปริมณฑล"),
+        ("อ.เมืองสมุทรปราการ จ.สมุทรปราการ18,000", "ปริมณฑล"),  # a salary glued on
+        ("Hillegom, Netherlands", "Netherlands"),
+        ("Düsseldorf, Germany", "Germany"),
+        ("Düsseldorf, Germany", "EU"),
+        ("München", "Munich"),  # a city's own name
+        ("Lisboa, Portugal", "Lisbon"),
+        ("Austin, TX", "Texas"),
+        ("Wrocław, Polska", "Europe"),
+    ],
+)
+def test_a_place_is_read_inside_what_holds_it(location: str, inside: str) -> None:
+    where = where_of(location, "Engineer", "")
+    assert not where.remote and where.at, where
+    assert any(area(inside).holds(a) for a in where.at), (where.shown(), inside)
+
+
+@pytest.mark.parametrize(
+    ("location", "not_inside"),
+    [
+        ("เขตบางนา กรุงเทพมหานคร", "ปริมณฑล"),
+        ("Nonthaburi", "Bangkok"),
+        ("Chiang Mai", "ปริมณฑล"),
+        ("Düsseldorf, Germany", "Munich"),
+        ("Hillegom, Netherlands", "Amsterdam"),  # 30 km off: not a district of it
+        ("Austin, TX", "Portugal"),
+    ],
+)
+def test_a_place_is_not_read_inside_what_does_not_hold_it(location: str, not_inside: str) -> None:
+    where = where_of(location, "Engineer", "")
+    assert where.at and not any(area(not_inside).holds(a) for a in where.at), where.shown()
+
+
+@pytest.mark.parametrize(
+    ("location", "title", "summary", "open_to"),
+    [
+        ("Remote", "Backend Engineer", "", ""),  # remote, whom it takes unsaid
+        ("Anywhere in the World", "Backend Engineer", "", "worldwide"),
+        ("Remote - US only", "Backend Engineer", "", "United States"),
+        ("Remote", "Backend Engineer (US only)", "", "United States"),
+        ("Remote", "Backend Engineer", "You must be based in Europe.", "Europe"),
+        ("Time zone: CET (+/- 3 hours)", "Senior Backend Developer (Python)", "", "EMEA"),
+        ("Remote, EMEA", "Account Executive", "", "EMEA"),
+        ("", "Backend Engineer", "This is a fully remote role.", ""),
+    ],
+)
+def test_a_remote_job_and_whom_it_takes(
+    location: str, title: str, summary: str, open_to: str
+) -> None:
+    where = where_of(location, title, summary)
+    assert where.remote and not where.at
+    assert ", ".join(a.name for a in where.open_to) == open_to
+
+
+def test_hybrid_and_on_site_are_not_remote() -> None:
+    assert not where_of("Berlin (Hybrid)", "Engineer", "").remote
+    assert not where_of("Berlin", "Engineer - on-site", "remote days are possible").remote
+
+
+LISBON_REMOTE = ("Portugal", "remote")
+BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
+
+
+@pytest.mark.parametrize(
+    ("places", "location", "title", "kept"),
+    [
+        (LISBON_REMOTE, "Lisbon, Portugal", "Python Developer", True),  # on site, inside
+        (LISBON_REMOTE, "Porto", "Python Developer", True),
+        (LISBON_REMOTE, "Berlin, Germany", "Python Developer", False),
+        (LISBON_REMOTE, "Remote - US only", "Python Developer", False),
+        (LISBON_REMOTE, "Remote, EMEA", "Python Developer", True),  # a region that holds it
+        (LISBON_REMOTE, "Anywhere in the World", "Python Developer", True),
+        (LISBON_REMOTE, "Remote", "Python Developer", True),  # whom it takes unsaid: kept
+        (LISBON_REMOTE, "", "Python Developer", True),  # no place: kept
+        (LISBON_REMOTE, "上海市", "Python Developer", True),  # a place not read: kept
+        (BANGKOK, "เขตบางนา กรุงเทพมหานคร", "ไอทีซัพพอร์ต", True),
+        (BANGKOK, "อ.ปากเกร็ด จ.นนทบุรี", "ไอทีซัพพอร์ต", True),
+        (BANGKOK, "จ.ชลบุรี", "ไอทีซัพพอร์ต", False),
+        (BANGKOK, "Thailand", "IT Support", True),  # somewhere in Thailand: may be Bangkok
+        (BANGKOK, "Remote - US only", "IT Support", False),
+        (("remote",), "Berlin, Germany", "Python Developer", False),  # remote alone: not on site
+        (("remote",), "Remote - US only", "Python Developer", True),
+        (("Munich", "remote"), "Remote, Germany", "Security Engineer", True),
+        (("Munich",), "Garching bei München", "Security Engineer", True),  # 13 km: a suburb
+    ],
+)
+def test_a_listing_suits_a_chats_places_or_says_why_not(
+    places: tuple[str, ...], location: str, title: str, kept: bool
+) -> None:
+    why = elsewhere(where_of(location, title, ""), places)
+    assert (why == "") is kept, why
+    if not kept:
+        assert why.startswith("place read as ") and "this chat works in" in why
+
+
+def test_the_filter_and_the_index_leave_out_a_listing_elsewhere_for_that_chat_only() -> None:
+    berlin = Listing("a:1", "a", "Python Developer", "https://a.test/1", location="Berlin, Germany")
+    lisbon = Listing("a:2", "a", "Python Developer", "https://a.test/2", location="Lisboa")
+    nowhere = Listing("a:3", "a", "Python Developer", "https://a.test/3")
+    verdict = judge(berlin, FilterConfig(include=("python",), places=LISBON_REMOTE))
+    assert not verdict.matched
+    assert (
+        verdict.reason == "place read as Berlin, DE, Germany (this chat works in Portugal, remote)"
+    )
+    fanout = Fanout(
+        [
+            ("lisbon", FilterConfig(include=("python",), places=LISBON_REMOTE), {}),
+            ("anywhere", FilterConfig(include=("python",)), {}),
+            ("everything-berlin", FilterConfig(places=("Berlin",)), {}),
+        ]
+    )
+    assert [name for name, _v in fanout.judge(berlin)] == ["anywhere", "everything-berlin"]
+    assert [name for name, _v in fanout.judge(lisbon)] == ["lisbon", "anywhere"]
+    assert [n for n, _v in fanout.judge(nowhere)] == ["lisbon", "anywhere", "everything-berlin"]
+
+
+@pytest.mark.parametrize(
+    ("said", "places"),
+    [
+        ("กรุงเทพ ปริมณฑล", ("กรุงเทพ", "ปริมณฑล")),
+        ("เขตบางนา", ("บางนา",)),
+        ("Portugal, remote", ("Portugal", "remote")),
+        ("Samut Prakan remote", ("Samut Prakan", "remote")),
+        ("EMEA", ("EMEA",)),
+        ("ทั้งหมด", ()),
+        ("all", ()),
+        ("Qwertyville", None),
+        ("Bangkok, Qwertyville", None),
+        (", ".join(["Bangkok"] * 11), ("Bangkok",)),
+        (", ".join(f"{c}" for c in ["Portugal", "Spain", "France", "Italy", "Poland", "Germany",
+                                      "Austria", "Belgium", "Greece", "Sweden", "Norway"]), None),
+    ],
+)  # fmt: skip
+def test_a_chat_says_its_places_in_thai_or_english(
+    said: str, places: tuple[str, ...] | None
+) -> None:
+    assert read_chat_places(said) == places
+
+
+def test_places_in_the_filter_and_a_chats_are_checked_at_load() -> None:
+    source = {"name": "a", "url": "https://a.test/", "item": "li", "title": "a", "id": "@id"}
+    config = parse_config(
+        {
+            "sources": [source],
+            "filter": {"include": ["python"], "places": ["Portugal", "remote"]},
+            "chats": [{"name": "team", "to": "telegram:5", "places": ["กรุงเทพฯ", "ปริมณฑล"]}],
+        }
+    )
+    assert config.filter.places == ("Portugal", "remote")
+    assert config.chats[0].filter_for(config.filter).places == ("กรุงเทพฯ", "ปริมณฑล")
+    with pytest.raises(ConfigError, match="'Qwertyville', a place hunter does not know"):
+        parse_config({"sources": [source], "filter": {"places": ["Qwertyville"]}})
+    with pytest.raises(ConfigError, match="must be a list of place names"):
+        parse_config({"sources": [source], "filter": {"places": "Portugal"}})
+
+
+def test_a_thai_listing_is_thai_and_in_bangkok() -> None:
+    """Must-show 3 of issue 54, as a JobThai card reads."""
+    title, summary = "เจ้าหน้าที่ไอทีซัพพอร์ต", "ดูแลคอมพิวเตอร์และระบบเครือข่ายของบริษัท"
+    assert language_of(title, summary) == "th"
+    assert area("กรุงเทพฯ").holds(where_of("เขตบางนา กรุงเทพมหานคร", title, summary).at[0])
+    assert area("กรุงเทพฯ").holds(where_of("BTS อโศก", title, summary).at[0])
+    assert area("ปริมณฑล").holds(where_of("Nonthaburi", title, summary).at[0])

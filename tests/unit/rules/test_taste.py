@@ -1,0 +1,107 @@
+"""What a chat's taps say it wants (issue 54): after a 👎, a keyword hit like it is held back
+and says why; after a 👍, a listing the words missed but very like it is alerted, marked as
+such; a chat without taps gets exactly what its words bring; the index of many chats judges as
+judge() does."""
+
+from __future__ import annotations
+
+from hunter.rules.fanout import Fanout
+from hunter.rules.filter_config import FilterConfig
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.rules.taste import Tap, taste
+
+
+def listing(n: int, title: str, summary: str = "", location: str = "") -> Listing:
+    return Listing(f"b:{n}", "b", title, f"https://b.test/{n}", summary=summary, location=location)
+
+
+WORDPRESS = listing(
+    1,
+    "WordPress Developer (PHP, WooCommerce)",
+    "Build and maintain WordPress themes and WooCommerce plugins for our agency's shops.",
+)
+WORDPRESS_AGAIN = listing(
+    2,
+    "Senior WordPress Developer - WooCommerce",
+    "Maintain WooCommerce shops and custom WordPress plugins for agency clients.",
+)
+DJANGO = listing(
+    3,
+    "Backend Engineer (Django, PostgreSQL)",
+    "Design REST APIs in Django and PostgreSQL for our logistics platform.",
+)
+DJANGO_AGAIN = listing(
+    4,
+    "Backend Engineer, Django",
+    "Our logistics platform runs on Django and PostgreSQL; you will design its APIs.",
+)
+BAKER = listing(5, "Pastry Chef", "Bake croissants and cakes for our cafe in Lisbon.")
+THAI_SUPPORT = listing(6, "เจ้าหน้าที่ไอทีซัพพอร์ต", "ดูแลคอมพิวเตอร์ เครื่องพิมพ์ และระบบเครือข่ายของสำนักงาน")
+THAI_SUPPORT_AGAIN = listing(7, "ไอทีซัพพอร์ต (IT Support)", "ดูแลคอมพิวเตอร์และเครือข่ายในสำนักงาน")
+
+
+def tap(item: Listing, liked: bool) -> Tap:
+    return Tap(liked, item.title, item.summary)
+
+
+def test_after_a_thumbs_down_a_listing_like_it_is_held_back_and_says_why() -> None:
+    rules = FilterConfig(include=("developer", "engineer"), taps=(tap(WORDPRESS, False),))
+    verdict = judge(WORDPRESS_AGAIN, rules)
+    assert not verdict.matched
+    assert verdict.reason.startswith("held back: like a 👎 of “WordPress Developer (PHP")
+    assert judge(DJANGO, rules).matched  # another job: its words bring it
+
+
+def test_after_a_thumbs_up_a_listing_the_words_missed_comes_marked() -> None:
+    rules = FilterConfig(include=("python",), taps=(tap(DJANGO, True),))
+    verdict = judge(DJANGO_AGAIN, rules)  # no "python" in it
+    assert verdict.matched and verdict.keywords == ()
+    assert verdict.like == DJANGO.title
+    assert verdict.reason == f"not your words: like “{DJANGO.title}”"
+    assert not judge(BAKER, rules).matched  # nothing like it
+    assert not judge(WORDPRESS, rules).matched
+
+
+def test_a_thumbs_up_beats_a_thumbs_down_of_the_same_kind() -> None:
+    rules = FilterConfig(include=("developer",), taps=(tap(WORDPRESS, False), tap(WORDPRESS, True)))
+    assert judge(WORDPRESS_AGAIN, rules).matched
+
+
+def test_thai_listings_are_alike_without_spaces() -> None:
+    rules = FilterConfig(include=("python",), taps=(tap(THAI_SUPPORT, True),))
+    assert judge(THAI_SUPPORT_AGAIN, rules).like == THAI_SUPPORT.title
+
+
+def test_a_liked_listing_elsewhere_or_in_another_language_is_not_drawn() -> None:
+    taps = (tap(DJANGO, True),)
+    berlin = listing(8, DJANGO_AGAIN.title, DJANGO_AGAIN.summary, "Berlin, Germany")
+    assert not judge(
+        berlin, FilterConfig(include=("python",), taps=taps, places=("Portugal",))
+    ).matched
+    excluded = FilterConfig(include=("python",), exclude=("logistics",), taps=taps)
+    assert not judge(DJANGO_AGAIN, excluded).matched
+
+
+def test_no_taps_no_change() -> None:
+    rules = FilterConfig(include=("developer",))
+    assert judge(WORDPRESS_AGAIN, rules).matched and not judge(DJANGO_AGAIN, rules).matched
+    assert taste(()).held(WORDPRESS.title, "") == "" and taste(()).drawn(DJANGO.title, "") == ""
+
+
+def test_the_index_holds_back_and_draws_for_each_chat_alone() -> None:
+    hates_wordpress = (tap(WORDPRESS, False),)
+    chats = [
+        ("hates-wordpress", FilterConfig(include=("developer",), taps=hates_wordpress)),
+        ("words-only", FilterConfig(include=("developer",))),
+        ("likes-django", FilterConfig(include=("python",), taps=(tap(DJANGO, True),))),
+        ("everything-hates-wp", FilterConfig(taps=hates_wordpress)),
+    ]
+    fanout = Fanout([(name, rules, {}) for name, rules in chats])
+    assert [name for name, _v in fanout.judge(WORDPRESS_AGAIN)] == ["words-only"]
+    judged = fanout.judge(DJANGO_AGAIN)
+    assert [name for name, _v in judged] == ["likes-django", "everything-hates-wp"]
+    assert judged[0][1].like == DJANGO.title
+    for item in (WORDPRESS, WORDPRESS_AGAIN, DJANGO, DJANGO_AGAIN, BAKER, THAI_SUPPORT):
+        alone = [name for name, rules in chats if judge(item, rules).matched]
+        assert [name for name, _v in fanout.judge(item)] == alone, item.title
