@@ -5,7 +5,8 @@ out to every subscriber it matches.
     uv run python bench/community.py --write         # and puts it in bench/RESULTS.md
     uv run python bench/community.py --subscribers 2000 --deliver 10 --store postgres
 
-10,000 Telegram chats join (5% of them groups), each with 1 to 5 keywords drawn Zipf-like from
+10,000 Telegram chats join (5% of them groups; a tenth say the languages they read, a seventh
+where they can work), each with 1 to 5 keywords drawn Zipf-like from
 a vocabulary of real job words, Thai and English (the first word is the most common, as
 "python" or "ออกแบบ" are). A local board shows 50 new listings, built from the same words, in
 one read; hunter's real Poller judges them for every subscriber and records a row for each
@@ -219,10 +220,17 @@ def hunter_run(
     of 50 new listings judged for every subscriber and recorded, then the delivery's minute on
     subscribers. Its own peak resident memory (measured by a parent of its own, which holds
     nothing else) and its wall time: a $5 instance has 512 MB."""
-    board.serve_jobs("/jobs", [*listings_page(rng, 50, "r"), *shown])
+    # Three of the 50 in English, with text enough for the language model, and each its text
+    # read as its place too: the run loads the model and the gazetteer for the subscribers with
+    # languages and places, as a real community's run does (issue 54).
+    english = [
+        (f"e{n}", f"Senior {word} developer for our remote team, Lisbon or Bangkok #{n}")
+        for n, word in enumerate(("python", "react", "data"))
+    ]
+    board.serve_jobs("/jobs", [*listings_page(rng, 47, "r"), *english, *shown])
     write_config(
         folder,
-        [html_source("board", url)],
+        [{**html_source("board", url), "location": ".desc"}],
         owner="telegram:111",
         filter={"include": ["owner-only"]},
         subscribers={"join": "open", "max": 10_000, "messages_per_day": 1_000},
@@ -303,6 +311,9 @@ def replicas_deliver(
     return len(times), seconds, busiest, telegram.too_fast - refused
 
 
+PLACES = (("กรุงเทพฯ", "ปริมณฑล"), ("Germany", "remote"), ("remote",), ("Portugal", "EU"))
+
+
 def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite") -> list[str]:
     rng = random.Random(SEED)
     folder = Path(tempfile.mkdtemp(prefix="hunter-community-"))
@@ -328,6 +339,12 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
         store.subscribers.join(chat, False, 10_000, now)
         for word in zipf_words(rng, rng.randint(1, 5)):
             store.chat.tune_word(chat, word, "add", now, 50)
+        # Some say what they read and where they can work (issue 54): the run loads the
+        # language model and the gazetteer, as a community's does.
+        if chat_id % 10 == 3:
+            store.chat.tune_languages(chat, ("th", "en"), now)
+        if chat_id % 7 == 2:
+            store.chat.tune_places(chat, PLACES[chat_id % len(PLACES)], now)
     joined_s = time.monotonic() - started
     database.settle()
     telegram.users |= {i for i in ids if i > 0}

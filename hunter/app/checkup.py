@@ -13,12 +13,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from hunter import channels
+from hunter.chat.tuning import preview
 from hunter.errors import HunterError
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import Destinations
+from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
@@ -83,6 +84,11 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             for r in reads
             if not r.error
         }
+        # What each chat's rules in force would have brought lately (issue 54).
+        tried = {
+            name: preview(store, destinations.rules_for(name, config.filter, rules)[0], now)
+            for name in [OWNER, *(chat.name for chat in config.chats)]
+        }
     for read in reads:
         failures += _report_source(config, read, rules, say)
         if read.name in copies:
@@ -90,6 +96,9 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         if last.get(read.name):  # what the running hunter met, which a fetch now may not show
             failures += 1
             say(f"  FAILED at the last poll: {last[read.name]}")
+    for name, said in tried.items():
+        if said:
+            say(f"chat {destinations.label(name)}: {said}")
     say("all checks passed" if not failures else f"{failures} checks failed")
     if any(read.misconfigured for read in reads):
         return 2  # the config names what the site does not have: fix the config
@@ -205,16 +214,29 @@ def _report_source(
     (_owner, owner_filter, owner_mutes), *chats = judges(
         rules, Destinations(None, config.chats), config.source(read.name)
     )
+    # Where each is and its language, as the place and language layers read them (issue 54),
+    # when a chat has either (reading them loads their data: about a second, once).
+    layered = any(r.places or r.languages for r in (owner_filter, *(c[1] for c in chats)))
     for listing in read.listings[:3]:
         more = details(listing)
         say(f"  - {listing.job_id}: {listing.title[:80]}, budget {_budget(listing)}")
         if more:
             say(f"    {more}")
+        if layered:
+            say(f"    {_read_as(listing)}")
         verdict = judge(listing, owner_filter, owner_mutes)
         say(f"    {listing.url or '(no link)'}  [{verdict.reason}]")
         for name, chat_rules, mutes in chats:
             say(f"      chat {name}: [{judge(listing, chat_rules, mutes).reason}]")
     return 0
+
+
+def _read_as(listing: Listing) -> str:
+    from hunter.rules.language import language_of
+    from hunter.rules.place import where_of
+
+    where = where_of(listing.location, listing.title, listing.summary).shown()
+    return f"place: {where} · language: {language_of(listing.title, listing.summary) or 'unknown'}"
 
 
 def _report_copies(copies: Copies, say: Callable[[str], None]) -> None:

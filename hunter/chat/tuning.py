@@ -21,6 +21,7 @@ from hunter.chat.commands import Command
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import Destinations
 from hunter.rules.filter_config import FilterConfig
+from hunter.rules.filters import judge
 from hunter.rules.language import read_languages
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places
@@ -78,6 +79,27 @@ def _script(char: str) -> str:
     return unicodedata.name(char, "?").split(" ", 1)[0]
 
 
+PREVIEWED = frozenset({"add", "remove", "budget", "languages", "places"})
+PREVIEW_DAYS = 7
+PREVIEW_MOST = 1_000  # the last days' listings judged for a preview, at most
+
+
+def preview(store: Store, rules: FilterConfig, at: datetime) -> str:
+    """How many of the last PREVIEW_DAYS days' listings `rules` would have brought, and the
+    newest three (issue 54: tune in a minute, not in a week); "" when hunter saw none. At most
+    PREVIEW_MOST listings are judged, however many there were."""
+    recent = store.chat.recent(at - timedelta(days=PREVIEW_DAYS), PREVIEW_MOST)
+    if not recent:
+        return ""
+    hits = [listing for listing in recent if judge(listing, rules).matched]
+    some = ", ".join(f"“{listing.title[:50]}”" for listing in hits[:3])
+    return (
+        f"{PREVIEW_DAYS} วันที่ผ่านมา ตรง {len(hits)} จาก {len(recent)} งาน · the last "
+        f"{PREVIEW_DAYS} days would have brought {len(hits)} of {len(recent)}"
+        + (f": {some}" if some else "")
+    )
+
+
 class Tuning:
     """What a configured chat changes of its rules, and how it reads them back."""
 
@@ -90,7 +112,15 @@ class Tuning:
 
     def apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         """Do `command` for `chat`, said at `at` (the channel's time of the message: of two changes,
-        the one said last wins): the reply, and the quick replies under it."""
+        the one said last wins): the reply, and the quick replies under it. A change of what the
+        chat wants is answered with what it would have brought (try before you wait)."""
+        reply, quick = self._apply(command, chat, at)
+        if command.verb in PREVIEWED and quick == CHANGED:
+            tried = preview(self.store, self.in_force(chat, at)[0], at)
+            reply = f"{reply}\n{tried}".rstrip()
+        return reply, quick
+
+    def _apply(self, command: Command, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         argument = command.argument
         if command.verb in ("add", "remove"):
             problem = word_problem(argument)

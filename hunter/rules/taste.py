@@ -29,53 +29,21 @@ DISLIKED = ("dismissed",)  # ... a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
 TAP_TEXT = 240  # characters of a tapped listing's text kept for its likeness
 HOLD = 0.45  # as like a 👎 as this: held back
-DRAW = 0.5  # as like a 👍 as this, the words missing: alerted all the same
+DRAW = 0.6  # as like a 👍 as this, the words missing: alerted all the same
 _TEXT_WORDS = 40  # words of a listing's text in its bag
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
 _THAI = re.compile(r"[\u0e00-\u0e7f]")
-_STOP = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "with",
-        "you",
-        "your",
-        "our",
-        "are",
-        "will",
-        "who",
-        "this",
-        "that",
-        "from",
-        "have",
-        "has",
-        "job",
-        "jobs",
-        "work",
-        "team",
-        "role",
-        "position",
-        "looking",
-        "we",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "an",
-        "or",
-        "as",
-        "is",
-        "be",
-        "by",
-        "it",
-        "us",
-        "all",
-        "new",
-        "can",
-    ]
+# Words that say nothing of what a job is: English's commonest, and the seniority, terms and
+# gender marks every board puts in titles ("Senior", "(m/w/d)", "Remote", "Urgently Required").
+_STOP_WORDS = (
+    "the and for with you your our are will who this that from have has job jobs work team "
+    "role position looking we to of in on at an or as is be by it us all new can "
+    "senior sr junior jr lead staff principal head intern internship trainee entry level "
+    "remote hybrid onsite full part time contract freelance permanent temporary urgent "
+    "urgently required hiring wanted grads welcome wfh office mid ii iii iv"
 )
+_STOP = frozenset(_STOP_WORDS.split())
+SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
 
 
 @dataclass(frozen=True)
@@ -159,11 +127,14 @@ class Taste:
         return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
 
     def drawn(self, title: str, text: str) -> str:
-        """The title of the 👍'd listing a listing the words missed is like; "" when none."""
+        """The title of the 👍'd listing a listing the words missed is like; "" when none.
+        Its title must share SHARED_LEAST words with that one's, the chat's keywords aside (a
+        bag of one word left, "developer", is alike to every developer)."""
         like, liked, unlike, _disliked = self.nearest(title, text)
         if liked is None or like < DRAW or like <= unlike:
             return ""
-        return liked.title
+        shared = set(_words(title)) & set(_words(liked.title)) - self.ignore
+        return liked.title if len(shared) >= SHARED_LEAST else ""
 
 
 @lru_cache(maxsize=4096)

@@ -18,8 +18,9 @@ from typing import Any
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
+from hunter.rules.listing import Listing
 from hunter.rules.taste import LIKED, Tap
-from hunter.store.columns import Row, flag, moment, optional_integer, text
+from hunter.store.columns import Row, document, flag, moment, optional_integer, text
 from hunter.store.records import Marked
 from hunter.store.room import Room
 
@@ -124,6 +125,12 @@ class ChatStore(Room, ABC):
         """The rows of a listing by its ids (each chat's) or its link: job_id, chat, status,
         listing, first_seen_at, sent_at, last_error."""
         return self._rows("find_listing", ids=list(ids), url=url)
+
+    def recent(self, since: datetime, most: int) -> list[Listing]:
+        """The listings first seen at or after `since`, newest first, at most `most` (what a
+        chat's new rules would have brought: "try before you wait", issue 54)."""
+        rows = self._rows("recent_listings", since=self._time(since), most=most)
+        return [Listing.from_payload(text(r, "job_id"), document(r, "listing")) for r in rows]
 
     def sources_linking(self, prefix: str) -> list[str]:
         """The sources whose listings link to pages under `prefix` ("https://host/")."""

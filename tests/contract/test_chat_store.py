@@ -259,3 +259,19 @@ def test_a_chats_taps_come_with_its_rules_its_newest_twelve(store: Store) -> Non
     assert store.chat.rules(at)["telegram:5"].taps
     store.subscribers.forget("telegram:5")
     assert "telegram:5" not in store.chat.rules(at)
+
+
+def test_the_listings_of_the_last_days_each_once_newest_first(store: Store) -> None:
+    """Issue 54's "try before you wait" reads what hunter saw lately: each listing once (not
+    once per chat it went to), hunter's own notices aside, newest first, at most `most`."""
+    at = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    store.outbox.record("b", [Listing("b:seed", "b", "seed", "https://b.test/seed")], set(), at)
+    for n in range(5):
+        job = Listing(f"b:{n}", "b", f"job {n}", f"https://b.test/{n}", summary="x")
+        theirs = {job.job_id: [("telegram:5", job), ("telegram:6", job)]}
+        store.outbox.record("b", [job], set(), at + timedelta(hours=n), chats=theirs)
+    recent = store.chat.recent(at + timedelta(hours=1), 3)
+    assert [x.title for x in recent] == ["job 4", "job 3", "job 2"]
+    assert recent[0].summary == "x" and recent[0].url == "https://b.test/4"
+    assert [x.title for x in store.chat.recent(at + timedelta(hours=3), 10)] == ["job 4", "job 3"]
+    assert store.chat.recent(at + timedelta(days=1), 10) == []

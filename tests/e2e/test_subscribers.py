@@ -373,7 +373,7 @@ def test_a_subscriber_says_the_languages_it_reads_in_thai(community: Community) 
     word no longer reaches it; "/why" says why; "/languages all" reads every language again."""
     community.say(STRANGER, "/start python")
     said = community.say(STRANGER, "/languages อังกฤษ")
-    assert said == "ภาษา · languages: en"
+    assert said.splitlines()[0] == "ภาษา · languages: en"  # then what the last week brings
     assert "ภาษา · languages: en" in community.say(STRANGER, "/words")
     german = "Wir suchen einen Python Entwickler für unser Team in Berlin"
     english = "We are hiring a python developer for our team in Bangkok"

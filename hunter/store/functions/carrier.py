@@ -35,6 +35,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "pace": ("hunter_pace_row", ()),
     "chat_rules": ("hunter_chat_rules", ("now",)),
     "find_listing": ("hunter_find_listing", ("ids", "url")),
+    "recent_listings": ("hunter_recent_listings", ("since", "most")),
     "sources_linking": ("hunter_sources_linking", ("prefix",)),
     "chats": ("hunter_chats_rows", ()),
     "marks": ("hunter_chat_marks_rows", ("mark",)),

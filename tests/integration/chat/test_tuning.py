@@ -353,3 +353,24 @@ def test_the_daily_prune_forgets_old_removals_but_hunter_tomls(setting: Setting)
     rules = s.store.chat.rules(s.clock())[""]
     assert rules.removed == ("python",) and rules.added == ()
     assert "python" not in s.say("คำ").split("\n")[0]  # still removed
+
+
+def test_a_change_says_what_the_last_week_would_have_brought(setting: Setting) -> None:
+    """Issue 54, try before you wait: a chat that changes its words, places or languages is
+    told at once how many of the last 7 days' listings its rules would have brought, and the
+    newest three, so that it tunes in a minute instead of in a week."""
+    s = setting
+    for n, title in enumerate(["python api", "django shop", "django admin", "logo design"], 1):
+        s.show(str(n), title)
+        s.poll()
+    said = s.say("เพิ่ม django")
+    assert said.splitlines()[1] == (
+        "7 วันที่ผ่านมา ตรง 3 จาก 5 งาน · the last 7 days would have brought 3 of 5: "
+        "“django admin”, “django shop”, “python api”"
+    )  # the seed, primed, counts among what hunter saw; newest first
+    said = s.say("ภาษา th")  # titles this short say no language: kept (unknown is never no)
+    assert "would have brought 3 of 5" in said
+    s.clock.advance(8 * 86_400)
+    assert s.say("ลบ django").splitlines() == [
+        "ลบคำ “django” แล้ว · removed “django”"
+    ]  # none lately

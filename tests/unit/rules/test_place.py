@@ -60,6 +60,7 @@ def test_a_place_is_read_inside_what_holds_it(location: str, inside: str) -> Non
         ("Düsseldorf, Germany", "Munich"),
         ("Hillegom, Netherlands", "Amsterdam"),  # 30 km off: not a district of it
         ("Austin, TX", "Portugal"),
+        ("Charleroi, België", "กรุงเทพฯ และปริมณฑล"),  # "arl" inside a word is no rail line
     ],
 )
 def test_a_place_is_not_read_inside_what_does_not_hold_it(location: str, not_inside: str) -> None:

@@ -38,7 +38,9 @@ DJANGO_AGAIN = listing(
 )
 BAKER = listing(5, "Pastry Chef", "Bake croissants and cakes for our cafe in Lisbon.")
 THAI_SUPPORT = listing(6, "เจ้าหน้าที่ไอทีซัพพอร์ต", "ดูแลคอมพิวเตอร์ เครื่องพิมพ์ และระบบเครือข่ายของสำนักงาน")
-THAI_SUPPORT_AGAIN = listing(7, "ไอทีซัพพอร์ต (IT Support)", "ดูแลคอมพิวเตอร์และเครือข่ายในสำนักงาน")
+THAI_SUPPORT_AGAIN = listing(
+    7, "เจ้าหน้าที่ไอทีซัพพอร์ต ประจำสาขา", "ดูแลคอมพิวเตอร์ เครื่องพิมพ์ และเครือข่ายของสาขา"
+)
 
 
 def tap(item: Listing, liked: bool) -> Tap:

@@ -52,7 +52,20 @@ LANGUAGE sql STABLE AS $$
     ORDER BY 1, 2, 3;
 $$;
 
--- Supabase's Data API reaches the new function only as hunter's own role.
+-- "Try before you wait" (issue 54): when a chat changes its words, places or languages, what
+-- the last week's listings would have brought. Each listing once (its owner's row), newest
+-- first, read through an index of the owner's rows alone (one entry a listing, not a chat).
+CREATE INDEX IF NOT EXISTS hunter_seen_jobs_recent
+    ON hunter_seen_jobs (first_seen_at) WHERE chat = '';
+
+CREATE OR REPLACE FUNCTION hunter_recent_listings(p_since timestamptz, p_most integer)
+RETURNS TABLE (job_id text, listing jsonb) LANGUAGE sql STABLE AS $$
+    SELECT j.job_id, j.listing FROM hunter_seen_jobs j
+    WHERE j.chat = '' AND j.source <> 'hunter' AND j.first_seen_at >= p_since
+    ORDER BY j.first_seen_at DESC, j.job_id LIMIT p_most;
+$$;
+
+-- Supabase's Data API reaches the new functions only as hunter's own role.
 SELECT hunter_restrict_access();
 
 INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '28')

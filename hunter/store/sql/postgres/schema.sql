@@ -233,6 +233,8 @@ CREATE INDEX hunter_seen_jobs_outbox ON public.hunter_seen_jobs USING btree (sta
 
 CREATE INDEX hunter_seen_jobs_prunable ON public.hunter_seen_jobs USING btree (last_seen_at) WHERE (status = ANY (ARRAY['primed'::text, 'ignored'::text, 'sent'::text]));
 
+CREATE INDEX hunter_seen_jobs_recent ON public.hunter_seen_jobs USING btree (first_seen_at) WHERE (chat = ''::text);
+
 CREATE INDEX hunter_seen_jobs_sent ON public.hunter_seen_jobs USING btree (sent_at) WHERE (status = 'sent'::text);
 
 CREATE INDEX hunter_seen_jobs_sent_at ON public.hunter_seen_jobs USING btree (sent_at) WHERE (status = 'sent'::text);
@@ -1211,6 +1213,16 @@ AS $function$
            r.error, r.seconds
     FROM hunter_reads r WHERE r.read_at >= p_since
     ORDER BY r.read_at DESC, r.source LIMIT p_limit;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.hunter_recent_listings(p_since timestamp with time zone, p_most integer)
+ RETURNS TABLE(job_id text, listing jsonb)
+ LANGUAGE sql
+ STABLE
+AS $function$
+    SELECT j.job_id, j.listing FROM hunter_seen_jobs j
+    WHERE j.chat = '' AND j.source <> 'hunter' AND j.first_seen_at >= p_since
+    ORDER BY j.first_seen_at DESC, j.job_id LIMIT p_most;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_recent_sent(p_limit integer)

@@ -18,3 +18,6 @@ SELECT job_id, chat, mark, listing, marked_at FROM hunter_marks;
 DROP TABLE hunter_marks;
 ALTER TABLE hunter_marks_28 RENAME TO hunter_marks;
 CREATE INDEX hunter_marks_newest ON hunter_marks (chat, marked_at DESC);
+
+-- "Try before you wait" (issue 54): the owner's rows by when they were first seen.
+CREATE INDEX hunter_seen_jobs_recent ON hunter_seen_jobs (first_seen_at) WHERE chat = '';

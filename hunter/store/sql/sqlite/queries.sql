@@ -475,6 +475,13 @@ WHERE job_id IN (SELECT value FROM json_each(:ids))
    OR (:url IS NOT NULL AND json_extract(listing, '$.url') = :url)
 ORDER BY job_id, chat LIMIT 20;
 
+-- name: recent_listings
+-- What a chat's new rules would have brought (028_places.sql): the listings of the last days,
+-- each once (its owner's row), newest first.
+SELECT job_id, listing FROM hunter_seen_jobs
+WHERE chat = '' AND source <> 'hunter' AND first_seen_at >= :since
+ORDER BY first_seen_at DESC, job_id LIMIT :most;
+
 -- name: sources_linking
 SELECT DISTINCT source FROM hunter_seen_jobs
 WHERE source <> 'hunter' AND substr(json_extract(listing, '$.url'), 1, length(:prefix)) = :prefix

@@ -198,6 +198,8 @@ CREATE INDEX hunter_seen_jobs_outbox ON hunter_seen_jobs (status, next_attempt_a
 CREATE INDEX hunter_seen_jobs_prunable ON hunter_seen_jobs (last_seen_at)
     WHERE status IN ('primed', 'ignored', 'sent');
 
+CREATE INDEX hunter_seen_jobs_recent ON hunter_seen_jobs (first_seen_at) WHERE chat = '';
+
 CREATE INDEX hunter_seen_jobs_sent_at
     ON hunter_seen_jobs (sent_at) WHERE status = 'sent';
 

@@ -1,0 +1,124 @@
+"""Issue 54's labelled set (tests/fixtures/relevance/people.json: four people, each of the 603
+real listings of ../shared/fixtures/dupes judged by hand for each) and how hunter's layers score
+on it. Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
+
+Scored as a person meets hunter: the listings arrive in the order they were posted; each is
+judged with the person's rules as they stand; with taps on, the person taps every alert 👍 when
+they wanted it and 👎 when not, and hunter keeps their newest taps (rules/taste.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from hunter.rules.filter_config import FilterConfig
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.rules.taste import TAP_TEXT, TAPS_KEPT, Tap
+from tests.support.likeness_set import DUPES, listing, rows
+
+PEOPLE = Path(__file__).resolve().parents[1] / "fixtures" / "relevance" / "people.json"
+LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
+
+
+@dataclass
+class Person:
+    name: str
+    keywords: tuple[str, ...]
+    places: tuple[str, ...]
+    languages: tuple[str, ...]
+    wanted: frozenset[str]
+
+    def rules(self, layer: str) -> FilterConfig:
+        rules = FilterConfig(include=self.keywords)
+        if layer != "keywords":
+            rules = replace(rules, places=self.places)
+        if layer in ("+ languages", "+ taps"):
+            rules = replace(rules, languages=self.languages)
+        return rules
+
+
+@dataclass
+class Score:
+    alerts: int = 0
+    hits: int = 0  # alerts wanted
+    wanted: int = 0
+    drawn: int = 0  # alerts no keyword brought (like a 👍)
+    held: int = 0  # keyword hits held back (like a 👎)
+    seconds: float = 0.0
+    judged: int = 0
+    missed: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.hits / self.alerts if self.alerts else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.hits / self.wanted if self.wanted else 1.0
+
+    def add(self, other: Score) -> None:
+        for name in ("alerts", "hits", "wanted", "drawn", "held", "seconds", "judged"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.missed += other.missed
+
+
+def people() -> list[Person]:
+    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
+    return [
+        Person(
+            p["name"],
+            tuple(p["keywords"]),
+            tuple(p["places"]),
+            tuple(p["languages"]),
+            frozenset(p["wanted"]),
+        )
+        for p in data["people"]
+    ]
+
+
+def listings() -> list[Listing]:
+    """The 603 listings in the order they were posted (their key breaking ties)."""
+    found = [(str(r.get("posted") or ""), str(r["key"]), listing(r)) for r in rows()]
+    return [item for _posted, _key, item in sorted(found, key=lambda x: (x[0], x[1]))]
+
+
+def score(person: Person, layer: str, items: list[Listing]) -> Score:
+    """How one person's alerts go with `layer` on, over `items` in order."""
+    rules = person.rules(layer)
+    taps: list[Tap] = []
+    out = Score(wanted=sum(1 for item in items if item.job_id in person.wanted))
+    for item in items:
+        if layer == "+ taps":
+            rules = replace(rules, taps=tuple(taps[-TAPS_KEPT:]))
+        started = time.perf_counter()
+        verdict = judge(item, rules)
+        out.seconds += time.perf_counter() - started
+        out.judged += 1
+        wanted = item.job_id in person.wanted
+        if verdict.reason.startswith("held back"):
+            out.held += 1
+        if not verdict.matched:
+            if wanted:
+                out.missed.append(f"{person.name}: {item.job_id} {verdict.reason}")
+            continue
+        out.alerts += 1
+        out.hits += wanted
+        out.drawn += bool(verdict.like)
+        if layer == "+ taps":
+            taps.append(Tap(wanted, item.title, item.summary[:TAP_TEXT]))
+    return out
+
+
+def pooled(layer: str) -> tuple[Score, dict[str, Score]]:
+    items = listings()
+    each = {person.name: score(person, layer, items) for person in people()}
+    total = Score()
+    for one in each.values():
+        total.add(one)
+    return total, each
+
+
+__all__ = ["DUPES", "LAYERS", "Person", "Score", "people", "pooled"]
