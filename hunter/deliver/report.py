@@ -25,6 +25,7 @@ from hunter.deliver.status_view import (
 from hunter.errors import ChannelError
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, OWNER_NAME, Destinations
+from hunter.rules.held import held_text
 from hunter.rules.pay import describe_terms
 from hunter.settings.config import Config
 from hunter.store import Store
@@ -184,6 +185,7 @@ def chats(
                 mutes=sorted(rules[name].mutes) if name in rules else [],
                 changed=_changes(rules[name]) if changed else "",
                 tuning=rules[name].describe() if name in rules else None,
+                held=held_text(rules[name].held, rules[name].held_since) if name in rules else "",
             )
         )
     return found

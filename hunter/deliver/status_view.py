@@ -78,6 +78,7 @@ class ChatView:
     mutes: list[str]
     changed: str  # what it changed of hunter.toml from the chat, in words; "" if nothing
     tuning: dict[str, Any] | None  # the same, as the JSON shows it
+    held: str = ""  # what its places, languages and taps held back lately, in words
 
     def document(self) -> dict[str, Any]:
         """The chat as `hunter status --json` shows it."""
@@ -92,6 +93,7 @@ class ChatView:
             "mutes": self.mutes,
             "changed": self.changed,
             "tuning": self.tuning,
+            "held": self.held,
         }
 
 

@@ -250,6 +250,7 @@ class Poller:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
             copies.add(listing, likeness, wanting - merged)
             listings.append(listing)
+            fanout.count(OWNER, owner)  # what its places, languages, taps held back
         flood = self.config.flood_limit(source)
         recorded = self.store.outbox.record(
             source.name,
@@ -261,9 +262,23 @@ class Poller:
             chats=for_chats,
         )
         _log_recorded(source.name, recorded)
+        count_held(self.store, fanout.held, now)
         if copies.also:  # the first alerts gain "also on <board>" (deliver/editor.py)
             self.store.edits.add(copies.also, now)
         return {**recorded, "merged": copies.merged} if copies.merged else recorded
+
+
+def count_held(store: Store, held: Mapping[str, Mapping[str, int]], now: datetime) -> None:
+    """Add what each chat's places, languages and taps held back of a read to its counts
+    (issue 54): a write only when something was. A count is for people to look at: a database
+    that refuses it fails no poll."""
+    rows = {chat: dict(layers) for chat, layers in held.items() if any(layers.values())}
+    if not rows:
+        return
+    try:
+        store.chat.count_held(rows, now)
+    except StoreError as exc:
+        log.warning("the listings held back for %d chats were not counted: %s", len(rows), exc)
 
 
 def history(polls: list[SourcePoll], now: datetime) -> list[ReadRow]:

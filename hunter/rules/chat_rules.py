@@ -7,6 +7,7 @@ and every poll, of every replica, judges with `ChatRules.apply(filter)`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -28,6 +29,9 @@ class ChatRules:
     languages: tuple[str, ...] | None = None  # read from the chat; () every one; None: toml's
     places: tuple[str, ...] | None = None  # where it can work, as languages
     taps: tuple[Tap, ...] = ()  # its newest 👍 and 👎, newest first (the buttons')
+    # Keyword hits its places, languages and taps held back since `held_since` (issue 54)
+    held: Mapping[str, int] = field(default_factory=dict)
+    held_since: datetime | None = None
 
     @property
     def changed(self) -> bool:
@@ -77,4 +81,5 @@ class ChatRules:
             "languages": None if self.languages is None else list(self.languages),
             "places": None if self.places is None else list(self.places),
             "mutes": {word: until.isoformat() for word, until in sorted(self.mutes.items())},
+            "held": dict(self.held),
         }

@@ -12,6 +12,7 @@ sets: an exclude that hit, a floor missed, mutes. The answer is judge()'s, chat 
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +30,7 @@ from hunter.rules.filters import (
     under_floor,
     unread,
 )
+from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
 from hunter.rules.taste import bag, taste
 
@@ -74,6 +76,7 @@ class Fanout:
         self._chats: list[_Chat] = []
         self._by_word: dict[str, list[int]] = {}  # folded include word -> its chats
         self._by_liked: dict[str, set[int]] = {}  # a word of a 👍'd title -> its chats
+        self.held: defaultdict[str, Counter[str]] = defaultdict(Counter)  # chat -> layer -> n
         self._traps: list[dict[str, tuple[str, ...]]] = []
         words: dict[str, _Edges] = {}
         kins: dict[tuple[int, tuple[tuple[str, str], ...]], int] = {}
@@ -107,16 +110,24 @@ class Fanout:
         self._words = words
         self._automaton = _automaton(tuple(sorted(words)))
 
+    def count(self, name: str, verdict: Judgement | None) -> None:
+        """Count a verdict of judge() for chat `name` in `held` when its places, languages
+        or taps held the listing back."""
+        if verdict is not None and not verdict.matched and (layer := layer_of(verdict.reason)):
+            self.held[name][layer] += 1
+
     def __len__(self) -> int:
         return len(self._order)
 
     def judge(self, listing: Listing) -> list[tuple[str, Judgement]]:
-        """Each chat that wants `listing`, with judge()'s verdict, in the order given."""
-        wanted = [
-            (name, verdict)
-            for name, rules, mutes in self._everything
-            if (verdict := judge(listing, rules, mutes)).matched
-        ]
+        """Each chat that wants `listing`, with judge()'s verdict, in the order given. What a
+        chat's places, languages or taps held back of its keyword hits is counted in `held`."""
+        wanted = []
+        for name, rules, mutes in self._everything:
+            verdict = judge(listing, rules, mutes)
+            if verdict.matched:
+                wanted.append((name, verdict))
+            self.count(name, verdict)
         if not self._chats:
             return wanted
         wanted += self._keywords(listing)
@@ -161,10 +172,6 @@ class Fanout:
                 continue
             if priced and chat.floors and under_floor(listing, chat.rules):
                 continue
-            if chat.rules.languages and unread(listing, chat.rules.languages):
-                continue  # written in none of its languages (issue 54)
-            if chat.rules.places and elsewhere_for(listing, chat.rules.places):
-                continue  # somewhere it cannot work (issue 54)
             if chat.muted:
                 found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
@@ -182,11 +189,15 @@ class Fanout:
                 verdicts[chat.kin] = found
             if found is None:
                 continue
-            if chat.rules.taps and taste(chat.rules.taps, chat.rules.include).held(
-                listing.title, listing.summary
-            ):
-                continue  # like what it 👎'd (issue 54)
-            wanted.append((chat.name, found))
+            # Its words want it; its places, languages and taps may hold it back (issue 54).
+            if chat.rules.languages and unread(listing, chat.rules.languages):
+                self.held[chat.name]["language"] += 1
+            elif chat.rules.places and elsewhere_for(listing, chat.rules.places):
+                self.held[chat.name]["place"] += 1
+            elif chat.rules.taps and self._held(chat, listing):
+                self.held[chat.name]["taps"] += 1
+            else:
+                wanted.append((chat.name, found))
         return wanted
 
     @staticmethod

@@ -16,7 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.rules.taste import taste
+from hunter.rules.taste import Taste, taste
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 
@@ -90,31 +90,35 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     under = under_floor(listing, rules)
     if under:
         return Judgement(False, under)
+    # The layers of issue 54 judge only what the words bring (or would bring, for a 👍): a
+    # listing none of the chat's words hits says so, not where it is.
+    liking = taste(rules.taps, rules.include) if rules.taps else None
+    if not rules.include:
+        return _layered(listing, rules, liking) or Judgement(
+            True, "no include keywords: everything matches"
+        )
+    found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
+    live = tuple(word for word in found if word.casefold() not in muted)
+    if live:
+        return _layered(listing, rules, liking) or matching(live)
+    like = liking.drawn(listing.title, listing.summary) if liking else ""
+    if like and not _layered(listing, rules, None):
+        return drawn(like)  # not its words, but very like what it 👍'd, and where it works
+    if found:
+        return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
+    return Judgement(False, "no include keyword")
+
+
+def _layered(listing: Listing, rules: FilterConfig, liking: Taste | None) -> Judgement | None:
+    """The verdict of the chat's languages, places and 👎s on a listing its words want: left
+    out, and why; None when none of them holds it back."""
     if rules.languages and (other := unread(listing, rules.languages)):
         return Judgement(False, other)
     if rules.places and (far := elsewhere_for(listing, rules.places)):
         return Judgement(False, far)
-    if not rules.include:
-        if rules.taps and (
-            held := taste(rules.taps, rules.include).held(listing.title, listing.summary)
-        ):
-            return Judgement(False, held)
-        return Judgement(True, "no include keywords: everything matches")
-    found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
-    live = tuple(word for word in found if word.casefold() not in muted)
-    if live:
-        if rules.taps and (
-            held := taste(rules.taps, rules.include).held(listing.title, listing.summary)
-        ):
-            return Judgement(False, held)
-        return matching(live)
-    if rules.taps and (
-        like := taste(rules.taps, rules.include).drawn(listing.title, listing.summary)
-    ):
-        return drawn(like)
-    if found:
-        return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
-    return Judgement(False, "no include keyword")
+    if liking and (held := liking.held(listing.title, listing.summary)):
+        return Judgement(False, held)
+    return None
 
 
 def drawn(like: str) -> Judgement:

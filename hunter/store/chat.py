@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
+from hunter.rules.held import LAYERS
 from hunter.rules.listing import Listing
 from hunter.rules.taste import LIKED, Tap
 from hunter.store.columns import Row, document, flag, moment, optional_integer, text
@@ -100,6 +101,11 @@ class ChatStore(Room, ABC):
         """`chat` can work in `places` (names; () every place, None hunter.toml's)."""
 
     @abstractmethod
+    def count_held(self, counts: Mapping[str, Mapping[str, int]], now: datetime) -> None:
+        """Add what each chat's places, languages and taps held back ({chat: {"place": n,
+        "language": n, "taps": n}}) to its count of the last week (rules/held.py)."""
+
+    @abstractmethod
     def tune_floor(self, chat: str, floor: PayFloor, at: datetime) -> None:
         """`chat` sets its floor for pay in `floor`'s currency and period (amount 0: none);
         baht for a whole job is `tune_settings`' min_budget."""
@@ -164,6 +170,10 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             part["languages"] = None if said is None else tuple(str(said).split())
             part["min_budget"] = optional_integer(row, "amount")
             part["paused"] = row.get("flag") is not None and flag(row, "flag")
+        elif kind == "held":
+            counts = [int(n) for n in text(row, "word").split()]
+            part["held"] = dict(zip(LAYERS, counts, strict=False))
+            part["held_since"] = moment(row, "until")
         elif kind == "tap":
             mark, _, said = text(row, "word").partition("\t")
             title, _, start = said.partition("\n")
@@ -185,6 +195,8 @@ def rules_from_rows(rows: Iterable[Row]) -> dict[str, ChatRules]:
             languages=part.get("languages"),
             places=part.get("places"),
             taps=tuple(part.get("taps", ())),
+            held=part.get("held", {}),
+            held_since=part.get("held_since"),
         )
         for chat, part in parts.items()
     }

@@ -277,9 +277,10 @@ def _chats(view: StatusView, now: datetime, timezone: str) -> str:
         month = (
             f"{chat.messages_this_month} messages" if chat.paced else f"{chat.sent_this_month} sent"
         )
+        held = chat.held.removeprefix("held back ") or "-"  # places, languages, taps (54)
         rows.append(
             f"<tr><td>{escape(chat.name)}</td><td>{escape(channel)}</td>"
-            f"<td>{escape(month)}</td><td>{chat.waiting}</td></tr>"
+            f"<td>{escape(month)}</td><td>{chat.waiting}</td><td>{escape(held)}</td></tr>"
         )
     quota, line = view.quota, ""
     if quota is not None and quota.error is None and quota.limit:
@@ -290,5 +291,6 @@ def _chats(view: StatusView, now: datetime, timezone: str) -> str:
         )
     return (
         "<h2>แชท · Chats</h2><div class=card><table><tr><th>chat</th><th>channel</th>"
-        f"<th>this month</th><th>waiting</th></tr>{''.join(rows)}</table>{line}</div>"
+        f"<th>this month</th><th>waiting</th><th>held back</th></tr>{''.join(rows)}</table>"
+        f"{line}</div>"
     )

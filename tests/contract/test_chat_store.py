@@ -275,3 +275,23 @@ def test_the_listings_of_the_last_days_each_once_newest_first(store: Store) -> N
     assert recent[0].summary == "x" and recent[0].url == "https://b.test/4"
     assert [x.title for x in store.chat.recent(at + timedelta(hours=3), 10)] == ["job 4", "job 3"]
     assert store.chat.recent(at + timedelta(days=1), 10) == []
+
+
+def test_what_places_languages_and_taps_held_back_is_counted_over_a_week(store: Store) -> None:
+    """Issue 54, nothing hidden without a trace: each poll adds what each chat's layers held
+    back; the count comes with the chat's rules; a week on it starts again; a chat hunter does
+    not know gets no row (forgotten while the poll judged for it); /forget takes it."""
+    at = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    store.subscribers.join("telegram:5", False, 10, at)
+    store.chat.count_held({"": {"place": 2}, "telegram:5": {"language": 1, "taps": 3}}, at)
+    store.chat.count_held({"": {"place": 1, "taps": 1}}, at + timedelta(days=2))
+    rules = store.chat.rules(at)
+    assert rules[""].held == {"place": 3, "language": 0, "taps": 1}
+    assert rules[""].held_since == at and not rules[""].changed
+    assert rules["telegram:5"].held == {"place": 0, "language": 1, "taps": 3}
+    store.chat.count_held({"": {"language": 4}}, at + timedelta(days=8))  # a week on: anew
+    assert store.chat.rules(at)[""].held == {"place": 0, "language": 4, "taps": 0}
+    store.chat.count_held({"telegram:gone": {"place": 1}}, at)
+    assert "telegram:gone" not in store.chat.rules(at)
+    store.subscribers.forget("telegram:5")
+    assert "telegram:5" not in store.chat.rules(at)

@@ -52,6 +52,7 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
         "mutes": [],
         "changed": "",  # nothing changed from LINE (hunter tuning)
         "tuning": None,
+        "held": "",
     }
     studio = chats["studio"]
     assert (studio["recipients"], studio["messages_this_month"], studio["sent_this_month"]) == (

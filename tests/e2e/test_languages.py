@@ -89,3 +89,5 @@ def test_a_job_elsewhere_is_left_out_and_one_whose_place_is_unknown_comes(
         "IT Support บางนา",
         "IT Support ปากเกร็ด",
     ]
+    status = run_hunter(tmp_path, "status", env=env).stdout
+    assert "held back since " in status and ": 1 by place" in status, status  # Si Racha

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
+from hunter.rules.held import WINDOW as HELD_WINDOW
 from hunter.store.chat import ChatStore, EventRow, event_payload
 from hunter.store.columns import moment, text, whole_number
 from hunter.store.functions.carrier import Document, FunctionCarrier
@@ -68,6 +69,14 @@ class FunctionChat(ChatStore):
     def tune_languages(self, chat: str, languages: tuple[str, ...] | None, at: datetime) -> None:
         said = None if languages is None else " ".join(languages)
         self._database.value("hunter_tune_languages", chat=chat, languages=said, now=at)
+
+    def count_held(self, counts: Mapping[str, Mapping[str, int]], now: datetime) -> None:
+        rows = [
+            {"chat": chat, **{k: int(v) for k, v in held.items()}} for chat, held in counts.items()
+        ]
+        self._database.value(
+            "hunter_count_held", counts=Document(rows), now=now, window=HELD_WINDOW
+        )
 
     def tune_places(self, chat: str, places: tuple[str, ...] | None, at: datetime) -> None:
         said = None if places is None else "\n".join(places)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import PayFloor
+from hunter.rules.held import LAYERS
+from hunter.rules.held import WINDOW as HELD_WINDOW
 from hunter.store.chat import EVENT_MEMORY, ChatStore, EventRow, event_payload
 from hunter.store.columns import flag, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
@@ -108,6 +110,16 @@ class SQLiteChat(ChatStore):
         said = None if places is None else "\n".join(places)
         with self._database.tx() as db:
             db.execute(Q["tune_places"], {"chat": chat, "places": said, "now": ts(at)})
+
+    def count_held(self, counts: Mapping[str, Mapping[str, int]], now: datetime) -> None:
+        fresh_after = ts(now - HELD_WINDOW)
+        rows = [
+            {"chat": chat, "now": ts(now), "fresh_after": fresh_after}
+            | {layer: int(held.get(layer, 0)) for layer in LAYERS}
+            for chat, held in counts.items()
+        ]
+        with self._database.tx() as db:
+            db.executemany(Q["count_held"], rows)
 
     def reset_tuning(self, chat: str | None = None) -> int:
         with self._database.tx() as db:

@@ -18,6 +18,43 @@ RETURNS void LANGUAGE sql AS $$
                          THEN p_now ELSE s.places_at END;
 $$;
 
+-- What a chat's places, languages and taps held back of its keyword hits (issue 54: nothing
+-- hidden without a trace), counted by each poll and added up over a week at most (p_window:
+-- older counts start again from nothing). Kept with the chat's settings, so that /forget, a
+-- reset and a move take them too; a chat hunter no longer knows (forgotten while the poll
+-- judged for it) gets no row.
+ALTER TABLE hunter_chat_settings
+    ADD COLUMN IF NOT EXISTS held_since timestamptz,
+    ADD COLUMN IF NOT EXISTS held_place integer NOT NULL DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS held_language integer NOT NULL DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS held_taps integer NOT NULL DEFAULT 0;
+
+CREATE OR REPLACE FUNCTION hunter_count_held(
+    p_counts jsonb, p_now timestamptz, p_window interval
+)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO hunter_chat_settings AS s
+        (chat, paused, changed_at, held_since, held_place, held_language, held_taps)
+    SELECT c.chat, false, p_now, p_now, coalesce(c.place, 0), coalesce(c.language, 0),
+           coalesce(c.taps, 0)
+    FROM jsonb_to_recordset(p_counts) AS c(chat text, place integer, language integer,
+                                           taps integer)
+    WHERE c.chat = ''
+       OR EXISTS (SELECT 1 FROM hunter_subscribers x WHERE x.chat = c.chat)
+       OR EXISTS (SELECT 1 FROM hunter_chat_settings x WHERE x.chat = c.chat)
+       OR EXISTS (SELECT 1 FROM hunter_chats x WHERE x.name = c.chat)
+    ON CONFLICT (chat) DO UPDATE SET
+        held_place = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                          THEN excluded.held_place ELSE s.held_place + excluded.held_place END,
+        held_language = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                             THEN excluded.held_language
+                             ELSE s.held_language + excluded.held_language END,
+        held_taps = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                         THEN excluded.held_taps ELSE s.held_taps + excluded.held_taps END,
+        held_since = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                          THEN p_now ELSE s.held_since END;
+$$;
+
 -- 👍 under a card (issue 54) is a mark of its own, "liked", beside "dismissed" (👎) and
 -- "applied" (a 👍 too).
 ALTER TABLE hunter_marks DROP CONSTRAINT IF EXISTS hunter_marks_mark_check;
@@ -25,7 +62,8 @@ ALTER TABLE hunter_marks ADD CONSTRAINT hunter_marks_mark_check
     CHECK (mark IN ('dismissed', 'applied', 'liked'));
 CREATE INDEX IF NOT EXISTS hunter_marks_newest ON hunter_marks (chat, marked_at DESC);
 
--- A chat's places are a row of their own, kind 'places'; its newest 12 taps rows of kind 'tap',
+-- A chat's places are a row of their own, kind 'places'; what was held back one of kind
+-- 'held' (its three counts apart by spaces, since when); its newest 12 taps rows of kind 'tap',
 -- each its mark, a tab, the listing's title, a newline and the start of its text (what
 -- rules/taste.py compares). An older hunter passes over kinds it does not know.
 CREATE OR REPLACE FUNCTION hunter_chat_rules(p_now timestamptz)
@@ -40,6 +78,10 @@ LANGUAGE sql STABLE AS $$
     UNION ALL
     SELECT s.chat, 'places', s.places, NULL, NULL, NULL
     FROM hunter_chat_settings s WHERE s.places IS NOT NULL
+    UNION ALL
+    SELECT s.chat, 'held', s.held_place || ' ' || s.held_language || ' ' || s.held_taps,
+           s.held_since, NULL, NULL
+    FROM hunter_chat_settings s WHERE s.held_since IS NOT NULL
     UNION ALL
     SELECT k.chat, 'tap', k.mark || E'\t' || coalesce(k.listing->>'title', '') || E'\n'
                || left(coalesce(k.listing->>'summary', ''), 240), k.marked_at, NULL, NULL

@@ -48,6 +48,10 @@ CREATE TABLE hunter_chat_settings (
     languages_at timestamp with time zone,
     places text,
     places_at timestamp with time zone,
+    held_since timestamp with time zone,
+    held_place integer NOT NULL DEFAULT 0,
+    held_language integer NOT NULL DEFAULT 0,
+    held_taps integer NOT NULL DEFAULT 0,
     CONSTRAINT hunter_chat_settings_pkey PRIMARY KEY (chat)
 );
 
@@ -354,6 +358,10 @@ AS $function$
     SELECT s.chat, 'places', s.places, NULL, NULL, NULL
     FROM hunter_chat_settings s WHERE s.places IS NOT NULL
     UNION ALL
+    SELECT s.chat, 'held', s.held_place || ' ' || s.held_language || ' ' || s.held_taps,
+           s.held_since, NULL, NULL
+    FROM hunter_chat_settings s WHERE s.held_since IS NOT NULL
+    UNION ALL
     SELECT k.chat, 'tap', k.mark || E'\t' || coalesce(k.listing->>'title', '') || E'\n'
                || left(coalesce(k.listing->>'summary', ''), 240), k.marked_at, NULL, NULL
     FROM (SELECT m.*, row_number() OVER (PARTITION BY m.chat ORDER BY m.marked_at DESC) AS n
@@ -579,6 +587,32 @@ BEGIN
     UPDATE hunter_meta m SET value = p_now::text WHERE m.key = p_key;
     RETURN QUERY SELECT true, v_last;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.hunter_count_held(p_counts jsonb, p_now timestamp with time zone, p_window interval)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+    INSERT INTO hunter_chat_settings AS s
+        (chat, paused, changed_at, held_since, held_place, held_language, held_taps)
+    SELECT c.chat, false, p_now, p_now, coalesce(c.place, 0), coalesce(c.language, 0),
+           coalesce(c.taps, 0)
+    FROM jsonb_to_recordset(p_counts) AS c(chat text, place integer, language integer,
+                                           taps integer)
+    WHERE c.chat = ''
+       OR EXISTS (SELECT 1 FROM hunter_subscribers x WHERE x.chat = c.chat)
+       OR EXISTS (SELECT 1 FROM hunter_chat_settings x WHERE x.chat = c.chat)
+       OR EXISTS (SELECT 1 FROM hunter_chats x WHERE x.name = c.chat)
+    ON CONFLICT (chat) DO UPDATE SET
+        held_place = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                          THEN excluded.held_place ELSE s.held_place + excluded.held_place END,
+        held_language = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                             THEN excluded.held_language
+                             ELSE s.held_language + excluded.held_language END,
+        held_taps = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                         THEN excluded.held_taps ELSE s.held_taps + excluded.held_taps END,
+        held_since = CASE WHEN coalesce(s.held_since, '-infinity') < p_now - p_window
+                          THEN p_now ELSE s.held_since END;
+$function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_count_pending()
  RETURNS bigint

@@ -21,3 +21,10 @@ CREATE INDEX hunter_marks_newest ON hunter_marks (chat, marked_at DESC);
 
 -- "Try before you wait" (issue 54): the owner's rows by when they were first seen.
 CREATE INDEX hunter_seen_jobs_recent ON hunter_seen_jobs (first_seen_at) WHERE chat = '';
+
+-- What a chat's places, languages and taps held back (issue 54; see the PostgreSQL migration;
+-- the statement is queries.sql's count_held).
+ALTER TABLE hunter_chat_settings ADD COLUMN held_since TEXT;
+ALTER TABLE hunter_chat_settings ADD COLUMN held_place INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hunter_chat_settings ADD COLUMN held_language INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hunter_chat_settings ADD COLUMN held_taps INTEGER NOT NULL DEFAULT 0;

@@ -460,6 +460,10 @@ UNION ALL
 SELECT chat, 'places', places, NULL, NULL, NULL FROM hunter_chat_settings
 WHERE places IS NOT NULL
 UNION ALL
+SELECT chat, 'held', held_place || ' ' || held_language || ' ' || held_taps, held_since, NULL,
+       NULL
+FROM hunter_chat_settings WHERE held_since IS NOT NULL
+UNION ALL
 SELECT chat, 'tap', mark || char(9) || coalesce(json_extract(listing, '$.title'), '') || char(10)
            || substr(coalesce(json_extract(listing, '$.summary'), ''), 1, 240), marked_at, NULL, NULL
 FROM (SELECT *, row_number() OVER (PARTITION BY chat ORDER BY marked_at DESC) AS n
@@ -474,6 +478,24 @@ SELECT job_id, chat, status, listing, first_seen_at, sent_at, last_error FROM hu
 WHERE job_id IN (SELECT value FROM json_each(:ids))
    OR (:url IS NOT NULL AND json_extract(listing, '$.url') = :url)
 ORDER BY job_id, chat LIMIT 20;
+
+-- name: count_held
+-- What a chat's places, languages and taps held back (028_places.sql), added to a week's count.
+INSERT INTO hunter_chat_settings
+    (chat, paused, changed_at, held_since, held_place, held_language, held_taps)
+SELECT :chat, 0, :now, :now, :place, :language, :taps
+WHERE :chat = ''
+   OR EXISTS (SELECT 1 FROM hunter_subscribers WHERE chat = :chat)
+   OR EXISTS (SELECT 1 FROM hunter_chat_settings WHERE chat = :chat)
+   OR EXISTS (SELECT 1 FROM hunter_chats WHERE name = :chat)
+ON CONFLICT (chat) DO UPDATE SET
+    held_place = CASE WHEN coalesce(held_since, '') < :fresh_after THEN excluded.held_place
+                      ELSE held_place + excluded.held_place END,
+    held_language = CASE WHEN coalesce(held_since, '') < :fresh_after THEN excluded.held_language
+                         ELSE held_language + excluded.held_language END,
+    held_taps = CASE WHEN coalesce(held_since, '') < :fresh_after THEN excluded.held_taps
+                     ELSE held_taps + excluded.held_taps END,
+    held_since = CASE WHEN coalesce(held_since, '') < :fresh_after THEN :now ELSE held_since END;
 
 -- name: recent_listings
 -- What a chat's new rules would have brought (028_places.sql): the listings of the last days,

@@ -37,7 +37,7 @@ CREATE TABLE hunter_chat_settings (
     min_budget INTEGER,
     paused     INTEGER NOT NULL DEFAULT 0,
     changed_at TEXT NOT NULL
-, budget_at TEXT, paused_at TEXT, languages TEXT, languages_at TEXT, places TEXT, places_at TEXT);
+, budget_at TEXT, paused_at TEXT, languages TEXT, languages_at TEXT, places TEXT, places_at TEXT, held_since TEXT, held_place INTEGER NOT NULL DEFAULT 0, held_language INTEGER NOT NULL DEFAULT 0, held_taps INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE hunter_chats (
     name       TEXT PRIMARY KEY,
