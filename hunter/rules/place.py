@@ -85,7 +85,7 @@ def where_of(location: str, title: str, summary: str) -> Where:
     return _where(location, title, summary[:_TEXT_MOST])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a read judges a listing for every chat at once: its last listings
 def _where(location: str, title: str, summary: str) -> Where:
     on_site = bool(_ON_SITE.search(location) or _ON_SITE.search(title))
     remote = not on_site and bool(
