@@ -32,7 +32,7 @@ from hunter.rules.filters import (
 )
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
-from hunter.rules.taste import bag, taste
+from hunter.rules.taste import SHARED_LEAST, bag, taste
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
 
@@ -140,8 +140,10 @@ class Fanout:
     def _liked(self, listing: Listing, wanting: set[str]) -> list[tuple[str, Judgement]]:
         """The chats the words missed that want `listing` all the same: it is very like what
         they 👍'd (rules/taste.py), and within their places, languages and floors. Only chats
-        with a 👍 of a title sharing a word with it are asked."""
-        near = {n for word in bag(listing.title, "") for n in self._by_liked.get(word, ())}
+        whose 👍'd titles share SHARED_LEAST of its title's words are asked (a drawn listing
+        shares that many with one of them): a word as common as "developer" alone asks none."""
+        shared = Counter(n for word in bag(listing.title, "") for n in self._by_liked.get(word, ()))
+        near = [n for n, count in shared.items() if count >= SHARED_LEAST]
         found = []
         for n in sorted(near):
             chat = self._chats[n]
