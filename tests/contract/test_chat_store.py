@@ -257,6 +257,9 @@ def test_a_chats_taps_come_with_its_rules_its_newest_twelve(store: Store) -> Non
         f"Go job {n}" for n in range(15, 27)
     )
     assert store.chat.rules(at)["telegram:5"].taps
+    store.chat.mark("b:2", "liked", at + timedelta(hours=2), "telegram:5")  # applied, then 👍
+    applied = sorted(m.job_id for m in store.chat.marks("applied") if m.chat == "telegram:5")
+    assert applied == ["b:14", "b:2", "b:8"]  # still applied: a 👍 too
     store.subscribers.forget("telegram:5")
     assert "telegram:5" not in store.chat.rules(at)
 

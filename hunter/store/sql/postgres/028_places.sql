@@ -62,6 +62,35 @@ ALTER TABLE hunter_marks ADD CONSTRAINT hunter_marks_mark_check
     CHECK (mark IN ('dismissed', 'applied', 'liked'));
 CREATE INDEX IF NOT EXISTS hunter_marks_newest ON hunter_marks (chat, marked_at DESC);
 
+-- A 👍 of a listing marked "applied" keeps it applied (both are a 👍, and `hunter status
+-- --applied` lists it); any other mark replaces the one before.
+CREATE OR REPLACE FUNCTION hunter_mark_in_chat(
+    p_job_id text, p_chat text, p_mark text, p_now timestamptz
+)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    v_listing jsonb;
+BEGIN
+    SELECT j.listing INTO v_listing FROM hunter_seen_jobs j
+    WHERE j.job_id = p_job_id AND j.chat = p_chat;
+    IF v_listing IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF p_mark = 'dismissed' THEN
+        UPDATE hunter_seen_jobs
+        SET status = 'ignored', retry_key = NULL, claimed_by = NULL, next_attempt_at = NULL,
+            error_kind = NULL, last_error = NULL
+        WHERE job_id = p_job_id AND chat = p_chat AND status IN ('pending', 'retry', 'stuck');
+    END IF;
+    INSERT INTO hunter_marks AS k (job_id, chat, mark, listing, marked_at)
+    VALUES (p_job_id, p_chat, p_mark, v_listing, p_now)
+    ON CONFLICT (job_id, chat) DO UPDATE SET
+        mark = CASE WHEN excluded.mark = 'liked' AND k.mark = 'applied' THEN k.mark
+                    ELSE excluded.mark END,
+        marked_at = excluded.marked_at;
+    RETURN coalesce(v_listing->>'title', '');
+END $$;
+
 -- A chat's places are a row of their own, kind 'places'; what was held back one of kind
 -- 'held' (its three counts apart by spaces, since when); its newest 12 taps rows of kind 'tap',
 -- each its mark, a tab, the listing's title, a newline and the start of its text (what

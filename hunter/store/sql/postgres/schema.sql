@@ -919,9 +919,12 @@ BEGIN
             error_kind = NULL, last_error = NULL
         WHERE job_id = p_job_id AND chat = p_chat AND status IN ('pending', 'retry', 'stuck');
     END IF;
-    INSERT INTO hunter_marks (job_id, chat, mark, listing, marked_at)
+    INSERT INTO hunter_marks AS k (job_id, chat, mark, listing, marked_at)
     VALUES (p_job_id, p_chat, p_mark, v_listing, p_now)
-    ON CONFLICT (job_id, chat) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at;
+    ON CONFLICT (job_id, chat) DO UPDATE SET
+        mark = CASE WHEN excluded.mark = 'liked' AND k.mark = 'applied' THEN k.mark
+                    ELSE excluded.mark END,
+        marked_at = excluded.marked_at;
     RETURN coalesce(v_listing->>'title', '');
 END $function$;
 

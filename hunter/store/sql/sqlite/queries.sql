@@ -330,9 +330,13 @@ SET status = 'ignored', retry_key = NULL, claimed_by = NULL, next_attempt_at = N
 WHERE job_id = :job_id AND chat = :chat AND status IN ('pending', 'retry', 'stuck');
 
 -- name: mark
+-- A 👍 of a listing marked "applied" keeps it applied (028_places.sql).
 INSERT INTO hunter_marks (job_id, chat, mark, listing, marked_at)
 VALUES (:job_id, :chat, :mark, :listing, :now)
-ON CONFLICT (job_id, chat) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at;
+ON CONFLICT (job_id, chat) DO UPDATE SET
+    mark = CASE WHEN excluded.mark = 'liked' AND hunter_marks.mark = 'applied'
+                THEN hunter_marks.mark ELSE excluded.mark END,
+    marked_at = excluded.marked_at;
 
 -- name: marks
 SELECT job_id, chat, mark, listing, marked_at FROM hunter_marks WHERE mark = :mark
