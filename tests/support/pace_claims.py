@@ -20,13 +20,17 @@ def claim_many(database_url: str, pace: Pace, tries: int, start_at: float) -> in
     return granted
 
 
-def take_many(database_url: str, tries: int, start_at: float) -> list[float]:
+def take_many(database_url: str, tries: int, start_at: float) -> list[tuple[float, float]]:
     """Take `tries` blocks of Telegram's moments (7, 1/28 s apart) from `start_at` on, each
-    asked for at the time it is asked; each block's first moment."""
+    asked for at the time it is asked; each block's first moment, and how long its call took
+    (the moment is the database's, told in this process's clock from when it was asked: off
+    by at most that)."""
     firsts = []
     with PostgresStore(database_url) as store:
         store.schema_version()
         time.sleep(max(0.0, start_at - time.time()))
         for _ in range(tries):
-            firsts.append(store.pace.take_slots("Telegram", 7, 1 / 28, time.time()))
+            asked = time.time()
+            first = store.pace.take_slots("Telegram", 7, 1 / 28, asked)
+            firsts.append((first, time.time() - asked))
     return firsts
