@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from hunter import channels
-from hunter.chat.tuning import preview
+from hunter.chat.tuning import preview, recent
 from hunter.errors import HunterError
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
@@ -85,8 +85,9 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             if not r.error
         }
         # What each chat's rules in force would have brought lately (issue 54).
+        lately = recent(store, now)  # read once, judged for each chat
         tried = {
-            name: preview(store, destinations.rules_for(name, config.filter, rules)[0], now)
+            name: preview(lately, destinations.rules_for(name, config.filter, rules)[0])
             for name in [OWNER, *(chat.name for chat in config.chats)]
         }
     for read in reads:

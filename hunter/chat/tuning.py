@@ -12,17 +12,20 @@ nothing changes.
 
 from __future__ import annotations
 
+import logging
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from hunter.chat.commands import Command
+from hunter.errors import StoreError
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import Destinations
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.language import read_languages
+from hunter.rules.listing import Listing
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
 from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places
 from hunter.settings.config import Config
@@ -79,16 +82,20 @@ def _script(char: str) -> str:
     return unicodedata.name(char, "?").split(" ", 1)[0]
 
 
+log = logging.getLogger(__name__)
 PREVIEWED = frozenset({"add", "remove", "budget", "languages", "places"})
 PREVIEW_DAYS = 7
 PREVIEW_MOST = 1_000  # the last days' listings judged for a preview, at most
 
 
-def preview(store: Store, rules: FilterConfig, at: datetime) -> str:
-    """How many of the last PREVIEW_DAYS days' listings `rules` would have brought, and the
-    newest three (issue 54: tune in a minute, not in a week); "" when hunter saw none. At most
-    PREVIEW_MOST listings are judged, however many there were."""
-    recent = store.chat.recent(at - timedelta(days=PREVIEW_DAYS), PREVIEW_MOST)
+def recent(store: Store, at: datetime) -> list[Listing]:
+    """The listings a preview judges: the last PREVIEW_DAYS days', at most PREVIEW_MOST."""
+    return store.chat.recent(at - timedelta(days=PREVIEW_DAYS), PREVIEW_MOST)
+
+
+def preview(recent: Sequence[Listing], rules: FilterConfig) -> str:
+    """How many of `recent` (what `recent()` read) `rules` would have brought, and the newest
+    three (issue 54: tune in a minute, not in a week); "" when hunter saw none."""
     if not recent:
         return ""
     hits = [listing for listing in recent if judge(listing, rules).matched]
@@ -116,7 +123,11 @@ class Tuning:
         chat wants is answered with what it would have brought (try before you wait)."""
         reply, quick = self._apply(command, chat, at)
         if command.verb in PREVIEWED and quick == CHANGED:
-            tried = preview(self.store, self.in_force(chat, at)[0], at)
+            try:
+                tried = preview(recent(self.store, at), self.in_force(chat, at)[0])
+            except StoreError as exc:  # the change is kept: its answer goes without the preview
+                log.warning("no preview for a chat's change: %s", exc)
+                tried = ""
             reply = f"{reply}\n{tried}".rstrip()
         return reply, quick
 

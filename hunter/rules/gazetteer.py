@@ -34,6 +34,7 @@ from importlib import resources
 from typing import BinaryIO
 
 from hunter.rules import thai_places
+from hunter.rules.language import THAI
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,6 @@ READ_IN_CHILD = True  # False: read in this process (the unit tests', which star
 # The arrays a child sends, in order, with their type codes.
 _SENT = (("_hashes", "q"), ("_rows", "I"), ("_label_at", "I"), ("_where", "f"), ("_division", "H"))
 _MADE_MOST = 4096  # cities kept made as Areas once asked for
-_THAI = re.compile(r"[\u0e00-\u0e7f]")
 _LATIN = re.compile(r"^[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f \-'.]{3,}$")
 
 
@@ -141,8 +141,9 @@ class Gazetteer:
     name in a sorted array and made an Area when a name asks for one (as 127,000 names and
     labels kept as strings they would take 25 MB more)."""
 
-    def __init__(self, in_child: bool = False) -> None:
-        self._in_child = in_child
+    def __init__(self, here: bool = False) -> None:
+        """`here`: read the cities in this process (the child's own reading)."""
+        self._here = here
         self.names: dict[str, tuple[Area, ...]] = {}
         self.countries: dict[str, Area] = {}
         self._hashes = array("q")  # the hash of each name of a city, sorted
@@ -212,7 +213,7 @@ class Gazetteer:
             code = f"US.{state['code']}"
             self._add(str(state["name"]), Area(str(state["name"]), _US, frozenset([code])))
         self._thai()
-        if self._in_child or not READ_IN_CHILD or not self._cities_from_child():
+        if self._here or not READ_IN_CHILD or not self._cities_from_child():
             self._cities_here()
 
     def _cities_here(self) -> None:
@@ -353,7 +354,7 @@ def _cities_in(text: bytes) -> Iterator[tuple[list[str], str, str, float, float,
         big = int(people) >= _BIG
         if big or _THAI_ESCAPED.search(others):
             for other in json.loads(b"[" + others + b"]"):
-                if _THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
+                if THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
                     names.append(other)
         yield names, country.decode(), division.decode(), float(lat), float(lon), int(people)
 
@@ -373,6 +374,4 @@ def gazetteer() -> Gazetteer:
 
 
 if __name__ == "__main__":  # the child of Gazetteer._cities_from_child
-    built = Gazetteer.__new__(Gazetteer)
-    Gazetteer.__init__(built, in_child=True)
-    sys.stdout.buffer.write(built._send())
+    sys.stdout.buffer.write(Gazetteer(here=True)._send())

@@ -29,7 +29,7 @@ _CODES = (
 KNOWN = frozenset(_CODES.split())
 LEAST_TEXT = 40  # characters of text below which the language is unknown
 SURE = 0.9  # the model's probability at and above which its answer is believed
-_THAI = re.compile(r"[\u0e00-\u0e7f]")
+THAI = re.compile(r"[\u0e00-\u0e7f]")  # Thai script (taste.py and gazetteer.py use it too)
 # Scripts that say their language without the model: kana is Japanese, Hangul Korean, and Han
 # with neither Chinese ("找一个python佬 ..." on eleduck: too short for the model).
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -49,7 +49,7 @@ def language_of(title: str, summary: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _language(text: str) -> str:
-    if _THAI.search(text):
+    if THAI.search(text):
         return "th"
     if len(_KANA.findall(text)) >= _SCRIPT_LEAST:
         return "ja"

@@ -21,6 +21,7 @@ whom it takes, is kept.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,22 +164,34 @@ def _named(part: str) -> list[str]:
     A name of three letters or fewer in capitals names a country or region only ("US", "EU"),
     never a town ("Wa" in Ghana is "Seattle, WA"'s state; "Ulm" is a town)."""
     text = _NOISE.sub(" ", re.sub(r"[\d,.]+$|\d[\d,.]*", " ", part))
-    words = [_unprefixed(w) for w in text.split()]
-    words = [w for w in words if w]
-    if not words:
-        return []
-    index = gazetteer()
-    found: list[str] = []
+    words = [w for w in (_unprefixed(w) for w in text.split()) if w]
+    return [name for name in _runs(words, _listed) if name is not None]
+
+
+def _listed(name: str) -> str | None:
+    """`name` when it names a place as a listing's location may ("WA" is no town)."""
+    areas = gazetteer().areas(name) if name else ()
+    if areas and (len(name) > 3 or not name.isupper() or areas[0].point is None):
+        return name
+    return None
+
+
+_RUN_MOST = 4  # words of the longest place name read as one ("Phra Nakhon Si Ayutthaya")
+
+
+def _runs(words: Sequence[str], name_of: Callable[[str], str | None]) -> list[str | None]:
+    """Left to right, the name `name_of` gives each longest run of `words` it knows (at most
+    _RUN_MOST words); None for a word in no run."""
+    found: list[str | None] = []
     i = 0
     while i < len(words):
-        for n in range(min(4, len(words) - i), 0, -1):
-            name = " ".join(words[i : i + n])
-            areas = index.areas(name)
-            if areas and (len(name) > 3 or not name.isupper() or areas[0].point is None):
+        for n in range(min(_RUN_MOST, len(words) - i), 0, -1):
+            if (name := name_of(" ".join(words[i : i + n]))) is not None:
                 found.append(name)
                 i += n
                 break
         else:
+            found.append(None)
             i += 1
     return found
 
@@ -206,22 +219,22 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
     chunks = [c.strip() for c in re.split(r"[,;\n]", said) if c.strip()]
     places: list[str] = []
     for chunk in chunks:
-        if key(chunk) in _REMOTE_SAID or gazetteer().areas(chunk):
-            places.append(REMOTE if key(chunk) in _REMOTE_SAID else chunk)
-            continue
-        words = chunk.split()
-        i = 0
-        while i < len(words):
-            for n in range(min(4, len(words) - i), 0, -1):
-                name = " ".join(words[i : i + n])
-                if key(name) in _REMOTE_SAID or gazetteer().areas(_unprefixed(name)):
-                    places.append(REMOTE if key(name) in _REMOTE_SAID else _unprefixed(name))
-                    i += n
-                    break
-            else:
-                return None
+        whole = _said(chunk)
+        found = [whole] if whole is not None else _runs(chunk.split(), _said)
+        if None in found:
+            return None  # a word that is no place hunter knows
+        places += [name for name in found if name is not None]
     chosen = tuple(dict.fromkeys(places))
     return chosen if 0 < len(chosen) <= PLACES_MOST else None
+
+
+def _said(name: str) -> str | None:
+    """The place a chat means by `name` ("remote", or a place without its "เขต"); None when
+    hunter knows none."""
+    if key(name) in _REMOTE_SAID:
+        return REMOTE
+    plain = _unprefixed(name)
+    return plain if plain and gazetteer().areas(plain) else None
 
 
 def unknown_places(places: tuple[str, ...]) -> list[str]:

@@ -24,15 +24,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-LIKED = ("liked", "applied")  # the marks that are a 👍
-DISLIKED = ("dismissed",)  # ... a 👎
+from hunter.rules.language import THAI
+
+LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
 TAP_TEXT = 240  # characters of a tapped listing's text kept for its likeness
 HOLD = 0.45  # as like a 👎 as this: held back
 DRAW = 0.6  # as like a 👍 as this, the words missing: alerted all the same
 _TEXT_WORDS = 40  # words of a listing's text in its bag
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
-_THAI = re.compile(r"[\u0e00-\u0e7f]")
 # Words that say nothing of what a job is: English's commonest, and the seniority, terms and
 # gender marks every board puts in titles ("Senior", "(m/w/d)", "Remote", "Urgently Required").
 _STOP_WORDS = (
@@ -74,7 +74,7 @@ def _bag(title: str, text: str) -> tuple[tuple[str, float], ...]:
 def _words(text: str) -> Iterable[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
     for word in _WORD.findall(text):
-        if _THAI.match(word):
+        if THAI.match(word):
             yield from (word[i : i + 3] for i in range(max(1, len(word) - 2)))
         elif word not in _STOP:
             yield word

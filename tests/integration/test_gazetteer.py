@@ -25,7 +25,7 @@ def arrays(found: gazetteer.Gazetteer) -> tuple[object, ...]:
 
 
 def test_a_child_reads_the_cities_as_this_process_would() -> None:
-    here = gazetteer.Gazetteer(in_child=True)  # in this process
+    here = gazetteer.Gazetteer(here=True)  # in this process
     child = gazetteer.Gazetteer()
     assert arrays(child) == arrays(here)
     assert len(child._label_at) > 60_000  # cities5000: 69,000 places

@@ -6,6 +6,7 @@ tests/e2e/test_tuning.py."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -374,3 +375,42 @@ def test_a_change_says_what_the_last_week_would_have_brought(setting: Setting) -
     assert s.say("ลบ django").splitlines() == [
         "ลบคำ “django” แล้ว · removed “django”"
     ]  # none lately
+
+
+def test_a_change_whose_preview_cannot_be_read_is_kept_and_answered(
+    setting: Setting, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The preview is read after the change is kept: a database that refuses that read (here
+    its listings' table is gone) costs the answer its second line, never the change or the
+    answer."""
+    s = setting
+    s.show("1", "django shop")
+    s.poll()
+    with sqlite3.connect(s.store.path) as db:
+        db.execute("ALTER TABLE hunter_seen_jobs RENAME TO hunter_seen_jobs_away")
+    said = s.say("เพิ่ม django")
+    assert said == "เพิ่มคำ “django” แล้ว · added “django”"  # no preview line
+    assert "django" in s.say("คำ")  # the change was kept
+    assert "no preview for a chat's change" in caplog.text
+
+
+def test_a_count_of_what_was_held_back_that_the_database_refuses_fails_no_poll(
+    store: SQLiteStore, board: Board, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the places held back is counted after the read is recorded; a database that
+    refuses the count (a trigger here) loses the count only: the read's listings are recorded
+    and the one the chat wants is pushed."""
+    s = Setting(store, board, filter={"include": ["python"], "places": ["Portugal", "remote"]})
+    with sqlite3.connect(store.path) as db:
+        db.execute(
+            "CREATE TRIGGER refuse_counts BEFORE INSERT ON hunter_chat_settings "
+            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
+    s.show("1", "python api (Remote - US only)")  # open to the US only: held by place
+    s.show("2", "python shop")  # no place: kept
+    assert s.poll() == ["New job: python shop"]
+    assert [r["status"] for r in store.chat.find(["board:1"], None)] == ["ignored"]
+    assert "were not counted" in caplog.text
+    assert "recording its listings failed" not in caplog.text  # the read is a good one
+    assert [row.last_error for row in store.sources.all()] == [None]
+    assert "" not in store.chat.rules(s.clock())  # no count kept: refused
