@@ -20,21 +20,18 @@ The rate of an hour is its count over its hours, each read with its neighbours (
 `interval_minutes` implies by MEAN_PRIOR hours: a source nobody has watched yet is read as
 the user configured, and an hour seen once is not believed alone.
 
-Reading. For a fixed number of reads a day, reads spaced in proportion to 1/sqrt(rate)
-minimise the average wait (the square-root rule). hunter's interval in an hour of `rate`
-listings an hour (interval_at): one read per LISTINGS_PER_READ listings expected, never
-further apart than interval_minutes in an hour it posts in (a listing an hour or more), and
-never closer than the square-root rule's spacing; in quiet hours the square-root rule, never
-closer than interval_minutes. Against the square-root rule alone (measured in
-bench/fresh.py) this spends the reads a quiet night saves on the busy day, where most
-listings wait. The reads' density is
-integrated over the coming hours until one read is due, so the first read of a busy morning
-comes early. Bounds: never faster than `fastest`, never slower than `slowest`.
+Reading. A source's reads a day are budgeted (READS_PER_INTERVAL times what interval_minutes
+would read, 96 at the default 30 minutes, counted per calendar day in `timezone`). Its hours
+ask for what their rates need (allotment.learned: a board of 3 a day asks far fewer than the
+budget); a known board's reads go to its busiest hours at one interval (allotment.levelled),
+a little known one's to every hour as it may post (allotment.explored). The reads' density
+is integrated over the coming hours until one read is due, so the first read of a busy
+morning comes early. Bounds: never faster than `fastest`, never slower than `slowest`.
 
 A board's first days. What its first page and first reads showed is little: a busy morning the
 first page did not reach is read at the mean. Until its hours are known, each is read as if
-it posted somewhat more than learned, by how little it was watched (hopeful), within SPARE
-more reads than the learned plan; no hour is read less than what was learned of it asks.
+it posted somewhat more than learned, by how little it was watched (hopeful), and the whole
+budget is spent; no hour is read less than what was learned of it asks.
 """
 
 from __future__ import annotations
@@ -46,36 +43,47 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-HOURS = 24
+from hunter.poll import allotment
+from hunter.poll.allotment import HOURS
+
 HALF_LIFE = 7 * 86400.0  # what a week ago showed counts half (Miniflux looks back a week)
 PRIOR = 0.25  # hours of the source's mean an hour's own count is pulled by
 MEAN_PRIOR = 6.0  # hours of the configured rate the source's mean is pulled by
-# Of interval_minutes: the square-root rule's interval at one listing an hour, as a floor in
-# busy hours and as the rule in quiet ones (bench/fresh.py measured both against the targets
-# of issue 34: a board of 100 a day and one of 3 a day on a 5-minute cron)
-BUSY_SQRT = 0.85
-QUIET_SQRT = 0.75
-LISTINGS_PER_READ = 1.1  # a busy hour's read finds about this many new listings
 FIRST_WINDOW_MIN = 3600.0  # a first page all posted in the last minute is not 1000 an hour
 FIRST_WINDOW_MAX = 14 * 86400.0  # older parts of a first page teach little after decay
 BURST_PER_HOUR = 30.0  # arrivals one read may count per hour it watched
 JITTER = 0.05  # of an interval, either way: replicas and sources do not read in step
 CLOCK_SLACK = 60.0  # seconds a clock may step back before the window starts again
-# A board's first days (issue 45, finding 11): while less than KNOWN_HOURS of it were watched
-# (decayed: about three days), each hour is read as if it posted EXPLORE standard deviations
-# more than learned (an hour never watched most), within SPARE more reads a day than the
-# learned rates alone ask; both fade as the hours become known. Chosen on 24 simulated boards
-# of 100 a day, started at 00:00, 10:00 and 18:00 (tests/unit/poll/test_cadence.py's first
-# days, bench/fresh.py --first-days): day one's p90 about 14 -> 12 min at 90 -> 100 reads.
-EXPLORE = 2.0
-KNOWN_HOURS = 72.0
-SPARE = 0.15
+# A board's first days (issue 45, finding 11; issue 56): while less than KNOWN_HOURS of it were
+# watched (decayed: about two days), each hour is read as if it posted EXPLORE standard
+# deviations more than learned (an hour never watched most), and the rest of today's budget
+# may go up to SPEND_EARLY faster than planned (a board first read at 18:00 has the day's
+# reads nearly whole for its last hours); both fade as the hours become known. Chosen on 12
+# simulated boards of 100 a day started at 00:00, 10:00 and 18:00, read on time and by a
+# 5-minute cron (tests/unit/poll/test_cadence.py's first days, bench/fresh.py --first).
+EXPLORE = 1.0
+KNOWN_HOURS = 48.0
+SPEND_EARLY = 1.5
+# The budget: a learned schedule reads a source at most READS_PER_INTERVAL times as often in a
+# calendar day as interval_minutes would (96 reads at the default 30 minutes). A board little
+# known spends it (its first page showed a quiet night, not the busy day to come); a known one
+# spends what its hours ask, within it (issue 56).
+READS_PER_INTERVAL = 2.0
+# Listings seen (decayed) before a board's hours are ranked for the budget (allotment.levelled):
+# ten an hour of the day on average, an hour's count then within about a third. A board of 3
+# a day never gets there: its hours, alike and little seen, keep the shape their rates ask.
+LEVEL_EVIDENCE = 240.0
 # A change of habits: a board posting CHANGE times more (or fewer) listings than learned, shown
 # by CHANGE_EVIDENCE of log-likelihood (odds of 1000 to 1 over the learned rate), makes what
 # was learned before count CHANGE_KEEP of itself.
 CHANGE = 3.0
 CHANGE_EVIDENCE = math.log(1000.0)
 CHANGE_KEEP = 0.25
+# In a board's first week the evidence asked is up to 1 + CHANGE_DOUBT times as much, fading
+# over DOUBT_DAYS: an expectation learned in a few days is itself unsure, and its false alarms
+# made a steady board's reads a day swing by a fifth (test_cadence.py's steady board)
+CHANGE_DOUBT = 1.0
+DOUBT_DAYS = 7.0
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,9 @@ class Cadence:
     mark: float | None = None  # the newest posted time counted
     at: float | None = None  # when it last learned
     drift: tuple[float, float] = (0.0, 0.0)  # evidence of a change, up and down (CUSUM)
+    day: float | None = None  # the local midnight that began the day `reads` counts
+    reads: int = 0  # reads made that day, this one included: the budget's spent part
+    since: float | None = None  # its first read: a board's first days explore
 
     @classmethod
     def load(cls, document: object) -> Cadence:
@@ -115,9 +126,11 @@ class Cadence:
             watched = _hours(document.get("watched"))
             mark, at = _moment(document.get("mark")), _moment(document.get("at"))
             drift = _drift(document.get("drift", (0.0, 0.0)))
+            day, reads = _moment(document.get("day")), _count(document.get("reads", 0))
+            since = _moment(document.get("since"))
         except (TypeError, ValueError):
             return cls()
-        return cls(counts, watched, mark, at, drift)
+        return cls(counts, watched, mark, at, drift, day, reads, since)
 
     def document(self) -> dict[str, Any]:
         return {
@@ -126,7 +139,31 @@ class Cadence:
             "mark": self.mark,
             "at": self.at,
             "drift": [round(x, 4) for x in self.drift],
+            "day": self.day,
+            "reads": self.reads,
+            "since": self.since,
         }
+
+    def counted(self, now: float, tz: ZoneInfo) -> Cadence:
+        """The cadence after a read at `now`, good or not (each costs the site a request):
+        the reads of its local day, counted against the budget."""
+        day, since = _midnight(now, tz), self.since if self.since is not None else now
+        return replace(self, day=day, reads=self.reads + 1 if day == self.day else 1, since=since)
+
+    def _doubt(self, now: float) -> float:
+        """How much more evidence a change needs: CHANGE_DOUBT on a board's first day, none
+        after DOUBT_DAYS (an expectation learned in a few days is itself unsure)."""
+        if self.since is None:
+            return 0.0
+        return CHANGE_DOUBT * max(0.0, 1.0 - (now - self.since) / (DOUBT_DAYS * 86400))
+
+    def unknown(self, now: float) -> float:
+        """How little of a board in its first days is known, 0 to 1 (1 - known); 0 once
+        KNOWN_HOURS have passed since its first read, and for a board read by a hunter before
+        issue 56 (no first read kept): a change of habits learns anew, it does not explore."""
+        if self.since is None or now - self.since >= KNOWN_HOURS * 3600:
+            return 0.0
+        return 1.0 - self.known()
 
     def learn(self, seen: Seen, now: float, tz: ZoneInfo) -> Cadence:
         """The cadence after a good read at `now`."""
@@ -150,9 +187,9 @@ class Cadence:
         )
         marks = [m for m in (known.mark, *posted[-1:]) if m is not None]
         mark = max(marks, default=None)
-        return known._changed(sum(arrivals), watched)._add(arrivals, watched, now, mark)
+        return known._changed(sum(arrivals), watched, now)._add(arrivals, watched, now, mark)
 
-    def _changed(self, came: float, watched: list[float]) -> Cadence:
+    def _changed(self, came: float, watched: list[float], now: float) -> Cadence:
         """Weigh this read's arrivals (`came`, over the hours `watched`) against what was
         learned (a CUSUM test each way): once the evidence says the board now posts CHANGE
         times more or fewer than learned, what was learned before counts for CHANGE_KEEP of
@@ -163,7 +200,8 @@ class Cadence:
         log_change = math.log(CHANGE)
         up = max(0.0, self.drift[0] + came * log_change - (CHANGE - 1) * expected)
         down = max(0.0, self.drift[1] - came * log_change + (1 - 1 / CHANGE) * expected)
-        if max(up, down) < CHANGE_EVIDENCE:
+        # An expectation learned from few listings is itself unsure: the evidence asked grows
+        if max(up, down) < CHANGE_EVIDENCE * (1 + self._doubt(now)):
             return replace(self, drift=(up, down))
         return replace(self._scaled(CHANGE_KEEP), drift=(0.0, 0.0))
 
@@ -249,13 +287,21 @@ def next_read(
         return NextRead(now + posting * (1 + JITTER * jitter), "fixed", here)
     fastest = min(bounds.fastest, posting)  # interval_minutes below fastest: the user's wish
     slowest = max(bounds.slowest, fastest)
-    learned = _densities(rates, bounds.posting, fastest, slowest)
-    hopeful = _densities(cadence.hopeful(configured), bounds.posting, fastest, slowest)
-    densities = _spared(learned, hopeful, SPARE * (1 - cadence.known()) * sum(learned))
+    per_day = READS_PER_INTERVAL * 86400 / posting  # the budget, in reads a day
+    unknown = cadence.unknown(now)
+    densities = _densities(cadence, rates, bounds, per_day / 3600, unknown)
+    # What is left of today's budget: the plan for the rest of the day shrinks to fit it (a
+    # read costs what it costs; what chance spent early is saved late, never overspent).
+    midnight = _next_midnight(now, tz)
+    spent = cadence.reads if cadence.day == _midnight(now, tz) else 0
+    left = max(0.0, per_day - spent)
+    planned = _reads_between(densities, now, midnight, tz)
+    early = 1 + (SPEND_EARLY - 1) * unknown
+    today = min(early, left / planned) if planned > 0 else 1.0
     need, t = 1.0, now
-    for _ in range(int(slowest // 3600) + HOURS + 2):  # density >= 1/slowest: ends by then
-        density = densities[_hour(t, tz)]
+    for _ in range(int(slowest // 3600) + 2 * HOURS + 2):  # density >= 1/slowest: ends by then
         end = _next_hour(t, tz)
+        density = densities[_hour(t, tz)] * (today if t < midnight else 1.0)
         if density * (end - t) >= need:
             t += need / density
             break
@@ -270,58 +316,50 @@ def next_read(
     return NextRead(now + interval, reason, here)
 
 
-def interval_at(rate: float, posting: float) -> float:
-    """Seconds between reads in an hour of `rate` listings an hour, before the bounds. In an
-    hour it posts in (a listing an hour or more): one read per LISTINGS_PER_READ listings
-    expected, never further apart than `posting` (the user's interval_minutes), and never
-    closer than the square-root rule's spacing (BUSY_SQRT of `posting` at one an hour). In
-    a quiet hour: the square-root rule (QUIET_SQRT of `posting` at one an hour), never
-    closer than `posting`."""
-    if rate <= 0:
-        return math.inf
-    if rate >= 1.0:
-        root = BUSY_SQRT * posting / math.sqrt(rate)
-        return max(root, min(posting, LISTINGS_PER_READ * 3600.0 / rate))
-    return max(posting, QUIET_SQRT * posting / math.sqrt(rate))
-
-
-def _densities(rates: list[float], posting: float, fastest: float, slowest: float) -> list[float]:
-    """Reads a second in each local hour, within the bounds."""
-    return [1 / min(max(interval_at(r, posting), fastest), slowest) for r in rates]
-
-
-def _spared(learned: list[float], hopeful: list[float], spare: float) -> list[float]:
-    """Reads a second in each hour: never fewer than the learned rates ask (exploring never
-    holds back an hour known to be busy), and where the hopeful rates ask for more, the same
-    share of each hopeful density, the largest share whose reads stay within `spare` (reads
-    a second) more than the learned ones: the hours least known get the reads."""
-
-    budget = sum(learned) + spare
-    share = 1.0
-    if sum(max(x, h) for x, h in zip(learned, hopeful, strict=True)) > budget:
-        share = _largest_share(learned, hopeful, budget)
-    return [max(x, share * h) for x, h in zip(learned, hopeful, strict=True)]
-
-
-def _largest_share(learned: list[float], hopeful: list[float], budget: float) -> float:
-    """The largest share s of [0, 1] with sum(max(x, s * h)) <= budget, exactly: the sum is
-    linear between the shares where an hour's hopeful reads overtake its learned ones (x / h),
-    so those are walked in order, each hour's hopeful density joining the slope once passed.
-    (A bisection of 30 steps cost each source's plan 0.5 ms.)"""
-    fixed, slope, share, end = sum(learned), 0.0, 0.0, 1.0  # the sum is fixed + slope * s
-    overtaken = sorted((x / h, x, h) for x, h in zip(learned, hopeful, strict=True) if x < h)
-    for turn, x, h in overtaken:
-        if fixed + slope * turn > budget:
-            end = turn
-            break
-        share, fixed, slope = turn, fixed - x, slope + h
-    if slope > 0:
-        share = min((budget - fixed) / slope, end)
-    return max(0.0, min(share, 1.0))
+def _densities(
+    cadence: Cadence, rates: list[float], bounds: Bounds, budget: float, unknown: float
+) -> list[float]:
+    """Reads a second in each local hour (`budget`: their most, summed over the hours):
+    what the hours ask, within the budget, and the whole budget while the board is unknown;
+    shared as a little known board explores, and as a known one's hours rank once they have
+    shown enough to rank (allotment.py)."""
+    fastest = min(bounds.fastest, bounds.posting)  # interval_minutes below fastest: the wish
+    slowest = max(bounds.slowest, fastest)
+    least, most = 1 / slowest, 1 / fastest
+    asked = allotment.learned(rates, bounds.posting, fastest, slowest)
+    hopeful = allotment.learned(cadence.hopeful(1.0), bounds.posting, fastest, slowest)
+    total = min(sum(asked), budget) + (budget - min(sum(asked), budget)) * unknown
+    densities = allotment.explored(asked, hopeful, total, least, most)
+    trust = (1 - unknown) * min(1.0, sum(cadence.counts) / LEVEL_EVIDENCE)
+    if trust <= 0:
+        return densities
+    level = allotment.levelled(rates, total, least, most)
+    return [trust * x + (1 - trust) * y for x, y in zip(level, densities, strict=True)]
 
 
 def _hour(t: float, tz: ZoneInfo) -> int:
     return datetime.fromtimestamp(t, tz).hour
+
+
+def _midnight(t: float, tz: ZoneInfo) -> float:
+    """The local midnight that began the day of `t`."""
+    local = datetime.fromtimestamp(t, tz).replace(hour=0, minute=0, second=0, microsecond=0)
+    return local.timestamp()
+
+
+def _next_midnight(t: float, tz: ZoneInfo) -> float:
+    local = datetime.fromtimestamp(t, tz).replace(hour=0, minute=0, second=0, microsecond=0)
+    return (local + timedelta(days=1)).timestamp()
+
+
+def _reads_between(densities: list[float], start: float, end: float, tz: ZoneInfo) -> float:
+    """The reads `densities` (reads a second in each local hour) make from `start` to `end`."""
+    reads, t = 0.0, start
+    while t < end:
+        stop = min(_next_hour(t, tz), end)
+        reads += densities[_hour(t, tz)] * (stop - t)
+        t = stop
+    return reads
 
 
 def _next_hour(t: float, tz: ZoneInfo) -> float:
@@ -377,6 +415,12 @@ def _drift(value: object) -> tuple[float, float]:
     if not all(math.isfinite(x) and x >= 0 for x in (up, down)):
         raise ValueError("finite and not negative")
     return up, down
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("a count")
+    return value
 
 
 def _moment(value: object) -> float | None:

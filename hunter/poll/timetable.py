@@ -123,6 +123,7 @@ def plan(
     if new is not None:
         seen = Seen(_posted(read.listings), new)
         cadence = cadence.learn(seen, now.timestamp(), tz)
+    cadence = cadence.counted(now.timestamp(), tz)  # a failed read costs the site one too
     fixed, fastest, slowest = config.schedule_of(source)
     bounds = Bounds(fastest, slowest, config.interval_minutes * 60.0, fixed)
     draw = random.uniform(-1.0, 1.0) if jitter is None else jitter

@@ -104,12 +104,13 @@ def test_retry_after_holds_a_source_beyond_its_schedule() -> None:
     assert planned["not_before"] == NOW + timedelta(hours=2)
 
 
-@pytest.mark.parametrize(("streak", "minutes"), [(0, 30), (1, 30), (3, 80), (9, 180)])
+@pytest.mark.parametrize(("streak", "minutes"), [(0, 10), (1, 20), (3, 80), (9, 180)])
 def test_a_429_or_503_without_a_time_backs_off_doubling_to_the_slowest(
     streak: int, minutes: float
 ) -> None:
     """5 min (fastest) doubled per refusal in a row, never before the schedule's next read
-    (30 min for a source not watched yet), at most the slowest (3 h)."""
+    (10 min for a source not watched yet at noon in Bangkok: the rest of the day's budget),
+    at most the slowest (3 h)."""
     before = SourceState(name="a", fail_streak=streak)
     for status in (429, 503):
         planned = timetable.plan(read(status=status), before, None, config(), NOW, 0.0)
@@ -128,3 +129,17 @@ def test_the_next_wake_is_the_earliest_next_read_within_an_interval() -> None:
     assert timetable.next_wake({**reads(a=45), "b": None}, c, NOW) == NOW  # b never read
     # b is not in this replica's reads (share_sources: another one holds it): not its wake
     assert timetable.next_wake(reads(a=45), c, NOW) == NOW + timedelta(minutes=30)
+
+
+def test_every_read_counts_against_the_days_budget_failed_ones_too() -> None:
+    """Issue 56: the reads of a source's calendar day (in `timezone`) are counted, a 500 as
+    much as a good read, and the count starts again at local midnight."""
+    cfg, before = config(), None
+    for minutes, status, new in ((0, 200, 0), (15, 500, None), (30, 200, 1)):
+        now = NOW + timedelta(minutes=minutes)
+        planned = timetable.plan(read(status=status), before, new, cfg, now, 0.0)
+        before = SourceState(name="a", cadence=planned["cadence"])
+    assert before is not None and before.cadence["reads"] == 3
+    midnight = datetime(2026, 12, 2, 17, 0, tzinfo=UTC)  # 00:00 of the 3rd in Bangkok
+    planned = timetable.plan(read(), before, 0, cfg, midnight, 0.0)
+    assert planned["cadence"]["reads"] == 1
