@@ -41,6 +41,23 @@ _scratch_in_memory()
 postgres.NON_DURABLE = True  # the suite's own server forgoes crash safety; a bench's does not
 
 
+# The order the workers are handed tests in: the longest first, so that none starts near the
+# end and runs on alone (longest processing time first). The attacks (one xdist group, about
+# 90 s on one worker) first of all, then the end-to-end tests (each starts a hunter or more),
+# then the rest as collected. A run in one process (`-n 0`) keeps the collected order.
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    worker = hasattr(config, "workerinput")  # xdist's workers collect; the controller shows
+    if not (worker or getattr(config.option, "numprocesses", None)):
+        return
+
+    def rank(item: pytest.Item) -> int:
+        if any(mark.args[:1] == ("siege",) for mark in item.iter_markers("xdist_group")):
+            return 0
+        return 1 if item.nodeid.startswith("tests/e2e/") else 2
+
+    items.sort(key=rank)  # stable: each rank keeps its collected order
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     postgres.stop_server()
 

@@ -25,7 +25,6 @@ the store together (deliver/rate.py); a 429 covers the rest.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -35,6 +34,7 @@ import httpx
 
 from hunter.channels.telegram import ids, updates
 from hunter.channels.telegram.ids import PREFIX, chat_number, on_telegram
+from hunter.channels.telegram.pace import ChatPace
 from hunter.channels.telegram.render import TelegramMessages
 from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent, Recipient
@@ -46,7 +46,7 @@ PUSH_DEADLINE_SECONDS = 20.0
 # Seconds between two messages in a chat, and messages a second in all: 28, not 30, so that
 # a message held up on the way (a slow connection) does not bring 31 into Telegram's second
 # (issue 42: 300 answers to Starts at once drew six 429s at 1/30).
-USER_GAP, GROUP_GAP, PER_SECOND = 1.0, 3.0, 28.0
+PER_SECOND = 28.0
 # Telegram has no reply token: any message can be answered; one older than this (taken over
 # after a restart) is acted on, and no longer answered: the person has moved on.
 ANSWER_WINDOW = timedelta(minutes=10)
@@ -76,12 +76,12 @@ class TelegramSender(TelegramMessages):
         api_url: str = "https://api.telegram.org",
         deadline: float = PUSH_DEADLINE_SECONDS,
         sleep: Callable[[float], object] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._base = f"{api_url.rstrip('/')}/bot{token}"
         self._http = httpx.Client(timeout=httpx.Timeout(deadline, connect=5.0))
         self._sleep = sleep
-        self._lock = threading.Lock()
-        self._last: dict[str, float] = {}  # chat -> when its last message went (monotonic)
+        self._pace = ChatPace(self.per_second, clock)
         self._shared: SharedRate | None = None  # the bot's pace, kept with the other senders
 
     def push(
@@ -244,16 +244,8 @@ class TelegramSender(TelegramMessages):
         """Wait, if need be, so that this message keeps Telegram's pace for its chat and for
         the bot: at the shared rate's next moment once it has one (deliver/rate.py), else at
         this process's own."""
-        gap = GROUP_GAP if chat < 0 else USER_GAP
-        with self._lock:
-            now = time.monotonic()
-            due = self._last.get(str(chat), -gap) + gap
-            if self._shared is None:
-                due = max(due, self._last.get("", -1.0) + 1 / self.per_second)
-                self._last[""] = max(now, due)
-            self._last[str(chat)] = max(now, due)
-        if due > now:
-            self._sleep(due - now)
+        if (wait := self._pace.wait(chat, bot=self._shared is None)) > 0:
+            self._sleep(wait)
         if self._shared is not None and (wait := self._shared.delay()) > 0:
             self._sleep(wait)
 

@@ -5,6 +5,7 @@ it to the fastest for good, or leaves its bounds."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -50,9 +51,11 @@ def watch(
 ) -> Iterator[tuple[float, Cadence, float]]:
     """Read a board showing its newest `page` listings when the schedule says, from `start`
     to `end`: each read's time, the cadence after it and the next read."""
-    cadence, now, known = cadence or Cadence(), start, None
+    cadence, now, known, times = cadence or Cadence(), start, None, sorted(times)
     while now < end:
-        shown = [t for t in times if t <= now][-page:]
+        shown = times[
+            max(0, bisect.bisect_right(times, now) - page) : bisect.bisect_right(times, now)
+        ]
         new = 0 if known is None else sum(t > known for t in shown)  # the first read primes
         known = max(shown, default=known)
         cadence = cadence.learn(Seen(tuple(shown), new), now, TZ).counted(now, TZ)
@@ -313,8 +316,8 @@ def first_days(seed: int, hour: int) -> tuple[list[list[float]], list[int]]:
     for now, _c, _n in watch(times, start, at(33, 0)):
         reads[int((now - at(30, 0)) // DAY)] += 1
         if last is not None:
-            for t in times:
-                if last < t <= now and start <= t < start + 2 * DAY:
+            for t in times[bisect.bisect_right(times, last) : bisect.bisect_right(times, now)]:
+                if start <= t < start + 2 * DAY:
                     waits[int((t - start) // DAY)].append((now - t) / MIN)
         last = now
     return waits, reads
