@@ -61,7 +61,10 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         if merged := sum(s.days.merged):
             lines.append(f"    {merged_text(merged)}")
         when = f" {at(row.not_before)}" if row.not_before else ""
-        lines.append(f"    {s.days.reads_today} reads today; next read{when}: {s.next_read_why}")
+        most = f" (at most {s.read_budget} a day)" if s.read_budget is not None else ""
+        lines.append(
+            f"    {s.days.reads_today} reads today{most}; next read{when}: {s.next_read_why}"
+        )
     o = view.outbox
     lines += [
         "Outbox:",
@@ -182,6 +185,7 @@ def _source_document(s: SourceView) -> dict[str, Any]:
         "last_days": asdict(s.history) if s.history else None,
         "schedule": {
             "reads_today": s.days.reads_today,
+            "read_budget": s.read_budget,
             "next_read_at": _value(s.row.not_before),
             "next_read_reason": s.row.read_reason,
             "next_read_why": s.next_read_why,

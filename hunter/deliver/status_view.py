@@ -52,6 +52,7 @@ class SourceView:
     history: LastDays | None  # None: no read of it kept in the last days
     next_read_why: str  # "a busy hour for it (~7.1 listings an hour)"
     listings_an_hour: float | None  # what its schedule expects in the hour of its last read
+    read_budget: int | None  # the reads a day its schedule may make (None: a fixed one)
 
     @property
     def name(self) -> str:
@@ -176,6 +177,7 @@ def source_view(row: SourceRow, fresh: Freshness | None, days: LastDays | None) 
         history=days,
         next_read_why=why(row),
         listings_an_hour=_rate(row),
+        read_budget=_budget(row),
     )
 
 
@@ -194,3 +196,9 @@ def _rate(row: SourceRow) -> float | None:
     """The listings an hour its schedule expects now (kept with its cadence), if any."""
     rate = row.cadence.get("rate")
     return float(rate) if isinstance(rate, int | float) else None
+
+
+def _budget(row: SourceRow) -> int | None:
+    """The reads a day its schedule may make (kept with its cadence), if any."""
+    budget = row.cadence.get("budget")
+    return budget if isinstance(budget, int) and not isinstance(budget, bool) else None

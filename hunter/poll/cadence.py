@@ -273,6 +273,7 @@ class NextRead:
     at: float  # epoch seconds of the next read
     reason: str  # busy, quiet, new (not watched an hour yet), fixed; the caller's: every, site
     rate: float  # listings an hour expected in the hour of `now`
+    budget: float | None = None  # reads a day at most (None: a fixed schedule)
 
 
 def next_read(
@@ -313,7 +314,7 @@ def next_read(
         reason = "new"
     else:
         reason = "busy" if here >= mean and here > 0 else "quiet"
-    return NextRead(now + interval, reason, here)
+    return NextRead(now + interval, reason, here, per_day)
 
 
 def _densities(

@@ -139,6 +139,8 @@ def plan(
         backoff = now + timedelta(seconds=min(slowest, fastest * 2 ** min(streak, 16)))
         at, reason = max(at, backoff), "site"
     document = {**cadence.document(), "rate": round(chosen.rate, 3)}  # its hour's, for status
+    if chosen.budget is not None:  # for status: the reads a day it may make
+        document["budget"] = math.floor(chosen.budget)
     return {"not_before": at, "read_reason": reason, "cadence": document}
 
 

@@ -67,9 +67,10 @@ def test_status_says_each_sources_reads_today_and_its_next_read(
     status = json.loads(run_hunter(tmp_path, "status", "--json", env=env).stdout)
     schedule = status["sources"][0]["schedule"]
     assert schedule["reads_today"] == 1
+    assert schedule["read_budget"] == 96  # twice what interval_minutes = 30 reads (issue 56)
     assert schedule["next_read_reason"] in ("busy", "quiet", "new")
     next_read = datetime.fromisoformat(schedule["next_read_at"])
     assert timedelta(minutes=4) <= next_read - datetime.now(UTC) <= timedelta(hours=3)
     text = run_hunter(tmp_path, "status", env=env).stdout
-    assert "1 reads today; next read " in text
+    assert "1 reads today (at most 96 a day); next read " in text
     assert " hour for it (~" in text or "still learning its hours" in text
