@@ -166,11 +166,14 @@ def _source(source: SourceView, now: datetime, at: Callable[[datetime | None], s
         state = f"<span class=bad>❌ {escape(source.problem, 200)}</span>"
     else:
         state = f"<span class=ok>✅ {row.last_count or 0} listings</span>"
+    reads = f"{days.reads_today}"
+    if source.read_budget is not None:  # the most its schedule may make today (issue 56)
+        reads += f" of {source.read_budget}"
     lines = [
         f'<div class=card id="source-{escape(source.name, quote=True)}">',
         f"<div><span class=name>{escape(source.name)}</span> · {state}</div>",
         f"<div class=muted>อ่านล่าสุด · last read {escape(at(row.last_poll_at))}"
-        f" · วันนี้ · today {days.reads_today} reads</div>",
+        f" · วันนี้ · today {reads} reads</div>",
     ]
     if fresh:
         lines.append(

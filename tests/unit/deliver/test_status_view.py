@@ -138,3 +138,18 @@ def test_the_subscribers_are_counted_in_every_render_and_only_where_strangers_jo
     closed = a_view()  # join = "closed": no word of subscribers anywhere
     assert "Subscribers" not in as_text(closed, T0, "UTC", 120) + as_markdown(closed, T0, "UTC")
     assert json.loads(as_json(closed))["subscribers"] is None
+
+
+def test_a_learned_schedule_says_the_most_reads_a_day_in_each_render_that_counts_them() -> None:
+    """Issue 56: the reads today beside the budget its schedule keeps (kept with its cadence);
+    a fixed schedule has none and says only its reads."""
+    learned = replace(row("good"), cadence={"rate": 7.1, "budget": 96})
+    days = LastDays(matching=[0] * 7, reads_today=9)
+    view = replace(a_view(), sources=[source_view(learned, None, days)])
+    assert "9 reads today (at most 96 a day)" in as_text(view, T0, "UTC", 120)
+    assert "today 9 of 96 reads" in render(view, T0, "UTC")
+    assert json.loads(as_json(view))["sources"][0]["schedule"]["read_budget"] == 96
+    fixed = replace(a_view(), sources=[source_view(row("good"), None, days)])
+    assert "9 reads today; next read" in as_text(fixed, T0, "UTC", 120)
+    assert "today 9 reads" in render(fixed, T0, "UTC")
+    assert json.loads(as_json(fixed))["sources"][0]["schedule"]["read_budget"] is None
