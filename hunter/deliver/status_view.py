@@ -24,7 +24,8 @@ from hunter.store.subscribers import Membership
 REASONS = {
     "busy": "a busy hour for it",
     "quiet": "a quiet hour for it",
-    "new": "still learning its hours (every interval_minutes until then)",
+    "new": "still learning its hours (as often as its reads a day allow until then)",
+    "spent": "today's reads are spent: the next at the slowest, or tomorrow",
     "fixed": "schedule = fixed, every interval_minutes",
     "every": "its `every` holds it",
     "site": "the site asked to wait (Retry-After, 429 or 503)",

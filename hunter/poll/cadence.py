@@ -17,8 +17,7 @@ back busy after a silent week, is learned within a day or two instead of a week 
 
 The rate of an hour is its count over its hours, each read with its neighbours (weights 1,
 2, 1), pulled towards the source's mean by PRIOR hours of it, and the mean towards the rate
-`interval_minutes` implies by MEAN_PRIOR hours: a source nobody has watched yet is read as
-the user configured, and an hour seen once is not believed alone.
+`interval_minutes` implies by MEAN_PRIOR hours: an hour seen once is not believed alone.
 
 Reading. A source's reads a day are budgeted (READS_PER_INTERVAL times what interval_minutes
 would read, 96 at the default 30 minutes, counted per calendar day in `timezone`). Its hours
@@ -31,7 +30,8 @@ morning comes early. Bounds: never faster than `fastest`, never slower than `slo
 A board's first days. What its first page and first reads showed is little: a busy morning the
 first page did not reach is read at the mean. Until its hours are known, each is read as if
 it posted somewhat more than learned, by how little it was watched (hopeful), and the whole
-budget is spent; no hour is read less than what was learned of it asks.
+budget is spent (a source nobody has watched yet: every 15 minutes at the default 30); no
+hour is read less than what was learned of it asks.
 """
 
 from __future__ import annotations
@@ -271,7 +271,8 @@ def _smooth(values: tuple[float, ...]) -> list[float]:
 @dataclass(frozen=True)
 class NextRead:
     at: float  # epoch seconds of the next read
-    reason: str  # busy, quiet, new (not watched an hour yet), fixed; the caller's: every, site
+    reason: str  # busy, quiet, new (not watched an hour yet), spent (today's budget), fixed;
+    # the caller's: every, site
     rate: float  # listings an hour expected in the hour of `now`
     budget: float | None = None  # reads a day at most (None: a fixed schedule)
 
@@ -310,7 +311,9 @@ def next_read(
         t = end
     interval = min(max((t - now) * (1 + JITTER * jitter), fastest), slowest)
     mean = sum(rates) / HOURS
-    if sum(cadence.watched) < 1.0:  # less than an hour watched: what it posts is not known yet
+    if left < 1.0:  # the day's budget is spent: read at the slowest, or tomorrow
+        reason = "spent"
+    elif sum(cadence.watched) < 1.0:  # less than an hour watched: what it posts is not known
         reason = "new"
     else:
         reason = "busy" if here >= mean and here > 0 else "quiet"

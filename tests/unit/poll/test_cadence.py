@@ -400,3 +400,18 @@ def test_levelled_with_nothing_to_rank(
     rates: list[float], total: float, expected: list[float]
 ) -> None:
     assert levelled(rates, total, 1 / 10800, 1 / 300) == pytest.approx(expected)
+
+
+def test_a_day_whose_reads_are_spent_is_read_at_the_slowest_or_tomorrow() -> None:
+    """96 reads made today (a cron run by hand all morning): the next read waits for the
+    slowest bound or for tomorrow's budget, whichever comes first, and says why."""
+    cadence = learned(posts(job_board, 6), 5)
+    now = at(5, 12)
+    for n in range(96):
+        cadence = cadence.counted(now - 3600 + n, TZ)
+    plan = next_read(cadence, now, TZ, BOUNDS, 0.0)
+    assert plan.reason == "spent"
+    assert plan.at - now == pytest.approx(BOUNDS.slowest)
+    late = at(5, 23)
+    plan = next_read(cadence, late, TZ, BOUNDS, 0.0)
+    assert plan.reason == "spent" and late + 3600 <= plan.at <= late + BOUNDS.slowest
