@@ -218,11 +218,14 @@ def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: B
 # hunter's own peak: Linux's VmHWM, which starts again at exec. ru_maxrss does not: it counts
 # the forking parent's memory too, so under a busy pytest worker (300 MB after hundreds of
 # tests) it measured the worker, not hunter (CI: "peak RSS 301 MB" for hunter's 170).
+# `hunter` as its entry point runs it (hunter.app.run), its peak memory said at the end: the
+# entry point itself (hunter.app.main) leaves the process at once, with nothing said after.
 RSS_OF = (
-    "import resource, runpy, sys\n"
+    "import resource, sys\n"
     "sys.argv = ['hunter', *sys.argv[1:]]\n"
+    "from hunter.app import run\n"
     "try:\n"
-    "    runpy.run_module('hunter', run_name='__main__')\n"
+    "    code = run()\n"
     "finally:\n"
     "    try:\n"
     "        with open('/proc/self/status') as status:\n"
@@ -230,6 +233,7 @@ RSS_OF = (
     "    except OSError:\n"
     "        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "    print('peak-rss-kb', peak, file=sys.stderr)\n"
+    "sys.exit(code)\n"
 )
 
 
