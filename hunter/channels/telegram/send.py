@@ -43,9 +43,9 @@ from hunter.deliver.rate import SharedRate
 from hunter.errors import ChannelError, ChatGone, ConfigError
 
 PUSH_DEADLINE_SECONDS = 20.0
-# Seconds between two messages in a chat, and messages a second in all: 28, not 30, so that
-# a message held up on the way (a slow connection) does not bring 31 into Telegram's second
-# (issue 42: 300 answers to Starts at once drew six 429s at 1/30).
+# Messages a second for the bot, all chats together: 28, not 30, so that a message held up on
+# the way (a slow connection) does not bring 31 into Telegram's second (issue 42: 300 answers
+# to Starts at once drew six 429s at 1/30). A chat's own pace: pace.py.
 PER_SECOND = 28.0
 # Telegram has no reply token: any message can be answered; one older than this (taken over
 # after a restart) is acted on, and no longer answered: the person has moved on.
