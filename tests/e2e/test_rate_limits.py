@@ -79,9 +79,9 @@ def test_a_chat_held_by_its_429_holds_no_other_chat(
     held: str,
 ) -> None:
     if held == "telegram":
-        telegram.refusing[ME] = 2  # "Too Many Requests: retry after 2", every time
+        telegram.refusing[ME] = 1  # "Too Many Requests: retry after 1", every time
     else:
-        discord.refusing[WEBHOOK_ID] = 2.0  # {"retry_after": 2, "global": false}, every time
+        discord.refusing[WEBHOOK_ID] = 1.0  # {"retry_after": 1, "global": false}, every time
     titles = six_runs(tmp_path, board, env)
     assert len(titles) == RUNS * EACH == 12
     got = {"telegram": lambda: on_telegram(telegram), "discord": lambda: sorted(discord.titles())}
