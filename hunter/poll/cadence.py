@@ -294,10 +294,12 @@ def next_read(
     densities = _densities(cadence, rates, bounds, per_day / 3600, unknown)
     # What is left of today's budget: the plan for the rest of the day shrinks to fit it (a
     # read costs what it costs; what chance spent early is saved late, never overspent).
-    midnight = _next_midnight(now, tz)
+    midnight = _midnight(now, tz, days=1)
     spent = cadence.reads if cadence.day == _midnight(now, tz) else 0
     left = max(0.0, per_day - spent)
-    planned = _reads_between(densities, now, midnight, tz)
+    # The reads planned for the rest of today: each hour's density over its part of it
+    hours = _windows(now, midnight, tz)
+    planned = sum(d * h * 3600 for d, h in zip(densities, hours, strict=True))
     early = 1 + (SPEND_EARLY - 1) * unknown
     today = min(early, left / planned) if planned > 0 else 1.0
     need, t = 1.0, now
@@ -345,25 +347,10 @@ def _hour(t: float, tz: ZoneInfo) -> int:
     return datetime.fromtimestamp(t, tz).hour
 
 
-def _midnight(t: float, tz: ZoneInfo) -> float:
-    """The local midnight that began the day of `t`."""
+def _midnight(t: float, tz: ZoneInfo, days: int = 0) -> float:
+    """The local midnight that began the day of `t`, or `days` later."""
     local = datetime.fromtimestamp(t, tz).replace(hour=0, minute=0, second=0, microsecond=0)
-    return local.timestamp()
-
-
-def _next_midnight(t: float, tz: ZoneInfo) -> float:
-    local = datetime.fromtimestamp(t, tz).replace(hour=0, minute=0, second=0, microsecond=0)
-    return (local + timedelta(days=1)).timestamp()
-
-
-def _reads_between(densities: list[float], start: float, end: float, tz: ZoneInfo) -> float:
-    """The reads `densities` (reads a second in each local hour) make from `start` to `end`."""
-    reads, t = 0.0, start
-    while t < end:
-        stop = min(_next_hour(t, tz), end)
-        reads += densities[_hour(t, tz)] * (stop - t)
-        t = stop
-    return reads
+    return (local + timedelta(days=days)).timestamp()
 
 
 def _next_hour(t: float, tz: ZoneInfo) -> float:

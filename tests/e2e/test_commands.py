@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -130,3 +132,53 @@ def test_a_sqlite_file_replaced_under_a_running_hunter_stops_it(
     assert process.returncode == 1, err
     assert "was deleted or replaced while hunter ran" in err
     assert "Traceback" not in err
+
+
+def test_the_command_leaves_with_all_it_printed_and_its_own_exit_code(
+    tmp_path: Path, board: Board
+) -> None:
+    """Issue 56: the `hunter` command ends its process at once (hunter.app.leave, no teardown).
+    What it printed still arrives whole through a buffered pipe, a few lines as much as the
+    schema's 160 KB, and a refused command keeps its exit code and its one line."""
+    from hunter.store import schema_sql
+
+    env = {k: v for k, v in base_env(tmp_path).items() if k != "PYTHONUNBUFFERED"}
+    printed = run_hunter(tmp_path, "schema", env=env, own_process=True)
+    assert printed.returncode == 0 and printed.stdout.rstrip("\n") == schema_sql().rstrip("\n")
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", [("1", "seed")]))])
+    assert run_hunter(tmp_path, "prime", env=env).returncode == 0  # in this process
+    status = run_hunter(tmp_path, "status", env=env, own_process=True)  # a few lines
+    assert status.returncode == 0 and "board" in status.stdout, status.stderr
+    refused = run_hunter(tmp_path, "--config", "missing.toml", "check", env=env, own_process=True)
+    assert refused.returncode == 2 and "missing.toml" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def test_a_thread_still_at_work_is_waited_for_as_before(tmp_path: Path) -> None:
+    """hunter.app.leave exits at once only when no other thread is alive: one still working
+    finishes, and the process exits with the command's code as Python's own exit would."""
+    code = (
+        "import sys, threading, time\n"
+        "from hunter.app import leave\n"
+        "def work():\n"
+        "    time.sleep(0.5)\n"
+        "    print('finished', flush=True)\n"
+        "threading.Thread(target=work).start()\n"
+        "sys.exit(leave(3))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert done.returncode == 3 and done.stdout == "finished\n", done.stderr
+
+
+def test_what_a_command_printed_last_is_flushed_before_the_process_leaves() -> None:
+    """A line still in stdout's buffer (a pipe is block-buffered) when hunter.app.leave ends the
+    process: flushed first, and the code is the command's."""
+    code = "import sys\nfrom hunter.app import leave\nprint('said')\nsys.exit(leave(4))\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=False,
+        env=env, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 4 and done.stdout == "said\n", done.stderr
