@@ -7,17 +7,15 @@ asks for with Retry-After on 429/503.
 
 Synchronous on purpose: the reader runs each source on a thread of its own, and httpx's
 synchronous client spares a quiet cron run the import of asyncio, anyio and the async
-httpcore (about 45 ms of a 50-source poll, bench/peer.py). Every request has the time left
+httpcore (about 45 ms of a 50-source poll, bench/peer.py); under it, the standard library's
+http.client rather than httpcore (connections.py). Every request has the time left
 before its source's deadline, and the body is read chunk by chunk against that deadline, so a
 page that trickles in a byte at a time never keeps a thread past it.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import ssl
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ import httpx
 
 from hunter import __version__
 from hunter.errors import SourceError
+from hunter.sources.connections import SiteTransport, proxy_mounts
 from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
 from hunter.sources.spec import MAX_WAIT_SECONDS
@@ -75,10 +74,12 @@ class Validators:
     last_modified: str | None = None
 
     def headers(self) -> dict[str, str]:
+        """The conditional headers. A validator past ASCII (a site that puts UTF-8 in its
+        ETag) is not sent back: httpx sends header text as ASCII, and a full read is safe."""
         out = {}
-        if self.etag:
+        if self.etag and self.etag.isascii():
             out["If-None-Match"] = self.etag
-        if self.last_modified:
+        if self.last_modified and self.last_modified.isascii():
             out["If-Modified-Since"] = self.last_modified
         return out
 
@@ -96,78 +97,12 @@ class Fetched:
     error: str | None = None
 
 
-@functools.cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context for the process: loading the CA bundle costs ~25 ms, every poll."""
-    return httpx.create_ssl_context()
-
-
-@functools.cache
-def _unverifiable() -> ssl.SSLContext:
-    """The context of the plain-http pools, which never speak TLS: it trusts no certificate,
-    so that if one ever did, it would refuse rather than trust."""
-    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, check_hostname, no CAs
-
-
-@functools.cache
-def _httpcore_without_h2() -> None:
-    """Import httpcore (httpx imports it at its first pool) without HTTP/2's h2, hpack and
-    hyperframe: httpcore's package imports them eagerly whenever h2 is installed (supabase's
-    client installs it), about 25 ms of CPU of a quiet cron run of 50 sources (bench/peer.py),
-    though a connection imports them itself once a server agrees to HTTP/2 (httpcore 1.0
-    _sync/connection.py, `from .http2 import HTTP2Connection`). The import is held back only
-    while httpcore's package loads; a client that asks for http2 (supabase's) still gets it.
-    Nothing else of hunter's imports h2 meanwhile: supabase's clients import it when the store
-    opens, before any read, and then this does nothing."""
-    if "httpcore" in sys.modules or "h2" in sys.modules:
-        return
-    sys.modules["h2"] = None  # type: ignore[assignment]  # `import h2` raises ImportError
-    try:
-        import httpcore  # noqa: F401
-    except ImportError:  # an httpcore that needs h2 to load: httpx imports it whole, as ever
-        pass
-    finally:
-        del sys.modules["h2"]
-
-
-class SiteTransport(httpx.BaseTransport):
-    """A connection pool per site (scheme, host and port), each made at its first request.
-
-    Per site because httpcore's pool looks over every connection it holds (idle? expired?
-    readable?) for each request: with one pool for all, 49 requests one after another to 49
-    sites cost 105 ms of CPU, with one per site 36 ms (a source's next pages, a kind's
-    several queries come after the others' answers). Per scheme too, so a poll of plain-http
-    pages never loads the CA bundle (as requests and urllib3 never do)."""
-
-    def __init__(self) -> None:
-        self._pools: dict[tuple[bytes, bytes, int | None], httpx.HTTPTransport] = {}
-        self._lock = threading.Lock()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        url = request.url
-        return self._pool(url.raw_scheme, url.raw_host, url.port).handle_request(request)
-
-    def _pool(self, scheme: bytes, host: bytes, port: int | None) -> httpx.HTTPTransport:
-        with self._lock:
-            site = (scheme, host, port)
-            if site not in self._pools:
-                _httpcore_without_h2()
-                tls = _tls() if scheme == b"https" else _unverifiable()
-                self._pools[site] = httpx.HTTPTransport(verify=tls)
-            return self._pools[site]
-
-    def close(self) -> None:
-        with self._lock:
-            pools, self._pools = list(self._pools.values()), {}
-        for pool in pools:
-            pool.close()
-
-
 def client(timeout: float) -> httpx.Client:
     """The client of one poll, shared by its threads (httpx: "It can be shared between
     threads"). A proxy named in the environment is still honoured, as httpx does."""
     return httpx.Client(
-        transport=SiteTransport(),
+        transport=SiteTransport(),  # http.client under it (connections.py)
+        mounts=proxy_mounts(),
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
         follow_redirects=False,  # _get follows them, minding whose headers go where
         timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_SECONDS)),

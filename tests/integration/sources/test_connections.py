@@ -1,0 +1,226 @@
+"""The sources' connections (hunter/sources/connections.py: http.client under httpx) against a
+site on 127.0.0.1 that writes its answers byte for byte: what a source's read shows when a
+site keeps, closes, chunks or breaks off its answers, and which connections are reused."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from hunter.sources.fetch import Deadline, Fetched, Validators, client, fetch
+
+Script = Callable[[socket.socket, int], bool]  # (connection, its request's number) -> keep it
+
+
+class RawSite:
+    """A site that answers each request with what `script` writes on the socket. It counts
+    the connections it accepted and the requests it read."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.connections = 0
+        self.requests: list[bytes] = []
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}/jobs"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self._server.accept()
+            except OSError:  # closed
+                return
+            self.connections += 1
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def _serve(self, connection: socket.socket) -> None:
+        with connection:
+            buffered = b""
+            while True:
+                while b"\r\n\r\n" not in buffered:
+                    try:
+                        data = connection.recv(65536)
+                    except OSError:
+                        return
+                    if not data:
+                        return
+                    buffered += data
+                head, buffered = buffered.split(b"\r\n\r\n", 1)
+                self.requests.append(head)
+                if not self.script(connection, len(self.requests)):
+                    return
+
+    def close(self) -> None:
+        self._server.close()
+
+
+@pytest.fixture
+def site() -> Iterator[Callable[[Script], RawSite]]:
+    made: list[RawSite] = []
+
+    def make(script: Script) -> RawSite:
+        made.append(RawSite(script))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close()
+
+
+PAGE = b"<ul><li>a python job</li></ul>"
+
+
+def replies(data: bytes, keep: bool = True) -> Script:
+    """Each request answered with `data`; the connection kept or closed after it."""
+
+    def script(sock: socket.socket, n: int) -> bool:
+        sock.sendall(data)
+        return keep
+
+    return script
+
+
+def answer(body: bytes = PAGE, *, status: bytes = b"200 OK", extra: bytes = b"") -> bytes:
+    head = b"HTTP/1.1 " + status + b"\r\nContent-Length: %d\r\n" % len(body) + extra
+    return head + b"Content-Type: text/html\r\n\r\n" + body
+
+
+def read_twice(url: str, validators: Validators | None = None) -> tuple[Fetched, Fetched]:
+    """Two reads of `url` on one client, as a source's pages are read."""
+    deadline = Deadline(time.monotonic() + 10, threading.Event())
+    with client(10) as http:
+        first = fetch(http, url, {}, validators, deadline)
+        second = fetch(http, url, {}, validators, deadline)
+    return first, second
+
+
+def test_a_sites_next_request_goes_over_the_same_connection(
+    site: Callable[[Script], RawSite],
+) -> None:
+    raw = site(replies(answer()))
+    first, second = read_twice(raw.url)
+    assert (first.status, first.body, second.status, second.body) == (200, PAGE, 200, PAGE)
+    assert (raw.connections, len(raw.requests)) == (1, 2)
+    assert raw.requests[0].startswith(b"GET /jobs HTTP/1.1\r\n")
+    # httpx's headers, once each: no Accept-Encoding: identity of http.client's own
+    assert raw.requests[0].lower().count(b"accept-encoding: gzip, deflate") == 1
+    assert raw.requests[0].lower().count(b"host: 127.0.0.1:") == 1
+
+
+def test_a_connection_the_site_closed_while_idle_is_made_anew(
+    site: Callable[[Script], RawSite],
+) -> None:
+    # Keep-alive said, then closed at once: the next request finds it closed, and is sent again
+    # on a new connection instead of failing the source.
+    raw = site(replies(answer(), keep=False))
+    first, second = read_twice(raw.url)
+    assert (first.error, second.error) == (None, None)
+    assert second.body == PAGE
+    assert (raw.connections, len(raw.requests)) == (2, 2)
+
+
+def test_a_304_leaves_its_connection_for_the_next_request(
+    site: Callable[[Script], RawSite],
+) -> None:
+    not_modified = b'HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\n\r\n'
+    raw = site(replies(not_modified))
+    first, second = read_twice(raw.url, Validators(raw.url, etag='"v1"'))
+    assert first.not_modified and second.not_modified
+    assert b'if-none-match: "v1"' in raw.requests[1].lower()
+    assert raw.connections == 1
+
+
+def test_a_chunked_answer_is_read_whole_and_one_cut_is_an_error(
+    site: Callable[[Script], RawSite],
+) -> None:
+    def chunked(sock: socket.socket, n: int) -> bool:
+        sock.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+        if n == 2:  # a chunk of 32 bytes said, 5 sent, and gone
+            sock.sendall(b"20\r\n" + PAGE[:5])
+            return False
+        for part in (PAGE[:10], PAGE[10:]):
+            sock.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+            time.sleep(0.01)
+        sock.sendall(b"0\r\n\r\n")
+        return True
+
+    raw = site(chunked)
+    first, second = read_twice(raw.url)
+    assert (first.error, first.body) == (None, PAGE)
+    said = "RemoteProtocolError: the answer broke off after 5 bytes of its body"
+    assert (second.error, second.body) == (said, b"")
+    assert raw.connections == 1  # the whole one's connection was kept for the next
+
+
+def test_an_answer_without_a_length_ends_with_its_connection(
+    site: Callable[[Script], RawSite],
+) -> None:
+    def until_closed(sock: socket.socket, n: int) -> bool:
+        sock.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + PAGE)
+        return False
+
+    raw = site(until_closed)
+    first, second = read_twice(raw.url)
+    assert (first.body, second.body) == (PAGE, PAGE)
+    assert raw.connections == 2  # never reused: its end was the connection's
+
+
+def test_an_answer_that_breaks_off_fails_its_read_and_its_connection_goes(
+    site: Callable[[Script], RawSite],
+) -> None:
+    def broken_then_whole(sock: socket.socket, n: int) -> bool:
+        if n == 1:
+            sock.sendall(answer(PAGE * 10)[: -len(PAGE) * 9])  # a tenth of its body, then gone
+            return False
+        sock.sendall(answer())
+        return True
+
+    raw = site(broken_then_whole)
+    first, second = read_twice(raw.url)
+    said = f"RemoteProtocolError: the answer broke off after {len(PAGE)} bytes of its body"
+    assert first.error == said
+    assert first.body == b""  # nothing of a broken page is parsed
+    assert (second.error, second.body, raw.connections) == (None, PAGE, 2)
+
+
+def test_what_is_no_http_answer_is_an_error_naming_it(site: Callable[[Script], RawSite]) -> None:
+    raw = site(replies(b"SSH-2.0-OpenSSH_9.6\r\n\r\n", keep=False))
+    first, _ = read_twice(raw.url)
+    assert first.error is not None
+    assert first.error.startswith("RemoteProtocolError: ")
+    assert "SSH-2.0-OpenSSH_9.6" in first.error
+
+
+def test_header_bytes_past_ascii_read_and_the_next_read_is_whole(
+    site: Callable[[Script], RawSite],
+) -> None:
+    # Servers do send raw UTF-8 in a header (a title, an ETag): a page is still a page, and
+    # the next read, which cannot send such an ETag back as ASCII, reads it whole.
+    extra = "X-Page-Title: งาน\r\n".encode() + b'ETag: "caf\xc3\xa9"\r\n'
+    raw = site(replies(answer(extra=extra)))
+    first, _ = read_twice(raw.url)
+    assert (first.error, first.body, first.etag) == (None, PAGE, '"café"')
+    again, _ = read_twice(raw.url, Validators(raw.url, etag=first.etag))
+    assert (again.error, again.status, again.body) == (None, 200, PAGE)
+    assert b"if-none-match" not in raw.requests[-1].lower()
+
+
+def test_a_proxy_named_in_the_environment_is_used(
+    site: Callable[[Script], RawSite], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # httpx mounts its own transport for a proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY
+    # as httpx reads them) ahead of the sites' connections: a company network still works.
+    proxy = site(replies(answer()))
+    monkeypatch.setenv("HTTP_PROXY", proxy.url.removesuffix("/jobs"))
+    first, _ = read_twice("http://board.example/jobs")
+    assert (first.error, first.body) == (None, PAGE)
+    assert proxy.requests[0].startswith(b"GET http://board.example/jobs HTTP/1.1\r\n")
+    # A host NO_PROXY names is reached directly
+    direct = site(replies(answer(b"direct")))
+    monkeypatch.setenv("NO_PROXY", "localhost, 127.0.0.1")
+    first, _ = read_twice(direct.url)
+    assert (first.error, first.body, len(proxy.requests)) == (None, b"direct", 2)
