@@ -18,6 +18,7 @@ either way.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -29,6 +30,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from apscheduler.schedulers import SchedulerNotRunningError
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
@@ -63,6 +65,35 @@ def run_forever(
     busy = threading.Lock()
     gone: list[StoreGone] = []
     health = Liveness(stale_after=timedelta(seconds=2 * interval))
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        log.info(
+            "%s received: finishing the push in flight, starting no new one",
+            signal.Signals(signum).name,
+        )
+        hunter.stop.set()  # the scheduler is stopped by stop_when_asked, not here
+
+    def stop_when_asked() -> None:
+        """Stop the scheduler once hunter is asked to stop. Not in the signal handler: it runs
+        in the main thread, which may be inside the scheduler handing a poll to its thread
+        pool, holding the lock the scheduler's shutdown takes (a SIGTERM in the first moment
+        of a run waited forever there)."""
+        hunter.stop.wait()
+        stop_scheduler()
+
+    def stop_scheduler() -> None:
+        """Once, from whichever thread sees the stop first; a scheduler not started yet never
+        starts (below), or its first poll stops it."""
+        with contextlib.suppress(SchedulerNotRunningError):
+            if scheduler.running:
+                scheduler.shutdown(wait=False)
+
+    # Before anything answers: a platform that saw /healthz answer may stop hunter at once (a
+    # deploy rolled back), and a SIGTERM before the handler was the default action's -15,
+    # nothing said and nothing finished.
+    threading.Thread(target=stop_when_asked, name="stop", daemon=True).start()
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
     first = True  # the first poll reads a fixed schedule's sources at once, as before
@@ -70,7 +101,8 @@ def run_forever(
     def poll() -> None:
         nonlocal first
         with busy:
-            if hunter.stop.is_set():
+            if hunter.stop.is_set():  # a stop that came as the scheduler started
+                stop_scheduler()
                 return
             try:
                 hunter.poll(ahead=0.0, fixed_now=first)  # the sources due now
@@ -80,7 +112,7 @@ def run_forever(
             except StoreGone as exc:  # polling on would forget what was sent: stop
                 gone.append(exc)
                 hunter.stop.set()
-                scheduler.shutdown(wait=False)
+                stop_scheduler()
             except HunterError as exc:
                 log.error("poll failed: %s", exc)
             except Exception:  # a bug must not kill the scheduler: log it and poll again later
@@ -102,14 +134,6 @@ def run_forever(
         if not hunter.stop.is_set():
             scheduler.modify_job("poll", next_run_time=max(at.astimezone(tz), soonest))
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        log.info(
-            "%s received: finishing the push in flight, starting no new one",
-            signal.Signals(signum).name,
-        )
-        hunter.stop.set()
-        scheduler.shutdown(wait=False)
-
     def nudge() -> None:
         """A notice a person waits on was queued from the chat: deliver it now (or, should
         the scheduler not take it, with the next poll: the chat's answer never fails for it)."""
@@ -121,9 +145,8 @@ def run_forever(
 
     if inbox is not None:
         inbox.on_notice(nudge)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    scheduler.start()
+    if not hunter.stop.is_set():
+        scheduler.start()
     # The stop request cancels fetches at once and starts no new push; what is still running
     # (a push or a reply up to its deadline) gets the grace, then the process exits
     # regardless: the platform's kill would come a few seconds later and be no cleaner.

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -145,3 +148,25 @@ def test_json_logs_hold_every_line_of_a_failed_start_too(tmp_path: Path) -> None
     assert records[-1]["level"] == "error"
     assert records[-1]["message"].startswith("hunter: cannot reach PostgreSQL")
     assert "s3cret-pw" not in result.stderr
+
+
+def test_a_sigterm_the_moment_it_listens_is_a_clean_stop(tmp_path: Path, board: Board) -> None:
+    """A platform may stop a new instance the moment it answers (a deploy rolled back, a scale
+    down): the stop handler is in place before the port listens, so even then hunter says so
+    and exits 0, never by SIGTERM's default action (-15, nothing said, nothing finished)."""
+    board.serve_jobs("/jobs", [("1", "python job")])
+    write_config(tmp_path, [html_source("b", f"{board.url}/jobs")])
+    for _ in range(3):
+        port = free_port()
+        process = start_hunter(tmp_path, "run", env=base_env(tmp_path, PORT=str(port)))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the first moment the port takes a connection
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.001)
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=30)
+        assert process.returncode == 0, err
+        assert "SIGTERM received" in err
