@@ -25,6 +25,7 @@ all.
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import random
 import statistics
@@ -101,8 +102,8 @@ class Outcome:
         return ranked[min(len(ranked) - 1, int(share * len(ranked)))]
 
 
-def answer(name: str, times: list[datetime], now: datetime) -> dict[str, Any]:
-    shown = [(n, t) for n, t in enumerate(times) if t <= now][-PAGE:]
+def answer(name: str, times: list[datetime], now: datetime, page: int = PAGE) -> dict[str, Any]:
+    shown = [(n, t) for n, t in enumerate(times) if t <= now][-page:]
     jobs = [{"id": n, "title": f"python {name} {n}", "url": f"https://{name}.test/{n}",
              "posted": t.astimezone(UTC).isoformat()} for n, t in reversed(shown)]  # fmt: skip
     return {"jobs": jobs}
@@ -116,14 +117,16 @@ def run(
     measured: datetime = MEASURED,
     days: int = DAYS,
     per_day: bool = False,
+    start: datetime = DAY0,
+    page: int = PAGE,
 ) -> list[Outcome]:
-    """One mode's run from DAY0 and its `days` measured from `measured`: each board's
-    listings posted then and their delays, and its reads on the busiest of those days (or,
-    `per_day`, each day's own)."""
+    """One mode's run from `start` and its `days` measured from `measured`: each board's
+    listings posted then (and after `start`) and their delays, and its reads on the busiest
+    of those days (or, `per_day`, each day's own); the boards show their newest `page`."""
     # One site each: a second request to one host waits a short random pause, in real time
     names = {f"{kind}-{n + 1}": kind for kind in BOARDS for n in range(COPIES)}
     boards, telegram = {name: Board() for name in names}, TelegramStandIn()
-    clock = Clock(DAY0)
+    clock = Clock(start)
     telegram.clock = clock
     traces = {
         name: trace(BOARDS[kind], SEED + BOARDS[kind] + 1000 * n)
@@ -154,14 +157,14 @@ def run(
         while clock.now < end:
             started = clock.now  # a cron starts on its minute, however long the last run took
             for name, times in traces.items():
-                boards[name].serve_json("/jobs", answer(name, times, clock.now))
+                boards[name].serve_json("/jobs", answer(name, times, clock.now, page))
             before = {name: boards[name].hits.get("/jobs", 0) for name in names}
             with SQLiteStore(folder / f"{mode}.db") as store:
                 store.migrate()
                 hunter = Hunter(config, store, channels, clock, "bench", threading.Event())
                 hunter.deliverer.sleep = lambda seconds: None
                 if cron is None:
-                    hunter.poll(ahead=0.0, fixed_now=clock.now == DAY0)
+                    hunter.poll(ahead=0.0, fixed_now=clock.now == start)
                     wake = hunter.next_wake()
                 else:
                     hunter.poll_once()
@@ -172,12 +175,12 @@ def run(
                     reads[name, day] += boards[name].hits.get("/jobs", 0) - before[name]
             clock.now = max(wake, clock.now + timedelta(seconds=1))
 
-        def pooled(label: str, kind: str, start: datetime, count: int, most: int) -> Outcome:
+        def pooled(label: str, kind: str, since: datetime, count: int, most: int) -> Outcome:
             delays = [
                 delay
                 for name, of in names.items()
                 if of == kind
-                for delay in arrived(label, name, traces[name], telegram, start, count)
+                for delay in arrived(label, name, traces[name], telegram, since, count, start)
             ]
             return Outcome(label, kind, most, delays)
 
@@ -204,9 +207,10 @@ def arrived(
     telegram: TelegramStandIn,
     measured: datetime,
     days: int,
+    start: datetime = DAY0,
 ) -> list[float]:
-    """The listings of one board posted in the measured days: each arrived once, and its
-    delay (minutes, posted -> on Telegram)."""
+    """The listings of one board posted in the measured days (once hunter had started): each
+    arrived once, and its delay (minutes, posted -> on Telegram)."""
     arrived = Counter(s.text.split("\n", 1)[0] for s in telegram.delivered)
     twice = [title for title, n in arrived.items() if n > 1]
     if twice:
@@ -214,7 +218,7 @@ def arrived(
     at = {s.text.split("\n", 1)[0]: s.at for s in telegram.delivered}
     delays = []
     for n, posted in enumerate(times):
-        if not measured <= posted < measured + timedelta(days=days):
+        if not max(measured, start) <= posted < measured + timedelta(days=days):
             continue
         title = f"python {name} {n}"
         if title not in at:
@@ -232,9 +236,15 @@ MODES = [
 ]
 
 
-# A board's first days (issue 45, finding 11): hunter started on DAY0, each day on its own
+# A board's first days (issue 45, finding 11; issue 56), each calendar day on its own, the
+# listings posted once hunter had started: hunter started on DAY0 at 07:00 with the boards
+# showing their newest 20 (the Himalayas preset's page), so that the first page shows the
+# quiet night (issue 56's case: a board that looks quiet at first); and at 00:00 with the
+# newest 50, the first page showing the afternoon and evening before, nothing of the night
+# and the busy morning to come (the board least known when its day begins).
 FIRST_DAYS = 2
 FIRST_MODES = [mode for mode in MODES if mode[2] == "learned" and mode[1] != 30]
+FIRST_STARTS = [("started 07:00, first page the night", 7, 20), ("started 00:00", 0, PAGE)]
 
 
 def table(outcomes: list[Outcome], reads: str = "reads (its busiest day)") -> list[str]:
@@ -263,10 +273,14 @@ def main() -> int:
             outcomes += run(mode, cron, schedule, Path(folder))
             print("\n".join(table(outcomes)[-len(BOARDS) :]), flush=True)
         (Path(folder) / "first").mkdir()
-        for mode, cron, schedule in FIRST_MODES:
+        for (label, hour, page), (mode, cron, schedule) in itertools.product(
+            FIRST_STARTS, FIRST_MODES
+        ):
+            start = DAY0 + timedelta(hours=hour)
             first += run(
-                mode, cron, schedule, Path(folder) / "first", DAY0, FIRST_DAYS, per_day=True
-            )
+                f"{mode}, {label}", cron, schedule, Path(folder) / "first", DAY0, FIRST_DAYS,
+                per_day=True, start=start, page=page,
+            )  # fmt: skip
             print("\n".join(table(first)[-len(BOARDS) * FIRST_DAYS :]), flush=True)
     lines = table(outcomes)
     first_lines = table(first, "reads (that day)")
@@ -303,12 +317,16 @@ def write(lines: list[str], first_lines: list[str]) -> None:
     first = [
         "",
         "A board's first days (issue 45, finding 11; issue 56): the same boards, hunter started",
-        "at 00:00 of the first day (the busy boards' first page shows a quiet night), each day",
-        "on its own (the target: median <= 6 min, p90 <= 12 min, at most 96 reads a day).",
+        "on the first day at 07:00 with the boards showing their newest 20 (the Himalayas",
+        "preset's page: the busy boards' first page shows the quiet night, issue 56's case),",
+        "and at 00:00 with their newest 50 (the first page shows the evening before, nothing of",
+        "the night and the morning to come). Each calendar day on its own, the listings posted",
+        "once hunter had started (the target: median <= 6 min, p90 <= 12 min, at most 96 reads",
+        "a day).",
         "",
     ]
     path.write_text(
-        "\n".join([before, "", *intro, *lines, *first, *first_lines]) + after.rstrip() + "\n",
+        "\n".join([before, "", *intro, *lines, *first, *first_lines, ""]) + after.rstrip() + "\n",
         encoding="utf-8",
     )
 

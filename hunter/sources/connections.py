@@ -17,9 +17,9 @@ deadline cuts a page that trickles in). Errors become httpx's: a timeout its Con
 ReadTimeout, a refused or failed connection its ConnectError (a certificate not trusted says
 so, as before), an answer that breaks off its RemoteProtocolError.
 
-Limits are http.client's: a header line of at most 64 KiB and at most 100 header fields (a
-real board sends about 20); an answer past them is a RemoteProtocolError, as h11's limit of
-64 KiB of headers was.
+Limits are http.client's (3.11-3.14 alike): a header line of at most 64 KiB and at most 100
+header fields, where httpcore allowed 100 KiB of head in all; an answer past them is a
+RemoteProtocolError, the source's error until the site answers as sites do.
 """
 
 from __future__ import annotations

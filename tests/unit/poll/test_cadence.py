@@ -306,14 +306,15 @@ def job_board(hour: float) -> float:
     return 100 * share * SHAPE[int(hour)]
 
 
-def first_days(seed: int, hour: int) -> tuple[list[list[float]], list[int]]:
-    """A board of 100 a day that hunter starts to read at `hour` of day 30 of its life: each
-    listing's wait (posted -> read, minutes) on each of hunter's first two days (24 hours
-    from the start), and the reads of each calendar day from the start's to two days on."""
+def first_days(seed: int, hour: int, page: int = 50) -> tuple[list[list[float]], list[int]]:
+    """A board of 100 a day, showing its newest `page`, that hunter starts to read at `hour`
+    of day 30 of its life: each listing's wait (posted -> read, minutes) on each of hunter's
+    first two days (24 hours from the start), and the reads of each calendar day from the
+    start's to two days on."""
     times, start = posts(job_board, 33, seed=seed), at(30, hour)
     waits: list[list[float]] = [[], []]
     reads, last = [0, 0, 0], None
-    for now, _c, _n in watch(times, start, at(33, 0)):
+    for now, _c, _n in watch(times, start, at(33, 0), page=page):
         reads[int((now - at(30, 0)) // DAY)] += 1
         if last is not None:
             for t in times[bisect.bisect_right(times, last) : bisect.bisect_right(times, now)]:
@@ -337,6 +338,20 @@ def test_a_board_is_read_fresh_from_its_first_day_within_its_budget(hour: int) -
         waits = sorted(w for board, _reads in boards for w in board[day])
         median, p90 = waits[len(waits) // 2], waits[int(0.9 * len(waits))]
         assert median <= 6.0 and p90 <= p90_most, (day + 1, median, p90)
+
+
+def test_a_board_that_looks_quiet_at_first_is_read_fresh_on_its_first_day() -> None:
+    """Issue 56's case: a busy board whose first page shows only its quiet night (hunter
+    started at 07:00, the board showing its newest 20, as the Himalayas preset reads it) is
+    read as the busy board it is from its first day: median <= 6 min, p90 <= 12, its day's
+    96 reads spent and never more (at 41f876e: 76 reads, 7.7 / 14.9 min)."""
+    boards = [first_days(seed, 7, page=20) for seed in range(16)]
+    assert max(max(reads) for _waits, reads in boards) <= 96
+    assert min(reads[0] for _waits, reads in boards) >= 90  # 07:00 to midnight: spent
+    for day in (0, 1):
+        waits = sorted(w for board, _reads in boards for w in board[day])
+        median, p90 = waits[len(waits) // 2], waits[int(0.9 * len(waits))]
+        assert median <= 6.0 and p90 <= 12.0, (day + 1, median, p90)
 
 
 @pytest.mark.parametrize("seed", range(5))
