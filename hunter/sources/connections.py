@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterator
 
 import httpx
 
+from hunter.errors import ConfigError
+
 CHUNK = 64 * 1024  # at most this much of a body a socket read
 
 
@@ -60,12 +62,26 @@ def proxy_mounts() -> dict[str, httpx.BaseTransport | None]:
     for scheme in ("http", "https", "all"):
         if named.get(scheme):
             url = named[scheme] if "://" in named[scheme] else f"http://{named[scheme]}"
-            mounts[f"{scheme}://"] = httpx.HTTPTransport(proxy=url, verify=_tls())
+            mounts[f"{scheme}://"] = _through(url, f"{scheme.upper()}_PROXY")
     if not mounts:
         return {}
     for host in exempt:
         mounts[_exempt(host)] = None
     return mounts
+
+
+def _through(url: str, variable: str) -> httpx.BaseTransport:
+    """httpx's transport through the proxy at `url`. One hunter cannot use (SOCKS, which needs
+    a package hunter does not install, or no proxy scheme at all) is the environment's
+    mistake, said in a line without the URL, which may hold a password."""
+    try:
+        return httpx.HTTPTransport(proxy=url, verify=_tls())
+    except (ImportError, ValueError) as exc:
+        kind = url.split("://", 1)[0]
+        raise ConfigError(
+            f"{variable} (or its lowercase) names a {kind}:// proxy, which hunter cannot use "
+            "to read sources: name an http:// or https:// proxy, or unset it for hunter"
+        ) from exc
 
 
 def _exempt(host: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from hunter.errors import ConfigError
 from hunter.sources.fetch import Deadline, Fetched, Validators, client, fetch
 
 Script = Callable[[socket.socket, int], bool]  # (connection, its request's number) -> keep it
@@ -224,3 +225,17 @@ def test_a_proxy_named_in_the_environment_is_used(
     monkeypatch.setenv("NO_PROXY", "localhost, 127.0.0.1")
     first, _ = read_twice(direct.url)
     assert (first.error, first.body, len(proxy.requests)) == (None, b"direct", 2)
+
+
+def test_a_proxy_hunter_cannot_use_is_said_in_a_line_without_its_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A developer's machine often names a SOCKS proxy for everything; httpx needs a package
+    # for it that hunter does not install. A config error (exit 2), not a traceback.
+    monkeypatch.setenv("ALL_PROXY", "socks5://me:s3cret@127.0.0.1:1080")
+    with pytest.raises(ConfigError) as said:
+        client(10)
+    assert str(said.value) == (
+        "ALL_PROXY (or its lowercase) names a socks5:// proxy, which hunter cannot use to read "
+        "sources: name an http:// or https:// proxy, or unset it for hunter"
+    )
