@@ -85,8 +85,7 @@ def run_forever(
         """Once, from whichever thread sees the stop first; a scheduler not started yet never
         starts (below), or its first poll stops it."""
         with contextlib.suppress(SchedulerNotRunningError):
-            if scheduler.running:
-                scheduler.shutdown(wait=False)
+            scheduler.shutdown(wait=False)
 
     # Before anything answers: a platform that saw /healthz answer may stop hunter at once (a
     # deploy rolled back), and a SIGTERM before the handler was the default action's -15,

@@ -95,6 +95,12 @@ class Bounds:
     posting: float  # interval_minutes: the slowest in an hour it posts in; the fixed interval
     fixed: bool = False
 
+    def limits(self) -> tuple[float, float]:
+        """(fastest, slowest) as they hold: an interval_minutes below `fastest` is the user's
+        wish, and the slowest is never faster than that."""
+        fastest = min(self.fastest, self.posting)
+        return fastest, max(self.slowest, fastest)
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -287,8 +293,7 @@ def next_read(
     here = rates[_hour(now, tz)]
     if bounds.fixed:
         return NextRead(now + posting * (1 + JITTER * jitter), "fixed", here)
-    fastest = min(bounds.fastest, posting)  # interval_minutes below fastest: the user's wish
-    slowest = max(bounds.slowest, fastest)
+    fastest, slowest = bounds.limits()
     per_day = READS_PER_INTERVAL * 86400 / posting  # the budget, in reads a day
     unknown = cadence.unknown(now)
     densities = _densities(cadence, rates, bounds, per_day / 3600, unknown)
@@ -329,8 +334,7 @@ def _densities(
     what the hours ask, within the budget, and the whole budget while the board is unknown;
     shared as a little known board explores, and as a known one's hours rank once they have
     shown enough to rank (allotment.py)."""
-    fastest = min(bounds.fastest, bounds.posting)  # interval_minutes below fastest: the wish
-    slowest = max(bounds.slowest, fastest)
+    fastest, slowest = bounds.limits()
     least, most = 1 / slowest, 1 / fastest
     asked = allotment.learned(rates, bounds.posting, fastest, slowest)
     hopeful = allotment.learned(cadence.hopeful(1.0), bounds.posting, fastest, slowest)

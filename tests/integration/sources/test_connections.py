@@ -239,3 +239,13 @@ def test_a_proxy_hunter_cannot_use_is_said_in_a_line_without_its_password(
         "ALL_PROXY (or its lowercase) names a socks5:// proxy, which hunter cannot use to read "
         "sources: name an http:// or https:// proxy, or unset it for hunter"
     )
+
+
+def test_a_site_that_closes_without_answering_fails_the_read_once(
+    site: Callable[[Script], RawSite],
+) -> None:
+    # On a new connection there is nothing stale to try again: the read fails, and says why
+    raw = site(replies(b"", keep=False))
+    first, _ = read_twice(raw.url)
+    assert first.error == ("RemoteProtocolError: Remote end closed connection without response")
+    assert (raw.connections, len(raw.requests)) == (2, 2)  # one try each read, no retry loop
