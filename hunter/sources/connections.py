@@ -1,49 +1,161 @@
-"""The connections under the sources' httpx client: one set per site, HTTP/1.1 over the
-standard library's http.client.
+"""The transport under the sources' httpx client: httpx's own (httpcore and h11), each read
+bounded by its source's deadline, and the environment's proxies.
 
-Why not httpx's own transport (httpcore and h11): a quiet cron run of 50 sources spent a third
-of its time there (bench/peer.py, issue 56): importing httpcore and h11, about 20 ms, and
-their pure-Python framing, about 0.5 ms of CPU a request, where http.client, which httpx
-already imports (http.cookiejar needs it), parses a 304 in C-backed buffered reads. httpx stays
-the client: its URLs, headers, redirects, timeouts, cookies and exceptions are what fetch.py
-speaks, and a proxy named in the environment goes through httpx's own transport
-(proxy_mounts: httpx reads the environment only when it makes the transport itself).
+httpx and httpcore own the HTTP: framing, informational answers (a 103 Early Hints before the
+200 is skipped, never taken for the page), chunked bodies and trailers, header limits (h11
+takes 100 KiB of head), the pool of kept connections and TLS. Issue 62: a hand-written
+transport over http.client (0d1bdcb) saved 30-40 ms of a cron run and let one source read
+another's page; no such code stays here.
 
-What httpcore did that is done here too: a connection per request at a time, idle ones kept
-for the site's next request (a source's next page), a kept one the site has closed meanwhile
-tried once more on a new connection, a connection whose answer was not read to its end never
-reused, and the body handed over as it arrives (one socket read at a time, so fetch.py's
-deadline cuts a page that trickles in). Errors become httpx's: a timeout its ConnectTimeout or
-ReadTimeout, a refused or failed connection its ConnectError (a certificate not trusted says
-so, as before), an answer that breaks off its RemoteProtocolError.
-
-Limits are http.client's (3.11-3.14 alike): a header line of at most 64 KiB and at most 100
-header fields, where httpcore allowed 100 KiB of head in all; an answer past them is a
-RemoteProtocolError, the source's error until the site answers as sites do.
+What hunter adds is a deadline under every socket operation. httpcore's read timeout applies
+to each socket read, so a board that sends its head a byte a second, an endless run of
+`100 Continue` heads, or a trailer that never ends would hold its thread, its socket and a
+core long after the poll. The network backend here wraps httpcore's own: before each connect,
+read and write it asks the deadline of the read this thread is making (`within`) for the time
+left, and gives the socket no more than that; past it (or once hunter stops) the operation
+raises the deadline's own exception, which httpcore answers by closing that connection.
 """
 
 from __future__ import annotations
 
 import functools
-import http.client
 import ipaddress
 import ssl
 import threading
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
+import httpcore
 import httpx
 
 from hunter.errors import ConfigError
 
-CHUNK = 64 * 1024  # at most this much of a body a socket read
+# Every site's connections, in one httpcore pool: a source thread never waits for another's
+# connection (the reader bounds requests to a host, HostGate), and the idle ones a poll keeps
+# are its sites' next pages.
+LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=100, keepalive_expiry=5)
+
+
+class Limit(Protocol):
+    """A read's deadline (fetch.Deadline): the seconds left, or its exception when none are."""
+
+    def left(self) -> float: ...
+
+
+_reading = threading.local()  # .limit: the Limit of the read this thread is making
+
+
+@contextmanager
+def within(limit: Limit) -> Iterator[None]:
+    """Every socket operation this thread makes meanwhile ends by `limit`."""
+    before = getattr(_reading, "limit", None)
+    _reading.limit = limit
+    try:
+        yield
+    finally:
+        _reading.limit = before
+
+
+def _bounded(timeout: float | None) -> float | None:
+    """`timeout` cut to the time this thread's read has left; raises once it has none."""
+    limit: Limit | None = getattr(_reading, "limit", None)
+    if limit is None:
+        return timeout
+    left = limit.left()
+    return left if timeout is None else min(timeout, left)
+
+
+class _BoundedStream(httpcore.NetworkStream):
+    """httpcore's stream, each operation bounded by the deadline of the thread using it."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, _bounded(timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _bounded(timeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        return _BoundedStream(
+            self._stream.start_tls(ssl_context, server_hostname, _bounded(timeout))
+        )
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _BoundedBackend(httpcore.SyncBackend):
+    """httpcore's synchronous backend, its streams bounded (_BoundedStream)."""
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        stream = super().connect_tcp(host, port, _bounded(timeout), local_address, socket_options)
+        return _BoundedStream(stream)
+
+
+class SiteTransport(httpx.BaseTransport):
+    """The sources' transport: httpx's for http:// sites, and another for https:// made at the
+    first https request, so that a poll of plain-http pages never loads the CA bundle (~25 ms
+    of a cron run). The plain one trusts no certificate at all: were TLS ever asked of it, it
+    would refuse, never read unverified."""
+
+    def __init__(self) -> None:
+        self._plain = transport(tls=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+        self._secure: httpx.HTTPTransport | None = None
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme != "https":
+            return self._plain.handle_request(request)
+        with self._lock:
+            if self._secure is None:
+                self._secure = transport()
+            secure = self._secure
+        return secure.handle_request(request)
+
+    def close(self) -> None:
+        self._plain.close()
+        with self._lock:
+            secure, self._secure = self._secure, None
+        if secure is not None:
+            secure.close()
+
+
+def transport(proxy: str | None = None, tls: ssl.SSLContext | None = None) -> httpx.HTTPTransport:
+    """httpx's transport (through `proxy` when named), its sockets bounded by each read's
+    deadline; it trusts what httpx trusts unless given `tls`. httpx builds the pool from its
+    own arguments; hunter gives it the network backend, httpcore's argument that httpx does
+    not pass on (test_hostile_boards.py's deadline tests fail if a new httpx or httpcore
+    names either otherwise)."""
+    made = httpx.HTTPTransport(verify=tls or _tls(), proxy=proxy, limits=LIMITS)
+    pool = made._pool
+    assert isinstance(pool, httpcore.ConnectionPool), "httpx's transport has no httpcore pool"
+    pool._network_backend = _BoundedBackend()
+    return made
 
 
 @functools.cache
 def _tls() -> ssl.SSLContext:
     """One TLS context for the process: loading the CA bundle costs ~25 ms, every poll. httpx's
-    own (certifi's bundle, or SSL_CERT_FILE and SSL_CERT_DIR when set), so what is trusted is
-    what httpx trusts."""
+    own (certifi's bundle, or SSL_CERT_FILE and SSL_CERT_DIR when set)."""
     return httpx.create_ssl_context()
 
 
@@ -75,7 +187,7 @@ def _through(url: str, variable: str) -> httpx.BaseTransport:
     a package hunter does not install, or no proxy scheme at all) is the environment's
     mistake, said in a line without the URL, which may hold a password."""
     try:
-        return httpx.HTTPTransport(proxy=url, verify=_tls())
+        return transport(url)
     except (ImportError, ValueError) as exc:
         kind = url.split("://", 1)[0]
         raise ConfigError(
@@ -93,182 +205,3 @@ def _exempt(host: str) -> str:
     except ValueError:
         return f"all://{host}" if host.lower() == "localhost" else f"all://*{host}"
     return f"all://[{host}]" if address.version == 6 else f"all://{host}"
-
-
-class SiteTransport(httpx.BaseTransport):
-    """The sources' transport: each site's (scheme, host and port) connections, made at its
-    first request. A request looks only at its own site's idle connections (with httpcore's
-    one pool for all sites, 49 requests to 49 sites cost 105 ms of CPU looking over the
-    others'), and a poll of plain-http pages never loads the CA bundle."""
-
-    def __init__(self) -> None:
-        self._sites: dict[tuple[bytes, bytes, int | None], SiteConnections] = {}
-        self._lock = threading.Lock()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        url = request.url
-        site = (url.raw_scheme, url.raw_host, url.port)
-        with self._lock:
-            if site not in self._sites:
-                self._sites[site] = SiteConnections(*site)
-            connections = self._sites[site]
-        return connections.handle_request(request)
-
-    def close(self) -> None:
-        with self._lock:
-            sites, self._sites = list(self._sites.values()), {}
-        for site in sites:
-            site.close()
-
-
-class SiteConnections(httpx.BaseTransport):
-    """One site's HTTP/1.1 connections: a request takes an idle one or opens its own, and gives
-    it back once its answer was read to the end (unless either side said close)."""
-
-    def __init__(self, scheme: bytes, host: bytes, port: int | None) -> None:
-        if scheme not in (b"http", b"https"):
-            raise httpx.UnsupportedProtocol(f"{scheme.decode(errors='replace')} is not http(s)")
-        self._tls = scheme == b"https"
-        self._host = host.decode("ascii")
-        self._port = port or (443 if self._tls else 80)
-        self._idle: list[http.client.HTTPConnection] = []
-        self._lock = threading.Lock()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        timeouts = request.extensions.get("timeout", {})
-        connect, read = timeouts.get("connect"), timeouts.get("read")
-        body = request.read() or None
-        with self._lock:
-            kept = self._idle.pop() if self._idle else None
-        if kept is not None:
-            try:
-                return self._exchange(kept, request, body, read)
-            except _Stale:  # the site closed it while it was idle: once more, on a new one
-                pass
-        try:
-            return self._exchange(self._open(connect), request, body, read)
-        except _Stale as stale:
-            raise httpx.RemoteProtocolError(str(stale.__cause__), request=request) from stale
-
-    def _open(self, connect: float | None) -> http.client.HTTPConnection:
-        connection: http.client.HTTPConnection
-        if self._tls:
-            connection = http.client.HTTPSConnection(
-                self._host, self._port, timeout=connect, context=_tls()
-            )
-        else:
-            connection = http.client.HTTPConnection(self._host, self._port, timeout=connect)
-        try:
-            connection.connect()
-        except TimeoutError as exc:
-            connection.close()
-            raise httpx.ConnectTimeout(str(exc) or "timed out connecting") from exc
-        except OSError as exc:  # refused, unreachable, a certificate not trusted (ssl.SSLError)
-            connection.close()
-            raise httpx.ConnectError(str(exc)) from exc
-        return connection
-
-    def _exchange(
-        self,
-        connection: http.client.HTTPConnection,
-        request: httpx.Request,
-        body: bytes | None,
-        read: float | None,
-    ) -> httpx.Response:
-        """Send `request` and read its answer's head; the body is read as it is consumed."""
-        try:
-            assert connection.sock is not None
-            connection.sock.settimeout(read)
-            connection.putrequest(
-                request.method,
-                request.url.raw_path.decode("ascii"),
-                skip_host=True,  # httpx's headers hold Host and Accept-Encoding
-                skip_accept_encoding=True,
-            )
-            for name, value in request.headers.raw:
-                connection.putheader(name, value)
-            connection.endheaders(body)
-            answer = connection.getresponse()
-        except TimeoutError as exc:
-            connection.close()
-            raise httpx.ReadTimeout(str(exc) or "timed out", request=request) from exc
-        except ConnectionError as exc:  # closed before any answer (RemoteDisconnected too)
-            connection.close()
-            raise _Stale from exc
-        except (http.client.HTTPException, OSError) as exc:  # no status line, a header too long
-            connection.close()
-            raise httpx.RemoteProtocolError(str(exc) or type(exc).__name__) from exc
-        return httpx.Response(
-            answer.status,
-            # As the bytes came: http.client read them as latin-1, httpx would encode as ascii
-            headers=[(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.getheaders()],
-            stream=_Body(answer, connection, self._give_back),
-            extensions={
-                "http_version": b"HTTP/1.1" if answer.version == 11 else b"HTTP/1.0",
-                "reason_phrase": answer.reason.encode("latin-1", "replace"),
-            },
-        )
-
-    def _give_back(self, connection: http.client.HTTPConnection) -> None:
-        with self._lock:
-            self._idle.append(connection)
-
-    def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for connection in idle:
-            connection.close()
-
-
-class _Stale(Exception):
-    """A kept connection the site had closed: nothing of the request was answered."""
-
-
-class _Body(httpx.SyncByteStream):
-    """An answer's body as it arrives, a socket read at a time (de-chunked, not inflated:
-    fetch.py inflates it within its cap). Read to its end, the connection goes back to the
-    site's idle ones; closed before that, or told to close, it is closed."""
-
-    def __init__(
-        self,
-        answer: http.client.HTTPResponse,
-        connection: http.client.HTTPConnection,
-        give_back: Callable[[http.client.HTTPConnection], None],
-    ) -> None:
-        self._answer, self._connection, self._give_back = answer, connection, give_back
-
-    def __iter__(self) -> Iterator[bytes]:
-        received = 0
-        while True:
-            try:
-                chunk = self._answer.read1(CHUNK)
-            except TimeoutError as exc:
-                raise httpx.ReadTimeout(str(exc) or "timed out") from exc
-            except http.client.IncompleteRead as exc:  # a chunked one, cut
-                raise httpx.RemoteProtocolError(_broke_off(received)) from exc
-            except (http.client.HTTPException, OSError) as exc:
-                raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
-            if not chunk:
-                # http.client's read1 ends quietly where the site closed before its
-                # Content-Length: a page cut short is no page
-                if self._answer.length:
-                    raise httpx.RemoteProtocolError(_broke_off(received))
-                return
-            received += len(chunk)
-            yield chunk
-
-    def close(self) -> None:
-        answer = self._answer
-        if answer.length == 0 and not answer.isclosed():  # a 304, a 204: its end is its head
-            answer.read()
-        # http.client closes an answer read to its end; one left before that is not reused
-        reusable = answer.isclosed() and not answer.will_close
-        answer.close()
-        if reusable:
-            self._give_back(self._connection)
-        else:
-            self._connection.close()
-
-
-def _broke_off(received: int) -> str:
-    return f"the answer broke off after {received} bytes of its body"

@@ -7,10 +7,10 @@ asks for with Retry-After on 429/503.
 
 Synchronous on purpose: the reader runs each source on a thread of its own, and httpx's
 synchronous client spares a quiet cron run the import of asyncio, anyio and the async
-httpcore (about 45 ms of a 50-source poll, bench/peer.py); under it, the standard library's
-http.client rather than httpcore (connections.py). Every request has the time left
-before its source's deadline, and the body is read chunk by chunk against that deadline, so a
-page that trickles in a byte at a time never keeps a thread past it.
+httpcore (about 45 ms of a 50-source poll, bench/peer.py). Under it, httpx's own transport
+(connections.py), whose every socket operation is bounded by the source's deadline: a page, a
+head or a trailer that trickles in a byte at a time, or never ends, never keeps a thread, a
+socket or a core past it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import httpx
 
 from hunter import __version__
 from hunter.errors import SourceError
-from hunter.sources.connections import SiteTransport, proxy_mounts
+from hunter.sources.connections import SiteTransport, proxy_mounts, within
 from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
 from hunter.sources.spec import MAX_WAIT_SECONDS
@@ -101,7 +101,7 @@ def client(timeout: float) -> httpx.Client:
     """The client of one poll, shared by its threads (httpx: "It can be shared between
     threads"). A proxy named in the environment is still honoured, as httpx does."""
     return httpx.Client(
-        transport=SiteTransport(),  # http.client under it (connections.py)
+        transport=SiteTransport(),  # httpx's own, each socket bounded by its read's deadline
         mounts=proxy_mounts(),
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
         follow_redirects=False,  # _get follows them, minding whose headers go where
@@ -135,10 +135,12 @@ def fetch(
     body: Any = None,
 ) -> Fetched:
     """GET `url` (POST `body` as JSON when there is one) within `deadline`; a 304 that names
-    other validators than ours is not trusted: fetched again. Raises Cut past the deadline."""
-    got = _get(http, url, headers, validators.headers() if validators else {}, deadline, body)
-    if got.not_modified and validators and got.etag and got.etag != validators.etag:
-        got = _get(http, url, headers, {}, deadline, body)
+    other validators than ours is not trusted: fetched again. Raises Cut past the deadline,
+    whatever the site is sending then (connections.within)."""
+    with within(deadline):
+        got = _get(http, url, headers, validators.headers() if validators else {}, deadline, body)
+        if got.not_modified and validators and got.etag and got.etag != validators.etag:
+            got = _get(http, url, headers, {}, deadline, body)
     return got
 
 
@@ -228,6 +230,7 @@ def _answer(response: httpx.Response, got: Fetched, deadline: Deadline) -> None:
     got.content_type = response.headers.get("content-type")
     if response.status_code == 304:
         got.not_modified = True
+        response.read()  # nothing (a 304 has no body), and its connection is kept for the next
         return
     if response.status_code >= 400:
         host = response.url.host  # never the url's user:password@, nor its query

@@ -1,76 +1,20 @@
-"""The sources' connections (hunter/sources/connections.py: http.client under httpx) against a
-site on 127.0.0.1 that writes its answers byte for byte: what a source's read shows when a
-site keeps, closes, chunks or breaks off its answers, and which connections are reused."""
+"""The sources' connections (hunter/sources/connections.py: httpx's own transport, each read
+bounded by its deadline) against a site on 127.0.0.1 that writes its answers byte for byte:
+what a source's read shows when a site keeps, closes, chunks or breaks off its answers, and
+which connections are reused."""
 
 from __future__ import annotations
 
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
 from hunter.errors import ConfigError
 from hunter.sources.fetch import Deadline, Fetched, Validators, client, fetch
-
-Script = Callable[[socket.socket, int], bool]  # (connection, its request's number) -> keep it
-
-
-class RawSite:
-    """A site that answers each request with what `script` writes on the socket. It counts
-    the connections it accepted and the requests it read."""
-
-    def __init__(self, script: Script) -> None:
-        self.script = script
-        self.connections = 0
-        self.requests: list[bytes] = []
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}/jobs"
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self._server.accept()
-            except OSError:  # closed
-                return
-            self.connections += 1
-            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
-
-    def _serve(self, connection: socket.socket) -> None:
-        with connection:
-            buffered = b""
-            while True:
-                while b"\r\n\r\n" not in buffered:
-                    try:
-                        data = connection.recv(65536)
-                    except OSError:
-                        return
-                    if not data:
-                        return
-                    buffered += data
-                head, buffered = buffered.split(b"\r\n\r\n", 1)
-                self.requests.append(head)
-                if not self.script(connection, len(self.requests)):
-                    return
-
-    def close(self) -> None:
-        self._server.close()
-
-
-@pytest.fixture
-def site() -> Iterator[Callable[[Script], RawSite]]:
-    made: list[RawSite] = []
-
-    def make(script: Script) -> RawSite:
-        made.append(RawSite(script))
-        return made[-1]
-
-    yield make
-    for each in made:
-        each.close()
-
+from tests.support.raw_site import RawSite, Script
 
 PAGE = b"<ul><li>a python job</li></ul>"
 
@@ -115,10 +59,20 @@ def test_a_sites_next_request_goes_over_the_same_connection(
 def test_a_connection_the_site_closed_while_idle_is_made_anew(
     site: Callable[[Script], RawSite],
 ) -> None:
-    # Keep-alive said, then closed at once: the next request finds it closed, and is sent again
-    # on a new connection instead of failing the source.
-    raw = site(replies(answer(), keep=False))
-    first, second = read_twice(raw.url)
+    # Keep-alive said, then closed when the site's keep-alive time ran out: the next request
+    # sees it closed (httpcore looks before it reuses one) and goes on a new connection
+    # instead of failing the source.
+    def then_idle_out(sock: socket.socket, n: int) -> bool:
+        sock.sendall(answer())
+        time.sleep(0.1)
+        return False
+
+    raw = site(then_idle_out)
+    deadline = Deadline(time.monotonic() + 10, threading.Event())
+    with client(10) as http:
+        first = fetch(http, raw.url, {}, None, deadline)
+        time.sleep(0.4)
+        second = fetch(http, raw.url, {}, None, deadline)
     assert (first.error, second.error) == (None, None)
     assert second.body == PAGE
     assert (raw.connections, len(raw.requests)) == (2, 2)
@@ -152,7 +106,10 @@ def test_a_chunked_answer_is_read_whole_and_one_cut_is_an_error(
     raw = site(chunked)
     first, second = read_twice(raw.url)
     assert (first.error, first.body) == (None, PAGE)
-    said = "RemoteProtocolError: the answer broke off after 5 bytes of its body"
+    said = (
+        "RemoteProtocolError: peer closed connection without sending complete message body "
+        "(incomplete chunked read)"
+    )
     assert (second.error, second.body) == (said, b"")
     assert raw.connections == 1  # the whole one's connection was kept for the next
 
@@ -182,7 +139,10 @@ def test_an_answer_that_breaks_off_fails_its_read_and_its_connection_goes(
 
     raw = site(broken_then_whole)
     first, second = read_twice(raw.url)
-    said = f"RemoteProtocolError: the answer broke off after {len(PAGE)} bytes of its body"
+    said = (
+        "RemoteProtocolError: peer closed connection without sending complete message body "
+        f"(received {len(PAGE)} bytes, expected {len(PAGE) * 10})"
+    )
     assert first.error == said
     assert first.body == b""  # nothing of a broken page is parsed
     assert (second.error, second.body, raw.connections) == (None, PAGE, 2)
@@ -247,5 +207,5 @@ def test_a_site_that_closes_without_answering_fails_the_read_once(
     # On a new connection there is nothing stale to try again: the read fails, and says why
     raw = site(replies(b"", keep=False))
     first, _ = read_twice(raw.url)
-    assert first.error == ("RemoteProtocolError: Remote end closed connection without response")
+    assert first.error == "RemoteProtocolError: Server disconnected without sending a response."
     assert (raw.connections, len(raw.requests)) == (2, 2)  # one try each read, no retry loop
