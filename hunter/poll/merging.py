@@ -105,10 +105,11 @@ class Copies:
             for x, m in zip(listings, _marks(listings), strict=True)
         ]
         unknown = [(x, lk) for x, lk in pairs if lk is not None]
+        firsts, copies = _within(unknown)
         window = now - timedelta(days=config.prune_after_days)
-        noted = (
-            store.likeness.note(unknown, window, now, keep) if unknown else Noted(frozenset(), ())
-        )
+        noted = store.likeness.note(firsts, window, now, keep) if firsts else Noted(frozenset(), ())
+        if copies:  # decided against their first in this read, as fresh as it
+            noted = Noted(noted.fresh | copies, noted.earlier)
 
         def merges(chat: str) -> bool:  # a [[chats]]'s `merge`, else the config's
             named = destinations.chat_named(chat) if chat != OWNER else None
@@ -125,7 +126,8 @@ class Copies:
         if found is None:
             return listing, None
         first, sameness = found
-        if first.source == listing.source and self._alert_reposts:
+        # A re-post is the board's listing again later; a copy on the same page is no re-post
+        if first.source == listing.source and self._alert_reposts and first.seen_at < self._now:
             return replace(listing, reposted=first.seen_at.date().isoformat()), None
         why = f"the same job as {first.url} on {first.source}: {sameness}"
         return replace(listing, same_as=first.url, same_why=why), first
@@ -142,8 +144,18 @@ class Copies:
         self.also += [Merged(c, first.job_id, listing.source, listing.url) for c in merged]
         return merged
 
-    def add(self, listing: Listing, likeness: Likeness | None, chats: Collection[str]) -> None:
-        """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`."""
+    def add(
+        self,
+        listing: Listing,
+        likeness: Likeness | None,
+        chats: Collection[str],
+        first: Earlier | None = None,
+    ) -> None:
+        """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`,
+        or merged into `first`: then the chats that have `first` have it too (issue 62: 100
+        copies of one job in one read gave 4 alerts once the first left the bucket)."""
+        if first is not None:
+            chats = frozenset(chats) | first.chats
         if listing.job_id in self.fresh and likeness is not None and likeness.title:
             self._bucket(likeness.title).append(
                 Earlier(
@@ -166,6 +178,28 @@ class Copies:
             if sameness.same:
                 return earlier, sameness
         return None
+
+
+def _within(
+    unknown: Sequence[tuple[Listing, Likeness]],
+) -> tuple[list[tuple[Listing, Likeness]], frozenset[str]]:
+    """A read's unknown listings split into the first of each job on it, which the store is
+    asked about and keeps, and the ids of the rest: copies of one of those on the same page
+    (one job under many links). The store then holds one likeness of the job, not 100 whose
+    newest 32 (what it answers of a title) would hide the first copy from the next read or
+    the next source (issue 62: 50 copies on each of two boards gave 51 alerts)."""
+    firsts: list[tuple[Listing, Likeness]] = []
+    copies: set[str] = set()
+    by_title: dict[str, list[Likeness]] = {}
+    for listing, likeness in unknown:
+        kept = by_title.setdefault(likeness.title, [])
+        if any(same_job(likeness, first, same_board=True).same for first in kept):
+            copies.add(listing.job_id)
+            continue
+        if len(kept) < BUCKET_MOST:
+            kept.append(likeness)
+        firsts.append((listing, likeness))
+    return firsts, frozenset(copies)
 
 
 def _comparable(likeness: Likeness) -> Likeness | None:

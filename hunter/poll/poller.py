@@ -248,7 +248,7 @@ class Poller:
                 listing = replace(listing, keywords=owner.keywords, like=owner.like)
             if merged:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
-            copies.add(listing, likeness, wanting - merged)
+            copies.add(listing, likeness, wanting - merged, first)
             listings.append(listing)
             fanout.count(OWNER, owner)  # what its places, languages, taps held back
         flood = self.config.flood_limit(source)

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.board import Board
 from tests.support.cli import run_hunter, write_config
 from tests.support.discord_standin import DiscordStandIn
@@ -203,3 +205,44 @@ def test_a_copy_merged_into_an_alert_that_cannot_show_it_is_told_apart(
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert sum("also on two" in s.text for s in telegram.delivered) == 1  # once
     assert telegram.violations == []
+
+
+def copies(board: str, links: range) -> dict[str, Any]:
+    """One job (title, employer, place, text) under many ids and links, beside the board's
+    seed listing (a page that shows nothing it showed before is a flood, held)."""
+    jobs = [(f"{board}{n}", "Senior Python Developer") for n in links]
+    listed = feed([*jobs, (f"s{board}", f"seed {board}")], board)
+    for job in listed["jobs"]:
+        job["link"] = f"https://{board}.test/jobs/{job['id']}?ref=copy"
+    return listed
+
+
+@pytest.mark.parametrize(
+    ("reads", "alerts"),
+    [
+        ([{"one": range(100)}], 1),  # gave 4 alerts
+        ([{"one": range(50), "two": range(50)}], 1),  # gave 51 to each chat
+        ([{"one": range(1)}, {"one": range(100)}], 1),  # gave 13 more cards on LINE
+    ],
+    ids=["100 on one source", "50 on each of two", "one, then 99 more"],
+)
+def test_a_job_under_many_links_is_one_alert(
+    tmp_path: Path,
+    board: Board,
+    line: LineStandIn,
+    env: dict[str, str],
+    reads: list[dict[str, range]],
+    alerts: int,
+) -> None:
+    # Issue 62's attack: one job (title, employer, place, text) under many links
+    one = board.serve_json("/one", feed([("sone", "seed one")], "one"))
+    two = board.serve_json("/two", feed([("stwo", "seed two")], "two"))
+    write_config(tmp_path, [source("one", one), source("two", two)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    for pages in reads:
+        for name, links in pages.items():
+            board.serve_json(f"/{name}", copies(name, links))
+        done = run_hunter(tmp_path, "run", "--once", env=env)
+        assert done.returncode == 0, done.stderr
+    assert line.delivered == ["Senior Python Developer"] * alerts
+    assert len(line.pushes) == alerts
