@@ -220,13 +220,17 @@ class Chat:
         verb, _, argument = event.data.partition(" ")
         if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
             self._command(event, commands.parse(argument), chat, now, tuning)
-        elif verb == MUTE and argument:
+        elif verb in (MUTE, DISMISS, APPLIED, LIKE) and argument:
+            # A tap sets the chat's taste (a 👎 holds back listings like it, a 👍 draws them):
+            # in a group only who may change the group taps for it, as for its words (issue 62)
             is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
-            mine = self.joining.may_change(event, chat, grouped, is_admin)
-            self._text(event, tuning.mute(argument, chat, now) if mine else NOT_YOURS)
-        elif verb in (DISMISS, APPLIED, LIKE) and argument:
-            mark = {DISMISS: "dismissed", APPLIED: "applied", LIKE: "liked"}[verb]
-            self._text(event, marked(self.store, argument, mark, now, chat))
+            if not self.joining.may_change(event, chat, grouped, is_admin):
+                self._text(event, NOT_YOURS)
+            elif verb == MUTE:
+                self._text(event, tuning.mute(argument, chat, now))
+            else:
+                mark = {DISMISS: "dismissed", APPLIED: "applied", LIKE: "liked"}[verb]
+                self._text(event, marked(self.store, argument, mark, now, chat))
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
 

@@ -335,6 +335,22 @@ def test_in_a_group_only_who_started_it_or_its_admins_change_it(community: Commu
     count = len(telegram.texts(GROUP)) + 1
     community.post("python scraper")
     assert titles(community.read(GROUP, count)[-1:]) == ["python scraper"]  # not paused
+    # Issue 62, medium 4: a member's 👎 held back the group's keyword hits, a 👍 drew others
+    [card] = [s for s in telegram.delivered if s.chat_id == GROUP and "python scraper" in s.text]
+    keys = [b for row in card.fields["reply_markup"]["inline_keyboard"] for b in row]
+    taps = {b["callback_data"].split()[0]: b["callback_data"] for b in keys if "callback_data" in b}
+    for verb in ("dismiss", "like", "applied"):
+        before = len(telegram.texts(GROUP))
+        assert telegram.update(telegram.tap(GROUP, taps[verb], sender=MEMBER)) == 200
+        assert "the group's admins" in community.read(GROUP, before + 1)[-1], verb
+    assert "hunter_marks" not in community.rows_naming(f"telegram:{GROUP}")
+    count = len(telegram.texts(GROUP)) + 1
+    community.post("python scraper for shops")  # like the 👎 the member tapped: still comes
+    assert titles(community.read(GROUP, count)[-1:]) == ["python scraper for shops"]
+    before = len(telegram.texts(GROUP))
+    assert telegram.update(telegram.tap(GROUP, taps["dismiss"], sender=ADMIN)) == 200
+    assert "python scraper" in community.read(GROUP, before + 1)[-1]  # an admin's counts
+    assert "hunter_marks" in community.rows_naming(f"telegram:{GROUP}")
     assert telegram.violations == []
 
 
