@@ -60,22 +60,43 @@ def cut(text: str, limit: int) -> str:
 
 
 def safe_uri(url: str) -> str | None:
-    """An http(s) link LINE accepts, or None: other schemes are dropped (javascript:, data:),
-    and an over-long link loses its query, then gives up."""
+    """The whole http(s) link as a URI action takes it (LINE: at most 1,000 characters), or
+    None: other schemes are dropped (javascript:, data:), and so is a link too long for an
+    action, never cut to its path, which is another page (issue 62: Indeed's pagead/clk/dl
+    without its query shows no job); `long_link` carries it instead."""
+    whole = _encoded(url)
+    return whole if whole is not None and len(whole) <= URI_MAX else None
+
+
+def _encoded(url: str) -> str | None:
+    """An http(s) link in ASCII with nothing a chat would stop a link at (spaces, Thai letters
+    percent-encoded, the host in IDNA), or None when it is no http(s) link."""
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None
-    if len(url) <= URI_MAX and url.isascii() and " " not in url:
+    if url.isascii() and " " not in url:
         return url
     path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~")
     query = quote(parts.query, safe="=&%:@!$'()*+,;/?-._~")
-    for candidate in (
-        urlunsplit((parts.scheme, parts.netloc.encode("idna").decode("ascii"), path, query, "")),
-        urlunsplit((parts.scheme, parts.netloc.encode("idna").decode("ascii"), path, "", "")),
-    ):
-        if len(candidate) <= URI_MAX:
-            return candidate
-    return None
+    host = parts.netloc.encode("idna").decode("ascii")
+    return urlunsplit((parts.scheme, host, path, query, parts.fragment and quote(parts.fragment)))
+
+
+def long_links(listings: Sequence[Listing], room: int = TEXT_MAX) -> str:
+    """A text message's lines for the listings whose link no button can hold: LINE makes a
+    link of an address in a text message (up to 5,000 characters), so each still opens. A
+    link that would not fit there either (in `room` UTF-16 units) is left out, never cut."""
+    lines, used = [], 0
+    for listing in listings:
+        whole = _encoded(listing.url) if listing.url else None
+        if whole is None or len(whole) <= URI_MAX:
+            continue
+        line = f"🔗 {cut(listing.title, 60)}\n{whole}"
+        if used + utf16_len(line) + 2 > room:
+            continue
+        lines.append(line)
+        used += utf16_len(line) + 2
+    return "\n\n".join(lines)
 
 
 def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
@@ -201,6 +222,9 @@ def messages(
             else {"type": "carousel", "contents": [bubble(item, actions) for item in chunk]}
         )
         out.append({"type": "flex", "altText": alt_text(chunk), "contents": contents})
+    links = long_links(listings, TEXT_MAX - (utf16_len(note) + 2 if note else 0))
+    if links:  # their cards have no Open button: their links come as text, each whole
+        note = f"{note}\n\n{links}" if note else links
     if note:
         out.append(text_message(note))
     return out

@@ -61,8 +61,36 @@ def test_every_listing_is_still_alerted_cut_to_fit() -> None:
     first_title = bubbles[0]["body"]["contents"][0]["text"]
     assert first_title.startswith("รับสมัครนักพัฒนา 🚀") and first_title.endswith("…")
     assert "footer" not in bubbles[1]  # javascript: link dropped, listing kept
-    assert len(bubbles[2]["footer"]["contents"][0]["action"]["uri"]) <= 1000
+    # a link of 3,018 characters: no button holds it, and it comes whole as text, never cut
+    assert "footer" not in bubbles[2]
+    assert out[-1]["type"] == "text" and HOSTILE[2].url in out[-1]["text"]
     assert bubbles[4]["body"]["contents"][0]["text"]  # never an empty text
+
+
+INDEED = "https://cn.indeed.com/pagead/clk/dl?mo=r&ad=" + "-6NYlbfkN0" * 110 + "&jsa=7213"
+
+
+def test_a_link_longer_than_a_uri_action_still_opens_its_listing() -> None:
+    # Issue 62, low 8: a 1,000-character URI action cut Indeed's link to its path, a page that
+    # shows no job. Now no card has a cut link; the whole link comes in a text message, which
+    # LINE shows as a link (5,000 characters), after the note.
+    listings = [
+        Listing("i:1", "indeed", "Backend Engineer", INDEED, None, ""),
+        Listing("i:2", "indeed", "Data Engineer", "https://cn.indeed.com/viewjob?jk=2", None, ""),
+    ]
+    out = messages(listings, note="3 more wait")
+    uris = [
+        b["footer"]["contents"][0]["action"]["uri"]
+        for b in out[0]["contents"]["contents"]
+        if "footer" in b
+    ]
+    assert uris == ["https://cn.indeed.com/viewjob?jk=2"]
+    assert out[-1]["text"] == f"3 more wait\n\n🔗 Backend Engineer\n{INDEED}"
+    request = body(listings)
+    request["messages"] = out
+    assert limit_errors(request, len(json.dumps(request).encode())) == []
+    if spec_available():
+        assert spec_errors("PushMessageRequest", request) == []
 
 
 def test_cut_counts_utf16_units_and_never_splits_a_pair() -> None:
