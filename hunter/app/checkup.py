@@ -60,8 +60,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         say(f"LINE: not configured; the owner is {config.owner}")
     else:
         say(
-            "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO); alerts would be "
-            "printed to the terminal"
+            "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO; or Telegram, or "
+            "Discord: docs/channels.md); with no channel, alerts would be printed to the terminal"
         )
     if line.token:
         failures += _check_chat(line, say)
@@ -72,7 +72,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         now = datetime.now(UTC)
         last = {row.name: row.last_error for row in store.sources.all()}
         # Judged as the next poll judges them: for the owner's chat and each [[chats]], with
-        # what each changed from LINE (keywords, floors) over hunter.toml, and its mutes.
+        # what each changed from its chat (keywords, floors) over hunter.toml, and its mutes.
         rules = store.chat.rules(now)
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False

@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = _Parser(
         prog="hunter",
-        description="Job alerts to LINE: each new matching listing exactly once.",
+        description="Job alerts to LINE, Telegram and Discord: each new matching listing once.",
     )
     parser.add_argument("--config", metavar="PATH", help=argparse.SUPPRESS)
     parser.add_argument("--version", action="version", version=f"hunter {__version__}")
@@ -79,19 +79,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--applied", action="store_true", help="the listings you marked 'applied' on LINE"
     )
     unmute = sub.add_parser(
-        "unmute", parents=[common], help="send listings matching WORD again (muted on LINE)"
+        "unmute", parents=[common], help="send listings matching WORD again (muted from a chat)"
     )
     unmute.add_argument("word", metavar="WORD", help="the keyword, as the card's button muted it")
     tuning = sub.add_parser(
         "tuning",
         parents=[common],
-        help="what the chats changed from LINE (keywords, budget, pause); --reset drops it",
+        help="what the chats changed from their chat (keywords, budget, pause); --reset drops it",
     )
     tuning.add_argument(
         "--reset", action="store_true", help="drop the changes: hunter.toml's rules again"
     )
     tuning.add_argument(
-        "--chat", metavar="NAME", help="one chat only ('LINE_TO' for the owner's); default: all"
+        "--chat", metavar="NAME", help="one chat only ('owner' for the owner's); default: all"
     )
     line = sub.add_parser(
         "line", parents=[common], help="LINE set-up: `hunter line setup` (rich menu, webhook URL)"

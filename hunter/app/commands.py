@@ -16,7 +16,7 @@ from hunter.errors import ChannelError, ConfigError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
-from hunter.rules.destinations import OWNER, Destinations
+from hunter.rules.destinations import OWNER, OWNER_NAME, OWNER_NAMES, Destinations
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
@@ -46,7 +46,10 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         # beside a web service that answers the webhook pushes them too.
         routes = channels.open_channels(env, config, config.push_deadline_seconds)
         if routes.default.name == "terminal" and not routes.route.others:
-            log.warning("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO are not set: alerts go to stdout")
+            log.warning(
+                "no channel is set (LINE, Telegram or Discord: docs/channels.md): alerts go to "
+                "stdout"
+            )
         port = None if args.once else _port()
         chats = channels.open_chats(env, config, config.push_deadline_seconds)
         on = bool(chats[2])
@@ -254,26 +257,26 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
 
 
 def tuning(args: argparse.Namespace, load: Loader) -> int:
-    """`hunter tuning`: what each chat changed of hunter.toml from LINE; --reset drops it."""
+    """`hunter tuning`: what each chat changed of hunter.toml from its chat; --reset drops it."""
     from hunter.deliver import report
 
     config, env = load(args)
     destinations = Destinations(channels.owner_of(env, config), config.chats)
     chat: str | None = None
     if args.chat is not None:
-        chat = OWNER if args.chat == "LINE_TO" else args.chat
+        chat = OWNER if args.chat in OWNER_NAMES else args.chat
         if chat != OWNER and destinations.chat_named(chat) is None:
-            names = ", ".join(["LINE_TO", *(c.name for c in config.chats)])
+            names = ", ".join([OWNER_NAME, *(c.name for c in config.chats)])
             raise ConfigError(f"no chat named {args.chat!r}; the chats are {names}")
     with open_store(env, create=False) as store:
         if args.reset:
             dropped = store.chat.reset_tuning(chat)
-            _say(f"{dropped} changes made from LINE dropped: hunter.toml's rules apply again")
+            _say(f"{dropped} changes made from the chats dropped: hunter.toml's rules apply again")
             return 0
         rules = store.chat.rules(utcnow())
-    shown = {name or "LINE_TO": r for name, r in rules.items() if r.changed}
+    shown = {name or OWNER_NAME: r for name, r in rules.items() if r.changed}
     if chat is not None:
-        shown = {k: v for k, v in shown.items() if k == (chat or "LINE_TO")}
+        shown = {k: v for k, v in shown.items() if k == (chat or OWNER_NAME)}
     _say(report.tuning_text(shown))
     return 0
 

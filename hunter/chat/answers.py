@@ -47,6 +47,9 @@ TOO_FAST = "too fast"  # the inbox's own kind: the chat sent more than it can be
 REPLY_WAIT_MOST = 5.0  # seconds an answer refused by a rate limit waits to be said again
 
 
+MARKS = {DISMISS: "dismissed", APPLIED: "applied", LIKE: "liked"}  # a card's buttons' marks
+
+
 class Chat:
     def __init__(
         self,
@@ -65,23 +68,21 @@ class Chat:
         starts with theirs. `channels` says what สถานะ tells of them (app/ passes its router;
         default: the repliers, the first one's quota). `may_join`: whether strangers may join
         on a chat id's channel (default: on none)."""
-        self.config = config
-        self.store = store
+        self.config, self.store = config, store
         self.repliers = ByPrefix[Replier](replier, others or {})
         rate.share([replier, *(others or {}).values()], store)  # a bot's pace, with delivery's
         self.channels: report.Reporting = channels or _Repliers(self.repliers)
         self._answered: set[str] = set()  # events being handled that were answered
         self.status_link = status_link  # the status page, token and all: the owner's alone
         self.destinations = Destinations(owner, config.chats)
-        self.clock = clock
-        self.worker = worker
+        self.clock, self.worker = clock, worker
         self.tuning = Tuning(config, store, self.destinations)
         self.why = Why(self.tuning, clock, self._next_push_at)
         self.joining = Joining(config, store, clock, may_join or (lambda _chat: False))
 
     @property
     def configured(self) -> frozenset[str]:
-        """The ids of the chats that may command: LINE_TO's and each [[chats]]'."""
+        """The ids of the chats that may command: the owner's and each [[chats]]'."""
         ids = {chat.to for chat in self.destinations.chats}
         return frozenset(ids | ({self.destinations.owner} if self.destinations.owner else set()))
 
@@ -139,9 +140,13 @@ class Chat:
             self._text(event, JOIN_HINT if stranger_joins else texts.PRIVATE_TEXT)
 
     def _in_group(self, event: ChatEvent) -> bool:
-        """Many people read this chat: as its channel's parser said, or as its replier reads
-        the chat's id."""
+        """Many people read this chat: as its channel, or its replier reading its id, says."""
         return event.in_group or self.repliers.of(event.chat_id).recipient(event.chat_id).group
+
+    def _may_change(self, event: ChatEvent, chat: str) -> bool:
+        """In a group, only who started hunter there or its admins change it (or tap for it)."""
+        is_admin = self.repliers.of(event.chat_id).is_admin
+        return self.joining.may_change(event, chat, self._in_group(event), is_admin)
 
     def _told_private(self, event: ChatEvent, now: datetime) -> bool:
         """Whether a stranger's chat is to be told "private" now (once in a long while)."""
@@ -160,8 +165,7 @@ class Chat:
     ) -> None:
         verb = command.verb if command else "help"
         subscriber = tuning.destinations.subscriber(chat)
-        is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
-        if verb in CHANGES and not self.joining.may_change(event, chat, grouped, is_admin):
+        if verb in CHANGES and not self._may_change(event, chat):
             self._text(event, NOT_YOURS)  # in a group: who started it, or its admins
         elif verb == "new":
             self._new(event, chat)
@@ -220,17 +224,12 @@ class Chat:
         verb, _, argument = event.data.partition(" ")
         if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
             self._command(event, commands.parse(argument), chat, now, tuning)
-        elif verb in (MUTE, DISMISS, APPLIED, LIKE) and argument:
-            # A tap sets the chat's taste (a 👎 holds back listings like it, a 👍 draws them):
-            # in a group only who may change the group taps for it, as for its words (issue 62)
-            is_admin, grouped = self.repliers.of(event.chat_id).is_admin, self._in_group(event)
-            if not self.joining.may_change(event, chat, grouped, is_admin):
-                self._text(event, NOT_YOURS)
-            elif verb == MUTE:
-                self._text(event, tuning.mute(argument, chat, now))
-            else:
-                mark = {DISMISS: "dismissed", APPLIED: "applied", LIKE: "liked"}[verb]
-                self._text(event, marked(self.store, argument, mark, now, chat))
+        elif verb in (MUTE, *MARKS) and argument and not self._may_change(event, chat):
+            self._text(event, NOT_YOURS)  # a tap teaches the chat's taste (issue 62)
+        elif verb == MUTE and argument:
+            self._text(event, tuning.mute(argument, chat, now))
+        elif verb in MARKS and argument:
+            self._text(event, marked(self.store, argument, MARKS[verb], now, chat))
         else:
             self._text(event, texts.help_text(self.repliers.of(event.chat_id)))
 

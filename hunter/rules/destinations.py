@@ -20,7 +20,9 @@ from hunter.rules.chat_rules import ChatRules
 from hunter.rules.filter_config import FilterConfig
 
 OWNER = ""  # the owner's chat (`owner`, or LINE_TO): its rows keep the listing's own id
-OWNER_NAME = "LINE_TO"  # how the owner's chat is named where people read it (status, logs)
+OWNER_NAME = "owner"  # how the owner's chat is named where people read it (status, logs)
+# What also names it in `--chat` and is no [[chats]] name: LINE_TO, its old spelling
+OWNER_NAMES = frozenset({OWNER_NAME, "LINE_TO"})
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,8 @@ class Destinations:
         return (changed.apply(start), changed.mutes) if changed else (start, {})
 
     def label(self, chat: str) -> str:
-        """`chat` as people read it: the owner's is LINE_TO, or without it the first
-        [[chats]], where its rows go (a setup with Telegram chats only has no LINE_TO)."""
+        """`chat` as people read it: the owner's is "owner", or without one the first
+        [[chats]], where its rows go (a setup of [[chats]] alone has no owner)."""
         if chat != OWNER:
             return chat
         return OWNER_NAME if self.owner is not None or not self.chats else self.chats[0].name

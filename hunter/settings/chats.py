@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hunter.errors import ConfigError
-from hunter.rules.destinations import OWNER_NAME, ChatConfig
+from hunter.rules.destinations import OWNER_NAMES, ChatConfig
 from hunter.rules.pay import read_min_budget
 from hunter.settings.toml_tables import languages, places, reject_unknown, words
 
@@ -73,10 +73,10 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
             f'{at}: name must be 1-32 of the letters A-Z and a-z, digits, "_", "-" or ".", '
             f'e.g. name = "design"; got {name!r}'
         )
-    if name.upper() == OWNER_NAME:  # how status lines and `--chat` name the owner's chat
+    if name.upper() in {n.upper() for n in OWNER_NAMES}:  # how status and `--chat` name it
         raise ConfigError(
             f"{at}: name {name!r} is the owner's chat in status lines and commands (`hunter "
-            'tuning --chat LINE_TO`); give this chat another name, e.g. name = "team"'
+            'tuning --chat owner`); give this chat another name, e.g. name = "team"'
         )
     at = f"{at} ({name})"
     to = table.get("to")

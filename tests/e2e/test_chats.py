@@ -41,8 +41,8 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
 
     status = run_hunter(tmp_path, "status", "--json", env=env)
     chats = {c["name"]: c for c in json.loads(status.stdout)["chats"]}
-    assert chats["LINE_TO"] == {
-        "name": "LINE_TO",
+    assert chats["owner"] == {
+        "name": "owner",
         "to": TO,
         "recipients": 1,
         "gone": False,  # LINE never said the bot left

@@ -311,7 +311,7 @@ def test_status_in_the_chat_says_what_hunter_status_says(store: SQLiteStore, boa
         s.show(f"p{n}", f"python {n}")
         s.poll()
     gathered = report.gather(s.config, store, s.chat.destinations, s.line, s.clock())
-    owner = gathered.chat("LINE_TO")
+    owner = gathered.chat("owner")
     assert owner is not None and owner.waiting > 0 and gathered.next_push_at is not None
     said = s.say("สถานะ")
     assert f"รอส่ง {owner.waiting} · waiting {owner.waiting}" in said

@@ -46,7 +46,7 @@ def a_view() -> StatusView:
         source_view(row("flaky", "HTTP 503 from flaky.test"), None, None),
         source_view(row("dead", "no listings found", broken=True), None, None),
     ]
-    owner = ChatView("LINE_TO", "U" + "1" * 32, Recipient("LINE", "user"), True, 1, False,
+    owner = ChatView("owner", "U" + "1" * 32, Recipient("LINE", "user"), True, 1, False,
                      12, 12, 3, ["php"], "", None)  # fmt: skip
     return StatusView(
         now=T0, sources=sources, outbox=OutboxCounts(pending=3), sent_last_24h=4, rows=[],
@@ -86,7 +86,7 @@ def test_the_five_renders_say_the_same_of_each_source() -> None:
     assert document["sources"][1]["last_days"] is None  # no read of it kept
     # the chat's waiting listings
     assert "3 waiting; muted php" in text and "รอส่ง 3 · waiting 3" in chat
-    assert document["chats"][0]["waiting"] == 3 and "| LINE_TO | LINE | 12 | 3 |" in markdown
+    assert document["chats"][0]["waiting"] == 3 and "| owner | LINE | 12 | 3 |" in markdown
 
 
 def test_a_render_reading_a_field_the_view_lacks_is_a_type_error(tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ def test_a_report_as_a_summary() -> None:
         [source_view(good, fresh, days), source_view(bad, None, None)],
         OutboxCounts(pending=2),
         sent=7,
-        chats=[chat("LINE_TO", "U" + "0" * 32, 40, 2)],
+        chats=[chat("owner", "U" + "0" * 32, 40, 2)],
         quota=QuotaView("LINE", 300, 41),
     )
     text = as_markdown(report, T0, "Asia/Bangkok")
@@ -76,7 +76,7 @@ def test_a_report_as_a_summary() -> None:
     assert rows[2].startswith("| jobs\\|db |") and "HTTP 503 from x soon" in rows[2]
     assert all(row.count(" | ") == rows[0].count(" | ") for row in rows[:3])  # one line each
     assert "**Outbox**: 2 waiting, 0 to retry, 0 stuck, 7 sent in 24 h" in text
-    assert "| LINE_TO | LINE | 40 | 2 |" in text and "LINE: 41 of 300 messages used" in text
+    assert "| owner | LINE | 40 | 2 |" in text and "LINE: 41 of 300 messages used" in text
 
 
 def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:

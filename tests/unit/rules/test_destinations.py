@@ -1,5 +1,5 @@
-"""How a chat is named where people read it (notices, logs): the owner's is LINE_TO, or,
-without LINE_TO, the first [[chats]], where its rows go."""
+"""How a chat is named where people read it (notices, logs): the owner's is "owner", or,
+without an owner, the first [[chats]], where its rows go."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ LINE_USER = "U" + "0" * 32
 @pytest.mark.parametrize(
     ("owner", "chats", "chat", "label", "goes_to"),
     [
-        (LINE_USER, (ME, TEAM), OWNER, "LINE_TO", LINE_USER),
+        (LINE_USER, (ME, TEAM), OWNER, "owner", LINE_USER),
         (None, (ME, TEAM), OWNER, "me", "telegram:111"),  # Telegram alone: no LINE_TO at all
-        (None, (), OWNER, "LINE_TO", None),  # the terminal
+        (None, (), OWNER, "owner", None),  # the terminal
         (None, (ME, TEAM), "team", "team", "telegram:-100222"),
         (LINE_USER, (ME,), "me", "me", "telegram:111"),
     ],
