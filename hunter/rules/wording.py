@@ -39,11 +39,18 @@ def money(listing: Listing) -> str:
     )
 
 
+# The start of a summary every channel's card shows whole (LINE cuts it at 240 characters)
+SHOWN_SUMMARY = 200
+
+
 def details(listing: Listing) -> str:
     """Who posts it and where, category, engagement, offers so far, the deadline, and that
     it is a re-post, where the source says them; each once (a board's summary or category
-    may already say who posts it, or where)."""
-    parts = [p for p in (listing.company, listing.location) if p and p not in listing.summary]
+    may already say who posts it, or where: where the part a card shows, SHOWN_SUMMARY, does;
+    a summary naming its employer further on, cut on the card, still shows who posts it:
+    issue 62, "Mathmo: Maths Coach" arrived with no employer)."""
+    shown = listing.summary[:SHOWN_SUMMARY]
+    parts = [p for p in (listing.company, listing.location) if p and p not in shown]
     if listing.category and listing.category not in parts:
         parts.append(listing.category)
     if listing.engagement:

@@ -6,6 +6,7 @@ tests/integration/sources/), and shown beside the title on every channel's card.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +110,14 @@ def test_remoteoks_real_answer_names_every_company() -> None:
     listings = parse(source, text, source.url, NOW).listings
     assert listings and all(listing.company for listing in listings)
     assert any(listing.location for listing in listings)
+
+
+def test_a_summary_naming_its_employer_past_what_a_card_shows_keeps_who_posts_it() -> None:
+    # Issue 62, low 12: We Work Remotely's "Mathmo: Maths Coach", its text naming Mathmo
+    # further on, arrived as "Maths Coach" with no employer on the card.
+    text = "We are looking for a maths coach to tutor students online. " * 5 + "About Mathmo."
+    listing = Listing("w:1", "wwr", "Maths Coach", "https://x.test/1", None, text)
+    listing = replace(listing, company="Mathmo", location="Anywhere")
+    assert details(listing) == "Mathmo · Anywhere"
+    early = replace(listing, summary="Mathmo is hiring a maths coach. " + text)
+    assert details(early) == "Anywhere"  # said at the card's start: said once
