@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hunter.app.service import Hunter
-from hunter.chat import Chat
+from hunter.chat import Chat, tuning
 from hunter.chat.commands import parse
 from hunter.chat.tuning import KEYWORDS_MAX
 from hunter.deliver import report
@@ -414,3 +415,34 @@ def test_a_count_of_what_was_held_back_that_the_database_refuses_fails_no_poll(
     assert "recording its listings failed" not in caplog.text  # the read is a good one
     assert [row.last_error for row in store.sources.all()] == [None]
     assert "" not in store.chat.rules(s.clock())  # no count kept: refused
+
+
+def test_previews_take_at_most_a_tenth_of_a_core_however_many_chats_change(
+    setting: Setting, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 62, low 9: a preview judges up to 1,000 listings (about 120 ms of CPU), and 25
+    subscribers changing their places at their 20 a minute filled a core. Previews now share
+    a tenth of a core (2 s at once): past it a change is kept and answered without one."""
+    s = setting
+    monkeypatch.setattr(tuning, "PREVIEWS", tuning.CpuShare(share=0.1, most=2.0))
+    text = "We build payment tools for shops across Southeast Asia; you will run our services. "
+    page = "".join(
+        f'<li class="job" data-jid="p{n}"><h3><a href="https://x.test/p{n}">python job {n} in '
+        f'Bangkok</a></h3><span class="price"></span><p class="desc">{text * 4}</p></li>'
+        for n in range(tuning.PREVIEW_MOST)
+    )
+    s.board.serve("/jobs", f"<ul>{page}</ul>")
+    s.poll()
+    started = time.thread_time()
+    tuning.preview(tuning.recent(s.store, s.clock()), s.hunter.config.filter)
+    each = time.thread_time() - started  # one preview's CPU
+    began = time.monotonic()
+    answers = [s.say(f"ที่ทำงาน {place}") for place in ["กรุงเทพฯ", "เชียงใหม่"] * 60]
+    wall = time.monotonic() - began
+    previewed = sum("would have brought" in a for a in answers)
+    skipped = sum(tuning.NO_PREVIEW in a for a in answers)
+    assert previewed + skipped == len(answers)  # every change answered, and kept
+    assert "เชียงใหม่" in s.say("ที่ทำงาน")
+    # what the previews took: the 2 s at once, then a tenth of a core (one preview's slack)
+    assert previewed * each <= (2.0 + 0.1 * wall + each) * 1.25, (previewed, each, wall)
+    assert skipped > 0
