@@ -28,22 +28,49 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.sections import replace_section  # noqa: E402
-from tests.support.relevance_set import DUPES, LAYERS, listings, people, pooled  # noqa: E402
+from tests.support.relevance_set import (  # noqa: E402
+    DUPES,
+    LAYERS,
+    OTHERS,
+    SETS,
+    listings,
+    people,
+    pooled,
+)
 
 SECTION = "## The alerts a person wants (bench/relevance.py)"
 
 
 def quality() -> list[str]:
+    lines: list[str] = []
+    for which in SETS:
+        if which == "others" and not OTHERS.exists():
+            lines += ["", f"(the set judged by another hand needs {OTHERS})"]
+            continue
+        lines += table(which)
+    return lines
+
+
+def table(which: str) -> list[str]:
+    folks = people(which)
+    said = {
+        "own": "The project's labelled set (tests/fixtures/relevance/people.json), tuned on",
+        "others": (
+            "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
+            "on; with taps, each starts from the 3 listings they would 👍 first (not scored)"
+        ),
+    }[which]
     lines = [
-        f"The labelled set: {len(listings())} real listings, {len(people())} people "
-        "(tests/fixtures/relevance/people.json), every listing judged by hand for each.",
+        "",
+        f"{said}: {len(listings())} real listings, {len(folks)} people, every listing judged "
+        "by hand for each.",
         "",
         "| layers | precision | recall | alerts | wanted alerted | drawn by a 👍 | held by a 👎 "
-        "| " + " | ".join(p.name for p in people()) + " |",
-        "|---|---|---|---|---|---|---|" + "---|" * len(people()),
+        "| " + " | ".join(p.name for p in folks) + " |",
+        "|---|---|---|---|---|---|---|" + "---|" * len(folks),
     ]
     for layer in LAYERS:
-        total, each = pooled(layer)
+        total, each = pooled(layer, which)
         per = " | ".join(f"{s.hits}/{s.alerts} of {s.wanted}" for s in each.values())
         lines.append(
             f"| {layer} | {total.precision:.2f} | {total.recall:.2f} | {total.alerts} "

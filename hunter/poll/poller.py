@@ -241,11 +241,11 @@ class Poller:
             merged = copies.merged_for(first, wanting, listing)  # got its first: no second
             for name, verdict in wanted:
                 if name not in merged:
-                    chosen = replace(listing, keywords=verdict.keywords, like=verdict.like)
+                    chosen = verdict.marked(listing)
                     for_chats.setdefault(listing.job_id, []).append((name, chosen))
             if owner and owner.matched and OWNER not in merged:
                 matched.add(listing.job_id)
-                listing = replace(listing, keywords=owner.keywords, like=owner.like)
+                listing = owner.marked(listing)
             if merged:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
             copies.add(listing, likeness, wanting - merged, first)

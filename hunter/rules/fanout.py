@@ -27,11 +27,14 @@ from hunter.rules.filters import (
     elsewhere_for,
     judge,
     matching,
+    said_otherwise,
     under_floor,
     unread,
 )
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
+from hunter.rules.roles import families_in, forms, index_words, title_words
+from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import SHARED_LEAST, bag, taste
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
@@ -66,6 +69,48 @@ class _Chat:
     traps: int  # which of the Fanout's ignore_within tables it reads
     floors: bool  # a budget floor set (a listing without pay is never under one)
     kin: int  # chats of the same keywords and traps share this number (and a verdict)
+    group: int  # chats of the same keywords share this number (and their forms, roles.py)
+
+
+class _OtherWords:
+    """The chats' keywords in other words (roles.py): each distinct set of keywords' forms
+    (a group), indexed by the words, or Thai phrases, a title must hold for each."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, ...], int] = {}
+        self._forms: list[tuple[frozenset[str], ...]] = []  # by group: each form's words
+        self._chats: list[list[int]] = []  # by group
+        self._by_word: dict[str, list[tuple[int, int]]] = {}  # word -> (group, form)
+
+    def add(self, include: tuple[str, ...], chat: int, words: dict[str, _Edges]) -> int:
+        """Index chat number `chat` of keywords `include`; its group. A Thai phrase is found
+        by the Fanout's automaton, so it joins `words`."""
+        group = self._groups.setdefault(include, len(self._groups))
+        if group == len(self._forms):
+            said = [index_words(form) for form in forms(include)]
+            self._forms.append(tuple(said))
+            self._chats.append([])
+            for n, needed in enumerate(said):
+                for word in needed:
+                    self._by_word.setdefault(word, []).append((group, n))
+                    if not word.isascii() and word not in words:
+                        words[word] = _Edges(False, False)
+        self._chats[group].append(chat)
+        return group
+
+    def candidates(self, title: str, spans: Mapping[str, Sequence[tuple[int, int]]]) -> set[int]:
+        """The chats one of whose forms `title` may say (all of the form's words among the
+        title's, or its Thai phrase in the title): a few, whom roles.found then asks."""
+        said = Counter(key for word in title_words(title) for key in self._by_word.get(word, ()))
+        for word, where in spans.items():
+            if not word.isascii() and where[0][1] <= len(title):  # a Thai phrase, in the title
+                said.update(self._by_word.get(word, ()))
+        return {
+            n
+            for (group, form), count in said.items()
+            if count >= len(self._forms[group][form])
+            for n in self._chats[group]
+        }
 
 
 class Fanout:
@@ -76,10 +121,12 @@ class Fanout:
         self._chats: list[_Chat] = []
         self._by_word: dict[str, list[int]] = {}  # folded include word -> its chats
         self._by_liked: dict[str, set[int]] = {}  # a word of a 👍'd title -> its chats
+        self._by_liked_family: dict[str, set[int]] = {}  # a 👍'd title's family -> its chats
         self.held: defaultdict[str, Counter[str]] = defaultdict(Counter)  # chat -> layer -> n
         self._traps: list[dict[str, tuple[str, ...]]] = []
         words: dict[str, _Edges] = {}
         kins: dict[tuple[int, tuple[tuple[str, str], ...]], int] = {}
+        self._otherwise = _OtherWords()  # their words in other words (roles.py)
         self._order: dict[str, int] = {}  # each chat's place in `judges`: the answer's order
         for name, rules, mutes in judges:
             self._order.setdefault(name, len(self._order))
@@ -99,13 +146,16 @@ class Fanout:
             floors = bool(rules.min_budget or rules.min_pay)
             kin = kins.setdefault((table, include), len(kins))
             number = len(self._chats)
+            group = self._otherwise.add(rules.include, number, words)
             for folded in set(folds):
                 self._by_word.setdefault(folded, []).append(number)
             for tap in rules.taps if rules.taps and taste(rules.taps).likes else ():
                 for word in bag(tap.title, "") if tap.liked else ():
                     self._by_liked.setdefault(word, set()).add(number)
+                for family in families_in(tap.title) if tap.liked else ():
+                    self._by_liked_family.setdefault(family, set()).add(number)
             self._chats.append(
-                _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin)
+                _Chat(name, rules, include, exclude, frozenset(mutes), table, floors, kin, group)
             )
         self._words = words
         self._automaton = _automaton(tuple(sorted(words)))
@@ -143,7 +193,9 @@ class Fanout:
         whose 👍'd titles share SHARED_LEAST of its title's words are asked (a drawn listing
         shares that many with one of them): a word as common as "developer" alone asks none."""
         shared = Counter(n for word in bag(listing.title, "") for n in self._by_liked.get(word, ()))
-        near = [n for n, count in shared.items() if count >= SHARED_LEAST]
+        near = {n for n, count in shared.items() if count >= SHARED_LEAST}
+        for family in families_in(listing.title) if self._by_liked_family else ():
+            near |= self._by_liked_family.get(family, set())  # a 👍 of one of its kind
         found = []
         for n in sorted(near):
             chat = self._chats[n]
@@ -159,7 +211,10 @@ class Fanout:
         text = f"{listing.title}\n{listing.summary}".casefold()
         spans = self._occurrences(text)
         hits = [self._hits(spans, text, traps) for traps in self._traps]
-        candidates = sorted({n for folded in hits_any(hits) for n in self._by_word.get(folded, ())})
+        candidates = sorted(
+            {n for folded in hits_any(hits) for n in self._by_word.get(folded, ())}
+            | self._otherwise.candidates(listing.title, spans)
+        )
         priced = listing.budget is not None or listing.budget_max is not None
         # 10,000 chats, 1,000 of them candidates for each listing, make this loop most of a
         # read's judging: the checks most chats need none of are skipped for them, and chats
@@ -177,6 +232,8 @@ class Fanout:
             if chat.muted:
                 found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
+                ) or _otherwise(
+                    listing.title, tuple(w for w, f in chat.include if f not in chat.muted)
                 )
             elif chat.kin in verdicts:
                 found = verdicts[chat.kin]
@@ -188,6 +245,8 @@ class Fanout:
                     found = _verdict(live)
                     if found is not None:
                         by_live[live] = found
+                    else:
+                        found = _otherwise(listing.title, chat.rules.include)
                 verdicts[chat.kin] = found
             if found is None:
                 continue
@@ -242,6 +301,13 @@ class Fanout:
 def _verdict(live: tuple[str, ...]) -> Judgement | None:
     """judge()'s verdict for the include keywords that hit, none muted; None when none did."""
     return matching(live) if live else None
+
+
+def _otherwise(title: str, include: tuple[str, ...]) -> Judgement | None:
+    """judge()'s verdict when none of `include` hit as written: the first of their forms the
+    title says (roles.py), or None."""
+    form = found_in_title(title, include)
+    return said_otherwise(form) if form is not None else None
 
 
 def hits_any(hits: Sequence[frozenset[str]]) -> frozenset[str]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
+from hunter.rules.roles import Form
+from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import Taste, taste
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
@@ -72,11 +74,27 @@ class Judgement:
     reason: str  # why, in words: shown by `hunter check`
     keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
     like: str = ""  # no keyword hit: the title of the 👍'd listing it is like (rules/taste.py)
+    kin: str = ""  # no keyword hit: the chat's keyword whose kind of job it is (rules/roles.py)
+
+    def marked(self, listing: Listing) -> Listing:
+        """`listing` as this verdict sends it: the keywords it hit, or what it is like."""
+        return replace(listing, keywords=self.keywords, like=self.like, kin=self.kin)
 
 
 def matching(live: tuple[str, ...]) -> Judgement:
     """The verdict of a listing that include keywords `live` (none muted, one at least) hit."""
     return Judgement(True, f"matches {live[0]!r}", live)
+
+
+def said_otherwise(form: Form) -> Judgement:
+    """The verdict of a listing whose title says a chat's keyword in other words (roles.py):
+    its own words otherwise written, or a title of the keyword's family, a job like it."""
+    if not form.family:
+        said = f"matches {form.keyword!r} (its words in the title)"
+        return Judgement(True, said, (form.keyword,))
+    return Judgement(
+        True, f"not your words: a job like {form.keyword!r}", (form.keyword,), kin=form.keyword
+    )
 
 
 def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozenset()) -> Judgement:
@@ -101,6 +119,9 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     live = tuple(word for word in found if word.casefold() not in muted)
     if live:
         return _layered(listing, rules, liking) or matching(live)
+    unmuted = tuple(word for word in rules.include if word.casefold() not in muted)
+    if form := found_in_title(listing.title, unmuted):
+        return _layered(listing, rules, liking) or said_otherwise(form)
     like = liking.drawn(listing.title, listing.summary) if liking else ""
     if like and not _layered(listing, rules, None):
         return drawn(like)  # not its words, but very like what it 👍'd, and where it works

@@ -29,6 +29,7 @@ class Listing:
     deadline: str = ""  # ISO 8601: when the post closes
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
     like: str = ""  # no keyword matched: the title of the 👍'd listing it is like (issue 54)
+    kin: str = ""  # no keyword matched: the chat's keyword whose kind of job it is (issue 63)
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
@@ -51,6 +52,8 @@ class Listing:
         data["keywords"] = list(self.keywords)
         if self.like:
             data["like"] = self.like
+        if self.kin:
+            data["kin"] = self.kin
         return data
 
     @classmethod
@@ -84,8 +87,11 @@ class Listing:
             same_why=str(data.get("same_why") or ""),
             reposted=str(data.get("reposted") or ""),
             like=str(data.get("like") or ""),
+            kin=str(data.get("kin") or ""),
         )
 
 
 # A payload's fields: all but the id (its key) and the copies merged since (kept on its row).
-_PAYLOAD = tuple(f.name for f in fields(Listing) if f.name not in ("job_id", "also_on", "like"))
+_PAYLOAD = tuple(
+    f.name for f in fields(Listing) if f.name not in ("job_id", "also_on", "like", "kin")
+)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hunter.rules.language import THAI
+from hunter.rules.roles import families_in
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -129,12 +130,24 @@ class Taste:
     def drawn(self, title: str, text: str) -> str:
         """The title of the 👍'd listing a listing the words missed is like; "" when none.
         Its title must share SHARED_LEAST words with that one's, the chat's keywords aside (a
-        bag of one word left, "developer", is alike to every developer)."""
-        like, liked, unlike, _disliked = self.nearest(title, text)
-        if liked is None or like < DRAW or like <= unlike:
+        bag of one word left, "developer", is alike to every developer), or both titles be of
+        one family of roles.json, and it be no nearer a 👎."""
+        like, liked, unlike, disliked = self.nearest(title, text)
+        if liked is None:
             return ""
-        shared = set(_words(title)) & set(_words(liked.title)) - self.ignore
-        return liked.title if len(shared) >= SHARED_LEAST else ""
+        if like >= DRAW and like > unlike:
+            shared = set(_words(title)) & set(_words(liked.title)) - self.ignore
+            if len(shared) >= SHARED_LEAST:
+                return liked.title
+        if disliked is not None and unlike >= HOLD and unlike > like:
+            return ""  # nearer a 👎 than any 👍
+        # A job of the kind of one it 👍'd, in other words (issue 63: a 👍 of "IT Support"
+        # brings "Technical Support Engineer"): the newest 👍 of one of its title's families
+        kinds = families_in(title)
+        for tap in reversed(self.taps) if kinds else ():
+            if tap.liked and families_in(tap.title) & kinds:
+                return tap.title
+        return ""
 
 
 @lru_cache(maxsize=4096)

@@ -18,6 +18,7 @@ DISMISS, MUTE, APPLIED, SAY, LIKE = "dismiss", "mute", "applied", "say", "like"
 DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "👎 ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
 LIKE_LABEL = "👍 สนใจ"
 LIKE_MARK = "💡 ไม่ตรงคำของคุณ แต่คล้ายที่กด 👍 · not your words: like"
+KIN_MARK = "💡 ไม่ตรงคำของคุณ แต่เป็นงานแบบ · not your words: a job like"
 NOT_STATED = "งบไม่ระบุ · budget not stated"
 # Fastwork's engagement types in the words a Thai freelancer reads on the site.
 ENGAGEMENTS = {
@@ -63,6 +64,8 @@ def details(listing: Listing) -> str:
         parts.append(f"🔁 โพสต์ซ้ำ (re-posted; first seen {listing.reposted})")
     if listing.like:  # no keyword of the chat's: like a listing it 👍'd (issue 54)
         parts.append(f"{LIKE_MARK} “{listing.like[:60]}”")
+    elif listing.kin:  # no keyword of the chat's: a job of its keyword's kind (issue 63)
+        parts.append(f"{KIN_MARK} “{listing.kin[:60]}”")
     return " · ".join(parts)
 
 

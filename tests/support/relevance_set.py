@@ -1,6 +1,8 @@
 """Issue 54's labelled set (tests/fixtures/relevance/people.json: four people, each of the 603
-real listings of ../shared/fixtures/dupes judged by hand for each) and how hunter's layers score
-on it. Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
+real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
+another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
+would type and three listings each would 👍 first), and how hunter's layers score on each.
+Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is
 judged with the person's rules as they stand; with taps on, the person taps every alert 👍 when
@@ -20,6 +22,9 @@ from hunter.rules.taste import TAP_TEXT, TAPS_KEPT, Tap
 from tests.support.likeness_set import DUPES, listing, rows
 
 PEOPLE = Path(__file__).resolve().parents[1] / "fixtures" / "relevance" / "people.json"
+# Judged by another hand than the project's: never tuned on (issue 63)
+OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
+SETS = ("own", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -30,9 +35,11 @@ class Person:
     places: tuple[str, ...]
     languages: tuple[str, ...]
     wanted: frozenset[str]
+    excluded: tuple[str, ...] = ()
+    liked: tuple[str, ...] = ()  # listings the person 👍'd before the first (not scored)
 
     def rules(self, layer: str) -> FilterConfig:
-        rules = FilterConfig(include=self.keywords)
+        rules = FilterConfig(include=self.keywords, exclude=self.excluded)
         if layer != "keywords":
             rules = replace(rules, places=self.places)
         if layer in ("+ languages", "+ taps"):
@@ -65,7 +72,21 @@ class Score:
         self.missed += other.missed
 
 
-def people() -> list[Person]:
+def people(which: str = "own") -> list[Person]:
+    """The people of one set: "own" (the project's) or "others" (another hand's)."""
+    if which == "others":
+        return [
+            Person(
+                name,
+                tuple(p["keywords_include"]),
+                tuple(p["places"]),
+                tuple(p["languages"]),
+                frozenset(p["relevant"]),
+                tuple(p["keywords_exclude"]),
+                tuple(p["liked_examples"]),
+            )
+            for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
+        ]
     data = json.loads(PEOPLE.read_text(encoding="utf-8"))
     return [
         Person(
@@ -88,7 +109,9 @@ def listings() -> list[Listing]:
 def score(person: Person, layer: str, items: list[Listing]) -> Score:
     """How one person's alerts go with `layer` on, over `items` in order."""
     rules = person.rules(layer)
-    taps: list[Tap] = []
+    first = {item.job_id: item for item in items if item.job_id in person.liked}
+    taps = [Tap(True, first[job].title, first[job].summary[:TAP_TEXT]) for job in person.liked]
+    items = [item for item in items if item.job_id not in first]  # seen: tapped before
     out = Score(wanted=sum(1 for item in items if item.job_id in person.wanted))
     for item in items:
         if layer == "+ taps":
@@ -112,13 +135,13 @@ def score(person: Person, layer: str, items: list[Listing]) -> Score:
     return out
 
 
-def pooled(layer: str) -> tuple[Score, dict[str, Score]]:
+def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
     items = listings()
-    each = {person.name: score(person, layer, items) for person in people()}
+    each = {person.name: score(person, layer, items) for person in people(which)}
     total = Score()
     for one in each.values():
         total.add(one)
     return total, each
 
 
-__all__ = ["DUPES", "LAYERS", "Person", "Score", "people", "pooled"]
+__all__ = ["DUPES", "LAYERS", "OTHERS", "SETS", "Person", "Score", "people", "pooled"]

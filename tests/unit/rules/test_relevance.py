@@ -1,8 +1,10 @@
 """Issue 54's must-show 1 and 2 on its labelled set (tests/fixtures/relevance/people.json: four
 people, each of the 603 real listings judged by hand for each), scored as a person meets hunter
 (tests/support/relevance_set.py): with their keywords, places and languages, and tapping 👍/👎
-on what they get, pooled precision >= 0.70 and recall >= 0.65; the places and languages lose no
-wanted listing; keywords alone judge as they did before taps, places and languages existed."""
+on what they get, pooled precision >= 0.75 and recall >= 0.95 (issue 63's words in other
+words); the places and languages lose no wanted listing; keywords alone never draw by taps.
+And on the four people judged by another hand (../shared/fixtures/relevance-people), never
+tuned to: precision and recall >= 0.80 with every layer."""
 
 from __future__ import annotations
 
@@ -23,15 +25,31 @@ def test_every_layer_on_the_labelled_set() -> None:
     words, places, languages, taps = (scores[layer] for layer in relevance_set.LAYERS)
     assert (words.wanted, len(relevance_set.people())) == (38, 4)
     # Keywords alone: most alerts are not wanted (a security engineer in Munich is sent every
-    # cybersecurity job of Germany, Poland and Switzerland).
-    assert words.precision < 0.2 and words.recall == pytest.approx(24 / 38)
-    # Places and languages leave out 114 unwanted alerts and not one wanted listing.
+    # cybersecurity job of Germany, Poland and Switzerland); their words in other words
+    # (roles.py, issue 63) find 37 of the 38, where the words as written found 24.
+    assert words.precision < 0.2 and words.recall >= 0.95, words.missed
+    # Places and languages leave out most unwanted alerts and not one wanted listing.
     assert places.hits == languages.hits == words.hits
     assert languages.alerts <= places.alerts < words.alerts / 3
     # Taps: what is like a 👎 is held back, what is like a 👍 comes without the words.
     assert taps.held > 0 and taps.drawn > 0
-    assert taps.precision >= 0.70, (taps.hits, taps.alerts)
-    assert taps.recall >= 0.65, taps.missed
+    assert taps.precision >= 0.75, (taps.hits, taps.alerts)
+    assert taps.recall >= 0.95, taps.missed
+
+
+@pytest.mark.skipif(
+    not relevance_set.OTHERS.exists(), reason="../shared/fixtures/relevance-people is not here"
+)
+def test_every_layer_on_people_judged_by_another_hand() -> None:
+    """Issue 63: at least 0.80 precision and 0.80 recall with taps, for people hunter was never
+    tuned to (they heard of 69% of the jobs they wanted with the words as written)."""
+    words, _places, _languages, taps = (
+        relevance_set.pooled(layer, "others")[0] for layer in relevance_set.LAYERS
+    )
+    assert words.wanted == 113
+    assert words.recall >= 0.85, words.missed
+    assert taps.precision >= 0.80, (taps.hits, taps.alerts)
+    assert taps.recall >= 0.80, taps.missed
 
 
 def test_keywords_alone_judge_as_before() -> None:

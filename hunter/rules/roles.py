@@ -1,0 +1,159 @@
+"""A chat's words in other words (issue 63): the listings its keywords miss only because the
+board wrote the job otherwise. Pure, no I/O.
+
+Two kinds, each judged on a listing's title alone (a title says what the job is; a text says
+what it touches, and "technical support" in a sales job's text is no support job):
+- **its own words, otherwise written**: a keyword of several words meets a title that holds
+  them all, in any order ("security engineer" meets "Principal Engineer, Product Security"),
+  and a word meets its spellings with or without spaces and hyphens ("cybersecurity", "Cyber
+  Security" and "cyber-security" are one; so are "IT-Security" and "IT Security");
+- **a job like it**: a keyword that is one of a family's titles in roles.json (roles that are
+  one job under other names, in English, Thai and German) brings the family's other titles:
+  "IT Support" brings "Technical Support Engineer", "NOC Engineer" and "เจ้าหน้าที่ไอที". Such
+  a listing is marked as not the chat's words ("💡 a job like 'IT Support'"), and its 👎 teaches
+  as any other.
+
+A title's words are its runs of Latin letters and digits, folded; and each two neighbours
+joined ("cyber" "security" -> "cybersecurity"), so that spellings meet without a dictionary.
+Thai, written without spaces, is matched as a phrase anywhere in the title.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from itertools import pairwise
+
+_WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+_THAI = re.compile(r"[\u0e00-\u0e7f]")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One way a listing's title says a chat's keyword: every word of `words` among the
+    title's words, or, for Thai, `phrase` in it."""
+
+    keyword: str  # the chat's keyword, as written
+    family: str  # "" for the keyword's own words; else the family whose title this is
+    words: frozenset[str] = frozenset()
+    phrase: str = ""  # Thai: anywhere in the title
+    # A family's title: its words in this order, side by side (or joined in one word): a
+    # title's words in any order say another job ("IT Security Officer" is no "IT Officer")
+    run: tuple[str, ...] = ()
+
+    def said_by(self, title: str) -> bool:
+        if self.phrase:
+            return self.phrase in title.casefold()
+        if not self.words <= title_words(title):
+            return False
+        return not self.run or len(self.run) == 1 or _in_order(self.run, words_of(title))
+
+
+def _in_order(run: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether `run` stands in `words` side by side, or joined in one of them."""
+    joined = "".join(run)
+    return joined in words or any(
+        words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1)
+    )
+
+
+def words_of(text: str) -> tuple[str, ...]:
+    """`text`'s Latin words, folded, in order."""
+    return tuple(_WORD.findall(text.casefold()))
+
+
+@lru_cache(maxsize=4096)
+def title_words(title: str) -> frozenset[str]:
+    """A title's words and each two neighbours joined (the spellings of one word meet)."""
+    found = words_of(title)
+    return frozenset(found) | {a + b for a, b in pairwise(found)}
+
+
+def _own(keyword: str, family: str = "") -> list[Form]:
+    """The forms of a keyword's own words (or of a title of its `family`): all of them in any
+    order, and all joined; a Thai one, as a phrase (a chat's own Thai keyword already meets a
+    title anywhere, minding its ignore_within traps: it has no other form)."""
+    folded = keyword.casefold()
+    if _THAI.search(folded):
+        return [Form(keyword, family, phrase=folded)] if family else []
+    found = words_of(folded)
+    if not found:
+        return []
+    forms = [Form(keyword, family, frozenset(found), run=found if family else ())]
+    if len(found) > 1:
+        forms.append(Form(keyword, family, frozenset(["".join(found)])))
+    return forms
+
+
+@lru_cache(maxsize=1)
+def families() -> dict[str, tuple[str, ...]]:
+    """roles.json's families: each one's titles, folded."""
+    data = json.loads(resources.files("hunter.rules").joinpath("roles.json").read_text("utf-8"))
+    return {name: tuple(t.casefold() for t in titles) for name, titles in data["families"].items()}
+
+
+def _key(title: str) -> str:
+    """A title's words joined: two spellings of one title share it."""
+    return title if _THAI.search(title) else "".join(words_of(title))
+
+
+@lru_cache(maxsize=1)
+def _family_of() -> dict[str, tuple[str, ...]]:
+    """Each title's key -> the families it is a title of."""
+    out: dict[str, list[str]] = {}
+    for name, titles in families().items():
+        for title in titles:
+            out.setdefault(_key(title), []).append(name)
+    return {key: tuple(names) for key, names in out.items()}
+
+
+@lru_cache(maxsize=1024)
+def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
+    """Every form of a chat's keywords: their own words first (in the keywords' order), then
+    the titles of each keyword's families."""
+    own = [form for keyword in include for form in _own(keyword)]
+    related = []
+    seen = {_key(keyword.casefold()) for keyword in include}
+    for keyword in include:
+        for family in _family_of().get(_key(keyword.casefold()), ()):
+            for title in families()[family]:
+                if _key(title) not in seen:
+                    seen.add(_key(title))
+                    related += [
+                        Form(keyword, family, form.words, form.phrase, form.run)
+                        for form in _own(title, family)
+                    ]
+    return (*own, *related)
+
+
+def found(title: str, include: tuple[str, ...]) -> Form | None:
+    """The first form of `include` that `title` says, or None."""
+    if not include:
+        return None
+    return next((form for form in forms(include) if form.said_by(title)), None)
+
+
+def index_words(form: Form) -> frozenset[str]:
+    """What a Fanout indexes a form under: its words (each must be among the title's), or its
+    Thai phrase (found by the automaton)."""
+    return frozenset([form.phrase]) if form.phrase else form.words
+
+
+@lru_cache(maxsize=1)
+def _family_forms() -> tuple[tuple[str, tuple[Form, ...]], ...]:
+    """Each family with the forms of all its titles."""
+    return tuple(
+        (name, tuple(form for title in titles for form in _own(title, name)))
+        for name, titles in families().items()
+    )
+
+
+@lru_cache(maxsize=4096)
+def families_in(title: str) -> frozenset[str]:
+    """The families one of whose titles `title` says ("IT Support Officer": it support)."""
+    return frozenset(
+        name for name, family in _family_forms() if any(form.said_by(title) for form in family)
+    )

@@ -1,0 +1,110 @@
+"""A chat's words in other words (issue 63, rules/roles.py), as a person would check them: the
+job their words miss only because the board wrote it otherwise comes, marked as not their
+words where it is another title of their kind of job; a job none of their words, their kinds
+of job or their taps bring stays out. judge() and the Fanout say the same of each."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from hunter.rules.fanout import Fanout
+from hunter.rules.filter_config import FilterConfig
+from hunter.rules.filters import judge
+from hunter.rules.listing import Listing
+from hunter.rules.roles import families, families_in
+from hunter.rules.taste import Tap
+from hunter.rules.wording import KIN_MARK, details
+
+
+def job(title: str, where: str = "Bangkok") -> Listing:
+    return replace(Listing("b:1", "b", title, "https://x.test/1", None, ""), location=where)
+
+
+def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
+    """judge()'s verdict (matched, reason, like, kin), checked against the Fanout's."""
+    verdict = judge(listing, rules)
+    through = dict(Fanout([("chat", rules, {})]).judge(listing))
+    assert (verdict.matched, through.get("chat", verdict)) == (verdict.matched, verdict)
+    return verdict.matched, verdict.reason, verdict.like, verdict.kin
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("security engineer", "Principal Engineer, Product Security (m/f/x)"),
+        ("security engineer", "Senior Security Infrastructure Engineer"),
+        ("cybersecurity", "Cyber Security Specialist (m/w/d)"),
+        ("cyber security", "Cybersecurity Analyst"),
+        ("IT-Security", "IT Security Officer"),
+        ("helpdesk", "Help-Desk Agent"),
+    ],
+)
+def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str) -> None:
+    matched, reason, like, kin = both(job(title), FilterConfig(include=(keyword,)))
+    assert (matched, reason, like, kin) == (
+        True,
+        f"matches {keyword!r} (its words in the title)",
+        "",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Technical Support Engineer",
+        "Application Support (MRT Silom/BTS Sala Deang)",
+        "NOC Engineer (Junior–Team Lead)",
+        "System Administrator (Outsource)",
+        "เจ้าหน้าที่ IT ประจำสาขา",
+        "ช่างไอทีซัพพอร์ท",
+    ],
+)
+def test_it_support_brings_a_job_like_it_marked_as_not_its_words(title: str) -> None:
+    listing = job(title)
+    matched, reason, _like, kin = both(listing, FilterConfig(include=("IT Support",)))
+    assert (matched, reason, kin) == (True, "not your words: a job like 'IT Support'", "IT Support")
+    marked = judge(listing, FilterConfig(include=("IT Support",))).marked(listing)
+    assert f"{KIN_MARK} “IT Support”" in details(marked)  # what the card says
+
+
+def test_a_thumbs_up_of_it_support_in_bangkok_brings_technical_support_in_bangkok() -> None:
+    # No word of the chat's is in it; its 👍 of an "IT Support" listing brings a job like it
+    rules = FilterConfig(
+        include=("python",), places=("กรุงเทพฯ",), taps=(Tap(True, "IT Support", "ดูแลคอมพิวเตอร์"),)
+    )
+    matched, reason, like, _kin = both(job("Technical Support Engineer"), rules)
+    assert (matched, like) == (True, "IT Support"), reason
+    # ... where the chat works: the same job in Chiang Mai stays out
+    assert not both(job("Technical Support Engineer", "Chiang Mai"), rules)[0]
+
+
+@pytest.mark.parametrize(
+    ("include", "title"),
+    [
+        (("IT Support",), "Pastry Chef"),
+        (("IT Support",), "IT Security Officer"),  # its words in another order: another job
+        (("IT Support",), "Sales Engineer, Cloud"),
+        (("security engineer",), "Security Guard"),
+        (("python",), "Technical Support Engineer"),  # no family of python's, no 👍
+        (("customer support",), "Customer Marketing Manager"),
+    ],
+)
+def test_a_job_none_of_its_words_kinds_or_taps_bring_stays_out(
+    include: tuple[str, ...], title: str
+) -> None:
+    assert both(job(title), FilterConfig(include=include))[:2] == (False, "no include keyword")
+
+
+def test_a_muted_keyword_brings_none_of_its_kind() -> None:
+    rules = FilterConfig(include=("IT Support", "python"))
+    verdict = judge(job("NOC Engineer"), rules, muted=frozenset({"it support"}))
+    assert not verdict.matched
+
+
+def test_every_family_title_is_in_its_own_family() -> None:
+    for name, titles in families().items():
+        for title in titles:
+            assert name in families_in(title), (name, title)
