@@ -115,6 +115,11 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (BANGKOK, "จ.ชลบุรี", "ไอทีซัพพอร์ต", False),
         (BANGKOK, "Thailand", "IT Support", True),  # somewhere in Thailand: may be Bangkok
         (BANGKOK, "Remote - US only", "IT Support", False),
+        # Issue 63: a chat whose places do not say "remote" works on site
+        (BANGKOK, "Anywhere in the World", "IT Support", False),
+        (BANGKOK, "Remote", "IT Support", False),  # whom it takes unsaid: not asked for
+        (BANGKOK, "Remote, Thailand", "IT Support", False),
+        (("กรุงเทพฯ", "remote"), "Remote, Thailand", "IT Support", True),
         (("remote",), "Berlin, Germany", "Python Developer", False),  # remote alone: not on site
         (("remote",), "Remote - US only", "Python Developer", True),
         (("Munich", "remote"), "Remote, Germany", "Security Engineer", True),
