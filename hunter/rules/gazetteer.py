@@ -102,9 +102,12 @@ _COUNTRY_NAMES = {
     "DE": "deutschland/เยอรมนี", "AT": "österreich/oesterreich", "CH": "schweiz/suisse/svizzera",
     "NL": "nederland/netherlands/the netherlands/holland", "BE": "belgië/belgique", "PL": "polska",
     "ES": "españa/espana", "IT": "italia", "CZ": "česko/czech republic", "TR": "türkiye/turkey",
-    "BR": "brasil", "MX": "méxico", "TH": "ประเทศไทย/ไทย/thai", "AE": "uae",
-    "KR": "korea/เกาหลี", "JP": "ญี่ปุ่น", "CN": "จีน", "SG": "สิงคโปร์", "PT": "portugal",
+    "BR": "brasil", "MX": "méxico", "TH": "ประเทศไทย/ไทย/thai", "PT": "portugal",
     "VN": "vietnam/viet nam/เวียดนาม", "MY": "มาเลเซีย", "LA": "ลาว", "PH": "ฟิลิปปินส์",
+    # Issue 63: boards in Chinese, Japanese, Korean and Arabic (Indeed China's "北京市, 中国")
+    "CN": "จีน/中国/中國/中华人民共和国", "JP": "ญี่ปุ่น/日本", "TW": "台湾/台灣",
+    "HK": "香港", "SG": "สิงคโปร์/新加坡", "AE": "uae/الإمارات/الإمارات العربية المتحدة",
+    "SA": "السعودية/المملكة العربية السعودية", "KR": "korea/เกาหลี/한국/대한민국",
 }  # fmt: skip
 # Country codes read as the country ("Remote - US"): not those that are words ("IN", "IT",
 # "ME") or US states' codes more often than countries there ("CA", "DE", "GA", "PA").
@@ -116,6 +119,9 @@ _CODES_READ = frozenset(_CODES.split())
 # The radius of a city: 3 km and a km per 100 of the square root of its people.
 _RADIUS_BASE, _RADIUS_PER_ROOT = 3.0, 0.01
 _BIG = 100_000  # a city this big keeps its other Latin names ("München", "Lisboa")
+# ... and its names in the scripts of boards hunter reads: Chinese, Japanese, Korean, Arabic
+# (Indeed China writes "北京市", RemoteOK "دبي"), issue 63
+_SCRIPTS = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0600-\u06ff]")
 BLOCK = 1 << 20  # bytes of the cities' file read at a time
 CHILD_TIMEOUT = 60.0  # seconds the process reading the cities may take
 READ_IN_CHILD = True  # False: read in this process (the unit tests', which start none)
@@ -354,7 +360,10 @@ def _cities_in(text: bytes) -> Iterator[tuple[list[str], str, str, float, float,
         big = int(people) >= _BIG
         if big or _THAI_ESCAPED.search(others):
             for other in json.loads(b"[" + others + b"]"):
-                if THAI.search(other) or (big and _LATIN.match(other) and not other.isupper()):
+                if THAI.search(other) or (
+                    big
+                    and ((_LATIN.match(other) and not other.isupper()) or _SCRIPTS.search(other))
+                ):
                     names.append(other)
         yield names, country.decode(), division.decode(), float(lat), float(lon), int(people)
 

@@ -31,7 +31,8 @@ from hunter.rules.thai_places import PREFIXES, RAIL
 REMOTE = "remote"
 _REMOTE_WORDS = re.compile(
     r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed)\b"
-    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|ทำงานที่ไหนก็ได้|รีโมท",
+    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|ทำงานที่ไหนก็ได้|รีโมท"
+    r"|远程|遠程|リモート|원격|재택",  # Chinese, Japanese and Korean boards' "remote"
     re.IGNORECASE,
 )
 _REMOTE_TEXT = re.compile(

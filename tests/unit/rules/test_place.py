@@ -109,7 +109,13 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (LISBON_REMOTE, "Anywhere in the World", "Python Developer", True),
         (LISBON_REMOTE, "Remote", "Python Developer", True),  # whom it takes unsaid: kept
         (LISBON_REMOTE, "", "Python Developer", True),  # no place: kept
-        (LISBON_REMOTE, "上海市", "Python Developer", True),  # a place not read: kept
+        (LISBON_REMOTE, "Landry Office", "Python Developer", True),  # a place not read: kept
+        (LISBON_REMOTE, "全职远程(电鸭·中文社区)", "Python Developer", True),  # remote, in Chinese
+        # Issue 63: Indeed China's places are read, not kept for a chat in Bangkok
+        (BANGKOK, "北京市", "IT Support", False),
+        (BANGKOK, "上海市", "IT Support", False),
+        (BANGKOK, "中国", "IT Support", False),
+        (BANGKOK, "دبي, دبي الإمارات العربية المتحدة", "IT Support", False),
         (BANGKOK, "เขตบางนา กรุงเทพมหานคร", "ไอทีซัพพอร์ต", True),
         (BANGKOK, "อ.ปากเกร็ด จ.นนทบุรี", "ไอทีซัพพอร์ต", True),
         (BANGKOK, "จ.ชลบุรี", "ไอทีซัพพอร์ต", False),
