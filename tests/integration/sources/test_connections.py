@@ -209,3 +209,15 @@ def test_a_site_that_closes_without_answering_fails_the_read_once(
     first, _ = read_twice(raw.url)
     assert first.error == "RemoteProtocolError: Server disconnected without sending a response."
     assert (raw.connections, len(raw.requests)) == (2, 2)  # one try each read, no retry loop
+
+
+def test_a_head_of_many_fields_and_a_large_cookie_is_read(
+    site: Callable[[Script], RawSite],
+) -> None:
+    # Issue 62, low 6: http.client's limits (100 fields, a 64 KiB line) failed such a page;
+    # h11 takes a head of up to 100 KiB whatever its fields.
+    fields = b"".join(b"X-Field-%d: %d\r\n" % (n, n) for n in range(150))
+    cookie = b"Set-Cookie: session=" + b"a" * 70_000 + b"; Path=/\r\n"
+    raw = site(replies(answer(extra=fields + cookie)))
+    first, _ = read_twice(raw.url)
+    assert (first.error, first.body) == (None, PAGE)
