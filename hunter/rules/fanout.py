@@ -33,7 +33,7 @@ from hunter.rules.filters import (
 )
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
-from hunter.rules.roles import families_in, forms, index_words, title_words
+from hunter.rules.roles import families_in, forms, title_joins, title_words
 from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import SHARED_LEAST, bag, taste
 
@@ -73,44 +73,55 @@ class _Chat:
 
 
 class _OtherWords:
-    """The chats' keywords in other words (roles.py): each distinct set of keywords' forms
-    (a group), indexed by the words, or Thai phrases, a title must hold for each."""
+    """The chats' keywords in other words (roles.py): each distinct form of theirs, indexed by
+    the words (or Thai phrase) a title must hold for it, with the sets of keywords (groups)
+    that have it. A listing counts its title's words once per form, not once per chat."""
 
     def __init__(self) -> None:
         self._groups: dict[tuple[str, ...], int] = {}
-        self._forms: list[tuple[frozenset[str], ...]] = []  # by group: each form's words
         self._chats: list[list[int]] = []  # by group
-        self._by_word: dict[str, list[tuple[int, int]]] = {}  # word -> (group, form)
+        self._forms: dict[tuple[frozenset[str], str, bool], int] = {}  # form -> its number
+        self._needed: list[int] = []  # by form: the words a title must hold
+        self._holders: list[list[int]] = []  # by form: the groups that have it
+        self._by_word: dict[str, list[int]] = {}  # a word or Thai phrase -> its forms
+        self._by_join: dict[str, list[int]] = {}  # a word only its two halves may spell
 
     def add(self, include: tuple[str, ...], chat: int, words: dict[str, _Edges]) -> int:
         """Index chat number `chat` of keywords `include`; its group. A Thai phrase is found
         by the Fanout's automaton, so it joins `words`."""
         group = self._groups.setdefault(include, len(self._groups))
-        if group == len(self._forms):
-            said = [index_words(form) for form in forms(include)]
-            self._forms.append(tuple(said))
+        if group == len(self._chats):
             self._chats.append([])
-            for n, needed in enumerate(said):
-                for word in needed:
-                    self._by_word.setdefault(word, []).append((group, n))
-                    if not word.isascii() and word not in words:
-                        words[word] = _Edges(False, False)
+            for index in {form.index for form in forms(include)}:
+                self._holders[self._form(index, words)].append(group)
         self._chats[group].append(chat)
         return group
+
+    def _form(self, index: tuple[frozenset[str], str, bool], words: dict[str, _Edges]) -> int:
+        number = self._forms.get(index)
+        if number is None:
+            number = self._forms[index] = len(self._needed)
+            needed, phrase, joined = index
+            self._needed.append(1 if phrase else len(needed))
+            self._holders.append([])
+            for word in [phrase] if phrase else needed:
+                (self._by_join if joined else self._by_word).setdefault(word, []).append(number)
+            if phrase and phrase not in words:
+                words[phrase] = _Edges(False, False)
+        return number
 
     def candidates(self, title: str, spans: Mapping[str, Sequence[tuple[int, int]]]) -> set[int]:
         """The chats one of whose forms `title` may say (all of the form's words among the
         title's, or its Thai phrase in the title): a few, whom roles.found then asks."""
-        said = Counter(key for word in title_words(title) for key in self._by_word.get(word, ()))
+        said = Counter(n for word in title_words(title) for n in self._by_word.get(word, ()))
+        said.update(n for word in title_joins(title) for n in self._by_join.get(word, ()))
         for word, where in spans.items():
             if not word.isascii() and where[0][1] <= len(title):  # a Thai phrase, in the title
                 said.update(self._by_word.get(word, ()))
-        return {
-            n
-            for (group, form), count in said.items()
-            if count >= len(self._forms[group][form])
-            for n in self._chats[group]
+        groups = {
+            g for n, count in said.items() if count >= self._needed[n] for g in self._holders[n]
         }
+        return {chat for group in groups for chat in self._chats[group]}
 
 
 class Fanout:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
@@ -43,13 +43,24 @@ class Form:
     # A family's title: its words in this order, side by side (or joined in one word): a
     # title's words in any order say another job ("IT Security Officer" is no "IT Officer")
     run: tuple[str, ...] = ()
+    # A keyword of one word: only its spelling in two ("help desk" for "helpdesk"); the word
+    # itself is the keyword's own hit, minding its ignore_within traps
+    joined: bool = False
 
     def said_by(self, title: str) -> bool:
         if self.phrase:
             return self.phrase in title.casefold()
+        if self.joined:
+            return self.words <= title_joins(title)
         if not self.words <= title_words(title):
             return False
         return not self.run or len(self.run) == 1 or _in_order(self.run, words_of(title))
+
+    @property
+    def index(self) -> tuple[frozenset[str], str, bool]:
+        """What a Fanout indexes it by: the words (or Thai phrase) a title must hold, and
+        whether among its joined words only."""
+        return self.words, self.phrase, self.joined
 
 
 def _in_order(run: tuple[str, ...], words: tuple[str, ...]) -> bool:
@@ -68,24 +79,34 @@ def words_of(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def title_words(title: str) -> frozenset[str]:
     """A title's words and each two neighbours joined (the spellings of one word meet)."""
-    found = words_of(title)
-    return frozenset(found) | {a + b for a, b in pairwise(found)}
+    return frozenset(words_of(title)) | title_joins(title)
 
 
-def _own(keyword: str, family: str = "") -> list[Form]:
+@lru_cache(maxsize=4096)
+def title_joins(title: str) -> frozenset[str]:
+    """Each two neighbouring words of a title, joined ("help desk" -> "helpdesk")."""
+    return frozenset(a + b for a, b in pairwise(words_of(title)))
+
+
+@lru_cache(maxsize=8192)
+def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
     """The forms of a keyword's own words (or of a title of its `family`): all of them in any
     order, and all joined; a Thai one, as a phrase (a chat's own Thai keyword already meets a
     title anywhere, minding its ignore_within traps: it has no other form)."""
     folded = keyword.casefold()
     if _THAI.search(folded):
-        return [Form(keyword, family, phrase=folded)] if family else []
+        return (Form(keyword, family, phrase=folded),) if family else ()
     found = words_of(folded)
     if not found:
-        return []
-    forms = [Form(keyword, family, frozenset(found), run=found if family else ())]
+        return ()
+    forms = [
+        Form(keyword, family, frozenset(found), run=found if family else (), joined=not family)
+        if len(found) == 1
+        else Form(keyword, family, frozenset(found), run=found if family else ())
+    ]
     if len(found) > 1:
         forms.append(Form(keyword, family, frozenset(["".join(found)])))
-    return forms
+    return tuple(forms)
 
 
 @lru_cache(maxsize=1)
@@ -110,23 +131,30 @@ def _family_of() -> dict[str, tuple[str, ...]]:
     return {key: tuple(names) for key, names in out.items()}
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=16384)  # one per distinct set of keywords: a community has thousands
 def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
     """Every form of a chat's keywords: their own words first (in the keywords' order), then
     the titles of each keyword's families."""
     own = [form for keyword in include for form in _own(keyword)]
-    related = []
+    related: list[Form] = []
     seen = {_key(keyword.casefold()) for keyword in include}
     for keyword in include:
-        for family in _family_of().get(_key(keyword.casefold()), ()):
-            for title in families()[family]:
-                if _key(title) not in seen:
-                    seen.add(_key(title))
-                    related += [
-                        Form(keyword, family, form.words, form.phrase, form.run)
-                        for form in _own(title, family)
-                    ]
+        for title, said in _kin(keyword):
+            if title not in seen:
+                seen.add(title)
+                related += said
     return (*own, *related)
+
+
+@lru_cache(maxsize=4096)
+def _kin(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
+    """The titles of a keyword's families (their keys), each with its forms for `keyword`:
+    one keyword's, made once however many chats hold it."""
+    return tuple(
+        (_key(title), tuple(replace(form, keyword=keyword) for form in _own(title, family)))
+        for family in _family_of().get(_key(keyword.casefold()), ())
+        for title in families()[family]
+    )
 
 
 def found(title: str, include: tuple[str, ...]) -> Form | None:
@@ -134,12 +162,6 @@ def found(title: str, include: tuple[str, ...]) -> Form | None:
     if not include:
         return None
     return next((form for form in forms(include) if form.said_by(title)), None)
-
-
-def index_words(form: Form) -> frozenset[str]:
-    """What a Fanout indexes a form under: its words (each must be among the title's), or its
-    Thai phrase (found by the automaton)."""
-    return frozenset([form.phrase]) if form.phrase else form.words
 
 
 @lru_cache(maxsize=1)
