@@ -74,3 +74,22 @@ def test_a_subscriber_says_where_it_can_work_in_thai(community: Community) -> No
     assert "ที่ทำงาน · places: กรุงเทพ, ปริมณฑล" in community.say(STRANGER, "/words")
     assert "ไม่รู้จักสถานที่" in community.say(STRANGER, "/places Qwertyville")
     assert "every place" in community.say(STRANGER, "/places all")
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_job_written_in_other_words_comes_marked_as_a_job_like_its_word(
+    community: Community,
+) -> None:
+    """Issue 63: someone who types "helpdesk" wants "Technical Support Engineer", and hears of
+    it, told it is not their word but a job like it; a pastry chef never comes."""
+    community.say(STRANGER, "/start helpdesk")
+    count = len(community.telegram.texts(STRANGER))
+    community.post("Technical Support Engineer", "Pastry Chef")
+    [card] = community.read(STRANGER, count + 1)[count:]
+    assert card.startswith("Technical Support Engineer")
+    assert "not your words: a job like “helpdesk”" in card
+    count = len(community.telegram.texts(STRANGER))
+    community.post("Help Desk Agent")  # its own word, spelt in two
+    [card] = community.read(STRANGER, count + 1)[count:]
+    assert card.startswith("Help Desk Agent") and "not your words" not in card
+    assert "Pastry Chef" not in titles(community.telegram.texts(STRANGER))
