@@ -115,8 +115,9 @@ class _OtherWords:
         title's, or its Thai phrase in the title): a few, whom roles.found then asks."""
         said = Counter(n for word in title_words(title) for n in self._by_word.get(word, ()))
         said.update(n for word in title_joins(title) for n in self._by_join.get(word, ()))
+        end = len(title.casefold())  # where the title ends in the folded text the spans are of
         for word, where in spans.items():
-            if not word.isascii() and where[0][1] <= len(title):  # a Thai phrase, in the title
+            if not word.isascii() and where[0][1] <= end:  # a Thai phrase, in the title
                 said.update(self._by_word.get(word, ()))
         groups = {
             g for n, count in said.items() if count >= self._needed[n] for g in self._holders[n]

@@ -113,3 +113,44 @@ def test_ten_thousand_chats_cost_one_pass_a_listing() -> None:
     assert [[(n, v.keywords) for n, v in w] for w in through_index] == one_by_one
     assert sum(len(w) for w in one_by_one) > 100  # many chats want each one
     assert index_cpu * 20 < plain_cpu, (index_cpu, plain_cpu)
+
+
+# Words of real keywords and titles, so that their other words (roles.py: spellings, words in
+# any order, a family's titles, Thai titles) meet: "help desk" and "helpdesk", "Groß" folding
+# to two letters before a Thai title.
+KEYWORDS = st.sampled_from(
+    ["IT Support", "helpdesk", "security engineer", "cybersecurity", "ไอทีซัพพอร์ต", "python"]
+)
+TITLE_WORDS = st.sampled_from(
+    ["it", "support", "help", "desk", "technical", "engineer", "security", "cyber", "noc",
+     "Groß", "ช่างไอที", "python", "-", "customer", "officer"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    chats=st.lists(
+        st.tuples(
+            st.lists(KEYWORDS, min_size=1, max_size=3, unique=True),
+            st.lists(st.sampled_from(["it support", "helpdesk", "python"]), max_size=1),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    title=st.lists(TITLE_WORDS, min_size=1, max_size=5).map(" ".join),
+)
+def test_the_index_finds_their_words_in_other_words_as_judge_does(
+    chats: list[tuple[list[str], list[str]]], title: str
+) -> None:
+    judges: list[Judge] = [
+        (f"c{n}", FilterConfig(include=tuple(words)), dict.fromkeys(muted, UNTIL))
+        for n, (words, muted) in enumerate(chats)
+    ]
+    listing = _listing(title, "", None)
+    indexed = [(name, v) for name, v in Fanout(judges).judge(listing)]
+    one_by_one = [
+        (name, verdict)
+        for name, filter_, mutes in judges
+        if (verdict := judge(listing, filter_, mutes)).matched
+    ]
+    assert indexed == one_by_one

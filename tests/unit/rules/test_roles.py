@@ -26,7 +26,8 @@ def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
     """judge()'s verdict (matched, reason, like, kin), checked against the Fanout's."""
     verdict = judge(listing, rules)
     through = dict(Fanout([("chat", rules, {})]).judge(listing))
-    assert (verdict.matched, through.get("chat", verdict)) == (verdict.matched, verdict)
+    assert ("chat" in through) is verdict.matched, (verdict, through)
+    assert through.get("chat", verdict) == verdict
     return verdict.matched, verdict.reason, verdict.like, verdict.kin
 
 
@@ -60,6 +61,7 @@ def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str)
         "System Administrator (Outsource)",
         "เจ้าหน้าที่ IT ประจำสาขา",
         "ช่างไอทีซัพพอร์ท",
+        "Großhandel ช่างไอที",  # "ß" folds to two letters: the title's end moves
     ],
 )
 def test_it_support_brings_a_job_like_it_marked_as_not_its_words(title: str) -> None:
