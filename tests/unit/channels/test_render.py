@@ -147,3 +147,14 @@ def test_notices_carry_no_buttons() -> None:
     notice = Listing("hunter:quota:2026-11", "hunter", "📈 190 of 200 used", "")
     [message] = messages([notice], actions=True)
     assert "footer" not in message["contents"]
+
+
+def test_a_long_link_opens_its_listing_on_telegram_and_discord_too() -> None:
+    # Issue 62's must-show (8): every alert's link opens its listing, on every channel
+    from hunter.channels.discord.render import embed
+    from hunter.channels.telegram.render import message
+
+    listing = Listing("i:1", "indeed", "Backend Engineer", INDEED, None, "")
+    sent = message(listing, None, actions=True)
+    assert sent["reply_markup"]["inline_keyboard"][0][0]["url"] == INDEED
+    assert embed(listing)["url"] == INDEED
