@@ -56,7 +56,7 @@ def test_hunter_run_keeps_threads_descriptors_and_cpu_flat_against_endless_board
     try:
         samples: list[tuple[float, int, int, float]] = []
         started = time.monotonic()
-        while time.monotonic() - started < 36 and process.poll() is None:
+        while time.monotonic() - started < 27 and process.poll() is None:
             samples.append((time.monotonic() - started, *sample(process.pid)))
             time.sleep(0.5)
         assert process.poll() is None, process.communicate()[1]
@@ -64,14 +64,14 @@ def test_hunter_run_keeps_threads_descriptors_and_cpu_flat_against_endless_board
         process.send_signal(signal.SIGTERM)
         _out, err = process.communicate(timeout=30)
     for n in range(len(hostile)):  # each hostile board read again and again
-        assert err.count(f"source hostile{n}: ") >= 5, err[-3000:]
-    warm = [s for s in samples if s[0] >= 8]  # its first polls over: every thread it keeps
-    early = [s for s in warm if s[0] < 16]
-    late = [s for s in warm if s[0] >= 24]
+        assert err.count(f"source hostile{n}: ") >= 4, err[-3000:]
+    warm = [s for s in samples if s[0] >= 6]  # its first polls over: every thread it keeps
+    early = [s for s in warm if s[0] < 12]
+    late = [s for s in warm if s[0] >= 18]
     assert max(s[1] for s in late) <= max(s[1] for s in early), samples  # threads
     assert max(s[2] for s in late) <= max(s[2] for s in early), samples  # descriptors
     # Each poll reads the endless board as fast as it sends for its 1 s (and the poll's grace);
-    # between polls nothing runs: well under half a core over the last 28 s, where a read
+    # between polls nothing runs: well under half a core over the last 21 s, where a read
     # left running took a whole core.
     cpu = (late[-1][3] - warm[0][3]) / (late[-1][0] - warm[0][0])
     assert cpu < 0.5, samples
