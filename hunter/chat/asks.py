@@ -40,7 +40,10 @@ def tell_owner(store: Store, now: datetime, names: Mapping[str, str] | None = No
     last = store.subscribers.take_turn(TURN, now, CARDS_EVERY, waiting[-1].joined_at)
     if last is None:
         return False
-    new = [(s.chat, (names or {}).get(s.chat, "")) for s in waiting if s.joined_at > last]
+    # Their names as they gave them with their Start (kept while they wait), or as the caller
+    # knows them: a card a poll makes names them too (issue 62, low 7: it named no one)
+    named = {**store.subscribers.asker_names(), **(names or {})}
+    new = [(s.chat, named.get(s.chat, "")) for s in waiting if s.joined_at > last]
     if not new:
         return False
     queued = store.outbox.enqueue(notices.asks_to_join(new, now), now)

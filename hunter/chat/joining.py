@@ -91,7 +91,7 @@ class Joining:
         chat = event.chat_id or ""
         now = self.clock()
         joined = self.store.subscribers.join(
-            chat, self.settings.asks, self.settings.max, now, event.sender or None
+            chat, self.settings.asks, self.settings.max, now, event.sender or None, event.who
         )
         if joined is Joined.FULL:
             log.warning("a chat could not join: [subscribers] max = %d", self.settings.max)

@@ -33,6 +33,16 @@ class Joined(StrEnum):
     FULL = "full"  # `max` chats are in or waiting: not now
 
 
+NAME_MOST = 64  # characters of a name kept for the owner's card (a stranger writes it)
+
+
+def kept_name(name: str | None) -> str | None:
+    """A stranger's name as the store keeps it: on one line, at most NAME_MOST characters
+    (shown_name removes bidirectional controls when it is shown); None for none."""
+    kept = " ".join((name or "").split())[:NAME_MOST]
+    return kept or None
+
+
 class Standing(StrEnum):
     ASKED = "asked"
     ACTIVE = "active"
@@ -76,13 +86,20 @@ def _subscriber(row: Row) -> Subscriber:
 class SubscriberStore(Room):
     @abstractmethod
     def join(
-        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+        self,
+        chat: str,
+        asked: bool,
+        most: int,
+        now: datetime,
+        by: str | None = None,
+        name: str | None = None,
     ) -> Joined:
         """`chat` joins (`asked`: asks the owner to let it), started by `by` (the user's id
         on its channel, where the channel says: in a group, only they or its admins change
-        it). Decided by the database, so that
-        of any number of Starts at once, on any replicas, at most `most` chats are in or
-        waiting (an ask of the last ASKS_EXPIRE), asks at most half of them."""
+        it), called `name` (kept while it waits, for the owner's card: kept_name). Decided
+        by the database, so that of any number of Starts at once, on any replicas, at most
+        `most` chats are in or waiting (an ask of the last ASKS_EXPIRE), asks at most half of
+        them."""
 
     @abstractmethod
     def approve(self, chat: str, now: datetime) -> bool:
@@ -118,6 +135,10 @@ class SubscriberStore(Room):
     def prune(self, before: datetime) -> list[str]:
         """Forget the chats that left, or asked and were never let in, before `before`, and
         the counts of joins and leaves older than that; the chats forgotten."""
+
+    def asker_names(self) -> dict[str, str]:
+        """The chats waiting for the owner that gave a name with their Start, with it."""
+        return {text(r, "chat"): text(r, "name") for r in self._rows("asker_names")}
 
     def all(self) -> list[Subscriber]:
         """The chats in or waiting, the oldest first."""

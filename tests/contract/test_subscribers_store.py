@@ -42,6 +42,23 @@ def test_one_who_asks_waits_for_the_owner(store: Store) -> None:
     assert store.subscribers.counts(T0) == Membership(active=1, joined=1)
 
 
+def test_the_name_one_who_asks_gave_is_kept_while_it_waits(store: Store) -> None:
+    # Issue 62, low 7: the owner's card a poll makes names them (it named no one)
+    long = "So\u202emchai " + "x" * 100
+    assert store.subscribers.join(ALICE, True, 10, T0, "501", long) is Joined.ASKED
+    assert store.subscribers.join(BOB, True, 10, T0, "502", None) is Joined.ASKED
+    assert store.subscribers.join("telegram:7", False, 10, T0, "7", "Joined") is Joined.JOINED
+    assert store.subscribers.asker_names() == {ALICE: long[:64]}  # only who waits, one line
+    assert store.subscribers.approve(ALICE, T0)
+    assert store.subscribers.asker_names() == {}  # let in: its name is not kept
+    assert store.subscribers.join(BOB, True, 10, T0 + timedelta(days=8), "502", "Team") in (
+        Joined.ASKED,
+    )
+    assert store.subscribers.asker_names() == {BOB: "Team"}
+    store.subscribers.forget(BOB)
+    assert store.subscribers.asker_names() == {}
+
+
 def test_no_more_than_max_are_in_or_waiting(store: Store) -> None:
     assert store.subscribers.join("telegram:1", False, 2, T0) is Joined.JOINED
     assert store.subscribers.join("telegram:2", True, 2, T0) is Joined.ASKED
@@ -255,16 +272,19 @@ def test_forgetting_the_chats_that_asked_never_resets_the_turn(
         cards += asks.tell_owner(store, now, {ALICE: "Mallory"})
         assert store.subscribers.forget(ALICE)
     assert cards == 1
-    # The ones that asked meanwhile get the next card, once its while is over; named each.
-    assert store.subscribers.join(ALICE, True, 10, T0 + timedelta(minutes=1)) is Joined.ASKED
-    assert store.subscribers.join(BOB, True, 10, T0 + timedelta(minutes=2)) is Joined.ASKED
+    # The ones that asked meanwhile get the next card, once its while is over; named each,
+    # by the names they gave with their Start (issue 62: a poll's card named no one).
+    at = T0 + timedelta(minutes=1)
+    assert store.subscribers.join(ALICE, True, 10, at, "1001", "Alice") is Joined.ASKED
+    at += timedelta(minutes=1)
+    assert store.subscribers.join(BOB, True, 10, at, "1002", "Bob's team") is Joined.ASKED
     assert not asks.tell_owner(store, T0 + timedelta(hours=1))
     assert asks.tell_owner(store, T0 + asks.CARDS_EVERY)
     assert not asks.tell_owner(store, T0 + 2 * asks.CARDS_EVERY)  # nobody new since
     rows = store.outbox.claim_new("w", "k", 10, T0 + 3 * asks.CARDS_EVERY, "")
     [card] = [r.listing for r in rows if ALICE in r.listing.job_id]
     assert card.title == "🙋 2 chats ask to join hunter's alerts"
-    assert f"{ALICE}, {BOB}" in card.summary
+    assert f"Alice ({ALICE}), Bob's team ({BOB})" in card.summary
     assert "hunter_seen_jobs" in _mentions(store, request, BOB)  # the card names it
     assert store.subscribers.forget(BOB)  # and a /forget takes the card with the rest
     assert _mentions(store, request, BOB) == []

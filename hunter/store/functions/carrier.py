@@ -42,6 +42,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "recent_sent_chat": ("hunter_recent_sent_chat", ("limit", "chat")),
     "subscribers": ("hunter_subscriber_rows", ()),
     "subscriber": ("hunter_subscriber_of", ("chat",)),
+    "asker_names": ("hunter_asker_names", ()),
     "membership": ("hunter_membership_counts", ("since", "recent")),
 }
 SCALARS = {"hunter_next_due", "hunter_batch_body", "hunter_sent_since"}

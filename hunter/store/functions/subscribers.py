@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from hunter.store.columns import flag, optional_moment, text, whole_number
 from hunter.store.functions.carrier import FunctionCarrier
-from hunter.store.subscribers import NEVER, Joined, SubscriberStore
+from hunter.store.subscribers import NEVER, Joined, SubscriberStore, kept_name
 
 
 class FunctionSubscribers(SubscriberStore):
@@ -16,10 +16,23 @@ class FunctionSubscribers(SubscriberStore):
         self._database = database
 
     def join(
-        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+        self,
+        chat: str,
+        asked: bool,
+        most: int,
+        now: datetime,
+        by: str | None = None,
+        name: str | None = None,
     ) -> Joined:
+        named = kept_name(name) if asked else None
         answer = self._database.value(
-            "hunter_subscriber_join", chat=chat, asked=asked, most=most, now=now, by=by
+            "hunter_subscriber_join",
+            chat=chat,
+            asked=asked,
+            most=most,
+            now=now,
+            by=by,
+            name=named,
         )
         return Joined(str(answer))
 

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from hunter.store.columns import integer, moment, optional_moment, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
-from hunter.store.subscribers import ASKS_EXPIRE, NEVER, Joined, SubscriberStore
+from hunter.store.subscribers import ASKS_EXPIRE, NEVER, Joined, SubscriberStore, kept_name
 
 # What /forget deletes beyond the outbox rows, table by table (019_subscribers.sql's list).
 FORGET = (
@@ -31,7 +31,13 @@ class SQLiteSubscribers(SubscriberStore):
         self._database = database
 
     def join(
-        self, chat: str, asked: bool, most: int, now: datetime, by: str | None = None
+        self,
+        chat: str,
+        asked: bool,
+        most: int,
+        now: datetime,
+        by: str | None = None,
+        name: str | None = None,
     ) -> Joined:
         fresh = now - ASKS_EXPIRE
         with self._database.tx() as db:
@@ -48,7 +54,8 @@ class SQLiteSubscribers(SubscriberStore):
             if asked and integer(counted, "asked") >= max(1, most // 2):
                 return Joined.FULL
             status = "asked" if asked else "active"
-            put = {"chat": chat, "status": status, "now": ts(now), "by": by}
+            named = kept_name(name) if asked else None
+            put = {"chat": chat, "status": status, "now": ts(now), "by": by, "name": named}
             db.execute(Q["subscriber_put"], put)
             return Joined.ASKED if asked else Joined.JOINED
 

@@ -550,15 +550,19 @@ FROM hunter_subscribers
 WHERE chat <> :chat AND (status = 'active' OR (status = 'asked' AND joined_at >= :fresh));
 
 -- name: subscriber_put
-INSERT INTO hunter_subscribers (chat, status, joined_at, left_at, started_by)
-VALUES (:chat, :status, :now, NULL, :by)
+INSERT INTO hunter_subscribers (chat, status, joined_at, left_at, started_by, name)
+VALUES (:chat, :status, :now, NULL, :by, :name)
 ON CONFLICT (chat) DO UPDATE
     SET status = excluded.status, joined_at = excluded.joined_at, left_at = NULL,
-        started_by = excluded.started_by;
+        started_by = excluded.started_by, name = excluded.name;
 
 -- name: subscriber_approve
-UPDATE hunter_subscribers SET status = 'active', joined_at = :now
+UPDATE hunter_subscribers SET status = 'active', joined_at = :now, name = NULL
 WHERE chat = :chat AND status = 'asked';
+
+-- name: asker_names
+SELECT chat, name FROM hunter_subscribers
+WHERE status = 'asked' AND name IS NOT NULL AND name <> '';
 
 -- name: subscriber_left
 UPDATE hunter_subscribers SET status = 'left', left_at = :now WHERE chat = :chat;
