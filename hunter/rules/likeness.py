@@ -20,8 +20,9 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   character 5-grams are in the longer one (a board that cuts descriptions at 500 characters still
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
 - a merge needs evidence from both sides: the same text, or (where either has none) one
-  board re-posting its own listing; never the absence of text (issue 55: a copycat board's
-  text-less copy hid the employer's own listing for 45 days).
+  board re-posting its own listing, or two boards neither of which shows its text naming the
+  same employer (issue 63); never a bare copy beside a listing with its text (issue 55: a
+  copycat board's text-less copy hid the employer's own listing for 45 days).
 Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
 """
 
@@ -506,12 +507,20 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     share = text_share(a, b)
     if share is not None and share < TEXT_SAME:
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
-    if share is None and not (a.shingles and b.shingles) and not same_board:
-        # Nothing but a title and an employer, and another board: the absence of text is no
-        # evidence (a copycat board posts titles of real employers).
+    # A title and an employer without text beside a listing with its text, on another
+    # board: the absence of text is no evidence (a copycat board posts the titles of real
+    # employers, and its bare copy would stand for their listing). But where neither shows
+    # its text (issue 63: Proxify on two boards), the same title, employer, place and pay
+    # are one job, and a wrong merge hides no listing: the copy's link is shown on the first
+    # alert ("also on", docs/promise.md).
+    neither = not (a.shingles or b.shingles)
+    partial = share is None and not (a.shingles and b.shingles) and not same_board
+    if partial and not (neither and stated):
         return Sameness(False, (*reasons, "no text to compare"), share)
     if stated:
-        reasons.append("same employer" + (" on one board" if share is None else ""))
+        said = " on one board" if share is None and same_board else ""
+        said = ", neither shows its text" if share is None and not same_board else said
+        reasons.append("same employer" + said)
     elif share is None or share < TEXT_ALONE:
         # No employer on one side and no text to vouch for it: not enough to merge.
         return Sameness(False, (*reasons, "employer unknown"), share)

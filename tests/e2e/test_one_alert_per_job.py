@@ -246,3 +246,37 @@ def test_a_job_under_many_links_is_one_alert(
         assert done.returncode == 0, done.stderr
     assert line.delivered == ["Senior Python Developer"] * alerts
     assert len(line.pushes) == alerts
+
+
+def test_the_same_job_on_two_boards_that_show_no_text_is_one_alert_with_both_links(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, env: dict[str, str]
+) -> None:
+    """Issue 63: Proxify's listings on We Work Remotely and Working Nomads show no text: the
+    same title and employer on two boards was two alerts. Now one, and the second board's
+    link is on the first alert (Telegram edits it), so a wrong merge would hide nothing."""
+    env = {**env, **telegram.env()}
+
+    def bare(jobs: list[tuple[str, str]], name: str) -> dict[str, Any]:
+        listed = feed(jobs, name)
+        for job in listed["jobs"]:
+            job["text"] = ""
+        return listed
+
+    one = board.serve_json("/one", bare([("s1", "seed one")], "one"))
+    two = board.serve_json("/two", bare([("s2", "seed two")], "two"))
+    write_config(
+        tmp_path,
+        [source("one", one), source("two", two)],
+        filter={"include": ["python"]},
+        chats=[{"name": "tg", "to": "telegram:111"}],
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    board.serve_json("/one", bare([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    board.serve_json("/two", bare([("91", "Senior Python Developer"), ("s2", "seed two")], "two"))
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    assert len(line.pushes) == 1 and len(telegram.delivered) == 1
+    [edited] = telegram.edited
+    assert '<a href="https://two.test/jobs/91">two</a>' in edited.fields["text"]
+    assert "neither shows its text" in again.stderr

@@ -168,9 +168,19 @@ def test_a_copycat_boards_text_less_copy_is_never_the_employers_listing() -> Non
     copy, employer = job(summary="", job_id="copycat:1"), job(job_id="employer:9")
     assert not same_job(employer, copy).same and not same_job(copy, employer).same
     assert str(same_job(employer, copy)) == "same title, no text to compare"
-    assert not same_job(job(summary=""), job(summary="")).same  # neither has any: no evidence
     repost = same_job(job(summary=""), job(summary=""), same_board=True)
     assert repost.same and str(repost) == "same title, same employer on one board"
+
+
+def test_the_same_job_on_two_boards_that_show_no_text_is_one_job() -> None:
+    """Issue 63: neither board shows its text (Proxify on We Work Remotely and Working
+    Nomads): the same title, employer, place and pay are one job. A wrong merge hides no
+    listing now: the copy's link is shown on the first alert. Without an employer on both,
+    or beside a listing with its text (the copycat above), still apart."""
+    merged = same_job(job(summary=""), job(summary=""))
+    assert merged.same and str(merged) == "same title, same employer, neither shows its text"
+    assert not same_job(job(summary="", company=""), job(summary="")).same
+    assert not same_job(job(summary=""), job(summary="", company="Other Co")).same
 
 
 def test_texts_in_two_languages_say_nothing_either_way() -> None:
