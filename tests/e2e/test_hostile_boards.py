@@ -25,6 +25,7 @@ from tests.support.local_server import free_port
 from tests.support.raw_site import RawSite
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SLACK = 2  # threads or descriptors a loaded machine may show a moment longer
 
 
 def sample(pid: int) -> tuple[int, int, float]:
@@ -68,8 +69,11 @@ def test_hunter_run_keeps_threads_descriptors_and_cpu_flat_against_endless_board
     warm = [s for s in samples if s[0] >= 6]  # its first polls over: every thread it keeps
     early = [s for s in warm if s[0] < 12]
     late = [s for s in warm if s[0] >= 18]
-    assert max(s[1] for s in late) <= max(s[1] for s in early), samples  # threads
-    assert max(s[2] for s in late) <= max(s[2] for s in early), samples  # descriptors
+    # Flat: a sample may catch a poll's readers or not, and on a loaded machine a thread
+    # may end a moment late (a slack of 2); a read left running adds its thread and socket
+    # every poll (on the old transport threads went 14 -> 23 in these 27 s)
+    assert max(s[1] for s in late) <= max(s[1] for s in early) + SLACK, samples  # threads
+    assert max(s[2] for s in late) <= max(s[2] for s in early) + SLACK, samples  # descriptors
     # Each poll reads the endless board as fast as it sends for its 1 s (and the poll's grace);
     # between polls nothing runs: well under half a core over the last 21 s, where a read
     # left running took a whole core.
