@@ -65,7 +65,7 @@ def test_hunter_run_keeps_threads_descriptors_and_cpu_flat_against_endless_board
         process.send_signal(signal.SIGTERM)
         _out, err = process.communicate(timeout=30)
     for n in range(len(hostile)):  # each hostile board read again and again
-        assert err.count(f"source hostile{n}: ") >= 4, err[-3000:]
+        assert err.count(f"source hostile{n}: ") >= 3, err[-3000:]
     warm = [s for s in samples if s[0] >= 6]  # its first polls over: every thread it keeps
     early = [s for s in warm if s[0] < 12]
     late = [s for s in warm if s[0] >= 18]
