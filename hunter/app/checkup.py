@@ -247,7 +247,7 @@ def _report_copies(copies: Copies, say: Callable[[str], None]) -> None:
         marked, first = copies.decide(listing, likeness)
         if first is not None:
             merged.append(marked)
-        copies.add(marked, likeness, first.chats if first else ())
+        copies.add(marked, likeness, (), first)
     if merged:
         listing = merged[0]
         say(

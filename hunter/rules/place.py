@@ -253,14 +253,12 @@ def elsewhere(where: Where, places: tuple[str, ...]) -> str:
     """Why a listing `where` it is suits no place of a chat's `places`, in words; "" when it
     suits one, the chat names none, or the listing's place is unknown. A remote job suits only
     a chat whose places say "remote" (issue 63: one that works in กรุงเทพฯ and ปริมณฑล asked
-    for no "Worldwide" job), unless it is also in one of its places (hybrid)."""
+    for no "Worldwide" job; a hybrid one is read as on site: _where)."""
     if not places:
         return ""
     areas, remote_ok = _chat_areas(places)
     wanted = ", ".join(p for p in places)
     if where.remote and not remote_ok:
-        if any(a.overlaps(c) for a in finest(where.at) for c in areas):
-            return ""
         return f"place read as {where.shown()} (this chat works in {wanted}, not remote)"
     if where.remote:
         if not where.open_to or not areas or any(a.countries is None for a in where.open_to):

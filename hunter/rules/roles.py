@@ -40,8 +40,8 @@ class Form:
     family: str  # "" for the keyword's own words; else the family whose title this is
     words: frozenset[str] = frozenset()
     phrase: str = ""  # Thai: anywhere in the title
-    # A family's title: its words in this order, side by side (or joined in one word): a
-    # title's words in any order say another job ("IT Security Officer" is no "IT Officer")
+    # A family's title of several words: them in this order, side by side (its words in any
+    # order say another job: "IT Security Officer" is no "IT Officer")
     run: tuple[str, ...] = ()
     # A keyword of one word: only its spelling in two ("help desk" for "helpdesk"); the word
     # itself is the keyword's own hit, minding its ignore_within traps
@@ -54,7 +54,7 @@ class Form:
             return self.words <= title_joins(title)
         if not self.words <= title_words(title):
             return False
-        return not self.run or len(self.run) == 1 or _in_order(self.run, words_of(title))
+        return not self.run or _side_by_side(self.run, words_of(title))
 
     @property
     def index(self) -> tuple[frozenset[str], str, bool]:
@@ -63,12 +63,10 @@ class Form:
         return self.words, self.phrase, self.joined
 
 
-def _in_order(run: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether `run` stands in `words` side by side, or joined in one of them."""
-    joined = "".join(run)
-    return joined in words or any(
-        words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1)
-    )
+def _side_by_side(run: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether `run` stands in `words` side by side (joined in one word, it is a form of its
+    own: _own)."""
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def words_of(text: str) -> tuple[str, ...]:
@@ -97,16 +95,13 @@ def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
     if _THAI.search(folded):
         return (Form(keyword, family, phrase=folded),) if family else ()
     found = words_of(folded)
+    if len(found) == 1:  # a chat's own word is sought only spelt in two (Form.joined)
+        return (Form(keyword, family, frozenset(found), joined=not family),)
     if not found:
         return ()
-    forms = [
-        Form(keyword, family, frozenset(found), run=found if family else (), joined=not family)
-        if len(found) == 1
-        else Form(keyword, family, frozenset(found), run=found if family else ())
-    ]
-    if len(found) > 1:
-        forms.append(Form(keyword, family, frozenset(["".join(found)])))
-    return tuple(forms)
+    run = found if family else ()  # a chat's own words in any order; a title's side by side
+    joined = Form(keyword, family, frozenset(["".join(found)]))
+    return (Form(keyword, family, frozenset(found), run=run), joined)
 
 
 @lru_cache(maxsize=1)

@@ -306,3 +306,17 @@ def test_the_previous_hunter_still_reads_and_notes_its_sources_after_the_upgrade
     with PostgresStore(pg_url) as store:
         state = store.sources.states()["a"]
     assert state.cadence == learned
+
+
+def test_a_hunter_before_schema_29_still_joins_a_chat_during_a_deploy(migrated_pg_url: str) -> None:
+    """Replicas overlap on a deploy: the hunter before schema 29 calls hunter_subscriber_join
+    with its five arguments. It still joins, and no name is kept (issue 62, low 7)."""
+    with psycopg.connect(migrated_pg_url, autocommit=True) as db:
+        said = db.execute(
+            "SELECT hunter_subscriber_join(p_chat => %s, p_asked => true, p_most => 10, "
+            "p_now => now(), p_by => %s)",
+            ("telegram:5", "5"),
+        ).fetchone()
+        named = db.execute("SELECT count(*) FROM hunter_asker_names()").fetchone()
+    assert said is not None and said[0] == "asked"
+    assert named is not None and named[0] == 0

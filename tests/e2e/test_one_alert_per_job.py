@@ -23,9 +23,9 @@ TEXT = (
 )
 
 
-def feed(jobs: list[tuple[str, str]], board: str) -> dict[str, Any]:
+def feed(jobs: list[tuple[str, str]], board: str, text: str = TEXT) -> dict[str, Any]:
     """A board's JSON: each job with its employer, place and text, as Remotive-like boards
-    state them."""
+    state them ("" for a board that shows no text)."""
     return {
         "jobs": [
             {
@@ -34,7 +34,7 @@ def feed(jobs: list[tuple[str, str]], board: str) -> dict[str, Any]:
                 "link": f"https://{board}.test/jobs/{job}",
                 "company": "Acme Co., Ltd.",
                 "location": "Bangkok",
-                "text": TEXT,
+                "text": text,
             }
             for job, title in jobs
         ]
@@ -153,10 +153,10 @@ def test_a_copycats_text_less_copy_never_hides_the_employers_listing(
         chats=[{"name": "tg", "to": "telegram:111"}],
     )
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    bare = feed([("7", "Senior Python Developer"), ("s1", "seed one")], "copycat")
-    for job in bare["jobs"]:
-        job["text"] = ""  # a title and an employer, no text
-    board.serve_json("/copycat", bare)
+    # a title and an employer, no text
+    board.serve_json(
+        "/copycat", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "copycat", "")
+    )
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     board.serve_json("/acme", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "acme"))
     again = run_hunter(tmp_path, "run", "--once", env=env)
@@ -256,14 +256,8 @@ def test_the_same_job_on_two_boards_that_show_no_text_is_one_alert_with_both_lin
     link is on the first alert (Telegram edits it), so a wrong merge would hide nothing."""
     env = {**env, **telegram.env()}
 
-    def bare(jobs: list[tuple[str, str]], name: str) -> dict[str, Any]:
-        listed = feed(jobs, name)
-        for job in listed["jobs"]:
-            job["text"] = ""
-        return listed
-
-    one = board.serve_json("/one", bare([("s1", "seed one")], "one"))
-    two = board.serve_json("/two", bare([("s2", "seed two")], "two"))
+    one = board.serve_json("/one", feed([("s1", "seed one")], "one", ""))
+    two = board.serve_json("/two", feed([("s2", "seed two")], "two", ""))
     write_config(
         tmp_path,
         [source("one", one), source("two", two)],
@@ -271,9 +265,13 @@ def test_the_same_job_on_two_boards_that_show_no_text_is_one_alert_with_both_lin
         chats=[{"name": "tg", "to": "telegram:111"}],
     )
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    board.serve_json("/one", bare([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    board.serve_json(
+        "/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one", "")
+    )
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    board.serve_json("/two", bare([("91", "Senior Python Developer"), ("s2", "seed two")], "two"))
+    board.serve_json(
+        "/two", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "two", "")
+    )
     again = run_hunter(tmp_path, "run", "--once", env=env)
     assert again.returncode == 0, again.stderr
     assert len(line.pushes) == 1 and len(telegram.delivered) == 1
