@@ -181,6 +181,12 @@ class Fanout:
     def __len__(self) -> int:
         return len(self._order)
 
+    def take_held(self) -> dict[str, Counter[str]]:
+        """What `held` counted since the last take (a read's), counting anew from here: one
+        index serves every source of a poll that shares its chats (poll/poller.py)."""
+        held, self.held = dict(self.held), defaultdict(Counter)
+        return held
+
     def judge(self, listing: Listing) -> list[tuple[str, Judgement]]:
         """Each chat that wants `listing`, with judge()'s verdict, in the order given. What a
         chat's places, languages or taps held back of its keyword hits is counted in `held`."""
