@@ -10,7 +10,10 @@ and what each layer costs per listing.
    person's keywords alone, then with their places, their languages, and their taps (they tap
    every alert 👍 when they wanted it, 👎 when not). Pooled precision (of the alerts, the share
    wanted) and recall (of the wanted, the share alerted), and each person's.
-2. The cost of reading one listing once for all chats, cold (its caches cleared, the gazetteer
+2. How each board's places are read (issue 63: 北京市 was unknown, and kept for a chat in
+   Bangkok): of the listings that give a place, the share read as remote, as somewhere, and
+   unknown (kept for every chat, as a place it cannot judge), with the unknown ones named.
+3. The cost of reading one listing once for all chats, cold (its caches cleared, the gazetteer
    and the language model loaded before): its place, its language and its bag of words, the
    median of the 603; and the one-time loads a process pays at its first listing.
 A benchmark: it reports and never fails.
@@ -80,6 +83,49 @@ def table(which: str) -> list[str]:
     return lines
 
 
+def places() -> list[str]:
+    from collections import Counter
+
+    from hunter.rules.place import where_of
+
+    counts: dict[str, Counter[str]] = {}
+    unknown: Counter[str] = Counter()
+    for item in listings():
+        board = counts.setdefault(item.source, Counter())
+        if not item.location.strip():
+            board["no place given"] += 1
+            continue
+        where = where_of(item.location, item.title, item.summary)
+        kind = "remote" if where.remote else "somewhere" if where.at else "unknown"
+        board[kind] += 1
+        if kind == "unknown":
+            unknown[item.location.strip()] += 1
+    kinds = ("somewhere", "remote", "unknown", "no place given")
+    lines = [
+        "",
+        "How each board's places are read (the 603 listings): a place read as somewhere, as "
+        "remote, or unknown (kept for every chat); and listings that give none.",
+        "",
+        "| board | " + " | ".join(kinds) + " |",
+        "|---|" + "---|" * len(kinds),
+    ]
+    total: Counter[str] = Counter()
+    for board, found in sorted(counts.items()):
+        total.update(found)
+        lines.append(f"| {board} | " + " | ".join(str(found[k]) for k in kinds) + " |")
+    lines.append("| all | " + " | ".join(f"**{total[k]}**" for k in kinds) + " |")
+    given = sum(total[k] for k in kinds[:3])
+    named = ", ".join(
+        f"{place!r} x{n}" if n > 1 else repr(place) for place, n in unknown.most_common()
+    )
+    lines += [
+        "",
+        f"Unknown: {total['unknown']} of the {given} that give a place "
+        f"({total['unknown'] / max(given, 1):.1%}): {named or 'none'}.",
+    ]
+    return lines
+
+
 def cost() -> list[str]:
     from hunter.rules import language, place, roles, taste
     from hunter.rules.gazetteer import gazetteer
@@ -137,7 +183,7 @@ def main() -> None:
     if not DUPES.exists():
         sys.exit(f"bench/relevance.py needs {DUPES} (../shared beside the checkout)")
     measured = cost()  # first: its one-time loads are this process's first
-    lines = quality() + measured
+    lines = quality() + places() + measured
     print("\n".join(lines))
     if args.write:
         replace_section(SECTION, lines)

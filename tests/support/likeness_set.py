@@ -17,6 +17,7 @@ from pathlib import Path
 from hunter.rules.likeness import Likeness, same_job
 from hunter.rules.listing import Listing
 from hunter.rules.pay import currency_in, parse_budget_range, period_in
+from hunter.sources.extract import clean_text, fix_mojibake
 
 DUPES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dupes" / "listings.jsonl"
 LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "likeness" / "labels.json"
@@ -29,22 +30,27 @@ def rows() -> list[dict[str, object]]:
 
 
 def listing(row: dict[str, object]) -> Listing:
-    """A captured listing as a source of hunter's would read it: its salary read by hunter's
-    own pay rules (currency and period where the text says them)."""
+    """A captured listing as a source of hunter's would read it: its text as make_listing
+    leaves it (RemoteOK's answers are UTF-8 read as Latin-1 upstream: "Ø¯Ø¨Ù" is "دبي"), its
+    salary read by hunter's own pay rules (currency and period where the text says them)."""
     salary = str(row.get("salary") or "")
     least, most = parse_budget_range(salary)
+
+    def text(key: str) -> str:
+        return clean_text(fix_mojibake(str(row.get(key) or "")))
+
     return Listing(
         job_id=str(row["key"]),
         source=str(row["board"]),
-        title=str(row.get("title") or ""),
+        title=text("title"),
         url=str(row.get("url") or ""),
-        summary=str(row.get("description") or ""),
+        summary=text("description"),
         budget=least,
         budget_max=most,
         currency=currency_in(salary) or "",
         period=period_in(salary) or "",
-        company=str(row.get("company") or ""),
-        location=str(row.get("location") or ""),
+        company=text("company")[:80],
+        location=text("location")[:80],
     )
 
 
