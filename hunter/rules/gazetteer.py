@@ -128,6 +128,7 @@ READ_IN_CHILD = True  # False: read in this process (the unit tests', which star
 # The arrays a child sends, in order, with their type codes.
 _SENT = (("_hashes", "q"), ("_rows", "I"), ("_label_at", "I"), ("_where", "f"), ("_division", "H"))
 _MADE_MOST = 4096  # cities kept made as Areas once asked for
+_LATIN_ONLY = re.compile("[\x00-\u024f\u1e00-\u1eff]*\\Z")  # Latin letters, accented or not
 _LATIN = re.compile(r"^[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f \-'.]{3,}$")
 
 
@@ -136,6 +137,21 @@ def key(name: str) -> str:
     if name.isascii():  # NFKC leaves ASCII as it is, and casefold is lower there
         return " ".join(name.lower().split())
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def plain(name: str) -> str:
+    """A Latin name without its diacritics, as boards often write it ("Shāmli" -> "Shamli");
+    a name of another script as it is (a Thai name's marks are its letters)."""
+    if name.isascii() or not _LATIN_ONLY.match(name):
+        return name
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return bare if bare.isascii() else name
+
+
+def _keys(name: str) -> tuple[str, ...]:
+    """The keys a city is found by for one of its names: as written, and plain."""
+    bare = plain(name)
+    return (key(name),) if bare is name else (key(name), key(bare))
 
 
 def name_hash(name: str) -> int:
@@ -302,14 +318,14 @@ class Gazetteer:
             self._division.append(divisions.setdefault(f"{country}.{province}", len(divisions)))
             self._where.extend((lat, lon, radius))
             labels.append(f"{names[0]}, {country}")
-            own = key(names[0])
-            for name in dict.fromkeys(key(name) for name in names):
+            own = set(_keys(names[0]))
+            for name in dict.fromkeys(k for written in names for k in _keys(written)):
                 if name in self.names:
                     continue  # "Bangkok" the province, "Portugal" the country, not a town
                 named.append(name_hash(name))
                 rows.append(n)
                 # Of the cities of a name, one of its own name first, then the most people.
-                ranks.append(-radius - (1e6 if name == own else 0.0))
+                ranks.append(-radius - (1e6 if name in own else 0.0))
         order = sorted(zip(named, ranks, rows, strict=True))
         self._hashes = array("q", (hashed for hashed, _rank, _row in order))
         self._rows = array("I", (row for _hashed, _rank, row in order))

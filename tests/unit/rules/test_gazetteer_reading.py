@@ -10,6 +10,7 @@ import unicodedata
 import pytest
 
 from hunter.rules import gazetteer
+from hunter.rules.place import read_places
 
 NAMES = [
     ("Bangkok", ["Krung Thep", "กรุงเทพมหานคร", "曼谷"]),
@@ -50,3 +51,19 @@ def test_a_small_city_keeps_only_its_own_name_and_its_thai_ones() -> None:
 def test_a_key_is_the_name_nfkc_casefolded_with_single_spaces(name: str) -> None:
     expected = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
     assert gazetteer.key(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "country"),
+    [("Shamli, Uttar Pradesh", "IN"), ("Anupgarh,", "IN"), ("Malmo", "SE"), ("Sao Paulo", "BR")],
+)
+def test_a_town_written_without_its_accents_is_found(written: str, country: str) -> None:
+    """RemoteOK writes "Shamli" and "Anupgarh" for GeoNames' Shāmli and Anūpgarh: unknown,
+    they were kept for a chat in Bangkok (issue 63's places a person reads)."""
+    [first, *_] = read_places(written)
+    assert first.countries == frozenset([country])
+
+
+@pytest.mark.parametrize("name", ["กรุงเทพมหานคร", "北京市", "Łódź", "Bangkok"])
+def test_a_name_of_another_script_or_without_accents_is_kept_as_it_is(name: str) -> None:
+    assert gazetteer.plain(name) is name  # a Thai name's marks are its letters

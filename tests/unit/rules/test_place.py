@@ -116,6 +116,7 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (BANGKOK, "上海市", "IT Support", False),
         (BANGKOK, "中国", "IT Support", False),
         (BANGKOK, "دبي, دبي الإمارات العربية المتحدة", "IT Support", False),
+        (BANGKOK, "Shamli, Uttar Pradesh", "IT Support", False),  # GeoNames' Shāmli, India
         (BANGKOK, "เขตบางนา กรุงเทพมหานคร", "ไอทีซัพพอร์ต", True),
         (BANGKOK, "อ.ปากเกร็ด จ.นนทบุรี", "ไอทีซัพพอร์ต", True),
         (BANGKOK, "จ.ชลบุรี", "ไอทีซัพพอร์ต", False),
