@@ -25,6 +25,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,8 +85,6 @@ def table(which: str) -> list[str]:
 
 
 def places() -> list[str]:
-    from collections import Counter
-
     from hunter.rules.place import where_of
 
     counts: dict[str, Counter[str]] = {}

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from hunter.errors import StoreError
 from hunter.rules import notices
 from hunter.store import Store
 from hunter.store.subscribers import Standing
@@ -40,16 +41,27 @@ def tell_owner(store: Store, now: datetime, names: Mapping[str, str] | None = No
     last = store.subscribers.take_turn(TURN, now, CARDS_EVERY, waiting[-1].joined_at)
     if last is None:
         return False
+    fresh = [s.chat for s in waiting if s.joined_at > last]
+    if not fresh:
+        return False
     # Their names as they gave them with their Start (kept while they wait), or as the caller
     # knows them: a card a poll makes names them too (issue 62, low 7: it named no one)
-    named = {**store.subscribers.asker_names(), **(names or {})}
-    new = [(s.chat, named.get(s.chat, "")) for s in waiting if s.joined_at > last]
-    if not new:
-        return False
+    named = {**_asker_names(store), **(names or {})}
+    new = [(chat, named.get(chat, "")) for chat in fresh]
     queued = store.outbox.enqueue(notices.asks_to_join(new, now), now)
     if queued:
         log.info("the owner is asked about %d chats that want to join", len(new))
     return queued
+
+
+def _asker_names(store: Store) -> dict[str, str]:
+    """The names the askers gave; none when the store cannot say them: the turn is taken, and
+    a card of ids now beats a card of names at the next turn, CARDS_EVERY later."""
+    try:
+        return store.subscribers.asker_names()
+    except StoreError as exc:
+        log.warning("the card of the chats that ask names none of them: %s", exc)
+        return {}
 
 
 def listed(store: Store) -> str:

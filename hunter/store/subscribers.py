@@ -84,7 +84,6 @@ def _subscriber(row: Row) -> Subscriber:
 
 
 class SubscriberStore(Room):
-    @abstractmethod
     def join(
         self,
         chat: str,
@@ -96,10 +95,17 @@ class SubscriberStore(Room):
     ) -> Joined:
         """`chat` joins (`asked`: asks the owner to let it), started by `by` (the user's id
         on its channel, where the channel says: in a group, only they or its admins change
-        it), called `name` (kept while it waits, for the owner's card: kept_name). Decided
-        by the database, so that of any number of Starts at once, on any replicas, at most
-        `most` chats are in or waiting (an ask of the last ASKS_EXPIRE), asks at most half of
-        them."""
+        it), called `name` (kept while it waits, for the owner's card, as kept_name cuts it).
+        Decided by the database, so that of any number of Starts at once, on any replicas,
+        at most `most` chats are in or waiting (an ask of the last ASKS_EXPIRE), asks at most
+        half of them."""
+        return self._join(chat, asked, most, now, by, kept_name(name) if asked else None)
+
+    @abstractmethod
+    def _join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None, name: str | None
+    ) -> Joined:
+        """`join` in the database: `name` as it is kept (None unless the chat asks)."""
 
     @abstractmethod
     def approve(self, chat: str, now: datetime) -> bool:

@@ -56,20 +56,36 @@ def source(name: str, url: str) -> dict[str, Any]:
     }
 
 
+def show(board: Board, name: str, *jobs: tuple[str, str], text: str = TEXT) -> str:
+    """Board `name` shows `jobs` above its seed listing (a page that shows nothing it showed
+    before is a flood, held); its URL."""
+    return board.serve_json(f"/{name}", feed([*jobs, (f"s{name}", f"seed {name}")], name, text))
+
+
+def primed(
+    tmp_path: Path,
+    board: Board,
+    env: dict[str, str],
+    names: tuple[str, str] = ("one", "two"),
+    text: str = TEXT,
+    **config: Any,
+) -> None:
+    """Two boards read by hunter.toml's sources for "python", both primed: nothing they show
+    now is sent."""
+    sources = [source(name, show(board, name, text=text)) for name in names]
+    write_config(tmp_path, sources, filter={"include": ["python"]}, **config)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+
+
 def test_the_same_job_on_two_boards_is_one_push_and_check_says_why(
     tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
 ) -> None:
-    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
-    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
-    write_config(tmp_path, [source("one", one), source("two", two)], filter={"include": ["python"]})
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    primed(tmp_path, board, env)
+    show(board, "one", ("7", "Senior Python Developer"))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert line.delivered == ["Senior Python Developer"] and len(line.pushes) == 1
 
-    board.serve_json(
-        "/two", feed([("91", "🔥 Senior Python Developer (Remote)"), ("s2", "seed two")], "two")
-    )
+    show(board, "two", ("91", "🔥 Senior Python Developer (Remote)"))
     check = run_hunter(tmp_path, "check", env=env)
     assert (
         "1 new listing is a job seen before (one alert per job), e.g. two:91: the same job as "
@@ -98,25 +114,15 @@ def test_the_first_alert_on_telegram_and_discord_gains_also_on_the_second_board(
     first copy made are edited to name the second board with its link (LINE cannot edit: no
     push, nothing spent). Run again, nothing changes: no edit twice, no message."""
     env = {**env, **telegram.env(), "DISCORD_WEBHOOK_TEAM": discord.webhook_url()}
-    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
-    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
     chats = [{"name": "tg", "to": "telegram:111"}, {"name": "team", "to": "discord:team"}]
-    write_config(
-        tmp_path,
-        [source("one", one), source("two", two)],
-        filter={"include": ["python"]},
-        chats=chats,
-    )
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    primed(tmp_path, board, env, chats=chats)
+    show(board, "one", ("7", "Senior Python Developer"))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert [s.text.splitlines()[0] for s in telegram.delivered] == ["Senior Python Developer"]
     assert discord.titles() == ["Senior Python Developer"] and len(line.pushes) == 1
     assert "also on" not in telegram.delivered[0].text
 
-    board.serve_json(
-        "/two", feed([("91", "Senior Python Developer (Remote)"), ("s2", "seed two")], "two")
-    )
+    show(board, "two", ("91", "Senior Python Developer (Remote)"))
     again = run_hunter(tmp_path, "run", "--once", env=env)
     assert again.returncode == 0, again.stderr
     assert len(line.pushes) == 1 and len(telegram.delivered) == 1 and len(discord.messages) == 1
@@ -144,21 +150,10 @@ def test_a_copycats_text_less_copy_never_hides_the_employers_listing(
     the employer's own listing (its text, its link) was then "the same job" for 45 days, and
     LINE never showed it. Now it reaches LINE and Telegram as an alert of its own."""
     env = {**env, **telegram.env()}
-    copycat = board.serve_json("/copycat", feed([("s1", "seed one")], "copycat"))
-    acme = board.serve_json("/acme", feed([("s2", "seed two")], "acme"))
-    write_config(
-        tmp_path,
-        [source("copycat", copycat), source("acme", acme)],
-        filter={"include": ["python"]},
-        chats=[{"name": "tg", "to": "telegram:111"}],
-    )
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    # a title and an employer, no text
-    board.serve_json(
-        "/copycat", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "copycat", "")
-    )
+    primed(tmp_path, board, env, ("copycat", "acme"), chats=[{"name": "tg", "to": "telegram:111"}])
+    show(board, "copycat", ("7", "Senior Python Developer"), text="")  # a title, an employer
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    board.serve_json("/acme", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "acme"))
+    show(board, "acme", ("91", "Senior Python Developer"))
     again = run_hunter(tmp_path, "run", "--once", env=env)
     assert again.returncode == 0, again.stderr
     links = [link for push in line.pushes for link in push.links]
@@ -175,19 +170,11 @@ def test_a_copy_merged_into_an_alert_that_cannot_show_it_is_told_apart(
     and a person deleted the Telegram message: each gets a line with the copy's link, with
     its next push (on LINE it costs nothing: it goes beside the next listing)."""
     env = {**env, **telegram.env()}
-    one = board.serve_json("/one", feed([("s1", "seed one")], "one"))
-    two = board.serve_json("/two", feed([("s2", "seed two")], "two"))
-    write_config(
-        tmp_path,
-        [source("one", one), source("two", two)],
-        filter={"include": ["python"]},
-        chats=[{"name": "tg", "to": "telegram:111"}],
-    )
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    board.serve_json("/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one"))
+    primed(tmp_path, board, env, chats=[{"name": "tg", "to": "telegram:111"}])
+    show(board, "one", ("7", "Senior Python Developer"))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     telegram.deleted.add(1)  # the person deleted the alert
-    board.serve_json("/two", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "two"))
+    show(board, "two", ("91", "Senior Python Developer"))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert len(line.pushes) == 1  # alone it spends nothing of LINE's month
     told = telegram.delivered[-1]
@@ -235,10 +222,7 @@ def test_a_job_under_many_links_is_one_alert(
     alerts: int,
 ) -> None:
     # Issue 62's attack: one job (title, employer, place, text) under many links
-    one = board.serve_json("/one", feed([("sone", "seed one")], "one"))
-    two = board.serve_json("/two", feed([("stwo", "seed two")], "two"))
-    write_config(tmp_path, [source("one", one), source("two", two)], filter={"include": ["python"]})
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    primed(tmp_path, board, env)
     for pages in reads:
         for name, links in pages.items():
             board.serve_json(f"/{name}", copies(name, links))
@@ -256,22 +240,10 @@ def test_the_same_job_on_two_boards_that_show_no_text_is_one_alert_with_both_lin
     link is on the first alert (Telegram edits it), so a wrong merge would hide nothing."""
     env = {**env, **telegram.env()}
 
-    one = board.serve_json("/one", feed([("s1", "seed one")], "one", ""))
-    two = board.serve_json("/two", feed([("s2", "seed two")], "two", ""))
-    write_config(
-        tmp_path,
-        [source("one", one), source("two", two)],
-        filter={"include": ["python"]},
-        chats=[{"name": "tg", "to": "telegram:111"}],
-    )
-    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
-    board.serve_json(
-        "/one", feed([("7", "Senior Python Developer"), ("s1", "seed one")], "one", "")
-    )
+    primed(tmp_path, board, env, text="", chats=[{"name": "tg", "to": "telegram:111"}])
+    show(board, "one", ("7", "Senior Python Developer"), text="")
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    board.serve_json(
-        "/two", feed([("91", "Senior Python Developer"), ("s2", "seed two")], "two", "")
-    )
+    show(board, "two", ("91", "Senior Python Developer"), text="")
     again = run_hunter(tmp_path, "run", "--once", env=env)
     assert again.returncode == 0, again.stderr
     assert len(line.pushes) == 1 and len(telegram.delivered) == 1

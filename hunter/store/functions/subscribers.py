@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from hunter.store.columns import flag, optional_moment, text, whole_number
 from hunter.store.functions.carrier import FunctionCarrier
-from hunter.store.subscribers import NEVER, Joined, SubscriberStore, kept_name
+from hunter.store.subscribers import NEVER, Joined, SubscriberStore
 
 
 class FunctionSubscribers(SubscriberStore):
@@ -15,24 +15,11 @@ class FunctionSubscribers(SubscriberStore):
         super().__init__(database)
         self._database = database
 
-    def join(
-        self,
-        chat: str,
-        asked: bool,
-        most: int,
-        now: datetime,
-        by: str | None = None,
-        name: str | None = None,
+    def _join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None, name: str | None
     ) -> Joined:
-        named = kept_name(name) if asked else None
         answer = self._database.value(
-            "hunter_subscriber_join",
-            chat=chat,
-            asked=asked,
-            most=most,
-            now=now,
-            by=by,
-            name=named,
+            "hunter_subscriber_join", chat=chat, asked=asked, most=most, now=now, by=by, name=name
         )
         return Joined(str(answer))
 

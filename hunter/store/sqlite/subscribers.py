@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from hunter.store.columns import integer, moment, optional_moment, text
 from hunter.store.sqlite.database import Q, SQLiteDatabase, ts
-from hunter.store.subscribers import ASKS_EXPIRE, NEVER, Joined, SubscriberStore, kept_name
+from hunter.store.subscribers import ASKS_EXPIRE, NEVER, Joined, SubscriberStore
 
 # What /forget deletes beyond the outbox rows, table by table (019_subscribers.sql's list).
 FORGET = (
@@ -30,14 +30,8 @@ class SQLiteSubscribers(SubscriberStore):
         super().__init__(database)
         self._database = database
 
-    def join(
-        self,
-        chat: str,
-        asked: bool,
-        most: int,
-        now: datetime,
-        by: str | None = None,
-        name: str | None = None,
+    def _join(
+        self, chat: str, asked: bool, most: int, now: datetime, by: str | None, name: str | None
     ) -> Joined:
         fresh = now - ASKS_EXPIRE
         with self._database.tx() as db:
@@ -54,8 +48,7 @@ class SQLiteSubscribers(SubscriberStore):
             if asked and integer(counted, "asked") >= max(1, most // 2):
                 return Joined.FULL
             status = "asked" if asked else "active"
-            named = kept_name(name) if asked else None
-            put = {"chat": chat, "status": status, "now": ts(now), "by": by, "name": named}
+            put = {"chat": chat, "status": status, "now": ts(now), "by": by, "name": name}
             db.execute(Q["subscriber_put"], put)
             return Joined.ASKED if asked else Joined.JOINED
 

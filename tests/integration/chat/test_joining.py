@@ -170,3 +170,34 @@ def test_a_subscriber_typing_fast_gets_commands_per_minute_and_slows_no_one(
     assert sum("some were skipped" in text for text in answers) == 1
     assert len(telegram.texts(OWNER)) == 4
     inbox.stop(time.monotonic() + 5)
+
+
+def test_a_card_of_asks_whose_names_cannot_be_read_still_goes(
+    store: SQLiteStore,
+    board: Board,
+    telegram: TelegramStandIn,
+    telegram_sender: TelegramSender,
+    caplog: Any,
+) -> None:
+    """The card of the chats that ask, made by a poll, reads the names they gave (issue 62,
+    low 7) after the card's turn is taken. A database that refuses that read costs the card
+    its names, never the card (its next turn is CARDS_EVERY away) nor the poll."""
+    import sqlite3
+
+    config = configure(board, join="approve")
+    clock = Clock(datetime(2026, 10, 1, 9, tzinfo=UTC))
+    owner = f"telegram:{OWNER}"
+    hunter = Hunter(config, store, telegram_sender, clock, "w", threading.Event(), line_to=owner)
+    hunter.poll()  # primes
+    assert store.subscribers.join("telegram:7001", True, 5, clock(), "7001", "Somchai").value
+    with sqlite3.connect(store.path) as db:  # the names' column gone: their read fails
+        db.execute("ALTER TABLE hunter_subscribers RENAME COLUMN name TO name_away")
+    board.serve_jobs("/jobs", [("1", "owner-word job"), ("seed", "seed listing")])
+    clock.advance(1800)
+    hunter._asks_look_at = 0.0  # a look at the asks is due (every ASKS_LOOK of the process)
+    hunter.poll()
+    texts = telegram.texts(OWNER)
+    assert any(t.startswith("owner-word job") for t in texts)  # the poll's listing went
+    [card] = [t for t in texts if "asks to join" in t]
+    assert "telegram:7001" in card and "Somchai" not in card  # named by its id alone
+    assert "names none of them" in caplog.text
