@@ -6,6 +6,7 @@ still open (one that hunter closed is seen closed at the site's next write)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections.abc import Callable
@@ -23,7 +24,8 @@ class RawSite:
         self._server = socket.create_server(("127.0.0.1", 0))
         self.origin = f"http://127.0.0.1:{self._server.getsockname()[1]}"
         self.url = f"{self.origin}/jobs"
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._accepting = threading.Thread(target=self._accept, daemon=True)
+        self._accepting.start()
 
     def _accept(self) -> None:
         while True:
@@ -67,4 +69,16 @@ class RawSite:
         return self.requests[n - 1].split(b" ", 2)[1].decode()
 
     def close(self) -> None:
-        self._server.close()
+        stop_accepting(self._server, self._accepting)
+
+
+def stop_accepting(server: socket.socket, accepting: threading.Thread) -> None:
+    """Close a listening socket and end the thread accepting on it. Closing alone leaves the
+    thread in accept(): should the call be interrupted (a profiler's ptrace, a signal) Python
+    retries it with the same descriptor number, which by then may be the next test's server,
+    whose connections this site would then answer (seen under py-spy: a read got another
+    site's page). shutdown() wakes the accept with an error first."""
+    with contextlib.suppress(OSError):
+        server.shutdown(socket.SHUT_RDWR)
+    accepting.join(5)
+    server.close()

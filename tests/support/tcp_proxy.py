@@ -6,6 +6,8 @@ import contextlib
 import socket
 import threading
 
+from tests.support.raw_site import stop_accepting
+
 
 class Proxy:
     def __init__(self, target: tuple[str, int] | str) -> None:
@@ -14,7 +16,8 @@ class Proxy:
         self._conns: list[socket.socket] = []
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._accepting = threading.Thread(target=self._accept, daemon=True)
+        self._accepting.start()
 
     def _connect_target(self) -> socket.socket:
         if isinstance(self.target, str):
@@ -63,4 +66,4 @@ class Proxy:
 
     def close(self) -> None:
         self.cut()
-        self._listener.close()
+        stop_accepting(self._listener, self._accepting)
