@@ -366,6 +366,7 @@ class Judging:
         readers = tuple(c.name for c in self._destinations.chats if c.reads(source.name))
         for filter_, names, owner, fanout in self._made:
             if names == readers and filter_ == source.filter:
+                fanout.take_held()  # a read whose recording failed left its count: not ours
                 return owner, fanout
         owner, *others = judges(self._rules, self._destinations, source)
         fanout = Fanout(others)

@@ -417,6 +417,11 @@ def test_a_count_of_what_was_held_back_that_the_database_refuses_fails_no_poll(
     assert "" not in store.chat.rules(s.clock())  # no count kept: refused
 
 
+def _item(job: str, title: str) -> str:
+    """One listing of a board's page, as Setting.show writes them."""
+    return f'<li class="job" data-jid="{job}"><h3><a href="https://x.test/{job}">{title}</a></h3>'
+
+
 def test_each_read_of_a_poll_counts_what_it_held_back_once(
     store: SQLiteStore, board: Board
 ) -> None:
@@ -424,20 +429,37 @@ def test_each_read_of_a_poll_counts_what_it_held_back_once(
     readers (poll/poller.py's Judging: a third of a second of CPU for 10,000 subscribers, paid
     by every source with news); what each read held back is still counted once."""
 
-    def item(job: str, title: str) -> str:
-        return (
-            f'<li class="job" data-jid="{job}"><h3><a href="https://x.test/{job}">{title}</a></h3>'
-        )
-
-    other = board.serve("/other", f"<ul>{item('7', 'seed')}</ul>")
+    other = board.serve("/other", f"<ul>{_item('7', 'seed')}</ul>")
     sources = [html_source("board", f"{board.url}/jobs"), html_source("other", other)]
     places = {"include": ["python"], "places": ["Portugal", "remote"]}
     s = Setting(store, board, sources=sources, filter=places)
     s.show("1", "python api (Remote - US only)")  # open to the US only: held by place
     shown = [("9", "python app (Remote - US only)"), ("8", "python shop"), ("7", "seed")]
-    board.serve("/other", f"<ul>{''.join(item(j, t) for j, t in shown)}</ul>")
+    board.serve("/other", f"<ul>{''.join(_item(j, t) for j, t in shown)}</ul>")
     assert s.poll() == ["New job: python shop"]
     assert store.chat.rules(s.clock())[""].held == {"place": 2, "language": 0, "taps": 0}
+
+
+def test_a_read_whose_recording_fails_leaves_no_count_to_the_next_read(
+    store: SQLiteStore, board: Board
+) -> None:
+    """The index a poll shares between sources counts what each read held back. A read whose
+    listings the database refuses is read again next poll, its count with it: the next
+    source's read counts only its own."""
+    other = board.serve("/other", f"<ul>{_item('7', 'seed')}</ul>")
+    sources = [html_source("board", f"{board.url}/jobs"), html_source("other", other)]
+    places = {"include": ["python"], "places": ["Portugal", "remote"]}
+    s = Setting(store, board, sources=sources, filter=places)
+    with sqlite3.connect(store.path) as db:  # the first source's listings are refused
+        db.execute(
+            "CREATE TRIGGER refuse_board BEFORE INSERT ON hunter_seen_jobs "
+            "WHEN NEW.source = 'board' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
+    s.show("1", "python api (Remote - US only)")  # held by place, its read not recorded
+    shown = [("9", "python app (Remote - US only)"), ("8", "python shop"), ("7", "seed")]
+    board.serve("/other", f"<ul>{''.join(_item(j, t) for j, t in shown)}</ul>")
+    assert s.poll() == ["New job: python shop"]
+    assert store.chat.rules(s.clock())[""].held == {"place": 1, "language": 0, "taps": 0}
 
 
 def test_previews_take_at_most_a_tenth_of_a_core_however_many_chats_change(
