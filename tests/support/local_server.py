@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -124,3 +125,15 @@ def wait_for(url: str, status: int, timeout: float) -> dict[str, Any]:
             pass
         time.sleep(0.2)
     raise AssertionError(f"no {status} from {url} within {timeout} s; last: {last}")
+
+
+def stop_accepting(server: socket.socket, accepting: threading.Thread) -> None:
+    """Close a listening socket and end the thread accepting on it. Closing alone leaves the
+    thread in accept(): should the call be interrupted (a profiler's ptrace, a signal) Python
+    retries it with the same descriptor number, which by then may be the next test's server,
+    whose connections this site would then answer (seen under py-spy: a read got another
+    site's page). shutdown() wakes the accept with an error first."""
+    with contextlib.suppress(OSError):
+        server.shutdown(socket.SHUT_RDWR)
+    accepting.join(5)
+    server.close()

@@ -6,10 +6,11 @@ still open (one that hunter closed is seen closed at the site's next write)."""
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import threading
 from collections.abc import Callable
+
+from tests.support.local_server import stop_accepting
 
 Script = Callable[[socket.socket, int], bool]  # (connection, its request's number) -> keep it
 
@@ -70,15 +71,3 @@ class RawSite:
 
     def close(self) -> None:
         stop_accepting(self._server, self._accepting)
-
-
-def stop_accepting(server: socket.socket, accepting: threading.Thread) -> None:
-    """Close a listening socket and end the thread accepting on it. Closing alone leaves the
-    thread in accept(): should the call be interrupted (a profiler's ptrace, a signal) Python
-    retries it with the same descriptor number, which by then may be the next test's server,
-    whose connections this site would then answer (seen under py-spy: a read got another
-    site's page). shutdown() wakes the accept with an error first."""
-    with contextlib.suppress(OSError):
-        server.shutdown(socket.SHUT_RDWR)
-    accepting.join(5)
-    server.close()

@@ -6,7 +6,7 @@ import contextlib
 import socket
 import threading
 
-from tests.support.raw_site import stop_accepting
+from tests.support.local_server import stop_accepting
 
 
 class Proxy:
