@@ -6,7 +6,9 @@ tests/e2e/test_tuning.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
+import statistics
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -480,9 +482,16 @@ def test_previews_take_at_most_a_tenth_of_a_core_however_many_chats_change(
     )
     s.board.serve("/jobs", f"<ul>{page}</ul>")
     s.poll()
-    started = time.thread_time()
-    tuning.preview(tuning.recent(s.store, s.clock()), s.hunter.config.filter)
-    each = time.thread_time() - started  # one preview's CPU
+    # One preview's CPU, as the chats' below cost: with a place, warm, the median of five (a
+    # single cold one, on a fresh clone, cost a third more than those the share then paid for)
+    recent = tuning.recent(s.store, s.clock())
+    rules = dataclasses.replace(s.hunter.config.filter, places=("กรุงเทพฯ",))
+    costs = []
+    for _ in range(6):
+        started = time.thread_time()
+        tuning.preview(recent, rules)
+        costs.append(time.thread_time() - started)
+    each = statistics.median(costs[1:])
     began = time.monotonic()
     answers = [s.say(f"ที่ทำงาน {place}") for place in ["กรุงเทพฯ", "เชียงใหม่"] * 60]
     wall = time.monotonic() - began
