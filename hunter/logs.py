@@ -9,6 +9,7 @@ import os
 import sys
 
 from hunter.redact import RedactingFilter
+from hunter.settings.environment import value
 
 
 class JsonFormatter(logging.Formatter):
@@ -27,13 +28,13 @@ class JsonFormatter(logging.Formatter):
 
 
 def json_logs() -> bool:
-    return os.environ.get("HUNTER_LOG_FORMAT", "").lower() == "json"
+    return value(os.environ, "HUNTER_LOG_FORMAT").lower() == "json"
 
 
 def setup_logging() -> None:
     """Logs to stderr, secrets redacted; level from HUNTER_LOG_LEVEL, JSON lines with
     HUNTER_LOG_FORMAT=json."""
-    level = os.environ.get("HUNTER_LOG_LEVEL", "INFO").upper()
+    level = value(os.environ, "HUNTER_LOG_LEVEL", "INFO").upper()
     handler = logging.StreamHandler(sys.stderr)
     if json_logs():
         handler.setFormatter(JsonFormatter())

@@ -146,7 +146,7 @@ def _load(args: argparse.Namespace) -> tuple[Config, Environment]:
     from hunter import channels
 
     env = read_environment(os.environ)
-    config = load_config(config_path(args.config, os.environ))
+    config = load_config(config_path(args.config, env.values))
     channels.read_all(env, config)  # every channel's keys and every [[chats]]'s to, checked
     return config, env
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from typing import TYPE_CHECKING
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "no channel is set (LINE, Telegram or Discord: docs/channels.md): alerts go to "
                 "stdout"
             )
-        port = None if args.once else _port()
+        port = None if args.once else _port(env)
         chats = channels.open_chats(env, config, config.push_deadline_seconds)
         on = bool(chats[2])
         inbox, hooks = _chat(config, env, routes, chats, resources) if port and on else (None, [])
@@ -109,7 +108,7 @@ def _chat(
     owner = channels.owner_of(env, config)
     if default is None:  # only prefixed chats answer: the default one is never asked
         default = next(iter(others.values()))
-    base = os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    base = env.values.get("RENDER_EXTERNAL_URL") or _railway_url(env)
     link = (
         f"{base.rstrip('/')}/status?token={env.status_token}" if base and env.status_token else None
     )
@@ -157,8 +156,8 @@ def _status_pages(
     return pages(env.status_token, snapshot.get, config.timezone, utcnow)
 
 
-def _port() -> int | None:
-    raw = os.environ.get("PORT")
+def _port(env: Environment) -> int | None:
+    raw = env.values.get("PORT")
     if not raw:
         return None
     if not raw.isdigit() or not 0 < int(raw) < 65536:
@@ -294,7 +293,7 @@ def line(args: argparse.Namespace, load: Loader) -> int:
         f"rich menu {'created' if created else 'already there'} ({menu_id}), "
         "set as the default: งานใหม่ · สถานะ"
     )
-    base = args.url or os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    base = args.url or env.values.get("RENDER_EXTERNAL_URL") or _railway_url(env)
     if base:
         _say(f"webhook URL: {base.rstrip('/')}/line/webhook")
     else:
@@ -320,7 +319,7 @@ def telegram(args: argparse.Namespace, load: Loader) -> int:
             f"{missing} is not set; `hunter telegram setup` gives Telegram the webhook and its "
             "secret: set both, here and where hunter runs"
         )
-    base = args.url or os.environ.get("RENDER_EXTERNAL_URL") or _railway_url()
+    base = args.url or env.values.get("RENDER_EXTERNAL_URL") or _railway_url(env)
     if not base:
         raise ConfigError(
             "hunter's public address is not known here: pass --url https://<your service>"
@@ -345,8 +344,8 @@ def telegram(args: argparse.Namespace, load: Loader) -> int:
     return 0
 
 
-def _railway_url() -> str | None:
-    domain = os.environ.get("RAILWAY_PUBLIC_DOMAIN")
+def _railway_url(env: Environment) -> str | None:
+    domain = env.values.get("RAILWAY_PUBLIC_DOMAIN")
     return f"https://{domain}" if domain else None
 
 

@@ -22,7 +22,7 @@ from hunter.errors import ConfigError
 from hunter.rules.destinations import ChatConfig
 from hunter.settings.chats import RECIPIENT_HELP
 from hunter.settings.config import Config
-from hunter.settings.environment import Environment
+from hunter.settings.environment import Environment, cleaned
 
 KINDS: tuple[ChannelKind, ...] = (line.KIND, telegram.KIND, discord.KIND)
 
@@ -53,10 +53,16 @@ def check(config: Config) -> None:
 def settings(env: Environment, config: Config, kind: ChannelKind) -> Any:
     """`kind`'s settings from the environment (checked, its secrets registered). An owner
     that hunter.toml names on LINE is LINE_TO, its old spelling, to LINE's settings."""
-    values = env.values
+    values = environ(env, kind)
     if config.owner and line.KIND.owns(config.owner) and not values.get("LINE_TO"):
         values = {**values, "LINE_TO": config.owner}
     return kind.read(values, _tos(config, kind))
+
+
+def environ(env: Environment, kind: ChannelKind) -> dict[str, str]:
+    """The environment as `kind` reads it: its keys cleaned (settings/environment.py: what a
+    paste brings around a value taken off, a line break inside one refused, named)."""
+    return cleaned(env.values, kind.keys, kind.secrets)
 
 
 def read_all(env: Environment, config: Config) -> None:
@@ -158,7 +164,7 @@ def open_chats(
 def owner_of(env: Environment, config: Config) -> str | None:
     """The owner's chat: hunter.toml's `owner`, or LINE_TO (its old spelling); None when
     neither is set. Both set to two chats is one line naming both: which is meant?"""
-    line_to = (env.values.get("LINE_TO") or "").strip() or None
+    line_to = environ(env, line.KIND).get("LINE_TO") or None
     if config.owner is not None and line_to is not None and line_to != config.owner:
         raise ConfigError(
             f"owner = {config.owner!r} in hunter.toml and LINE_TO = {line_to!r} name two "
@@ -175,11 +181,11 @@ def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
 
 
 def line_settings(env: Environment) -> line.settings.LineSettings:
-    return line.settings.read(env.values)
+    return line.settings.read(environ(env, line.KIND))
 
 
 def telegram_settings(env: Environment) -> telegram.settings.TelegramSettings:
-    return telegram.settings.read(env.values)
+    return telegram.settings.read(environ(env, telegram.KIND))
 
 
 __all__ = [

@@ -1,6 +1,11 @@
 """The environment -> one validated `Environment`: the store's keys. Each channel's keys are
 its own folder's (hunter/channels/<name>/settings.py), read from `Environment.values`.
 
+Every value hunter reads goes through `cleaned` first: people paste tokens, ids and URLs from
+dashboards and password managers, which bring a line end, spaces or quotes around them. What
+surrounds a value is taken off; what is left inside that no token, id or URL holds (a line
+break, an invisible character, a space) stops hunter with one line naming the variable.
+
 Every secret is registered with `redact` the moment it is read, so no log line or error can
 show it. Which store is used: DATABASE_URL, else SUPABASE_URL, else SQLite at HUNTER_DB.
 """
@@ -12,7 +17,8 @@ import binascii
 import json
 import os
 import re
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from hunter import redact
@@ -36,12 +42,82 @@ class Environment:
     status_token: str | None = field(default=None, repr=False)
 
 
+# The variables hunter reads for itself (its own, the store's, what a host tells it); each
+# channel's are its KIND's `keys`, cleaned as these are. "<NAME>" stands for any ending.
+KEYS = (
+    "HUNTER_<NAME>",
+    "DATABASE_URL",
+    "SUPABASE_<NAME>",
+    "PORT",
+    "RENDER_EXTERNAL_URL",
+    "RAILWAY_PUBLIC_DOMAIN",
+)
+# Of which these are secrets: no space inside one either. Another value's own check names
+# what it must be ("LINE_TO must be a user, group or room ID, not a display name").
+SECRETS = ("DATABASE_URL", "SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_KEY", "HUNTER_STATUS_TOKEN")
+# Around a pasted value: white space of any kind (str.strip), the invisible characters a web
+# page or a word processor leaves (zero-width spaces and joiners, a byte-order mark), and one
+# pair of quotes (a dashboard's value field typed as a .env file's "...").
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+
+def cleaned(
+    environ: Mapping[str, str], keys: Iterable[str], secrets: Iterable[str] = ()
+) -> dict[str, str]:
+    """The environment with each variable of `keys` (a name, or a prefix before "<NAME>") as
+    hunter reads it: without what a paste brings around it; the rest as they are. ConfigError
+    naming the variable (never its value) when what is left holds a line break, a tab or an
+    invisible character, or a secret of `secrets` a space."""
+    names, prefixes = _names(keys)
+    tight, tight_prefixes = _names(secrets)
+    values = dict(environ)
+    for name, raw in environ.items():
+        if name in names or name.startswith(prefixes):
+            values[name] = _clean(name, raw, name in tight or name.startswith(tight_prefixes))
+    return values
+
+
+def _names(keys: Iterable[str]) -> tuple[set[str], tuple[str, ...]]:
+    keys = list(keys)
+    names = {key for key in keys if not key.endswith("<NAME>")}
+    return names, tuple(key.removesuffix("<NAME>") for key in keys if key.endswith("<NAME>"))
+
+
+def _clean(name: str, raw: str, secret: bool) -> str:
+    value = raw.strip().strip(_INVISIBLE).strip()
+    if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
+        value = value[1:-1].strip()
+    for at, char in enumerate(value):
+        if char in "\r\n\u2028\u2029":
+            what = "a line break"
+        elif char == "\t" or unicodedata.category(char) in ("Cc", "Cf"):
+            what = f"an invisible character (U+{ord(char):04X})"
+        elif char.isspace() and secret:
+            what = "a space"
+        else:
+            continue
+        raise ConfigError(
+            f"{name} holds {what} inside it, after its first {at} characters: no token, id or "
+            f"URL does; set {name} again, pasted as one line with nothing inside it"
+        )
+    return value
+
+
+def value(environ: Mapping[str, str], name: str, default: str = "") -> str:
+    """One variable as `cleaned` reads it, for what is read before the environment is checked
+    (the log's level and format): without what surrounds it, never refused."""
+    return (environ.get(name) or default).strip().strip(_INVISIBLE).strip().strip("\"'") or default
+
+
 def read_environment(environ: Mapping[str, str]) -> Environment:
-    """The environment hunter uses, validated; secrets are registered for redaction."""
+    """The environment hunter uses, validated; secrets are registered for redaction. Every
+    value is read as `cleaned` reads it; ConfigError names a variable that cannot be."""
+    environ = cleaned(environ, KEYS, SECRETS)
     database_url = environ.get("DATABASE_URL") or None
     supabase_url = (environ.get("SUPABASE_URL") or "").rstrip("/") or None
     supabase_key = environ.get("SUPABASE_SERVICE_ROLE_KEY") or environ.get("SUPABASE_KEY") or None
-    status_token = (environ.get("HUNTER_STATUS_TOKEN") or "").strip() or None
+    status_token = environ.get("HUNTER_STATUS_TOKEN") or None
     redact.register(database_url, _password_of(database_url), supabase_key, status_token)
     if status_token and not re.fullmatch(r"[A-Za-z0-9_-]{24,256}", status_token):
         raise ConfigError(

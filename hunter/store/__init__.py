@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 
 from hunter.errors import ConfigError, SchemaError, StoreError
@@ -26,7 +25,7 @@ def open_store(env: Environment, create: bool = True) -> Store:
 
         store = SupabaseStore(env.supabase_url, env.supabase_key or "")
     else:
-        refuse_ephemeral_sqlite(os.environ)
+        refuse_ephemeral_sqlite(env.values)
         from hunter.store.sqlite import SQLiteStore
 
         store = SQLiteStore(env.sqlite_path, create=create)

@@ -50,8 +50,10 @@ def commands() -> set[str]:
 
 
 def environment() -> set[str]:
-    """Every variable hunter reads: environ.get("X") and the channels' declared keys."""
-    read = set(re.findall(r'environ\.get\(\s*"([A-Z][A-Z0-9_]+)"', SOURCE))
+    """Every variable hunter reads: environ.get("X"), values.get("X"), value(os.environ, "X")
+    and the channels' declared keys."""
+    read = set(re.findall(r'(?:environ|values)\.get\(\s*"([A-Z][A-Z0-9_]+)"', SOURCE))
+    read |= set(re.findall(r'value\(\s*os\.environ,\s*"([A-Z][A-Z0-9_]+)"', SOURCE))
     declared = re.findall(r"KEYS = \(([^)]*)\)", SOURCE)
     for group in declared:
         read |= set(re.findall(r'"([A-Z][A-Z0-9_]+)"', group))
