@@ -59,14 +59,12 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     elif config.owner and not channels.line.KIND.owns(config.owner):
         say(f"LINE: not configured; the owner is {config.owner}")
     else:
-        say(
-            "LINE: not configured (set LINE_CHANNEL_ACCESS_TOKEN and LINE_TO; or Telegram, or "
-            "Discord: docs/channels.md); with no channel, alerts would be printed to the terminal"
-        )
+        say("LINE: not configured (LINE_CHANNEL_ACCESS_TOKEN and LINE_TO)")
     if line.token:
         failures += _check_chat(line, say)
     failures += _check_telegram(config, env, say)
     failures += _check_discord(config, env, say)
+    failures += _check_reach(config, env, say)
 
     with store:
         now = datetime.now(UTC)
@@ -130,23 +128,57 @@ def _check_chat(line: LineSettings, say: Callable[[str], None]) -> int:
     return 0
 
 
+def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -> int:
+    """Where each chat's alerts go, as `hunter run` opens the channels; 1 when a chat's
+    channel cannot be opened, or none is set on a host (its alerts would wait)."""
+    try:
+        routes = channels.open_channels(env, config, answering=False)
+        destinations = Destinations(channels.owner_of(env, config), config.chats)
+    except HunterError as exc:
+        say(f"alerts: FAILED: {exc}")
+        return 1
+    if waiting := routes.waiting():
+        say(f"alerts: FAILED: {waiting}")
+        return 1
+    going = [
+        f"{destinations.label(name)} -> {routes.of(destinations.to_of(name)).name}"
+        for name in destinations.names()
+    ]
+    said = "; ".join(going)
+    if any(routes.of(destinations.to_of(name)).name == "terminal" for name in destinations.names()):
+        said += f" (printed here: no channel is set; set {channels.setup_help()})"
+    say(f"alerts: {said}")
+    return 0
+
+
 def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:
-    """getMe with TELEGRAM_BOT_TOKEN, and the [[chats]] on Telegram; 1 if it failed."""
-    telegram = [chat for chat in config.chats if channels.telegram.KIND.owns(chat.to)]
+    """getMe with TELEGRAM_BOT_TOKEN, and the chats on Telegram (the owner's, [[chats]]); 1 if
+    it failed, or if the token is set and no chat is on Telegram (nor strangers may join)."""
+    kind = channels.telegram.KIND
+    telegram = channels.chats_on(config, kind)
     settings = channels.telegram_settings(env)
     if not settings.token:
         if telegram:
+            who = "the owner" if telegram[0].name == "owner" else f"[[chats]] {telegram[0].name!r}"
             say(
-                f"Telegram: FAILED: [[chats]] {telegram[0].name!r} is on Telegram; set "
-                "TELEGRAM_BOT_TOKEN"
+                f"Telegram: FAILED: {who} is on Telegram ({telegram[0].to}); set TELEGRAM_BOT_TOKEN"
             )
             return 1
         return 0
+    joins = kind in channels.joining(env, config)
     channel = channels.telegram.sender(settings)
     try:
         info = channel.bot_info()
-        names = ", ".join(chat.name for chat in telegram) or "no [[chats]] yet"
-        say(f"Telegram: bot {info['name']} (@{info['username']}), pushing to {names}")
+        bot = f"bot {info['name']} (@{info['username']})"
+        if not telegram and not joins:
+            say(
+                f"Telegram: FAILED: {bot}, and no chat is on Telegram: set owner = "
+                '"telegram:<your chat id>" in hunter.toml, or add a [[chats]] (docs/channels.md, '
+                "Telegram)"
+            )
+            return 1
+        names = ", ".join(chat.name for chat in telegram) or "the subscribers who join"
+        say(f"Telegram: {bot}, pushing to {names}")
         if not settings.secret:
             say("Telegram chat: off; set TELEGRAM_WEBHOOK_SECRET, then `hunter telegram setup`")
             return 0

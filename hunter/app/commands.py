@@ -49,6 +49,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "no channel is set (LINE, Telegram or Discord: docs/channels.md): alerts go to "
                 "stdout"
             )
+        if waiting := routes.waiting():
+            log.warning("%s", waiting)  # once a start; the status says it too
         port = None if args.once else _port(env)
         chats = channels.open_chats(env, config, config.push_deadline_seconds)
         on = bool(chats[2])
@@ -145,6 +147,7 @@ def _status_pages(
 
         quota_name = routes.quota_name
         recipient = staticmethod(routes.recipient)
+        waiting = staticmethod(routes.waiting)
 
         @staticmethod
         def quota() -> tuple[int | None, int] | None:

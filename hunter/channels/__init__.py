@@ -23,6 +23,7 @@ from hunter.rules.destinations import ChatConfig
 from hunter.settings.chats import RECIPIENT_HELP
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, cleaned
+from hunter.settings.hosts import host_of
 
 KINDS: tuple[ChannelKind, ...] = (line.KIND, telegram.KIND, discord.KIND)
 
@@ -134,10 +135,30 @@ def open_channels(
         else:
             default = channel
     if default is None:
+        default = _standing_in(env)
+    return Channels(default, others, answers)
+
+
+def _standing_in(env: Environment) -> Channel:
+    """In place of the channel whose ids have no prefix, when it is not set: the terminal on a
+    person's own machine; on a host, whose log nobody reads as a chat, no channel: its alerts
+    wait for one (unset.py)."""
+    host = host_of(env.values)
+    if host is None:
         from hunter.channels.terminal import TerminalSender
 
-        default = TerminalSender()
-    return Channels(default, others, answers)
+        return TerminalSender()
+    from hunter.channels.unset import Unset
+
+    return Unset(
+        f"no channel is set on {host.name}, whose log nobody reads as a chat: alerts wait, "
+        f"unsent, until one is. Set {setup_help()} (docs/channels.md)"
+    )
+
+
+def setup_help() -> str:
+    """What a person sets for each channel: "A; or B; or C"."""
+    return "; or ".join(kind.needs for kind in KINDS if kind.needs)
 
 
 def open_chats(
@@ -171,6 +192,11 @@ def owner_of(env: Environment, config: Config) -> str | None:
             "owners; LINE_TO is owner's old spelling: keep one of them"
         )
     return config.owner or line_to
+
+
+def chats_on(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
+    """The chats hunter.toml puts on `kind`: the owner's (named "owner"), then [[chats]]."""
+    return _tos(config, kind)
 
 
 def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:

@@ -34,6 +34,9 @@ class ChannelKind:
     secrets: tuple[str, ...]  # of which these are redacted everywhere
     read: Read
     open: Open
+    # What a person sets to alert there, as they type it: for the line that says what is
+    # missing ("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO").
+    needs: str = ""
     chat: Chat = _no_chat
     # Strangers may join on it ([subscribers], issue 42) unless hunter.toml's `on` says
     # otherwise: a channel where a subscriber costs nothing a message.

@@ -157,6 +157,17 @@ class Channels:
     def of(self, to: str | None) -> Channel:
         return self.route.of(to)
 
+    def reaches(self, to: str | None) -> bool:
+        """Whether a push to `to` reaches anyone: not where no channel is set yet on a host
+        (channels/unset.py), whose alerts wait for one, unclaimed."""
+        return getattr(self.of(to), "reaches", True) is not False
+
+    def waiting(self) -> str | None:
+        """Why alerts wait for a channel, in words naming what to set; None when every chat's
+        channel reaches it."""
+        unset = [c for c in self.all if getattr(c, "reaches", True) is False]
+        return str(getattr(unset[0], "why", "")) or None if unset else None
+
     def actions(self, to: str | None) -> bool:
         return self.answering.get(self.of(to).name, False)
 

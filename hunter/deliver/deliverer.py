@@ -149,8 +149,8 @@ class Deliverer:
         self, room: int, now: datetime, report: Delivery, done: set[str], holds: Holds
     ) -> list[Claimed]:
         """A new batch (of at most `room` listings, and what its chat's channel carries in one
-        push) for the first chat that has one, is not held, and that the pace allows, the
-        owner's first, then the chats that spent least this month, then the subscribers in
+        push) for the first chat that has one, is not held, whose channel reaches it (not one
+        still unset on a host), and that the pace allows, the owner's first, then the chats that spent least this month, then the subscribers in
         turn; [] when none has."""
         configured = self.destinations.names()[: 1 + len(self.destinations.chats)]
         ordered = self.allowance.order(configured, now) if room > 0 else []
@@ -159,7 +159,7 @@ class Deliverer:
                 continue
             to = self.destinations.to_of(chat)
             channel = self.channels.of(to)
-            if holds.until(chat, channel.name) is not None:
+            if not self.channels.reaches(to) or holds.until(chat, channel.name) is not None:
                 done.add(chat)
                 continue
             limit = self.turns.size(chat, channel.max_per_push, channel.digest_max, room)

@@ -91,7 +91,14 @@ def gather(
         subscribers=store.subscribers.counts(config.calendar.day_start(now), now - RATE_SPAN)
         if config.subscribers.open
         else None,
+        no_channel=_waiting(channels),
     )
+
+
+def _waiting(channels: Reporting) -> str | None:
+    """Why alerts wait for a channel, where the channels can tell (Channels.waiting)."""
+    waiting = getattr(channels, "waiting", None)
+    return str(waiting()) if callable(waiting) and waiting() else None
 
 
 def quota_view(channels: Reporting) -> QuotaView | None:

@@ -71,6 +71,8 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         f"  pending {o.pending}, sending {o.sending}, retry {o.retry}, "
         f"stuck {o.stuck}; sent in the last 24 h: {view.sent_last_24h}",
     ]
+    if view.no_channel:
+        lines.append(f"  {o.pending} alerts wait for a channel: {view.no_channel}")
     for r in view.rows:
         if r.status is RowStatus.STUCK:
             detail = f"stuck since {ago(r.first_seen_at, now)}: {r.last_error}"
@@ -208,6 +210,7 @@ def as_json(view: StatusView) -> str:
         "sources": [_source_document(s) for s in view.sources],
         "outbox": asdict(view.outbox),
         "sent_last_24h": view.sent_last_24h,
+        "no_channel": view.no_channel,
         "rows": [{k: _value(v) for k, v in vars(r).items()} for r in view.rows],
         "last_poll_at": _value(view.last_poll_at),
         "last_prune_at": _value(view.last_prune_at),

@@ -151,6 +151,8 @@ class StatusView:
     quota_name: str  # the paced channel's name
     # The subscribers in, waiting, joined and left today; None: strangers may not join.
     subscribers: Membership | None = None
+    # Why alerts wait for a channel (none is set on a host), naming what to set; None: none do.
+    no_channel: str | None = None
 
     @property
     def stuck_rows(self) -> list[OutboxRow]:

@@ -96,6 +96,8 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
         f"**Outbox**: {outbox.pending} waiting, {outbox.retry} to retry, "
         f"{outbox.stuck} stuck, {view.sent_last_24h} sent in 24 h",
     ]
+    if view.no_channel:
+        lines += ["", f"**{outbox.pending} alerts wait for a channel**: {_cell(view.no_channel)}"]
     if outbox.stuck:
         lines.append("")
         for stuck in view.stuck_rows:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from hunter.errors import ConfigError, SchemaError, StoreError
+from hunter.errors import SchemaError, StoreError
 from hunter.settings.environment import Environment
+from hunter.settings.hosts import refuse_ephemeral_sqlite
 from hunter.store.base import Store
 from hunter.store.records import Claimed, SourceNote, StatusReport
 
@@ -58,28 +57,6 @@ def require_schema(store: Store) -> None:
 
 
 __all__ = ["Claimed", "SourceNote", "StatusReport", "Store", "open_store"]
-
-
-# Variables each platform sets in every service's environment.
-PLATFORMS = {
-    "RENDER": "Render",
-    "RENDER_SERVICE_ID": "Render",
-    "RAILWAY_PROJECT_ID": "Railway",
-    "RAILWAY_ENVIRONMENT_NAME": "Railway",
-    "RAILWAY_SERVICE_ID": "Railway",
-}
-
-
-def refuse_ephemeral_sqlite(environ: Mapping[str, str]) -> None:
-    """On Render or Railway the disk is wiped on every deploy: a SQLite file there forgets
-    what was sent, and the next start alerts it all again."""
-    platform = next((name for var, name in PLATFORMS.items() if environ.get(var)), None)
-    if platform and environ.get("HUNTER_ALLOW_EPHEMERAL_SQLITE") != "1":
-        raise ConfigError(
-            f"on {platform} the disk is wiped on every deploy, so a SQLite file would forget "
-            "what was sent: set DATABASE_URL or SUPABASE_URL (or HUNTER_ALLOW_EPHEMERAL_SQLITE=1 "
-            "to accept repeats)"
-        )
 
 
 def schema_sql() -> str:

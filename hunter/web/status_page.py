@@ -235,6 +235,8 @@ def _outbox(view: StatusView) -> str:
         for row in view.stuck_rows
     )
     stuck = f"<table><tr><th>stuck</th><th>why</th></tr>{rows}</table>" if rows else ""
+    if view.no_channel:
+        stuck = f"<p class=bad>{escape(view.no_channel, 400)}</p>{stuck}"
     return (
         "<h2>รอส่ง · Outbox</h2><div class=card>"
         f"รอ · waiting {o.pending} · ส่งใหม่ · retry {o.retry} · ติดค้าง · stuck "

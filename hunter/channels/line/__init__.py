@@ -52,5 +52,6 @@ KIND = ChannelKind(
     secrets=settings.SECRETS,
     read=lambda environ, tos: settings.read(environ),
     open=_open,
+    needs="LINE_CHANNEL_ACCESS_TOKEN and LINE_TO",
     chat=_chat,
 )

@@ -53,6 +53,7 @@ KIND = ChannelKind(
     secrets=settings.SECRETS,
     read=lambda environ, tos: settings.read(environ),
     open=_open,
+    needs='TELEGRAM_BOT_TOKEN, with owner = "telegram:<your chat id>" in hunter.toml',
     chat=_chat,
     joins=True,  # a bot's messages cost nothing (core.telegram.org/bots/faq)
 )

@@ -1,0 +1,130 @@
+"""No channel yet, on a host: nobody reads Render's or Railway's log as a chat, so alerts are
+never printed there and counted as sent. They wait, the log and the status say so once, and
+when a channel is set each arrives once. On a person's own machine the terminal is still
+the channel. A host whose disk does not outlive a run refuses SQLite, GitHub Actions too."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.line_standin import LineStandIn
+from tests.support.telegram_standin import TelegramStandIn
+
+FIRST = [("1", "Old python job")]
+NEW = [("2", "New python bot"), ("3", "python scraper")]
+
+
+def outbox(folder: Path, env: dict[str, str]) -> dict[str, object]:
+    result = run_hunter(folder, "status", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    document: dict[str, object] = json.loads(result.stdout)
+    return document
+
+
+@pytest.mark.parametrize(
+    "host", [{"RENDER": "true"}, {"RAILWAY_PROJECT_ID": "p-1"}], ids=["render", "railway"]
+)
+def test_alerts_wait_for_a_channel_on_a_host_then_arrive_once(
+    tmp_path: Path,
+    board: Board,
+    line: LineStandIn,
+    migrated_pg_url: str,
+    host: dict[str, str],
+) -> None:
+    env = base_env(tmp_path, DATABASE_URL=migrated_pg_url, **host)
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs("/jobs", NEW + FIRST)
+
+    for _ in range(2):
+        result = run_hunter(tmp_path, "run", "--once", env=env)
+        assert result.returncode == 0, result.stderr
+        assert "New python bot" not in result.stdout + result.stderr  # not "sent" to a log
+        assert result.stderr.count("no channel is set on") == 1, result.stderr
+        assert "LINE_CHANNEL_ACCESS_TOKEN and LINE_TO" in result.stderr
+    status = outbox(tmp_path, env)
+    assert status["sent_last_24h"] == 0
+    assert status["outbox"]["pending"] == 2  # type: ignore[index]
+    assert "alerts wait" in str(status["no_channel"])
+    text = run_hunter(tmp_path, "status", env=env).stdout
+    assert "2 alerts wait for a channel: no channel is set on" in text
+    check = run_hunter(tmp_path, "check", env=env)
+    assert check.returncode == 1 and "alerts: FAILED: no channel is set on" in check.stdout
+
+    with_line = {**env, **line.env()}
+    for _ in range(2):
+        assert run_hunter(tmp_path, "run", "--once", env=with_line).returncode == 0
+    assert sorted(line.delivered) == ["New python bot", "python scraper"]
+    assert len(line.pushes) == 1
+    status = outbox(tmp_path, with_line)
+    assert status["sent_last_24h"] == 2 and status["no_channel"] is None
+
+
+def test_on_a_persons_own_machine_the_terminal_is_the_channel(tmp_path: Path, board: Board) -> None:
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    board.serve_jobs("/jobs", NEW + FIRST)
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert "New python bot" in result.stdout
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "alerts: owner -> terminal (printed here: no channel is set" in check.stdout
+
+
+def test_a_telegram_token_without_a_chat_waits_on_a_host_and_check_names_the_owner_line(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn
+) -> None:
+    env = base_env(tmp_path, RENDER="true", HUNTER_ALLOW_EPHEMERAL_SQLITE="1", **telegram.env())
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
+    check = run_hunter(tmp_path, "check", env=env)
+    assert check.returncode == 1
+    assert 'no chat is on Telegram: set owner = "telegram:<your chat id>"' in check.stdout
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    board.serve_jobs("/jobs", NEW + FIRST)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert telegram.delivered == []
+
+    write_config(
+        tmp_path, [html_source("board", url)], filter={"include": ["python"]}, owner="telegram:111"
+    )
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "Telegram: bot" in check.stdout and "pushing to owner" in check.stdout
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    firsts = sorted(text.splitlines()[0] for text in telegram.texts(111))
+    assert firsts == ["New python bot", "python scraper"]
+
+
+def test_an_owner_on_telegram_without_its_token_fails_check(tmp_path: Path) -> None:
+    write_config(tmp_path, [html_source("board", "https://board.test/jobs")], owner="telegram:111")
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 1, check.stdout
+    assert "Telegram: FAILED: the owner is on Telegram (telegram:111); set TELEGRAM_BOT_TOKEN" in (
+        check.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "needle"),
+    [
+        ({"GITHUB_ACTIONS": "true"}, "on GitHub Actions each run starts on a new machine"),
+        ({"RENDER": "true"}, "on Render the disk is wiped on every deploy"),
+        ({"DYNO": "worker.1"}, "on Heroku the disk is wiped on every restart"),
+    ],
+)
+def test_a_host_whose_disk_does_not_last_refuses_sqlite(
+    tmp_path: Path, host: dict[str, str], needle: str
+) -> None:
+    write_config(tmp_path, [html_source("board", "https://board.test/jobs")])
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path, **host))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert needle in result.stderr and "SUPABASE_URL" in result.stderr
+    assert not (tmp_path / "hunter.db").exists()
