@@ -8,6 +8,7 @@ them. This is how a user debugs selectors. Exit 0 when all is well, 1 when anyth
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from hunter import channels
 from hunter.chat.tuning import preview, recent
 from hunter.errors import HunterError
+from hunter.network import unreached
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
 from hunter.rules import shape
@@ -23,7 +25,7 @@ from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
-from hunter.rules.wording import details
+from hunter.rules.wording import details, plural
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.sources.reader import SourceRead, read_sources
@@ -31,6 +33,8 @@ from hunter.store import open_store
 
 if TYPE_CHECKING:
     from hunter.channels.line.settings import LineSettings
+
+log = logging.getLogger("hunter")
 
 
 def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -49,22 +53,12 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     say(f"database: {describe_store(env)}: reachable, schema up to date")
 
     line = channels.line_settings(env)
-    if line.configured:
-        try:
-            info = channels.line.sender(line).bot_info()
-            say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {line.to}")
-        except HunterError as exc:
-            failures += 1
-            say(f"LINE: FAILED: {exc}")
-    elif config.owner and not channels.line.KIND.owns(config.owner):
-        say(f"LINE: not configured; the owner is {config.owner}")
-    else:
-        say("LINE: not configured (LINE_CHANNEL_ACCESS_TOKEN and LINE_TO)")
+    failures += _guarded("LINE", lambda: _check_line(config, line, say), say)
     if line.token:
-        failures += _check_chat(line, say)
-    failures += _check_telegram(config, env, say)
-    failures += _check_discord(config, env, say)
-    failures += _check_reach(config, env, say)
+        failures += _guarded("LINE rich menu", lambda: _check_chat(line, say), say)
+    failures += _guarded("Telegram", lambda: _check_telegram(config, env, say), say)
+    failures += _guarded("Discord", lambda: _check_discord(config, env, say), say)
+    failures += _guarded("alerts", lambda: _check_reach(config, env, say), say)
 
     with store:
         now = datetime.now(UTC)
@@ -89,19 +83,50 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             for name in [OWNER, *(chat.name for chat in config.chats)]
         }
     for read in reads:
-        failures += _report_source(config, read, rules, say)
+        failed = _report_source(config, read, rules, say)
         if read.name in copies:
             _report_copies(copies[read.name], say)
         if last.get(read.name):  # what the running hunter met, which a fetch now may not show
-            failures += 1
+            failed = 1  # one source, one failed check
             say(f"  FAILED at the last poll: {last[read.name]}")
+        failures += failed
     for name, said in tried.items():
         if said:
             say(f"chat {destinations.label(name)}: {said}")
-    say("all checks passed" if not failures else f"{failures} checks failed")
+    say("all checks passed" if not failures else f"{plural(failures, 'check')} failed")
     if any(read.misconfigured for read in reads):
         return 2  # the config names what the site does not have: fix the config
     return 0 if not failures else 1
+
+
+def _guarded(name: str, check: Callable[[], int], say: Callable[[str], None]) -> int:
+    """One channel's check, whatever its vendor's client raises: one FAILED line naming the
+    channel and the cause (a host that cannot be reached, in words), and every other check
+    still runs."""
+    try:
+        return check()
+    except HunterError as exc:
+        say(f"{name}: FAILED: {exc}")
+    except Exception as exc:  # an SDK's own error (urllib3's, pydantic's): not a bug of yours
+        log.debug("%s check", name, exc_info=True)
+        say(f"{name}: FAILED: {unreached(exc)}")
+    return 1
+
+
+def _check_line(config: Config, line: LineSettings, say: Callable[[str], None]) -> int:
+    """LINE's bot info with the token, when LINE_TO is set; 1 if it failed."""
+    if line.configured:
+        try:
+            info = channels.line.sender(line).bot_info()
+        except HunterError as exc:
+            say(f"LINE: FAILED: {exc}")
+            return 1
+        say(f"LINE: bot {info['name']} ({info['basic_id']}), pushing to {line.to}")
+    elif config.owner and not channels.line.KIND.owns(config.owner):
+        say(f"LINE: not configured; the owner is {config.owner}")
+    else:
+        say("LINE: not configured (LINE_CHANNEL_ACCESS_TOKEN and LINE_TO)")
+    return 0
 
 
 def _check_chat(line: LineSettings, say: Callable[[str], None]) -> int:

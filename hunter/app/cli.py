@@ -8,6 +8,7 @@ traceback, never a secret.
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import os
 import sys
@@ -47,7 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    run = sub.add_parser("run", parents=[common], help="poll now, then every interval_minutes")
+    said = (
+        "poll now, then read each source when it is due (its schedule is learned from when its "
+        'listings come; with schedule = "fixed", every interval_minutes)'
+    )
+    run = sub.add_parser("run", parents=[common], help=said, description=said)
     run.add_argument(
         "--once", action="store_true", help="one poll (and the prune if due), then exit"
     )
@@ -164,6 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader has what it wanted (`hunter status | head -3`): end quietly, as Unix
+        # tools do, with nothing more written to the closed pipe at exit.
+        _stdout_to_devnull()
+        return 0
     except Exception as exc:
         # A bug: the redacted traceback goes to the log, and one line says what to do.
         log.exception("unexpected error")
@@ -171,6 +181,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"hunter: unexpected error ({type(exc).__name__}); please report it with the log"
         )
         return 1
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # not a file (a test's buffer)
+        pass
 
 
 def _last_words(line: str) -> None:

@@ -16,6 +16,7 @@ from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
 from hunter.rules.destinations import OWNER, OWNER_NAME, OWNER_NAMES, Destinations
+from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         chats = channels.open_chats(env, config, config.push_deadline_seconds)
         on = bool(chats[2])
         inbox, hooks = _chat(config, env, routes, chats, resources) if port and on else (None, [])
+        hooks += _off(env, config) if port else []
         if on and not args.once and not port:
             log.warning(
                 "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "
@@ -79,6 +81,12 @@ def run(args: argparse.Namespace, load: Loader) -> int:
             _say(started)
         if args.once:
             result = hunter.poll() if args.all else hunter.poll_once()
+            if result.not_due and not result.sources:  # said where the person looks
+                _say(
+                    f"{plural(result.not_due, 'source')} not due yet, so none was read; "
+                    "`hunter run --once --all` reads every source now, and `hunter status` "
+                    "says when each is read next"
+                )
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             return 0
@@ -118,6 +126,17 @@ def _chat(
     chat = Chat(config, store, default, owner, utcnow, worker, others, routes, link, joins)
     inbox = Inbox(chat, worker, utcnow)
     return inbox, [hook(webhook, inbox) for webhook in webhooks]
+
+
+def _off(env: Environment, config: Config) -> list[Hook]:
+    """A webhook called while its chat is off is answered 404 with what to set, and the log
+    (which says each refusal, at most so often) names it too."""
+    from hunter.web.routes import Hook
+
+    def refuse(path: str, why: str) -> Hook:
+        return Hook(path, lambda headers: (404, why), lambda body, headers: 404)
+
+    return [refuse(path, why) for path, why in channels.chats_off(env, config)]
 
 
 def _status_pages(
@@ -191,7 +210,8 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
         if result.error:
             _say(f"{result.name}: failed: {result.error}")
         else:
-            _say(f"{result.name}: {len(result.read.listings)} listings recorded as seen, none sent")
+            seen = plural(len(result.read.listings), "listing")
+            _say(f"{result.name}: {seen} recorded as seen, none sent")
     if all(r.error for r in results):
         raise RunError("no source could be primed; run `hunter check` to see why")
     return 0
@@ -204,7 +224,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
         deleted = prune_store(store, config, utcnow(), days)
-    _say(f"pruned {deleted} rows not seen for {days:g} days (sent, ignored or primed)")
+    _say(f"pruned {plural(deleted, 'row')} not seen for {days:g} days (sent, ignored or primed)")
     return 0
 
 
@@ -239,7 +259,8 @@ def retry(args: argparse.Namespace, load: Loader) -> int:
     with open_store(env, create=False) as store:
         moved = store.outbox.retry_stuck(None if args.all else args.job_ids)
     missing = sorted(set(args.job_ids) - set(moved))
-    _say(f"{len(moved)} stuck rows back to pending; the next poll sends them")
+    if moved or not missing:
+        _say(f"{plural(len(moved), 'stuck row')} back to pending; the next poll sends them")
     if missing:
         raise RunError(f"not stuck (or unknown): {', '.join(missing)}; see `hunter status`")
     return 0
@@ -369,6 +390,11 @@ def check(args: argparse.Namespace, load: Loader) -> int:
 def demo(args: argparse.Namespace, load: Loader) -> int:
     from hunter.app.demo import run_demo
 
+    if getattr(args, "config", None):
+        raise ConfigError(
+            "hunter demo runs its own job board and filters and reads no hunter.toml; to try "
+            f"{args.config}, run `hunter check --config {args.config}`"
+        )
     return run_demo(_say)
 
 

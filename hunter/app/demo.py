@@ -1,16 +1,16 @@
 """`hunter demo`: the real pipeline, offline, in seconds.
 
 A small job board on 127.0.0.1, a temporary SQLite store, and the real fetch, parse, filter,
-record, claim, push and finish. Alerts go to the terminal, or to LINE when it is configured.
-It shows the three things hunter promises: a first look primes silently, new matching listings
-are alerted once, and a re-poll alerts nothing.
+record, claim, push and finish. Alerts go to this terminal, never to a real channel: the demo
+reads no channel's variables (its made-up listings would spend LINE's month), and no
+hunter.toml. It shows the three things hunter promises: a first look primes silently, new
+matching listings are alerted once, and a re-poll alerts nothing.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-import os
 import tempfile
 import threading
 from collections.abc import Callable
@@ -93,7 +93,7 @@ def run_demo(say: Callable[[str], None]) -> int:
         "budget": ".price",
     }
     config = parse_config({**CONFIG, "sources": [source]}, where="demo")
-    env = read_environment(os.environ)
+    env = read_environment({})  # no channel's variables, whatever this shell has set
     sender = open_channels(env, config)
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "demo.db")

@@ -67,7 +67,9 @@ def run_forever(
     health = Liveness(stale_after=timedelta(seconds=2 * interval))
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
-        log.info(
+        # Said once: Ctrl-C reaches `uv run` and hunter both, and uv passes it on again.
+        log.log(
+            logging.DEBUG if hunter.stop.is_set() else logging.INFO,
             "%s received: finishing the push in flight, starting no new one",
             signal.Signals(signum).name,
         )

@@ -104,6 +104,20 @@ def joining(env: Environment, config: Config, owner: str | None = None) -> list[
     return [kind for kind in kinds if kind.chat(settings(env, config, kind), None) is not None]
 
 
+def chats_off(env: Environment, config: Config) -> list[tuple[str, str]]:
+    """The webhooks of the channels whose chat is off: (path, why) for each, the why naming
+    what turns it on. A call there (LINE's Verify button) is told so, and the log says it."""
+    off = []
+    for kind in KINDS:
+        if kind.hook_path and kind.chat(settings(env, config, kind), None) is None:
+            why = (
+                f"{kind.name} called {kind.hook_path}, but its chat is off here: set "
+                f"{kind.hook_needs} where hunter runs, and restart it"
+            )
+            off.append((kind.hook_path, why))
+    return off
+
+
 def may_join(env: Environment, config: Config) -> Callable[[str], bool]:
     """Whether a chat id is on a channel strangers may join on."""
     kinds = joining(env, config)

@@ -37,6 +37,10 @@ class ChannelKind:
     # What a person sets to alert there, as they type it: for the line that says what is
     # missing ("LINE_CHANNEL_ACCESS_TOKEN and LINE_TO").
     needs: str = ""
+    # Where its chat's webhook is called, and what turns the chat on, as a person sets it: a
+    # call there while the chat is off is answered, and logged, with what to set.
+    hook_path: str = ""
+    hook_needs: str = ""
     chat: Chat = _no_chat
     # Strangers may join on it ([subscribers], issue 42) unless hunter.toml's `on` says
     # otherwise: a channel where a subscriber costs nothing a message.

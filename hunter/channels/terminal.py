@@ -25,10 +25,13 @@ class TerminalSender(LineCards):
     def push(
         self, messages: list[dict[str, Any]], retry_key: str, to: str | None = None
     ) -> PushResult:
-        if to is not None:
-            print(f"-- to {to}", file=sys.stdout, flush=True)
-        for line in plain_lines(messages):
-            print(line, file=sys.stdout, flush=True)
+        try:
+            if to is not None:
+                print(f"-- to {to}", file=sys.stdout, flush=True)
+            for line in plain_lines(messages):
+                print(line, file=sys.stdout, flush=True)
+        except (BrokenPipeError, ValueError):  # nobody reads it (`| head` ended): not shown
+            return PushResult(Kind.TRANSIENT, None, "the terminal's reader has gone")
         return PushResult(Kind.SENT, None)
 
     def members(self, to: str) -> int:

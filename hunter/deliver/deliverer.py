@@ -150,8 +150,8 @@ class Deliverer:
     ) -> list[Claimed]:
         """A new batch (of at most `room` listings, and what its chat's channel carries in one
         push) for the first chat that has one, is not held, whose channel reaches it (not one
-        still unset on a host), and that the pace allows, the owner's first, then the chats that spent least this month, then the subscribers in
-        turn; [] when none has."""
+        still unset on a host), and that the pace allows, the owner's first, then the chats
+        that spent least this month, then the subscribers in turn; [] when none has."""
         configured = self.destinations.names()[: 1 + len(self.destinations.chats)]
         ordered = self.allowance.order(configured, now) if room > 0 else []
         for chat in [*ordered, *self.turns]:

@@ -29,6 +29,7 @@ from hunter.deliver.status_view import (
     StatusView,
 )
 from hunter.rules.destinations import OWNER_NAME
+from hunter.rules.wording import plural
 from hunter.store.states import RowStatus
 from hunter.store.subscribers import Membership
 
@@ -63,7 +64,8 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         when = f" {at(row.not_before)}" if row.not_before else ""
         most = f" (at most {s.read_budget} a day)" if s.read_budget is not None else ""
         lines.append(
-            f"    {s.days.reads_today} reads today{most}; next read{when}: {s.next_read_why}"
+            f"    {plural(s.days.reads_today, 'read')} today{most}; next read{when}: "
+            f"{s.next_read_why}"
         )
     o = view.outbox
     lines += [
@@ -152,7 +154,7 @@ def _chat_lines(chats: list[ChatView]) -> list[str]:
             else (f"{recipients} recipient{'s' if recipients != 1 else ''}")
         )
         muted = f"; muted {', '.join(chat.mutes)}" if chat.mutes else ""
-        spent = f"{chat.messages_this_month} messages this month"
+        spent = f"{plural(chat.messages_this_month, 'message')} this month"
         if not chat.paced:  # no messages counted: what it was sent
             spent = f"{chat.sent_this_month} sent this month"
         lines.append(

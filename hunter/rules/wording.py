@@ -9,6 +9,12 @@ from hunter.rules.listing import Listing
 from hunter.rules.notices import askers
 from hunter.rules.pay import pay_text
 
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """ "1 message", "2 messages", "1 reply", "3 replies" (`many` where "+s" is wrong)."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
 # word), applied (its job id). SAY is a word offered under an answer ("say คำ"): tapping it is
 # saying it, where a channel's buttons cannot send text themselves (Telegram's).

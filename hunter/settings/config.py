@@ -134,8 +134,11 @@ def config_path(explicit: str | None, environ: Mapping[str, str]) -> Path:
 
 def load_config(path: Path) -> Config:
     """Read and validate a hunter.toml."""
+    text = ""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark (Notepad's) is no part of the file; TOML reads CRLF.
+        text = path.read_text(encoding="utf-8-sig")
+        raw = tomllib.loads(text)
     except FileNotFoundError:
         raise ConfigError(
             f"{path}: no such config file; copy hunter.example.toml to hunter.toml, "
@@ -146,8 +149,36 @@ def load_config(path: Path) -> Config:
             f"{path}: cannot read it ({exc}); check the path and permissions"
         ) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}; fix that line") from exc
+        raise ConfigError(f"{path}: not valid TOML: {exc}; {_toml_hint(text, str(exc))}") from exc
     return parse_config(raw, where=str(path), path=path)
+
+
+# What a phone's keyboard, a word processor or a web page puts in place of what TOML reads.
+_LOOKALIKES = {
+    "\u201c": "curly quotes (“ ”)",
+    "\u201d": "curly quotes (“ ”)",
+    "\u2018": "curly quotes (\u2018 \u2019)",
+    "\u2019": "curly quotes (\u2018 \u2019)",
+    "\u00a0": "a non-breaking space",
+    "\u3000": "a full-width space",
+    "\uff1d": "a full-width equals sign (\uff1d)",
+}
+
+
+def _toml_hint(text: str, error: str) -> str:
+    """How to fix the line TOML refused: its curly quotes (or other look-alikes) named, when it
+    has them outside a string; else "fix that line"."""
+    found = re.search(r"line (\d+)", error)
+    lines = text.splitlines()
+    if found and 0 < int(found[1]) <= len(lines):
+        line = lines[int(found[1]) - 1]
+        odd = next((name for char, name in _LOOKALIKES.items() if char in line), None)
+        if odd:
+            return (
+                f"line {found[1]} has {odd}, which a phone or a word processor types: write "
+                'plain straight quotes (") and spaces, in a plain-text editor'
+            )
+    return "fix that line"
 
 
 def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:

@@ -3,10 +3,16 @@ are errors that name the allowed ones, and keyword lists read one way wherever t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from hunter.errors import ConfigError
+
+# A key written as an environment variable ("LINE_CHANNEL_ACCESS_TOKEN"), or named as a secret
+# is ("telegram_bot_token", "database_url"): what hunter reads from the environment only.
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_SECRET = re.compile(r"token|secret|password|api_?key|service_role|database_url|webhook_", re.I)
 
 
 def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
@@ -14,17 +20,33 @@ def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
     for key in raw:
-        if key not in allowed:
+        if key in allowed:
+            continue
+        if _VARIABLE.fullmatch(str(key)) or _SECRET.search(str(key)):
+            name = str(key).upper()
             raise ConfigError(
-                f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
+                f"{where}: {key} belongs in the environment, not in hunter.toml (which is "
+                f"committed with your deploy, so a secret there is public): set {name} where "
+                "hunter runs (the host's environment settings, or `export` in your shell), "
+                "and delete the line"
             )
+        raise ConfigError(
+            f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
+        )
 
 
 def words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    """A list of non-empty strings (keywords), stripped."""
+    """A list of keywords, stripped, each held to what the chat holds one to
+    (rules/keywords.py): ConfigError naming the word and what is wrong with it."""
+    from hunter.rules.keywords import in_english, word_problem
+
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ConfigError(f"{where}: {key} must be a list of non-empty strings, got {value!r}")
+    for word in value:
+        problem = word_problem(word.strip())
+        if problem is not None:
+            raise ConfigError(f"{where}: {key} {word.strip()!r}: {in_english(problem)}")
     return tuple(v.strip() for v in value)
 
 

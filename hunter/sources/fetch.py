@@ -27,6 +27,7 @@ import httpx
 
 from hunter import __version__
 from hunter.errors import SourceError
+from hunter.network import unreached
 from hunter.sources.connections import SiteTransport, proxy_mounts, within
 from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
@@ -185,7 +186,7 @@ def _get(
     except httpx.TimeoutException:
         got.error = "timed out"
     except httpx.ConnectError as exc:
-        got.error = "could not connect" + _untrusted(exc)
+        got.error = "could not connect" + (_untrusted(exc) or f": {unreached(exc)}")
     except httpx.HTTPError as exc:
         got.error = f"{type(exc).__name__}: {exc}"
     except SourceError as exc:

@@ -28,6 +28,7 @@ from hunter.deliver.status_text import as_json, membership_text
 from hunter.deliver.status_view import SourceCondition, SourceView, StatusView
 from hunter.errors import HunterError
 from hunter.redact import redact
+from hunter.rules.wording import plural
 from hunter.web.routes import Answer, Headers, Page
 
 log = logging.getLogger("hunter")
@@ -280,7 +281,9 @@ def _chats(view: StatusView, now: datetime, timezone: str) -> str:
     for chat in view.chats:
         channel = chat.where.channel or "-"
         month = (
-            f"{chat.messages_this_month} messages" if chat.paced else f"{chat.sent_this_month} sent"
+            plural(chat.messages_this_month, "message")
+            if chat.paced
+            else f"{chat.sent_this_month} sent"
         )
         held = chat.held.removeprefix("held back ") or "-"  # places, languages, taps (54)
         rows.append(

@@ -38,6 +38,7 @@ from hunter.channels.discord.settings import DiscordWebhook
 from hunter.deliver.channel import Recipient
 from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.errors import ChannelError, ChatGone
+from hunter.network import unreached
 
 PUSH_DEADLINE_SECONDS = 20.0
 UNKNOWN_WEBHOOK = 10015
@@ -81,9 +82,9 @@ class DiscordSender(DiscordMessages):
         try:
             answer = self._http.post(hook.url, params={"wait": "true"}, json=body)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # never left: not delivered
-            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {type(exc).__name__}")
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {unreached(exc)}")
         except httpx.HTTPError as exc:  # it may have arrived: only Discord knows
-            detail = f"no answer from Discord: {type(exc).__name__}"
+            detail = f"no answer from Discord: {unreached(exc)}"
             return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
         self._note_bucket(hook, answer)
         return result(answer)
@@ -102,7 +103,7 @@ class DiscordSender(DiscordMessages):
         try:
             answer = self._http.patch(url, json=edited)
         except httpx.HTTPError as exc:  # an edit made twice shows the same: no harm in asking
-            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {type(exc).__name__}")
+            return PushResult(Kind.TRANSIENT, None, f"cannot reach Discord: {unreached(exc)}")
         self._note_bucket(hook, answer)
         return result(answer)
 
@@ -126,7 +127,7 @@ class DiscordSender(DiscordMessages):
         try:
             answer = self._http.get(self._hook(to).url)
         except httpx.HTTPError as exc:
-            raise DiscordError(f"cannot reach Discord: {type(exc).__name__}") from None
+            raise DiscordError(f"cannot reach Discord: {unreached(exc)}") from None
         said = result(answer)
         if said.kind is Kind.GONE:
             raise ChatGone(f"Discord says {said.detail}")

@@ -53,5 +53,8 @@ KIND = ChannelKind(
     read=lambda environ, tos: settings.read(environ),
     open=_open,
     needs="LINE_CHANNEL_ACCESS_TOKEN and LINE_TO",
+    hook_path=ids.HOOK_PATH,
+    hook_needs="LINE_CHANNEL_SECRET (LINE Developers console -> your channel -> Basic settings "
+    "-> Channel secret), with LINE_CHANNEL_ACCESS_TOKEN",
     chat=_chat,
 )

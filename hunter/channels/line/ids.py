@@ -13,6 +13,7 @@ import re
 from hunter.deliver.channel import ChatWords, Recipient
 
 NAME = "LINE"
+HOOK_PATH = "/line/webhook"  # where LINE calls hunter (the console's Webhook URL)
 ID = re.compile(r"[UCR][0-9a-f]{32}")
 IDS_HELP = "a LINE user (U...), group (C...) or room (R...) id of 33 characters"
 KINDS = {"U": "user", "C": "group", "R": "room"}

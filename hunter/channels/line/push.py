@@ -18,6 +18,7 @@ from hunter.channels.line.answers import LineError
 from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone, ConfigError
+from hunter.network import unreached
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
@@ -280,6 +281,4 @@ def result_from_answer(status: int | None, body: Any, headers: Any) -> PushResul
 
 
 def _network_reason(exc: BaseException) -> str:
-    reason = getattr(exc, "reason", None) or exc
-    text = str(reason).split(": ", 1)[-1] if str(reason) else type(reason).__name__
-    return f"{type(reason).__name__}: {text}"[:200]
+    return unreached(exc)[:200]

@@ -12,8 +12,11 @@ import struct
 import zlib
 from typing import Any
 
+import urllib3
+
 from hunter.channels.line.answers import LineError
 from hunter.errors import ConfigError
+from hunter.network import unreached
 
 MENU_NAME = "hunter"
 WIDTH, HEIGHT = 2500, 843  # LINE's "compact" full-width size
@@ -132,8 +135,8 @@ def setup(token: str, api_url: str) -> tuple[str, bool]:
                 "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
             ) from None
         raise LineError(f"LINE refused the rich menu set-up: HTTP {exc.status}") from None
-    except OSError as exc:
-        raise LineError(f"cannot reach LINE: {type(exc).__name__}") from None
+    except (urllib3.exceptions.HTTPError, OSError) as exc:  # MaxRetryError: not an OSError
+        raise LineError(f"cannot reach LINE: {unreached(exc)}") from None
     return str(menu_id), created
 
 
@@ -149,5 +152,5 @@ def default_menu(token: str, api_url: str) -> str | None:
         if exc.status == 404:
             return None
         raise LineError(f"LINE's rich menu check failed: HTTP {exc.status}") from None
-    except OSError as exc:
-        raise LineError(f"cannot reach LINE: {type(exc).__name__}") from None
+    except (urllib3.exceptions.HTTPError, OSError) as exc:  # MaxRetryError: not an OSError
+        raise LineError(f"cannot reach LINE: {unreached(exc)}") from None

@@ -17,14 +17,14 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from hunter.channels.line.ids import NAME
+from hunter.channels.line.ids import HOOK_PATH, NAME
 from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
 from hunter.sources.extract import storable_json
 
 log = logging.getLogger("hunter")
 
 
-PATH = "/line/webhook"
+PATH = HOOK_PATH
 
 
 class BadRequest(NotEvents):

@@ -54,6 +54,8 @@ KIND = ChannelKind(
     read=lambda environ, tos: settings.read(environ),
     open=_open,
     needs='TELEGRAM_BOT_TOKEN, with owner = "telegram:<your chat id>" in hunter.toml',
+    hook_path=ids.HOOK_PATH,
+    hook_needs="TELEGRAM_WEBHOOK_SECRET, with TELEGRAM_BOT_TOKEN, then run `hunter telegram setup`",
     chat=_chat,
     joins=True,  # a bot's messages cost nothing (core.telegram.org/bots/faq)
 )

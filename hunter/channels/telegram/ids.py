@@ -11,6 +11,7 @@ from hunter.deliver.channel import ChatWords, Recipient
 
 NAME = "Telegram"
 PREFIX = "telegram:"
+HOOK_PATH = "/telegram/webhook"  # where Telegram calls hunter (setWebhook's url)
 ID = re.compile(r"telegram:-?[1-9][0-9]{0,19}")
 IDS_HELP = '"telegram:<chat id>" (a number, negative for a group)'
 

@@ -41,6 +41,7 @@ from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.rate import SharedRate
 from hunter.errors import ChannelError, ChatGone, ConfigError
+from hunter.network import unreached
 
 PUSH_DEADLINE_SECONDS = 20.0
 # Messages a second for the bot, all chats together: 28, not 30, so that a message held up on
@@ -296,4 +297,4 @@ def _result(answer: httpx.Response) -> PushResult:
 
 
 def _reason(exc: Exception) -> str:
-    return type(exc).__name__
+    return unreached(exc)

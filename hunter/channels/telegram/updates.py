@@ -27,7 +27,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from hunter.channels.telegram.ids import NAME, PREFIX
+from hunter.channels.telegram.ids import HOOK_PATH, NAME, PREFIX
 from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
 from hunter.rules.notices import shown_name
 from hunter.sources.extract import storable_json
@@ -39,7 +39,7 @@ JOINED = ("member", "administrator", "creator", "restricted")  # ChatMember's st
 MOVED = "moved"  # an event's kind: its chat is another now (`data`: the new id)
 
 
-PATH = "/telegram/webhook"
+PATH = HOOK_PATH
 SECRET_HEADER = b"x-telegram-bot-api-secret-token"
 
 

@@ -1,0 +1,71 @@
+"""Why a connection failed, in a person's words: the host it was for and the cause. A name
+that does not resolve, a port nothing listens on, a host that never answers and a certificate
+that is not trusted each need another fix, and "could not connect" said none of them.
+
+Every client hunter uses wraps the socket's own error its own way (httpx's ConnectError,
+urllib3's MaxRetryError around a NewConnectionError or a NameResolutionError); the cause is
+found by walking what each one kept of it (`reason`, `__cause__`, `__context__`).
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+import ssl
+from collections.abc import Iterator
+
+_NO_NAME = ("Name or service not known", "nodename nor servname", "name resolution")
+_REFUSED = ("Connection refused", "[Errno 111]", "[Errno 61]")
+
+
+def unreached(exc: BaseException, host: str | None = None) -> str:
+    """Why `host` (a name, or name:port; by default the one the failed request was for)
+    could not be reached: "the name x.test does not resolve ...", "x.test:5432 refused the
+    connection ...", or the error's own kind."""
+    host = host or host_of(exc)
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    for cause in _chain(exc):
+        text = str(cause)
+        if isinstance(cause, socket.gaierror) or any(s in text for s in _NO_NAME):
+            return f"the name {name} does not resolve (a typo in the address, or no DNS here)"
+        if isinstance(cause, ConnectionRefusedError) or any(s in text for s in _REFUSED):
+            return f"{host} refused the connection (nothing listens there: check the port)"
+        if isinstance(cause, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in text:
+            return f"{host}'s certificate is not trusted"
+        if isinstance(cause, OSError) and cause.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+            return f"no route to {name} (is this machine online?)"
+        if isinstance(cause, TimeoutError) or "timed out" in text.lower():
+            return f"{host} did not answer in time (it is down, or a firewall drops the calls)"
+    return f"{host}: {type(exc).__name__}"
+
+
+def host_of(exc: BaseException) -> str:
+    """The host (and port, when one is named) a client's error was about: httpx's request,
+    urllib3's connection pool; "the server" when it does not say."""
+    for cause in _chain(exc):
+        try:
+            url = cause.request.url  # type: ignore[attr-defined]  # httpx
+        except (AttributeError, RuntimeError):
+            url = None
+        if url is not None:
+            return f"{url.host}:{url.port}" if url.port else str(url.host)
+        pool = getattr(cause, "pool", None)  # urllib3
+        if pool is not None and getattr(pool, "host", None):
+            port = getattr(pool, "port", None)
+            return f"{pool.host}:{port}" if port not in (None, 80, 443) else str(pool.host)
+    return "the server"
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and every error it was raised from or wraps, outermost first, each once."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        cause = todo.pop(0)
+        if id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        yield cause
+        for kept in (getattr(cause, "reason", None), cause.__cause__, cause.__context__):
+            if isinstance(kept, BaseException):
+                todo.append(kept)

@@ -1,0 +1,315 @@
+"""A user's first hour: each ordinary mistake gets one clear line naming the problem and the
+fix, as the user sees it (the command's output and exit status), and nothing is lost."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.board import Board, html_source
+from tests.support.cli import base_env, run_hunter, start_hunter, write_config
+from tests.support.line_standin import TOKEN, LineStandIn
+from tests.support.local_server import free_port, wait_for
+
+FIRST = [("1", "Old python job")]
+
+
+def one_line(result: subprocess.CompletedProcess[str], code: int, *needles: str) -> str:
+    assert result.returncode == code, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    said = [line for line in result.stderr.splitlines() if line.startswith("hunter: ")]
+    assert len(said) == 1, result.stderr
+    for needle in needles:
+        assert needle in said[0], said[0]
+    return said[0]
+
+
+# -- the demo never touches a real channel ---------------------------------------------------
+
+
+def test_the_demo_never_pushes_to_a_real_line(tmp_path: Path, line: LineStandIn) -> None:
+    env = base_env(tmp_path, **line.env(), LINE_CHANNEL_SECRET="s" * 32)
+    result = run_hunter(tmp_path, "demo", env=env)
+    assert result.returncode == 0, result.stderr
+    assert line.pushes == []
+    assert "alerts go to terminal" in result.stdout
+    assert "2 alerts sent" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_the_demo_refuses_a_config_it_would_not_read(tmp_path: Path, where: str) -> None:
+    args = ["demo", "--config", "no-such.toml"]
+    if where == "before":
+        args = ["--config", "no-such.toml", "demo"]
+    said = one_line(run_hunter(tmp_path, *args, env=base_env(tmp_path)), 2, "reads no hunter.toml")
+    assert "hunter check --config no-such.toml" in said
+
+
+# -- check while a channel cannot be reached -------------------------------------------------
+
+
+def test_check_with_line_unreachable_says_one_failed_line_and_checks_the_sources(
+    tmp_path: Path, board: Board
+) -> None:
+    port = free_port()  # nothing listens there
+    env = base_env(
+        tmp_path,
+        LINE_CHANNEL_ACCESS_TOKEN="t" * 40,
+        LINE_TO="U" + "a" * 32,
+        LINE_CHANNEL_SECRET="s" * 32,
+        HUNTER_LINE_API_URL=f"http://127.0.0.1:{port}",
+    )
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    result = run_hunter(tmp_path, "check", env=env)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "please report" not in result.stdout + result.stderr
+    failed = [line for line in result.stdout.splitlines() if "FAILED" in line]
+    assert f"127.0.0.1:{port} refused the connection" in failed[0], result.stdout
+    assert failed[0].startswith("LINE: FAILED: cannot reach LINE")
+    assert any(line.startswith("LINE rich menu: FAILED") for line in failed)
+    assert "source board: HTTP 200" in result.stdout and "1 listing" in result.stdout
+    assert result.stdout.rstrip().endswith("checks failed")
+
+
+def test_check_with_telegram_unreachable_names_the_host_and_checks_the_sources(
+    tmp_path: Path, board: Board
+) -> None:
+    env = base_env(
+        tmp_path,
+        TELEGRAM_BOT_TOKEN="123456:" + "A" * 35,
+        HUNTER_TELEGRAM_API_URL="http://no-such-host.invalid",
+    )
+    write_config(
+        tmp_path,
+        [html_source("board", board.serve_jobs("/jobs", FIRST))],
+        owner="telegram:111",
+    )
+    result = run_hunter(tmp_path, "check", env=env)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "Telegram: FAILED: cannot reach Telegram: the name no-such-host.invalid does not" in (
+        result.stdout
+    )
+    assert "source board: HTTP 200" in result.stdout
+
+
+def test_a_source_that_cannot_be_reached_is_named_with_its_cause(tmp_path: Path) -> None:
+    port = free_port()
+    write_config(
+        tmp_path,
+        [
+            html_source("refused", f"http://127.0.0.1:{port}/jobs"),
+            html_source("unknown", "http://no-such-host.invalid/jobs"),
+        ],
+    )
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert f"could not connect: 127.0.0.1:{port} refused the connection" in result.stdout
+    assert "could not connect: the name no-such-host.invalid does not resolve" in result.stdout
+    assert result.stdout.rstrip().endswith("2 checks failed")  # one a source, not two
+    status = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert "refused the connection" in status.stderr
+    text = run_hunter(tmp_path, "status", env=base_env(tmp_path)).stdout
+    assert "refused the connection" in text and "does not resolve" in text
+
+
+# -- piped output ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", ["status", "status --json", "schema", "check"], ids=lambda c: c.replace(" ", "")
+)
+def test_output_piped_to_head_ends_quietly(tmp_path: Path, board: Board, command: str) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    env = base_env(tmp_path)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    hunter = f"{sys.executable} -m hunter {command}"
+    # Many lines at once, then a reader that leaves after the first.
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {hunter} | head -1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.stdout.count("\n") == 1
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr, result.stderr
+    assert "Exception ignored" not in result.stderr
+    assert result.returncode == 0
+
+
+# -- keywords in hunter.toml are held as the chat holds them ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "word", "needle"),
+    [
+        ("filter", "ไ", "a Thai keyword has at least 2 letters"),
+        ("filter", "\u0e48", "a keyword starts with a letter or a digit"),
+        ("filter", "ก", "a Thai keyword has at least 2 letters"),
+        ("filter", "py\u200bthon", "hidden character (U+200B"),
+        ("filter", "руthon", "mixes Cyrillic letters"),
+        ("chats", "x" * 61, "at most 60 characters"),
+    ],
+)
+def test_a_keyword_in_the_file_is_held_as_the_chat_holds_it(
+    tmp_path: Path, table: str, word: str, needle: str
+) -> None:
+    settings: dict[str, object] = {}
+    if table == "filter":
+        settings["filter"] = {"include": ["python", word]}
+    else:
+        settings["chats"] = [{"name": "team", "to": "discord:team", "exclude": [word]}]
+    write_config(tmp_path, [html_source("board", "https://board.test/jobs")], **settings)
+    said = one_line(run_hunter(tmp_path, "check", env=base_env(tmp_path)), 2, needle)
+    assert "include" in said or "exclude" in said
+
+
+# -- a secret written into hunter.toml -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "variable"),
+    [
+        ("LINE_CHANNEL_ACCESS_TOKEN", "LINE_CHANNEL_ACCESS_TOKEN"),
+        ("telegram_bot_token", "TELEGRAM_BOT_TOKEN"),
+        ("DATABASE_URL", "DATABASE_URL"),
+        ("SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SERVICE_ROLE_KEY"),
+        ("DISCORD_WEBHOOK_TEAM", "DISCORD_WEBHOOK_TEAM"),
+    ],
+)
+def test_a_secret_in_the_file_is_sent_to_the_environment_unechoed(
+    tmp_path: Path, key: str, variable: str
+) -> None:
+    secret = "do-not-print-me-" + "9" * 20
+    path = write_config(tmp_path, [html_source("board", "https://board.test/jobs")])
+    path.write_text(f'{key} = "{secret}"\n' + path.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    said = one_line(result, 2, "belongs in the environment", f"set {variable} where hunter runs")
+    assert secret not in result.stdout + result.stderr
+    assert "unknown key" not in said
+
+
+# -- hunter.toml as phones and Windows editors save it ---------------------------------------
+
+
+def test_curly_quotes_are_named(tmp_path: Path) -> None:
+    path = write_config(tmp_path, [html_source("board", "https://board.test/jobs")])
+    path.write_text(
+        "timezone = \u201cAsia/Bangkok\u201d\n" + path.read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    one_line(run_hunter(tmp_path, "check", env=base_env(tmp_path)), 2, "line 1 has curly quotes")
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_read(tmp_path: Path, board: Board) -> None:
+    path = write_config(
+        tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))], timezone="Asia/Bangkok"
+    )
+    text = path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "primed silently: 1 listing" in result.stderr
+
+
+# -- LINE's webhook called while the chat is off ---------------------------------------------
+
+
+def test_lines_verify_without_the_channel_secret_names_it(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    port = free_port()
+    env = base_env(tmp_path, PORT=str(port), LINE_CHANNEL_ACCESS_TOKEN="t" * 40)
+    env["LINE_TO"] = "U" + "a" * 32
+    env["HUNTER_LINE_API_URL"] = f"http://127.0.0.1:{free_port()}"
+    process = start_hunter(tmp_path, "run", env=env)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/line/webhook", data=b'{"events": []}', method="POST"
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 404
+        assert "LINE_CHANNEL_SECRET" in refused.value.read().decode()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=60)
+    assert "LINE called /line/webhook, but its chat is off here: set LINE_CHANNEL_SECRET" in err
+    assert "t" * 40 not in err
+
+
+def test_check_says_the_line_webhook_is_off_without_its_secret(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path, **line.env()))
+    assert "LINE webhook: off; set LINE_CHANNEL_SECRET" in result.stdout
+    assert TOKEN not in result.stdout
+
+
+# -- small words -----------------------------------------------------------------------------
+
+
+def test_one_of_a_thing_is_said_as_one(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("board", f"http://127.0.0.1:{free_port()}/jobs")])
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.stdout.rstrip().splitlines()[-1] == "1 check failed"
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    assert run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)).returncode == 0
+    text = run_hunter(tmp_path, "status", env=base_env(tmp_path)).stdout
+    assert "1 read today" in text and "1 reads" not in text
+    prime = run_hunter(tmp_path, "prime", env=base_env(tmp_path)).stdout
+    assert "1 listing recorded as seen" in prime
+
+
+def test_retry_of_a_row_not_stuck_says_only_that(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    assert run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)).returncode == 0
+    result = run_hunter(tmp_path, "retry", "board:1", env=base_env(tmp_path))
+    assert result.returncode == 1
+    assert "0 stuck rows" not in result.stdout
+    assert "not stuck (or unknown): board:1" in result.stderr
+
+
+def test_a_run_once_with_nothing_due_says_so_where_the_user_looks(
+    tmp_path: Path, board: Board
+) -> None:
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], schedule="learned")
+    env = base_env(tmp_path)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0
+    assert "1 source not due yet, so none was read" in again.stdout
+    assert "hunter run --once --all" in again.stdout
+
+
+def test_run_help_says_the_schedule_is_learned(tmp_path: Path) -> None:
+    for args in (["run", "--help"], ["--help"]):
+        result = run_hunter(tmp_path, *args, env=base_env(tmp_path))
+        said = " ".join(result.stdout.split())  # argparse wraps its lines
+        assert "then every interval_minutes" not in said
+        assert "its schedule is learned" in said
+
+
+def test_sigterm_is_said_once(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    process = start_hunter(tmp_path, "run", env=base_env(tmp_path))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (tmp_path / "hunter.db").exists():
+        time.sleep(0.1)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=60)
+    assert err.count("SIGTERM received") == 1, err
