@@ -44,6 +44,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         f"config: {where}: {len(config.sources)} sources, {config.pace_text}, "
         f"timezone {config.timezone}"
     )
+    if config.quiet_text:
+        say(f"  {config.quiet_text}")
 
     try:
         store = open_store(env)

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 "no channel is set (LINE, Telegram or Discord: docs/channels.md): alerts go to "
                 "stdout"
             )
+        if config.quiet_text and config.timezone == "UTC":
+            log.warning("%s", config.quiet_text)
         if waiting := routes.waiting():
             log.warning("%s", waiting)  # once a start; the status says it too
         port = None if args.once else _port(env)

@@ -82,6 +82,17 @@ class Config:
             f"{self.slowest_minutes:g} min; every {self.interval_minutes:g} min where it posts)"
         )
 
+    @property
+    def quiet_text(self) -> str | None:
+        """The quiet hours with the zone they are read in; with the default zone, UTC, how to
+        set another (quiet_hours = "23:00-07:00" held Bangkok's alerts until 14:00)."""
+        if self.quiet_hours is None:
+            return None
+        said = f"quiet hours {self.quiet_hours} are read in {self.timezone}"
+        if self.timezone == "UTC":
+            said += ' (the default): set timezone = "Asia/Bangkok", or yours, for your own clock'
+        return said
+
     def schedule_of(self, source: SourceConfig) -> tuple[bool, float, float]:
         """The source's schedule: fixed or not, its fastest and slowest read in seconds."""
         fixed = (source.schedule or self.schedule) == "fixed"

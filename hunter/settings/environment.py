@@ -95,6 +95,8 @@ def _clean(name: str, raw: str, secret: bool) -> str:
             what = f"an invisible character (U+{ord(char):04X})"
         elif char.isspace() and secret:
             what = "a space"
+        elif not char.isascii() and secret:  # a header carries ASCII: it could not be sent
+            what = f"a character no token, key or URL has (U+{ord(char):04X})"
         else:
             continue
         raise ConfigError(

@@ -313,3 +313,20 @@ def test_sigterm_is_said_once(tmp_path: Path, board: Board) -> None:
     process.send_signal(signal.SIGTERM)
     _out, err = process.communicate(timeout=60)
     assert err.count("SIGTERM received") == 1, err
+
+
+def test_quiet_hours_without_a_time_zone_say_which_zone_they_are_read_in(
+    tmp_path: Path, board: Board
+) -> None:
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], quiet_hours="23:00-07:00")
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert "quiet hours 23:00-07:00 are read in UTC (the default): set timezone" in check.stdout
+    run = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert "quiet hours 23:00-07:00 are read in UTC" in run.stderr
+    write_config(
+        tmp_path, [html_source("board", url)], quiet_hours="23:00-07:00", timezone="Asia/Bangkok"
+    )
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert "quiet hours 23:00-07:00 are read in Asia/Bangkok" in check.stdout
+    assert "(the default)" not in check.stdout

@@ -74,6 +74,7 @@ def test_a_line_token_and_id_pasted_with_what_surrounds_them_alert_once(
         ("LINE_CHANNEL_ACCESS_TOKEN", "\n", "a line break"),
         ("LINE_CHANNEL_ACCESS_TOKEN", " ", "a space"),
         ("LINE_CHANNEL_SECRET", " ", "a space"),
+        ("LINE_CHANNEL_ACCESS_TOKEN", "\u0e01", "a character no token, key or URL has (U+0E01)"),
         ("LINE_TO", "\r\n", "a line break"),
         ("LINE_CHANNEL_SECRET", "\t", "an invisible character"),
         ("HUNTER_LINE_API_URL", "\u200b", "an invisible character (U+200B)"),

@@ -94,3 +94,17 @@ def test_every_link_between_docs_resolves() -> None:
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", doc.read_text("utf-8")):
             assert (doc.parent / target).is_file(), f"{doc.name} links {target}, not a file"
+
+
+USER_DOCS = [ROOT / "README.md", *(p for p in sorted((ROOT / "docs").glob("*.md")))]
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in USER_DOCS if p.name != "development.md"], ids=lambda p: p.name
+)
+def test_a_users_docs_name_nothing_a_user_does_not_have(path: Path) -> None:
+    """No issue of the project's tracker, and no folder beside the project's clone: a user
+    has neither. development.md is for the project's own developers."""
+    text = path.read_text(encoding="utf-8")
+    assert not re.findall(r"[Ii]ssue \d+", text)
+    assert "../shared" not in text
