@@ -27,8 +27,8 @@ def run() -> int:
 
 def leave(code: int) -> int:
     """End the process now that its command is done, skipping the interpreter's teardown:
-    freeing every module and object one by one is 18 ms of a 220 ms quiet cron run (issue 56,
-    bench/peer.py) and does nothing a finished command needs. Its store is closed, its
+    freeing every module and object one by one is 18 ms of a 220 ms quiet cron run
+    (bench/peer.py) and does nothing a finished command needs. Its store is closed, its
     subprocesses waited for and its files closed by then; what it printed and logged is
     flushed here, as the exit would. Only when no other thread is alive: a thread still at
     work is waited for by Python's own exit, as before (the returned code)."""

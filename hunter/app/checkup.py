@@ -71,14 +71,14 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         reads = read_sources(
             config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
         )
-        # What the next poll would merge with a job seen before (issue 43), looked up only.
+        # What the next poll would merge with a job seen before, looked up only.
         destinations = Destinations(None, config.chats)
         copies = {
             r.name: Copies.of(r.listings, r.source, store, config, destinations, now, keep=False)
             for r in reads
             if not r.error
         }
-        # What each chat's rules in force would have brought lately (issue 54).
+        # What each chat's rules in force would have brought lately.
         lately = recent(store, now)  # read once, judged for each chat
         tried = {
             name: preview(lately, destinations.rules_for(name, config.filter, rules)[0])
@@ -274,7 +274,7 @@ def _report_source(
     (_owner, owner_filter, owner_mutes), *chats = judges(
         rules, Destinations(None, config.chats), config.source(read.name)
     )
-    # Where each is and its language, as the place and language layers read them (issue 54),
+    # Where each is and its language, as the place and language layers read them,
     # when a chat has either (reading them loads their data: about a second, once).
     layered = any(r.places or r.languages for r in (owner_filter, *(c[1] for c in chats)))
     for listing in read.listings[:3]:

@@ -42,7 +42,7 @@ class ChannelKind:
     hook_path: str = ""
     hook_needs: str = ""
     chat: Chat = _no_chat
-    # Strangers may join on it ([subscribers], issue 42) unless hunter.toml's `on` says
+    # Strangers may join on it ([subscribers]) unless hunter.toml's `on` says
     # otherwise: a channel where a subscriber costs nothing a message.
     joins: bool = False
 

@@ -89,7 +89,7 @@ class Chat:
     def handle(self, event: ChatEvent) -> None:
         """Answer one event (the inbox brings each one once), for the chat it came from. A
         tapped button is always acknowledged, answered or not (a stranger's told already, a
-        tap on an inline message with no chat: issue 37), so that its spinner stops."""
+        tap on an inline message with no chat), so that its spinner stops."""
         try:
             self._handle(event)
         finally:
@@ -182,7 +182,7 @@ class Chat:
             self._text(event, why.explain(command.argument, chat))
         elif verb in commands.TUNING and command:
             # Stamped with the channel's time of the message, not this replica's: of two changes
-            # handled at once by two replicas, the one said last wins (issue 29).
+            # handled at once by two replicas, the one said last wins.
             reply, quick = tuning.apply(command, chat, event.at or now)
             if subscriber and reply == tuning.cap_refusal and not self.joining.may_tell_cap(chat):
                 return  # a refusal said once an hour, however many words are sent
@@ -225,7 +225,7 @@ class Chat:
         if verb == SAY and argument:  # a word offered under an answer, tapped: as if typed
             self._command(event, commands.parse(argument), chat, now, tuning)
         elif verb in (MUTE, *MARKS) and argument and not self._may_change(event, chat):
-            self._text(event, NOT_YOURS)  # a tap teaches the chat's taste (issue 62)
+            self._text(event, NOT_YOURS)  # a tap teaches the chat's taste
         elif verb == MUTE and argument:
             self._text(event, tuning.mute(argument, chat, now))
         elif verb in MARKS and argument:
@@ -272,7 +272,7 @@ class _Repliers:
 
 def marked(store: Store, job_id: str, mark: str, now: datetime, chat: str) -> str:
     """Mark `chat`'s own row of `job_id` from a card's button, and say so. Only a row of this
-    chat's own (its `chat` column, never its id's text, which a board writes: issue 37);
+    chat's own (its `chat` column, never its id's text, which a board writes);
     another chat's card is unknown here."""
     title = mark_row(store, job_id, mark, now, chat)
     if title is None:

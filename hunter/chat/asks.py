@@ -1,4 +1,4 @@
-"""The owner's card of the chats that ask to join (`[subscribers] join = "approve"`, issue 55).
+"""The owner's card of the chats that ask to join (`[subscribers] join = "approve"`).
 
 A stranger who asks costs the owner a message: on LINE, a share of a 300-message month. A card
 for every Start let one stranger repeating /start and /forget spend ten of them in 25 s. So
@@ -45,7 +45,7 @@ def tell_owner(store: Store, now: datetime, names: Mapping[str, str] | None = No
     if not fresh:
         return False
     # Their names as they gave them with their Start (kept while they wait), or as the caller
-    # knows them: a card a poll makes names them too (issue 62, low 7: it named no one)
+    # knows them: a card a poll makes names them too
     named = {**_asker_names(store), **(names or {})}
     new = [(chat, named.get(chat, "")) for chat in fresh]
     queued = store.outbox.enqueue(notices.asks_to_join(new, now), now)

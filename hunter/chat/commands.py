@@ -23,18 +23,18 @@ TABLE = (
     Verb("add", ("เพิ่ม", "add"), argument=True),
     Verb("remove", ("ลบ", "remove"), argument=True),
     Verb("budget", ("งบ", "budget"), argument=True),
-    Verb("languages", ("ภาษา", "languages"), argument=True),  # what it reads (issue 54)
-    Verb("places", ("ที่ทำงาน", "places"), argument=True),  # where it can work (issue 54)
+    Verb("languages", ("ภาษา", "languages"), argument=True),  # what it reads
+    Verb("places", ("ที่ทำงาน", "places"), argument=True),  # where it can work
     Verb("pause", ("หยุด", "pause")),
     Verb("resume", ("ต่อ", "resume")),
     Verb("why", ("ทำไม", "why"), argument=True),
-    # A subscriber's own (issue 42): stop ends it, forget deletes all hunter keeps of the chat.
+    # A subscriber's own: stop ends it, forget deletes all hunter keeps of the chat.
     Verb("stop", ("เลิก", "stop")),
     Verb("forget", ("ลืม", "forget")),
     # The owner's, for a stranger who asked to join ([subscribers] join = "approve").
     Verb("approve", ("อนุมัติ", "approve"), argument=True),
     Verb("refuse", ("ปฏิเสธ", "refuse"), argument=True),
-    Verb("asks", ("คำขอ", "asks")),  # who waits for approval (issue 55)
+    Verb("asks", ("คำขอ", "asks")),  # who waits for approval
 )
 TUNING = {
     "words",

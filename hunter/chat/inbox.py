@@ -216,7 +216,7 @@ class Inbox:
         if event.at is not None and not now - EVENT_MEMORY <= event.at <= now + AHEAD:
             self._refused.warning(f"a webhook event dated {event.at:%Y-%m-%d %H:%M} was ignored")
             return False
-        # Past the memory its id is forgotten: a replay would act again (issue 37).
+        # Past the memory its id is forgotten: a replay would act again.
         if event.since is not None and event.since < now - EVENT_MEMORY:
             self._refused.warning(f"a webhook event from {event.since:%Y-%m-%d} was ignored")
             return False
@@ -243,7 +243,7 @@ class Inbox:
         # else it stays in the store, for the sweeper to bring
 
     def _too_fast(self, event: ChatEvent) -> None:
-        """A chat sent more than its backlog at once (issue 37: 200 commands, 125 answered
+        """A chat sent more than its backlog at once (200 commands, 125 answered
         after LINE's reply window). This one is skipped (kept as handled: a command answered
         minutes late is worse than one said again), and the chat is told so, once a minute,
         first in its queue, with this event's own reply."""

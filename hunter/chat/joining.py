@@ -1,4 +1,4 @@
-"""Strangers who join (issue 42): Start, the owner's Approve or Refuse, stop and forget.
+"""Strangers who join: Start, the owner's Approve or Refuse, stop and forget.
 
 With `[subscribers] join = "open"`, a stranger's Start (Telegram's /start; a link's start
 parameter brings its first keywords) makes it a subscriber at once; with "approve" it waits,
@@ -129,7 +129,7 @@ class Joining:
     ) -> bool:
         """Whether the sender of `event` may change `chat`: a chat of hunter.toml's, or of one
         person, anyone; a subscribed group, who started it there or the group's admins, as
-        its channel says (issue 55: any member changed its words, paused it or forgot it)."""
+        its channel says (any member changed its words, paused it or forgot it)."""
         if not in_group or not self.settings.open:
             return True
         found = self.store.subscribers.of(chat)
@@ -148,7 +148,7 @@ class Joining:
 
     def ended(self, event: ChatEvent) -> None:
         """The bot was blocked, or removed from the group: it ends as a stop does. Or the
-        group became a supergroup (`moved`, issue 55): it goes on under its new id."""
+        group became a supergroup (`moved`): it goes on under its new id."""
         chat = event.chat_id or ""
         if event.kind == "moved":
             if self.store.subscribers.move(chat, event.data, self.clock()):

@@ -68,7 +68,7 @@ class CpuShare:
 
 
 # A preview judges up to PREVIEW_MOST listings, about 120 ms of CPU: 25 subscribers changing
-# their places at the 20 a minute they may filled a core (issue 62, low 9), and the owner's
+# their places at the 20 a minute they may filled a core, and the owner's
 # answers and the deliveries waited. Previews get a tenth of a core; past it, a change is
 # answered without one.
 PREVIEWS = CpuShare(share=0.1, most=2.0)
@@ -82,7 +82,7 @@ def recent(store: Store, at: datetime) -> list[Listing]:
 
 def preview(recent: Sequence[Listing], rules: FilterConfig) -> str:
     """How many of `recent` (what `recent()` read) `rules` would have brought, and the newest
-    three (issue 54: tune in a minute, not in a week); "" when hunter saw none."""
+    three (tune in a minute, not in a week); "" when hunter saw none."""
     if not recent:
         return ""
     hits = [listing for listing in recent if judge(listing, rules).matched]
@@ -181,7 +181,7 @@ class Tuning:
         return self.words(chat, at)
 
     def _languages(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
-        """The languages `chat` reads (issue 54): a listing in none of them is left out, one
+        """The languages `chat` reads: a listing in none of them is left out, one
         whose language cannot be told is kept."""
         return self._list_said(
             chat, at, read_languages(argument) if argument.strip() else None, argument,
@@ -192,7 +192,7 @@ class Tuning:
         )  # fmt: skip
 
     def _places(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
-        """Where `chat` can work (issue 54): a listing elsewhere, and a remote one not open to
+        """Where `chat` can work: a listing elsewhere, and a remote one not open to
         any of them, is left out; one whose place cannot be read is kept."""
         chosen = read_chat_places(argument[:PLACES_TEXT_MOST]) if argument.strip() else None
         return self._list_said(
@@ -249,8 +249,8 @@ class Tuning:
 
     def mute_refused(self, word: str, chat: str, now: datetime) -> str | None:
         """Why `word` may not be muted in `chat`: what a typed keyword may not be (hidden
-        characters, look-alikes, too long), or past the cap of a chat's keywords (issue 37:
-        forged buttons left 17 mutes, `py\u200bthon` among them); None: it may."""
+        characters, look-alikes, too long), or past the cap of a chat's keywords (forged
+        buttons must not leave mutes of hidden words); None: it may."""
         problem = word_problem(word)
         if problem:
             return problem

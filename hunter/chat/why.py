@@ -50,8 +50,8 @@ class Why:
         rows = self.store.chat.find(ids, argument if is_link else None)
         mine = [r for r in rows if text(r, "chat") == chat]
         # The owner's row of a board's listing explains it to any chat (the same listing,
-        # judged by that chat's rules); hunter's own notices are the owner's alone (issue 37:
-        # a group was told the owner's LINE month).
+        # judged by that chat's rules); hunter's own notices are the owner's alone (a group
+        # must never be told the owner's LINE month).
         main = [
             r
             for r in rows
@@ -115,7 +115,7 @@ class Why:
             have, want = (pay_text(n, None, listing.currency, listing.period) for n in missed)
             return f"กรองออก: งบ {have} ต่ำกว่า {want} · filtered: budget {have} is under {want}"
         verdict = judge(listing, replace(rules, min_budget=0, min_pay=()), mutes)
-        if verdict.matched and listing.same_why:  # matched, and held back as a copy (issue 43)
+        if verdict.matched and listing.same_why:  # matched, and held back as a copy
             return f"งานเดียวกับที่ส่งแล้ว · merged: {listing.same_why}"
         if verdict.matched:
             return "ตอนนั้นไม่ตรงกับคำ (ตอนนี้ตรงแล้ว) · it did not match when it was new; it would now"
@@ -123,11 +123,11 @@ class Why:
             return f"ปิดคำไว้ · muted word: {verdict.reason.split(': ', 1)[-1]}"
         if verdict.reason.startswith("excluded"):
             return f"กรองออก: มีคำต้องห้าม · filtered: {verdict.reason}"
-        if verdict.reason.startswith("written in"):  # a language it does not read (issue 54)
+        if verdict.reason.startswith("written in"):  # a language it does not read
             return f"กรองออก: ภาษาที่ไม่ได้อ่าน · filtered: {verdict.reason}"
-        if verdict.reason.startswith("place read as"):  # somewhere it cannot work (issue 54)
+        if verdict.reason.startswith("place read as"):  # somewhere it cannot work
             return f"กรองออก: สถานที่ไม่ตรง · filtered: {verdict.reason}"
-        if verdict.reason.startswith("held back"):  # like a listing it 👎'd (issue 54)
+        if verdict.reason.startswith("held back"):  # like a listing it 👎'd
             return f"พักไว้: คล้ายงานที่กด 👎 · {verdict.reason}"
         words = ", ".join(rules.include) or "-"
         return f"กรองออก: ไม่มีคำที่ตั้งไว้ · filtered: none of its words ({words})"

@@ -124,7 +124,7 @@ class Allowance:
         once, through the outbox. Its rows wait, and no push to it is tried meanwhile (issue
         29: a group the bot left cost 23 refused pushes a poll). A subscriber that blocked
         the bot, or a group that removed it, leaves instead, as by /stop: its rows go, so it
-        costs no more sends, and the owner is not told of each (issue 42)."""
+        costs no more sends, and the owner is not told of each."""
         if self.destinations.subscriber(chat):
             if self.store.subscribers.leave(chat, now):
                 log.info("a subscriber is gone (%s says so): it left", self.channels.of(to).name)
@@ -160,7 +160,7 @@ class Allowance:
             return Grant(True)
         made = [notices.rides_along_since(c.listing) for c in batch]
         if all(made) and self.clock() - max(m for m in made if m) < SHAPE_NOTICE_WAITS:
-            # A field's notice (issue 37) or the card of the chats that ask to join (issue 55)
+            # A field's notice or the card of the chats that ask to join
             # never takes a listing's place in the month: it goes with the next listing's
             # push, where it costs nothing; alone (from the reserve) only when no listing came
             # for a day.

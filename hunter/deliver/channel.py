@@ -222,7 +222,7 @@ class ChatEvent:
     # to the owner when a stranger asks to join. Never kept beyond the event.
     who: str = ""
     # Who said or tapped it: the person's id on the channel, where it says ("" when not). In
-    # a group, only who started its subscription or its admins change it (issue 55).
+    # a group, only who started its subscription or its admins change it.
     sender: str = ""
 
 

@@ -1,4 +1,4 @@
-"""The edits of alerts already sent (issue 43): an alert a later copy of its job was merged
+"""The edits of alerts already sent: an alert a later copy of its job was merged
 into gains "also on <board>", where its channel can change a sent message (Telegram,
 Discord; LINE cannot, and pays nothing for it). What to edit is claimed in the store
 (store/edits.py); the message is rendered again from its rows as a push renders it, with the

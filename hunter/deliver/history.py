@@ -1,4 +1,4 @@
-"""What the last days say of each source, for the status (issue 34 and 36): how fresh its
+"""What the last days say of each source, for the status: how fresh its
 listings reached the chats (posted -> found, posted -> sent), how many went each day, and its
 reads (new matches and failed reads each day, reads today). Pure: rows in, numbers out."""
 
@@ -49,7 +49,7 @@ class LastDays:
 def freshness(sent: list[SentTimes]) -> dict[str, Freshness]:
     """Per source, how long its sent listings took from posted (by the board; first seen
     where it states no time) to found, and to sent: the median and the 90th percentile in
-    seconds, and how many listings that is (issue 34: the figure users feel most)."""
+    seconds, and how many listings that is (the figure users feel most)."""
     by_source: dict[str, list[SentTimes]] = {}
     for row in sent:
         by_source.setdefault(row.source, []).append(row)
@@ -84,7 +84,7 @@ def days_of(
 
 def merged_text(merged: int) -> str:
     """ "3 copies of jobs already alerted, merged in 7 days": what every render says of a
-    source's merges (issue 43)."""
+    source's merges."""
     copies = "1 copy" if merged == 1 else f"{merged:,} copies"
     return f"{copies} of jobs already alerted, merged in {FRESH_DAYS} days"
 

@@ -1,4 +1,4 @@
-"""A channel's pace for the whole bot, kept by every replica together (issue 42).
+"""A channel's pace for the whole bot, kept by every replica together.
 
 Telegram allows one bot about 30 messages a second in all (core.telegram.org/bots/faq). One
 sender kept 28 a second for itself; three replicas on one database, or a replica's
@@ -9,7 +9,7 @@ the first moment no sender holds (one row per channel, one statement: the databa
 the takers). A replica alone takes a block every quarter second while it sends; a replica
 that sends nothing takes none.
 
-A sender takes what it sends (issue 55, medium 8): its first block is one moment, and the
+A sender takes what it sends (medium 8): its first block is one moment, and the
 next doubles while it keeps sending and uses up each block, up to the quarter second's worth;
 after a pause, or a block whose moments went by unused, it takes one again. A chat's
 answer, now and then, took a block of 7 moments and used one: 3.6 answers a second held 25 of

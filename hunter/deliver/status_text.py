@@ -163,7 +163,7 @@ def _chat_lines(chats: list[ChatView]) -> list[str]:
         )
         if chat.changed:
             lines.append(f"    changed from {chat.where.channel}: {chat.changed}")
-        if chat.held:  # what its places, languages and taps held back (issue 54)
+        if chat.held:  # what its places, languages and taps held back
             lines.append(f"    {chat.held}")
     return lines
 

@@ -1,4 +1,4 @@
-"""The status as one typed view (issue 44): gathered once (report.gather), every judgement made
+"""The status as one typed view: gathered once (report.gather), every judgement made
 here, once: a source's condition and its problem, its fields found and gone, how fresh its
 listings came, its last days, its next read and why; what waits and what is stuck; each
 chat's line; the paced channel's month. The five renders (text and JSON in report.py, the

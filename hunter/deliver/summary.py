@@ -1,7 +1,7 @@
 """The status as GitHub-flavoured Markdown (`hunter status --markdown`), for a run without a
 server: the Actions workflow in deploy/ appends it to the job's summary after each run, so
 its user sees each source, what waits and each chat at a glance, where a poll-only run had
-nothing but a green or red job (issue 36). The same report `hunter status` prints."""
+nothing but a green or red job. The same report `hunter status` prints."""
 
 from __future__ import annotations
 

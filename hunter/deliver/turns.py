@@ -1,4 +1,4 @@
-"""The subscribers' turns at delivery (issue 42): round robin over the subscribers with
+"""The subscribers' turns at delivery: round robin over the subscribers with
 listings waiting, one batch each and then the next, so that no subscriber waits behind
 another's backlog; and each subscriber's `messages_per_day`. Read once per delivery, in two
 reads whatever the number of subscribers (what waits, by chat; what each was sent today)."""

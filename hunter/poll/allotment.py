@@ -1,4 +1,4 @@
-"""How a source's reads of a day are shared among its hours (issue 34, 45 and 56). Pure:
+"""How a source's reads of a day are shared among its hours. Pure:
 listings an hour in, reads a second in each local hour out ("densities"); cadence.py learns
 the rates and integrates the densities into the next read.
 
@@ -26,7 +26,7 @@ import math
 HOURS = 24
 # Of interval_minutes: the square-root rule's interval at one listing an hour, as a floor in
 # busy hours and as the rule in quiet ones (bench/fresh.py measured both against the targets
-# of issue 34: a board of 100 a day and one of 3 a day on a 5-minute cron)
+# of the first schedule: a board of 100 a day and one of 3 a day on a 5-minute cron)
 BUSY_SQRT = 0.85
 QUIET_SQRT = 0.75
 LISTINGS_PER_READ = 1.1  # a busy hour's read finds about this many new listings

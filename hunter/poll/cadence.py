@@ -1,4 +1,4 @@
-"""When to read a source next (issue 34): its arrival rate by hour of the day, learned from
+"""When to read a source next: its arrival rate by hour of the day, learned from
 what its reads show, and the square-root rule. Pure: times in (epoch seconds), times out; no
 clock, no store, no randomness of its own (the jitter is an argument). Tested with tables.
 
@@ -54,7 +54,7 @@ FIRST_WINDOW_MAX = 14 * 86400.0  # older parts of a first page teach little afte
 BURST_PER_HOUR = 30.0  # arrivals one read may count per hour it watched
 JITTER = 0.05  # of an interval, either way: replicas and sources do not read in step
 CLOCK_SLACK = 60.0  # seconds a clock may step back before the window starts again
-# A board's first days (issue 45, finding 11; issue 56): while less than KNOWN_HOURS of it were
+# A board's first days: while less than KNOWN_HOURS of it were
 # watched (decayed: about two days), each hour is read as if it posted EXPLORE standard
 # deviations more than learned (an hour never watched most), and the rest of today's budget
 # may go up to SPEND_EARLY faster than planned (a board first read at 18:00 has the day's
@@ -67,7 +67,7 @@ SPEND_EARLY = 1.5
 # The budget: a learned schedule reads a source at most READS_PER_INTERVAL times as often in a
 # calendar day as interval_minutes would (96 reads at the default 30 minutes). A board little
 # known spends it (its first page showed a quiet night, not the busy day to come); a known one
-# spends what its hours ask, within it (issue 56).
+# spends what its hours ask, within it.
 READS_PER_INTERVAL = 2.0
 # Listings seen (decayed) before a board's hours are ranked for the budget (allotment.levelled):
 # ten an hour of the day on average, an hour's count then within about a third. A board of 3
@@ -166,7 +166,7 @@ class Cadence:
     def unknown(self, now: float) -> float:
         """How little of a board in its first days is known, 0 to 1 (1 - known); 0 once
         KNOWN_HOURS have passed since its first read, and for a board read by a hunter before
-        issue 56 (no first read kept): a change of habits learns anew, it does not explore."""
+        when no first read is kept: a change of habits learns anew, it does not explore."""
         if self.since is None or now - self.since >= KNOWN_HOURS * 3600:
             return 0.0
         return 1.0 - self.known()

@@ -1,4 +1,4 @@
-"""One alert per job (issue 43): a new listing that is a job already sent, or about to be, to a
+"""One alert per job: a new listing that is a job already sent, or about to be, to a
 chat is recorded for that chat as seen, not sent again. hunter/rules/likeness.py says whether
 two listings are one job; the store's note (store/likeness.py) found the earlier ones of its
 title; this decides, listing by listing, in the order the page shows them.
@@ -36,7 +36,7 @@ from hunter.store.likeness import Earlier, Noted
 from hunter.store.records import SourceState
 
 # Earlier listings of one title a fresh one is compared with, at most (the newest): the store's
-# note answers as many of each kind (sql/postgres/027_turns.sql), issue 55.
+# note answers as many of each kind (sql/postgres/027_turns.sql).
 BUCKET_MOST = 96
 DIGEST, PAGE_AT = "page_digest", "page_at"  # the last recorded page's digest, and when
 REFRESH = timedelta(days=1)  # a page shown again unchanged is recorded again after this
@@ -152,7 +152,7 @@ class Copies:
         first: Earlier | None = None,
     ) -> None:
         """A fresh listing decided: an earlier one for the rest of the read, sent to `chats`,
-        or merged into `first`: then the chats that have `first` have it too (issue 62: 100
+        or merged into `first`: then the chats that have `first` have it too (100
         copies of one job in one read gave 4 alerts once the first left the bucket)."""
         if first is not None:
             chats = frozenset(chats) | first.chats
@@ -187,7 +187,7 @@ def _within(
     asked about and keeps, and the ids of the rest: copies of one of those on the same page
     (one job under many links). The store then holds one likeness of the job, not 100 whose
     newest 32 (what it answers of a title) would hide the first copy from the next read or
-    the next source (issue 62: 50 copies on each of two boards gave 51 alerts)."""
+    the next source (50 copies on each of two boards gave 51 alerts)."""
     firsts: list[tuple[Listing, Likeness]] = []
     copies: set[str] = set()
     by_title: dict[str, list[Likeness]] = {}
@@ -236,7 +236,7 @@ def same_page(
     """Whether a read shows exactly the listings the last recorded page showed, recorded less
     than REFRESH (and a quarter of `keep_days`, prune_after_days) ago: nothing on it is new,
     and recording it again would only refresh when they were last seen, which the prune
-    needs long before it forgets them (issue 56: a quiet read wrote a round trip a source)."""
+    needs long before it forgets them (a quiet read wrote a round trip a source)."""
     cadence = last.cadence if last else None
     if not listings or not cadence or cadence.get(DIGEST) != page_digest(listings):
         return False

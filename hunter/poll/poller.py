@@ -203,7 +203,7 @@ class Poller:
             kept = judged.verdict.good and read.name not in again
             schedule = with_page(schedule, read.listings if kept else None, state, now)
             notes.append(replace(judged.note, **schedule))
-        # The reads kept for the history go with the notes: one round trip (issue 56).
+        # The reads kept for the history go with the notes: one round trip.
         rows = history(polls, now) if not prime else []
         broken_after = self.config.broken_after
         noted = self.store.sources.note(notes, now, broken_after, rows) if notes else []
@@ -285,8 +285,8 @@ def marked_for(
 
 def count_held(store: Store, held: Mapping[str, Mapping[str, int]], now: datetime) -> None:
     """Add what each chat's places, languages and taps held back of a read to its counts
-    (issue 54): a write only when something was. A count is for people to look at: a database
-    that refuses it fails no poll."""
+    : a write only when something was. A count is for people to look at: a database
+     that refuses it fails no poll."""
     rows = {chat: dict(layers) for chat, layers in held.items() if any(layers.values())}
     if not rows:
         return

@@ -1,4 +1,4 @@
-"""The sources' timetable (issue 34): which are read now, when each is read next and why, and
+"""The sources' timetable: which are read now, when each is read next and why, and
 when `hunter run` wakes. Pure but for the jitter's random draw: states and times in, times out.
 
 A source's next read is kept in the store (`not_before`, with `read_reason`): its schedule

@@ -29,7 +29,7 @@ class ChatRules:
     languages: tuple[str, ...] | None = None  # read from the chat; () every one; None: toml's
     places: tuple[str, ...] | None = None  # where it can work, as languages
     taps: tuple[Tap, ...] = ()  # its newest 👍 and 👎, newest first (the buttons')
-    # Keyword hits its places, languages and taps held back since `held_since` (issue 54)
+    # Keyword hits its places, languages and taps held back since `held_since`
     held: Mapping[str, int] = field(default_factory=dict)
     held_since: datetime | None = None
 

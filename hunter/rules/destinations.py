@@ -1,6 +1,6 @@
 """Where alerts go: the owner's chat (hunter.toml's `owner`, or LINE_TO, with the global
 [filter]), the [[chats]] of hunter.toml (read by hunter/settings/chats.py), each with its
-own keywords and sources, and the subscribers: chats that joined from their phone (issue 42),
+own keywords and sources, and the subscribers: chats that joined from their phone,
 each named by its own id, with only the keywords it set there. What a chat's `to` is (a
 person, a group, on which channel) only its channel says (hunter/channels/, checked when the
 config is loaded).
@@ -31,7 +31,7 @@ class ChatConfig:
     to: str
     rules: Mapping[str, Any]  # its own include / exclude / min_budget, as written
     sources: tuple[str, ...] | None = None  # None: every source
-    merge: bool | None = None  # one alert per job (issue 43); None: the config's `merge`
+    merge: bool | None = None  # one alert per job; None: the config's `merge`
 
     def filter_for(self, base: FilterConfig) -> FilterConfig:
         """`base` (a source's filter: the global one with the source's own keys), with this
@@ -55,7 +55,7 @@ class Destinations:
 
     def __post_init__(self) -> None:
         """One recipient is one destination: LINE_TO again as a [[chats]]'s `to` would get
-        every listing twice (issue 29), so it is refused wherever the two meet."""
+        every listing twice, so it is refused wherever the two meet."""
         for chat in self.chats:
             if chat.to == self.owner:
                 raise ConfigError(
@@ -94,7 +94,7 @@ class Destinations:
         """Where a row of `chat` is pushed: its id; the owner's rows go to LINE_TO, or without
         it to the first [[chats]] (hunter's notices are the owner's), or to the terminal. A
         chat no longer configured has nowhere to go (None): never the owner's chat, which
-        has had those listings already (issue 29)."""
+        has had those listings already."""
         if chat in self.subscribers:
             return chat
         if chat != OWNER:

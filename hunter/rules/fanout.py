@@ -1,4 +1,4 @@
-"""One listing judged for many chats at once (issue 42): pure, no I/O.
+"""One listing judged for many chats at once: pure, no I/O.
 
 `judge` (filters.py) asks each chat's keywords of a listing in turn: with 10,000 subscribers
 that is 10,000 rule sets a listing, about three minutes of CPU for a poll of 50. A `Fanout`
@@ -268,7 +268,7 @@ class Fanout:
                 verdicts[chat.kin] = found
             if found is None:
                 continue
-            # Its words want it; its places, languages and taps may hold it back (issue 54).
+            # Its words want it; its places, languages and taps may hold it back.
             if chat.rules.languages and unread(listing, chat.rules.languages):
                 self.held[chat.name]["language"] += 1
             elif chat.rules.places and elsewhere_for(listing, chat.rules.places):

@@ -29,9 +29,9 @@ class FilterConfig:
     min_budget: int = 0  # baht for a whole job (what a bare number means); 0: no floor
     ignore_within: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     min_pay: tuple[PayFloor, ...] = ()  # floors in other currencies and periods
-    # ISO 639-1 codes of the languages the chat reads (issue 54); () reads every language
+    # ISO 639-1 codes of the languages the chat reads; () reads every language
     languages: tuple[str, ...] = ()
-    # Where the chat can work (issue 54): place names and "remote"; () takes every place
+    # Where the chat can work: place names and "remote"; () takes every place
     places: tuple[str, ...] = ()
     # The chat's newest 👍 and 👎 (rules/taste.py), from its chat only
     taps: tuple[Tap, ...] = ()

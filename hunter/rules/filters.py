@@ -41,7 +41,7 @@ def _compile(word: str) -> _Keyword:
 def keywords(words: tuple[str, ...]) -> tuple[_Keyword, ...]:
     """One rule set's keywords, compiled once: a poll judges every listing with the same few
     sets. (A cache of single words missed on every word past its size: 10,000 keywords took
-    8.4 s a listing, issue 29.)"""
+    8.4 s a listing.)"""
     return tuple(_compile(word) for word in words)
 
 
@@ -108,8 +108,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     under = under_floor(listing, rules)
     if under:
         return Judgement(False, under)
-    # The layers of issue 54 judge only what the words bring (or would bring, for a 👍): a
-    # listing none of the chat's words hits says so, not where it is.
+    # The layers (places, languages, taps) judge only what the words bring (or would bring,
+    # for a 👍): a listing none of the chat's words hits says so, not where it is.
     liking = taste(rules.taps, rules.include) if rules.taps else None
     if not rules.include:
         return _layered(listing, rules, liking) or Judgement(

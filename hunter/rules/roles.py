@@ -1,4 +1,4 @@
-"""A chat's words in other words (issue 63): the listings its keywords miss only because the
+"""A chat's words in other words: the listings its keywords miss only because the
 board wrote the job otherwise. Pure, no I/O.
 
 Two kinds, each judged on a listing's title alone (a title says what the job is; a text says

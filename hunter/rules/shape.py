@@ -19,7 +19,7 @@ polls and listings were without it. A field is gone when
 The rate is a smoothed estimate (present / (listings + 2)), so that a few listings never make
 a certainty. A gone field is told once; it is told back once it has been in listings for
 `BACK_POLLS` polls in a row. A field told gone `FLAPS` times comes and goes: it is told once as
-unreliable, then never again. A notice costs the owner as much as a listing (issue 37: a field
+unreliable, then never again. A notice costs the owner as much as a listing (a field
 missing two polls and back one, again and again, queued 231 notices in 20 polls), so a
 source's changes of one poll are one notice (hunter/poll/health.py), and a source makes at
 most `NOTICES_A_DAY` of them a day (`allowed`).

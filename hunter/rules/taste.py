@@ -1,4 +1,4 @@
-"""What a chat's taps say it wants (issue 54): 👍 and 👎 under each card, "สมัครแล้ว" counting
+"""What a chat's taps say it wants: 👍 and 👎 under each card, "สมัครแล้ว" counting
 as a 👍 and "ไม่สนใจ" as a 👎. Pure: the store gives each chat's newest taps with its rules
 (store/chat.py's `rules`), and the judge asks its `Taste`.
 
@@ -141,7 +141,7 @@ class Taste:
                 return liked.title
         if disliked is not None and unlike >= HOLD and unlike > like:
             return ""  # nearer a 👎 than any 👍
-        # A job of the kind of one it 👍'd, in other words (issue 63: a 👍 of "IT Support"
+        # A job of the kind of one it 👍'd, in other words (a 👍 of "IT Support"
         # brings "Technical Support Engineer"): the newest 👍 of one of its title's families
         kinds = families_in(title)
         for tap in reversed(self.taps) if kinds else ():

@@ -1,4 +1,4 @@
-"""The Thai places GeoNames' city list lacks, for the place model (issue 54): the provinces
+"""The Thai places GeoNames' city list lacks, for the place model: the provinces
 people name (a GeoNames city is a town, and the province of Bangkok holds 50 districts, some
 far from its centre), Bangkok's 50 districts (เขต) in Thai and English, the areas and stations
 of its rail lines, and the region of the five provinces around it (ปริมณฑล).

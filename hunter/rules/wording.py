@@ -18,7 +18,7 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
 # word), applied (its job id). SAY is a word offered under an answer ("say คำ"): tapping it is
 # saying it, where a channel's buttons cannot send text themselves (Telegram's).
-# LIKE (👍) and DISMISS (👎, not interested) teach the chat's taste (rules/taste.py, issue 54);
+# LIKE (👍) and DISMISS (👎, not interested) teach the chat's taste (rules/taste.py);
 # APPLIED counts as a 👍.
 DISMISS, MUTE, APPLIED, SAY, LIKE = "dismiss", "mute", "applied", "say", "like"
 DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "👎 ไม่สนใจ", "ไม่เอาคำนี้", "สมัครแล้ว"
@@ -55,7 +55,7 @@ def details(listing: Listing) -> str:
     it is a re-post, where the source says them; each once (a board's summary or category
     may already say who posts it, or where: where the part a card shows, SHOWN_SUMMARY, does;
     a summary naming its employer further on, cut on the card, still shows who posts it:
-    issue 62, "Mathmo: Maths Coach" arrived with no employer)."""
+    "Mathmo: Maths Coach" arrived with no employer)."""
     shown = listing.summary[:SHOWN_SUMMARY]
     parts = [p for p in (listing.company, listing.location) if p and p not in shown]
     if listing.category and listing.category not in parts:
@@ -68,14 +68,14 @@ def details(listing: Listing) -> str:
         parts.append(f"ปิดรับ {listing.deadline[:10]}")
     if listing.reposted:  # a job its board posted again, alerted again (reposts = "alert")
         parts.append(f"🔁 โพสต์ซ้ำ (re-posted; first seen {listing.reposted})")
-    if listing.like:  # no keyword of the chat's: like a listing it 👍'd (issue 54)
+    if listing.like:  # no keyword of the chat's: like a listing it 👍'd
         parts.append(f"{LIKE_MARK} “{listing.like[:60]}”")
-    elif listing.kin:  # no keyword of the chat's: a job of its keyword's kind (issue 63)
+    elif listing.kin:  # no keyword of the chat's: a job of its keyword's kind
         parts.append(f"{KIN_MARK} “{listing.kin[:60]}”")
     return " · ".join(parts)
 
 
-ALSO_ON = "🔁 ลงที่อื่นด้วย · also on"  # before the boards a job was merged from (issue 43)
+ALSO_ON = "🔁 ลงที่อื่นด้วย · also on"  # before the boards a job was merged from
 ALSO_SHOWN = 5  # boards named on one alert; the rest are counted
 
 

@@ -56,7 +56,7 @@ class Config:
     # `to`; None: LINE_TO, its old spelling, in the environment
     owner: str | None = None
     subscribers: SubscribersConfig = field(default_factory=SubscribersConfig)  # [subscribers]
-    # One alert per job (issue 43): a copy of a job a chat got (another board, a re-post) is
+    # One alert per job: a copy of a job a chat got (another board, a re-post) is
     # recorded as seen, not sent; false: every copy. A [[chats]] may say otherwise.
     merge: bool = True
     filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]

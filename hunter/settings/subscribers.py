@@ -1,4 +1,4 @@
-"""The [subscribers] table of hunter.toml (issue 42): whether strangers may join from their
+"""The [subscribers] table of hunter.toml: whether strangers may join from their
 chat, and the limits each of them, and all of them, live within.
 
 [subscribers]

@@ -3,9 +3,8 @@ bounded by its source's deadline, and the environment's proxies.
 
 httpx and httpcore own the HTTP: framing, informational answers (a 103 Early Hints before the
 200 is skipped, never taken for the page), chunked bodies and trailers, header limits (h11
-takes 100 KiB of head), the pool of kept connections and TLS. Issue 62: a hand-written
-transport over http.client (0d1bdcb) saved 30-40 ms of a cron run and let one source read
-another's page; no such code stays here.
+takes 100 KiB of head), the pool of kept connections and TLS. Why no hand-written transport:
+docs/decisions/http-transport.md.
 
 What hunter adds is a deadline under every socket operation. httpcore's read timeout applies
 to each socket read, so a board that sends its head a byte a second, an endless run of

@@ -57,7 +57,7 @@ _ID_PREFIX_CHARS = 60
 
 # The items one page is read for, and one read (all its pages): a page of listings a person
 # reads holds tens; a page of 200,000 tiny items under the 10 MB cap took 750 MB and wrote
-# 200,000 rows (issue 45). What is past them is left unread, and the read says so.
+# 200,000 rows. What is past them is left unread, and the read says so.
 MAX_ITEMS_PER_PAGE = 1_000
 MAX_ITEMS_PER_READ = 5_000
 
@@ -104,7 +104,7 @@ def storable(text: str | None) -> str:
 def storable_json(value: Any) -> Any:
     """A JSON document (a webhook's event) with every string in it, keys too, `storable`.
     PostgreSQL refused a NUL ("unsupported Unicode escape sequence") and SQLite cannot encode a
-    lone surrogate: either refused every event of its request, on every redelivery (issue 29).
+    lone surrogate: either refused every event of its request, on every redelivery.
     Nobody types them on purpose."""
     if isinstance(value, str):
         return storable(value)

@@ -33,7 +33,7 @@ from hunter.sources.extract import site_says
 from hunter.sources.inflate import Inflater, TooLarge
 from hunter.sources.spec import MAX_WAIT_SECONDS
 
-# Honest about the pace: since the learned schedule (issue 34) a busy board's page is read as
+# Honest about the pace: since the learned schedule a busy board's page is read as
 # often as every 5 minutes in its busy hours and a quiet one's far less, not every 30 minutes.
 USER_AGENT = (
     f"hunter/{__version__} (job-alert bot; reads a page about as often as the board posts, "

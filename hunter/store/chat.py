@@ -134,7 +134,7 @@ class ChatStore(Room, ABC):
 
     def recent(self, since: datetime, most: int) -> list[Listing]:
         """The listings first seen at or after `since`, newest first, at most `most` (what a
-        chat's new rules would have brought: "try before you wait", issue 54)."""
+        chat's new rules would have brought: "try before you wait")."""
         rows = self._rows("recent_listings", since=self._time(since), most=most)
         return [Listing.from_payload(text(r, "job_id"), document(r, "listing")) for r in rows]
 

@@ -1,4 +1,4 @@
-"""The alerts to edit (issue 43): a later copy of a job merged into the alert a chat got is
+"""The alerts to edit: a later copy of a job merged into the alert a chat got is
 kept on that alert's row ("also on <board>", read by records.listing_of_row), and where
 the channel can edit what it sent, that alert's message is edited to say so. The rows are
 the outbox's (hunter_seen_jobs: `also`, `sent_ref`, `edit_due_at`; migration 024), so the

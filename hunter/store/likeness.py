@@ -1,5 +1,5 @@
 """The likeness room: each listing hunter records, kept with what it is compared by, so that a
-later copy of the same job is found by its title's bucket (issue 43; hunter/rules/likeness.py
+later copy of the same job is found by its title's bucket (hunter/rules/likeness.py
 decides). Pruned with the outbox (`prune_after_days`)."""
 
 from __future__ import annotations

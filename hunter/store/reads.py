@@ -1,4 +1,4 @@
-"""The reads room: each read of each source, kept for the status's history (issue 36) and
+"""The reads room: each read of each source, kept for the status's history and
 pruned with the rest (`prune_after_days`): when, how many listings it read, how many were
 new and how many of those matched a chat, the error if it failed, and how long it took."""
 

@@ -60,7 +60,7 @@ class ReadRow:
     matching: int  # of those, judged worth a chat's alert
     error: str | None  # why it failed, if it did
     seconds: float  # how long it took
-    merged: int = 0  # of the new, merged with an earlier copy of their job (issue 43)
+    merged: int = 0  # of the new, merged with an earlier copy of their job
 
     def document(self) -> dict[str, Any]:
         """The read as the store writes it (its time as ISO 8601 text). By hand, not
@@ -117,7 +117,7 @@ ALSO_KEPT = 10  # copies kept on one alert (more say nothing new)
 
 def listing_of_row(row: Row) -> Listing:
     """An outbox row's listing, with the copies of its job merged into it since it was
-    recorded (`also`, issue 43): a claimed one's alert says "also on <board>" from the start,
+    recorded (`also`): a claimed one's alert says "also on <board>" from the start,
     and an edited one's after."""
     job_id = text(row, "job_id")
     listing = Listing.from_payload(job_id, document(row, "listing"))

@@ -57,7 +57,7 @@ class SourceStore(Room, ABC):
     def look(
         self, now: datetime, keep: int, lease_before: datetime, prune_every: timedelta
     ) -> PollLook:
-        """In one round trip (issue 56): `tick` (the run's time kept, the last `keep`), every
+        """In one round trip: `tick` (the run's time kept, the last `keep`), every
         source's state, the outbox's look (OutboxStore.look) and the daily prune's claim
         (OutboxStore.claim_prune, every `prune_every`)."""
 

@@ -1,4 +1,4 @@
-"""The subscribers room (issue 42): the chats that joined from their phone, where hunter.toml
+"""The subscribers room: the chats that joined from their phone, where hunter.toml
 lets strangers join (`[subscribers]`), and how many came and went.
 
 A subscriber is keyed by its chat's id on its channel ("telegram:123", a LINE id): the same

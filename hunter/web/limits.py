@@ -37,7 +37,7 @@ class Limits:
     max_pipelined: int = 8
     # A body's pieces (chunks, or reads of a trickled body): the first `free_pieces` are free,
     # then each must bring `min_piece` bytes on average. One-byte chunks cost the server a
-    # step per byte (600 KB took 4.6 s, issue 37): such a body is refused (400) long before
+    # step per byte (600 KB took 4.6 s): such a body is refused (400) long before
     # its end, while LINE's and Telegram's bodies come whole or in network-sized pieces.
     free_pieces: int = 32
     min_piece: int = 512
@@ -80,7 +80,7 @@ class BodyBudget:
 
 class Throttled:
     """A warning at most once per `every` seconds; the next one says how many were held back.
-    A stranger's junk must not write a log line per request (33,501 lines in 32 s, issue 21)."""
+    A stranger's junk must not write a log line per request (33,501 lines in 32 s)."""
 
     def __init__(
         self,

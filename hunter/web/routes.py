@@ -157,7 +157,7 @@ class Routes:
             async with asyncio.timeout(limits.body_seconds):
                 while True:
                     # A body must keep moving: one held back costs a slot, and 600 of them
-                    # reopened as fast as they close kept every slot (issue 29).
+                    # reopened as fast as they close kept every slot.
                     async with asyncio.timeout(limits.body_stall_seconds):
                         event = await next_event(h, reader)
                     if isinstance(event, h11.Data):
@@ -170,7 +170,7 @@ class Routes:
                                 400, f"a body in pieces of under {limits.min_piece} bytes"
                             )
                         # Pieces already buffered are parsed without a wait: let the other
-                        # connections have their turn between two of them (issue 37).
+                        # connections have their turn between two of them.
                         await asyncio.sleep(0)
                     elif isinstance(event, h11.EndOfMessage):
                         return b"".join(parts)
@@ -197,7 +197,7 @@ async def next_request(h: h11.Connection, reader: asyncio.StreamReader) -> h11.E
     """The next request's head (as `next_event`), refused when its bytes hold what RFC 9112
     lets a server refuse and h11 would accept: a line ending in a bare LF (5.2, 2.2), or a
     header folded onto the next line (obs-fold, 5.2). A proxy in front may read either
-    differently, and then see another request than hunter does (issue 37)."""
+    differently, and then see another request than hunter does."""
     raw = bytearray(h.trailing_data[0][:MAX_HEAD_SEEN])
     while True:
         event = h.next_event()

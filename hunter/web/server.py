@@ -2,7 +2,7 @@
 
 Why not the standard library's `http.server`: it gives every connection a thread that waits on
 it for ever, reads whatever headers and body a client announces, and listens with a backlog of
-5. Tried as an attacker would (issue 21), 500 idle connections kept 500 threads, 371 held 1 MB
+5. Tried as an attacker would, 500 idle connections kept 500 threads, 371 held 1 MB
 bodies took 380 MB, and about 1,000 idle ones stopped hunter altogether. Here one thread runs
 an asyncio loop that holds every connection, h11 (already installed with httpx) reads HTTP/1.1
 exactly (framing, chunked bodies, the size of the head), and every step has a limit
@@ -10,11 +10,11 @@ exactly (framing, chunked bodies, the size of the head), and every step has a li
 webhook request is read only once its head shows it comes from LINE or Telegram, and when the
 connections reach their cap the oldest one not being answered makes room, so a new request
 (LINE's) is always heard. A connection counts as being answered only once its whole request is
-in: one that announced a body and holds it back (issue 29: 600 such connections, reopened as
+in: one that announced a body and holds it back (600 such connections, reopened as
 fast as they closed, shut LINE out) is as droppable as an idle one, and a body that stops
 moving for `body_stall_seconds` is refused. Requests and body pieces already buffered are
 handled without a wait on the socket, so a connection yields to the others between two of
-them, and one that pipelines `max_pipelined` requests in a row is closed (issue 37: four
+them, and one that pipelines `max_pipelined` requests in a row is closed (four
 pipelining connections, or four one-byte-chunk senders, made LINE wait seconds). Connections
 are kept alive (Render's and Railway's proxies reuse them), `Expect: 100-continue` is
 answered, and a request that carries both Transfer-Encoding and Content-Length is refused:
@@ -163,7 +163,7 @@ class HttpServer:
 
         Requests already buffered are parsed and answered without waiting on the socket, so
         after each answer this connection yields to the others, and one that keeps
-        `max_pipelined` requests waiting in a row is closed (issue 37: four pipelining
+        `max_pipelined` requests waiting in a row is closed (four pipelining
         connections made LINE time out at 10 s)."""
         limits = self.limits
         h = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_head)

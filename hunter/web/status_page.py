@@ -1,4 +1,4 @@
-"""The status page (issue 36): `GET /status`, the report of `hunter status` as a page a person
+"""The status page: `GET /status`, the report of `hunter status` as a page a person
 reads on a phone (LINE's in-app browser included), and `GET /status.json`, the same object
 as `hunter status --json`. On only with HUNTER_STATUS_TOKEN (else 404, as any unknown path).
 
@@ -168,7 +168,7 @@ def _source(source: SourceView, now: datetime, at: Callable[[datetime | None], s
     else:
         state = f"<span class=ok>✅ {row.last_count or 0} listings</span>"
     reads = f"{days.reads_today}"
-    if source.read_budget is not None:  # the most its schedule may make today (issue 56)
+    if source.read_budget is not None:  # the most its schedule may make today
         reads += f" of {source.read_budget}"
     lines = [
         f'<div class=card id="source-{escape(source.name, quote=True)}">',

@@ -212,3 +212,16 @@ def test_no_class_name_is_defined_twice() -> None:
             if isinstance(node, ast.ClassDef):
                 defined.setdefault(node.name, []).append(name)
     assert {c: where for c, where in defined.items() if len(where) > 1} == {}
+
+
+def test_the_code_says_what_and_why_now_not_which_issue() -> None:
+    """The history is in git and docs/decisions/: no file of hunter/ (code, SQL, data) names
+    an issue of the tracker, which goes stale as the code moves."""
+    named = [
+        f"{path.relative_to(PACKAGE.parent)}:{n}"
+        for path in sorted(PACKAGE.rglob("*"))
+        if path.suffix in (".py", ".sql", ".json", ".toml")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"[Ii]ssues? [0-9]+", line)
+    ]
+    assert named == []

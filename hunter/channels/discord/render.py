@@ -67,7 +67,7 @@ def embed(listing: Listing) -> dict[str, Any]:
         and len(listing.url) <= URL_MAX
     ):
         card["url"] = listing.url
-    if listing.also_on:  # copies of the job merged into this alert since (issue 43)
+    if listing.also_on:  # copies of the job merged into this alert since
         boards = [_link(board, url) for board, url in also_on(listing)]
         card["fields"] = [{"name": ALSO_ON, "value": _cut(" · ".join(boards), FIELD_MAX)}]
     return card

@@ -32,7 +32,7 @@ CHECK_DEADLINE_SECONDS = 10.0  # bot info and the quota: a person is waiting for
 def _failures() -> tuple[type[BaseException], ...]:
     """What a call to LINE fails with on the way (urllib3's errors, the OS's). urllib3 is
     imported at the first failure, not before: a quiet run with LINE set imports none of it
-    (about 23 ms of a cron run's 230, issue 56)."""
+    (about 23 ms of a cron run's 230)."""
     import urllib3
 
     return (urllib3.exceptions.HTTPError, OSError)

@@ -62,7 +62,7 @@ def cut(text: str, limit: int) -> str:
 def safe_uri(url: str) -> str | None:
     """The whole http(s) link as a URI action takes it (LINE: at most 1,000 characters), or
     None: other schemes are dropped (javascript:, data:), and so is a link too long for an
-    action, never cut to its path, which is another page (issue 62: Indeed's pagead/clk/dl
+    action, never cut to its path, which is another page (Indeed's pagead/clk/dl
     without its query shows no job); `long_link` carries it instead."""
     whole = _encoded(url)
     return whole if whole is not None and len(whole) <= URI_MAX else None
@@ -147,7 +147,7 @@ def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
             "color": "#999999",
         }
     )
-    for board, url in also_on(listing):  # copies of the job merged into it (issue 43, 55)
+    for board, url in also_on(listing):  # copies of the job merged into it
         where: dict[str, Any] = {
             "type": "text",
             "text": cut(f"{ALSO_ON} {board}", DETAIL_MAX),

@@ -1,4 +1,4 @@
-"""What a stranger sees of the bot before pressing Start, and the list "/" shows (issue 55):
+"""What a stranger sees of the bot before pressing Start, and the list "/" shows:
 the bot's commands, its description (in an empty chat) and its short description (its
 profile, and a shared link), in English for everyone and in Thai for a Thai app
 (`language_code` "th"). `hunter telegram setup` sets them.

@@ -40,7 +40,7 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
         if text
     ]
     lines += ["", f"📍 {_html(listing.source)}"]
-    if listing.also_on:  # copies of the job merged into this alert since (issue 43)
+    if listing.also_on:  # copies of the job merged into this alert since
         boards = [_link(board, url) for board, url in also_on(listing)]
         lines.append(f"{ALSO_ON}: {', '.join(boards)}")
     if note:
@@ -64,8 +64,8 @@ def message(listing: Listing, note: str | None, actions: bool = False) -> dict[s
 
 
 def digest(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
-    """Many listings as one message (issue 42: a subscriber with many waiting): a line each,
-    its title a link, its pay, and the boards a copy of it was merged from (issue 55: never
+    """Many listings as one message (a subscriber with many waiting): a line each,
+    its title a link, its pay, and the boards a copy of it was merged from (never
     hidden), within TEXT_MAX as Telegram counts it: the text after its HTML is parsed (a
     link's address is not counted), in UTF-16 units (an emoji is two). Each line has its
     share of the message, so every listing of the batch is shown: a long title is cut."""

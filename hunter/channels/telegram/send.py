@@ -45,7 +45,7 @@ from hunter.network import unreached
 
 PUSH_DEADLINE_SECONDS = 20.0
 # Messages a second for the bot, all chats together: 28, not 30, so that a message held up on
-# the way (a slow connection) does not bring 31 into Telegram's second (issue 42: 300 answers
+# the way (a slow connection) does not bring 31 into Telegram's second (300 answers
 # to Starts at once drew six 429s at 1/30). A chat's own pace: pace.py.
 PER_SECOND = 28.0
 # Telegram has no reply token: any message can be answered; one older than this (taken over

@@ -99,7 +99,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
         _object(update, "my_chat_member"),
     )
     # Keyed by chat and update: Telegram's ids are one bot's sequence, but two bots' (a second
-    # token) or a stand-in's may meet, and one chat's must never hide another's (issue 37).
+    # token) or a stand-in's may meet, and one chat's must never hide another's.
     holder = message or _object(callback or {}, "message") or member or {}
     where = _chat(holder)
     event_id = f"{where}:{update_id}" if where else f"{PREFIX}{update_id}"
@@ -135,7 +135,7 @@ def from_update(update: dict[str, Any]) -> ChatEvent | None:
             in_group=_group(chat),
             # A tap has no time of its own; its card's is the oldest it can be. A tap kept
             # past the inbox's 7-day memory and sent again is then ignored, whatever its age
-            # (issue 37: a replayed tap paused the chat).
+            # (a replayed tap paused the chat).
             since=_at(card),
             sender=_sender(callback),
         )

@@ -166,7 +166,7 @@ def _record(
             for match in sorted(job.get("chats", ()), key=lambda m: str(m["chat"]))
         )
         # In slices, in this one transaction: 50 listings for 10,000 subscribers are 54,000
-        # rows, whose document at once was 60 MB of text held twice (issue 42: hunter run
+        # rows, whose document at once was 60 MB of text held twice (hunter run
         # within 256 MB); a slice's is 2 MB.
         for_chats = 0
         while chunk := list(itertools.islice(rows, CHAT_ROWS_AT_ONCE)):

@@ -536,7 +536,7 @@ SELECT source, (julianday(read_at) - 2440587.5) * 86400.0 AS read_s, listings, n
        error, seconds FROM hunter_reads
 WHERE read_at >= :since ORDER BY read_at DESC, source LIMIT :limit;
 
--- Subscribers (issue 42): hunter/store/subscribers.py; what each means is said beside the
+-- Subscribers: hunter/store/subscribers.py; what each means is said beside the
 -- PostgreSQL functions of 019_subscribers.sql.
 
 -- name: subscriber_status
