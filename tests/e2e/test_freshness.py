@@ -72,5 +72,5 @@ def test_status_says_each_sources_reads_today_and_its_next_read(
     next_read = datetime.fromisoformat(schedule["next_read_at"])
     assert timedelta(minutes=4) <= next_read - datetime.now(UTC) <= timedelta(hours=3)
     text = run_hunter(tmp_path, "status", env=env).stdout
-    assert "1 reads today (at most 96 a day); next read " in text
+    assert "1 read today (at most 96 a day); next read " in text
     assert " hour for it (~" in text or "still learning its hours" in text

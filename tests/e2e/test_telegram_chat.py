@@ -205,10 +205,14 @@ def test_a_new_whose_answer_is_lost_is_stuck_never_sent_twice(chat: TelegramChat
 
 
 def test_setup_without_telegram_in_reach_says_so_in_one_line(chat: TelegramChat) -> None:
-    away = {**chat.env, "HUNTER_TELEGRAM_API_URL": f"http://127.0.0.1:{free_port()}"}
+    port = free_port()
+    away = {**chat.env, "HUNTER_TELEGRAM_API_URL": f"http://127.0.0.1:{port}"}
     result = run_hunter(chat.folder, "telegram", "setup", "--url", "https://h.test", env=away)
     assert result.returncode == 1
-    assert result.stderr.strip().splitlines() == ["hunter: cannot reach Telegram: ConnectError"]
+    assert result.stderr.strip().splitlines() == [
+        f"hunter: cannot reach Telegram: 127.0.0.1:{port} refused the connection (nothing "
+        "listens there: check the port)"
+    ]
     assert SECRET not in result.stderr and chat.telegram.env()["TELEGRAM_BOT_TOKEN"] not in (
         result.stderr
     )
