@@ -148,7 +148,9 @@ class Why:
             host = parts.hostname or ""
             readers = [s.name for s in self.config.sources if urlsplit(s.url).hostname == host]
             known = self.store.chat.sources_linking(f"{parts.scheme}://{parts.netloc}/")
-            readers += [name for name in known if name not in readers]
+            # Of those, the ones hunter.toml still reads (a source taken out reads nothing).
+            configured = {s.name for s in self.config.sources}
+            readers += [n for n in known if n in configured and n not in readers]
         else:
             name = argument.partition(":")[0]
             readers = [s.name for s in self.config.sources if s.name == name]

@@ -284,8 +284,8 @@ def marked_for(
 
 
 def count_held(store: Store, held: Mapping[str, Mapping[str, int]], now: datetime) -> None:
-    """Add what each chat's places, languages and taps held back of a read to its counts
-    : a write only when something was. A count is for people to look at: a database
+    """Add what each chat's places, languages and taps held back of a read to its counts:
+    a write only when something was. A count is for people to look at: a database
      that refuses it fails no poll."""
     rows = {chat: dict(layers) for chat, layers in held.items() if any(layers.values())}
     if not rows:

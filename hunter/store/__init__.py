@@ -61,7 +61,8 @@ __all__ = ["Claimed", "SourceNote", "StatusReport", "Store", "open_store"]
 
 def schema_sql() -> str:
     """Everything `hunter schema` prints: the PostgreSQL schema with Supabase's access rules,
-    every migration in order, each safe to run again."""
+    every migration in order, each safe to run again, then the functions as they are now
+    and their digest."""
     from hunter.store import queries
 
     parts = [
@@ -69,4 +70,10 @@ def schema_sql() -> str:
         "Supabase's SQL editor and run.\n"
     ]
     parts += [f"-- {name}\n{sql}" for _version, name, sql in queries.migrations("postgres")]
+    parts.append(queries.functions())
+    parts.append(
+        "INSERT INTO hunter_meta (key, value) VALUES ('functions', "
+        f"'{queries.functions_digest()}')\n"
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value;\n"
+    )
     return "\n".join(parts)

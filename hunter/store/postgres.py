@@ -66,34 +66,53 @@ class PostgresStore(FunctionStore):
 
     def migrate(self) -> None:
         """Apply each migration the database lacks, one transaction each, in order, under an
-        advisory lock: instances starting together migrate one after the other. A current
-        schema costs one statement (every `run --once` opens the store)."""
-        latest = queries.latest_version(self.dialect)
+        advisory lock: instances starting together migrate one after the other; then the
+        functions (sql/postgres/functions/), when the database holds another text of them. A
+        current schema costs one statement (every `run --once` opens the store)."""
+        latest, digest = queries.latest_version(self.dialect), queries.functions_digest()
         db = self._db if self._db is not None and not self._db.closed else self._connect()
         try:
-            if self._version_at_once(db) == latest:
+            state = self._state_at_once(db)
+            if state == (latest, digest):
                 return
-            for version, _name, sql in queries.migrations(self.dialect):
-                with db.transaction():
-                    db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-                    current = self._version(db)
-                    if current > latest:
-                        raise SchemaError(
-                            f"the database holds hunter schema {current}, newer than this "
-                            f"hunter ({latest}); upgrade hunter"
-                        )
-                    if version <= current:
-                        continue
-                    db.execute(sql.encode())
+            self._migrations(db, latest, state[0])
+            with db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                held = db.execute("SELECT value FROM hunter_meta WHERE key = 'functions'")
+                if held.fetchone() != (digest,):
+                    db.execute(queries.functions().encode())
                     db.execute(
-                        "INSERT INTO hunter_meta (key, value) VALUES ('schema_version', %s) "
+                        "INSERT INTO hunter_meta (key, value) VALUES ('functions', %s) "
                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                        (str(version),),
+                        (digest,),
                     )
         except psycopg.Error as exc:
             raise StoreError(
                 f"PostgreSQL: creating hunter's tables failed: {_reason(exc)}"
             ) from exc
+
+    def _migrations(self, db: psycopg.Connection[Any], latest: int, held: int) -> None:
+        """Each numbered migration the database lacks (it held `held` a moment ago), in order,
+        one transaction each."""
+        for version, _name, sql in queries.migrations(self.dialect):
+            if version <= held <= latest:
+                continue  # no newer one can have gone back
+            with db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                current = self._version(db)
+                if current > latest:
+                    raise SchemaError(
+                        f"the database holds hunter schema {current}, newer than this "
+                        f"hunter ({latest}); upgrade hunter"
+                    )
+                if version <= current:
+                    continue
+                db.execute(sql.encode())
+                db.execute(
+                    "INSERT INTO hunter_meta (key, value) VALUES ('schema_version', %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (str(version),),
+                )
 
     def schema_version(self) -> int:
         db = self._db if self._db is not None and not self._db.closed else self._connect()
@@ -103,15 +122,17 @@ class PostgresStore(FunctionStore):
             raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
 
     @staticmethod
-    def _version_at_once(db: psycopg.Connection[Any]) -> int:
-        """The schema's version in one statement (autocommit: a missing table spoils nothing)."""
+    def _state_at_once(db: psycopg.Connection[Any]) -> tuple[int, str]:
+        """The schema's version and its functions' digest, in one statement (autocommit: a
+        missing table spoils nothing)."""
         try:
-            row = db.execute(
-                "SELECT value FROM hunter_meta WHERE key = 'schema_version'"
-            ).fetchone()
+            rows = db.execute(
+                "SELECT key, value FROM hunter_meta WHERE key IN ('schema_version', 'functions')"
+            ).fetchall()
         except psycopg.errors.UndefinedTable:
-            return 0
-        return int(row[0]) if row else 0
+            return 0, ""
+        held = dict(rows)
+        return int(held.get("schema_version") or 0), str(held.get("functions") or "")
 
     @staticmethod
     def _version(db: psycopg.Connection[Any]) -> int:

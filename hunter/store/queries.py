@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import cache
 from pathlib import Path
@@ -32,3 +33,39 @@ def migrations(dialect: str) -> list[tuple[int, str, str]]:
 
 def latest_version(dialect: str) -> int:
     return migrations(dialect)[-1][0]
+
+
+# The repeatable functions (sql/postgres/functions/README.md), in the order they are applied:
+# the grants first, so that the last statement can grant what every file made.
+FUNCTION_FILES = (
+    "access",
+    "outbox",
+    "sources",
+    "pace",
+    "chat",
+    "reads",
+    "subscribers",
+    "likeness",
+    "edits",
+    "lookups",
+    "older",
+)
+
+
+@cache
+def functions() -> str:
+    """Every PostgreSQL function's current text, then the grants on all of them: what
+    `migrate` applies whenever its digest differs from the database's."""
+    folder = SQL / "postgres" / "functions"
+    parts = [
+        f"-- functions/{name}.sql\n" + (folder / f"{name}.sql").read_text("utf-8")
+        for name in FUNCTION_FILES
+    ]
+    parts.append("SELECT hunter_restrict_access();\n")
+    return "\n".join(parts)
+
+
+@cache
+def functions_digest() -> str:
+    """Which text of the functions this hunter has: kept in hunter_meta under `functions`."""
+    return hashlib.sha256(functions().encode("utf-8")).hexdigest()[:16]

@@ -84,9 +84,20 @@ class SupabaseStore(FunctionStore):
         return whole_number(self._call("hunter_schema_version", False) or 0, "schema version")
 
     def migrate(self) -> None:
-        """Check the schema: the Data API cannot create it."""
+        """Check the schema and its functions, in one call: the Data API cannot create them."""
         latest = queries.latest_version("postgres")
-        current = self.schema_version()
+        try:
+            said = self._call("hunter_schema_state", True)
+        except SchemaError:  # pasted before the functions had a folder of their own
+            said = [{"version": self.schema_version(), "functions": ""}]
+        state = said[0] if isinstance(said, list) and said and isinstance(said[0], dict) else {}
+        current = whole_number(state.get("version") or 0, "schema version")
+        functions = state.get("functions") or ""
+        if current == latest and functions != queries.functions_digest():
+            raise SchemaError(
+                "the functions in Supabase are not this hunter's (it was upgraded since "
+                f"`hunter schema` was last run there); {SCHEMA_FIX}"
+            )
         if current < latest:
             raise SchemaError(
                 f"the hunter schema in Supabase is version {current}, this hunter "

@@ -169,6 +169,15 @@ def test_a_listing_is_found_by_its_id_or_link_in_each_chat(store: Store) -> None
     assert store.chat.sources_linking("https://elsewhere.test/") == []
 
 
+def test_the_sources_that_saw_a_site_last_are_named_first(store: Store) -> None:
+    """Six sources link to one site; the one that saw it last is named, though five others
+    (renamed or taken out of hunter.toml since) sort before it by name."""
+    for n, name in enumerate(["a1", "a2", "a3", "a4", "a5", "z-live"]):
+        listing = Listing(f"{name}:1", name, "python", f"https://site.test/{name}")
+        store.outbox.record(name, [listing], set(), T0 + timedelta(days=n))
+    assert store.chat.sources_linking("https://site.test/") == ["z-live", "a5", "a4", "a3", "a2"]
+
+
 def test_add_and_remove_churn_leaves_only_what_the_words_are_now(store: Store) -> None:
     """Issue 37, low 9: 800 commands left 400 "remove" rows for ever. A day on, the removals
     are forgotten, but a removal of a hunter.toml word, which is what keeps it removed."""

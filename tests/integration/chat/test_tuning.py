@@ -27,6 +27,7 @@ from hunter.deliver import report
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.status_text import chat_text
+from hunter.rules.listing import Listing
 from hunter.settings.config import Config, parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
@@ -502,3 +503,12 @@ def test_previews_take_at_most_a_tenth_of_a_core_however_many_chats_change(
     # what the previews took: the 0.5 s at once, then a tenth of a core (one preview's slack)
     assert previewed * each <= (0.5 + 0.1 * wall + each) * 1.25, (previewed, each, wall)
     assert skipped > 0
+
+
+def test_why_names_no_source_hunter_toml_no_longer_reads(setting: Setting) -> None:
+    """A source taken out of hunter.toml still has its listings in the store: it reads the
+    site no more, so a listing there never seen is not said to be coming."""
+    gone = Listing("gone:1", "gone", "python old", "https://old.test/1")
+    setting.store.outbox.record("gone", [gone], set(), setting.clock())
+    answer = why(setting, "https://old.test/2")
+    assert "no source reads that site" in answer and "gone" not in answer

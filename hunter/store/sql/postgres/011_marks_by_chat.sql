@@ -1,5 +1,5 @@
--- hunter schema, version 11: a card's button acts only on a row of the chat that tapped it
---. A chat's rows were found by parsing "<listing id>#<chat>" out of the job id, so
+-- hunter schema, version 11: a card's button acts only on a row of the chat that tapped it.
+-- A chat's rows were found by parsing "<listing id>#<chat>" out of the job id, so
 -- a board id ending in "#team" let a team member's forged "dismiss" reach the owner's row. The
 -- row's own `chat` column decides now. hunter_mark stays for a hunter of the release before,
 -- still running beside this one during a deploy.

@@ -348,8 +348,8 @@ BEGIN
     FROM hunter_outbox_look(p_now, p_lease_before) l;
 END $$;
 
--- A poll's notes of its sources and its reads kept for the history, in one round trip
---. The history is for people to look at: a database that refuses it (in a
+-- A poll's notes of its sources and its reads kept for the history, in one round trip.
+-- The history is for people to look at: a database that refuses it (in a
 -- subtransaction of its own) fails no note, as the two calls did apart.
 CREATE OR REPLACE FUNCTION hunter_note_reads(
     p_notes jsonb, p_now timestamptz, p_broken_after integer, p_reads jsonb

@@ -1469,6 +1469,15 @@ AS $function$
     ON CONFLICT (retry_key) DO NOTHING;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.hunter_schema_state()
+ RETURNS TABLE(version integer, functions text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+    SELECT coalesce((SELECT value::integer FROM hunter_meta WHERE key = 'schema_version'), 0),
+           coalesce((SELECT value FROM hunter_meta WHERE key = 'functions'), '');
+$function$;
+
 CREATE OR REPLACE FUNCTION public.hunter_schema_version()
  RETURNS integer
  LANGUAGE sql
@@ -1544,9 +1553,9 @@ CREATE OR REPLACE FUNCTION public.hunter_sources_linking(p_prefix text)
  LANGUAGE sql
  STABLE
 AS $function$
-    SELECT DISTINCT j.source FROM hunter_seen_jobs j
+    SELECT j.source FROM hunter_seen_jobs j
     WHERE j.source <> 'hunter' AND left(j.listing->>'url', length(p_prefix)) = p_prefix
-    ORDER BY 1 LIMIT 5;
+    GROUP BY j.source ORDER BY max(j.last_seen_at) DESC, j.source LIMIT 5;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.hunter_split(p_key text, p_worker text, p_groups jsonb, p_now timestamp with time zone)

@@ -509,9 +509,9 @@ WHERE chat = '' AND source <> 'hunter' AND first_seen_at >= :since
 ORDER BY first_seen_at DESC, job_id LIMIT :most;
 
 -- name: sources_linking
-SELECT DISTINCT source FROM hunter_seen_jobs
+SELECT source FROM hunter_seen_jobs
 WHERE source <> 'hunter' AND substr(json_extract(listing, '$.url'), 1, length(:prefix)) = :prefix
-ORDER BY 1 LIMIT 5;
+GROUP BY source ORDER BY max(last_seen_at) DESC, source LIMIT 5;
 
 -- name: keep_read
 INSERT INTO hunter_reads (source, read_at, listings, new, matching, error, seconds, merged)

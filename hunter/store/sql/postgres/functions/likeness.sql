@@ -1,0 +1,72 @@
+-- What each recorded listing is compared by, to find a copy of a job
+-- (hunter/store/likeness.py).
+--
+-- Each function's current text, once: hunter applies this folder whenever its text differs
+-- from what the database holds (hunter/store/sql/postgres/functions/README.md).
+
+CREATE OR REPLACE FUNCTION hunter_likeness_note(
+    p_jobs jsonb, p_since timestamptz, p_now timestamptz, p_keep boolean DEFAULT true
+)
+RETURNS TABLE (job_id text, source text, title text, likeness jsonb, seen_at timestamptz,
+               fresh boolean, chats text[])
+-- A bucket is read from its index, newest first, whatever the planner guesses of its size
+-- (a guess from before a board filled it chose a bitmap scan and a sort of the whole bucket).
+LANGUAGE sql SET enable_bitmapscan = off AS $$
+    WITH batch AS (
+        SELECT e->>'job_id' AS job_id, e->>'source' AS source, e->>'title' AS title,
+               e->'likeness' AS likeness, coalesce(e->'likeness'->>'company', '') AS company
+        FROM jsonb_array_elements(p_jobs) e
+    ),
+    fresh AS (
+        SELECT b.* FROM batch b
+        WHERE NOT EXISTS (SELECT 1 FROM hunter_seen_jobs j WHERE j.job_id = b.job_id)
+    ),
+    kept AS (
+        INSERT INTO hunter_likeness (job_id, source, title, likeness, seen_at)
+        SELECT f.job_id, f.source, f.title, f.likeness, p_now FROM fresh f
+        WHERE p_keep AND f.title <> ''
+        ORDER BY f.job_id
+        ON CONFLICT (job_id) DO NOTHING
+        RETURNING 1
+    ),
+    asked AS (SELECT DISTINCT f.title, f.company FROM fresh f WHERE f.title <> ''),
+    candidates AS (
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
+            WHERE x.title = a.title AND coalesce(x.likeness->>'company', '') = a.company
+              AND x.seen_at >= p_since AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states one, the earlier none
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
+            WHERE a.company <> '' AND x.title = a.title
+              AND coalesce(x.likeness->>'company', '') = '' AND x.seen_at >= p_since
+              AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
+            WHERE a.company = '' AND x.title = a.title AND x.seen_at >= p_since
+              AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+    )
+    SELECT f.job_id, f.source, f.title, NULL::jsonb, NULL::timestamptz, true, NULL::text[]
+    FROM fresh f
+    UNION ALL
+    SELECT * FROM (
+        SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at, false,
+               ARRAY(SELECT j.chat FROM hunter_seen_jobs j
+                     WHERE j.job_id = l.job_id
+                       AND j.status IN ('pending', 'sending', 'retry', 'sent', 'stuck')
+                     ORDER BY j.chat)
+        FROM candidates l
+        ORDER BY l.seen_at, l.job_id
+    ) earlier;
+$$;
+
+CREATE OR REPLACE FUNCTION hunter_likeness_prune(p_before timestamptz)
+RETURNS integer
+LANGUAGE sql AS $$
+    WITH gone AS (DELETE FROM hunter_likeness WHERE seen_at < p_before RETURNING 1)
+    SELECT count(*)::integer FROM gone;
+$$;
