@@ -20,19 +20,10 @@ from typing import Any
 from hunter.errors import ConfigError
 from hunter.rules.destinations import OWNER_NAMES, ChatConfig
 from hunter.rules.pay import read_min_budget
+from hunter.settings.keys import CHATS
 from hunter.settings.toml_tables import languages, places, reject_unknown, words
 
-_KEYS = {
-    "name",
-    "to",
-    "include",
-    "exclude",
-    "min_budget",
-    "sources",
-    "merge",
-    "languages",
-    "places",
-}
+_KEYS = {key.name for key in CHATS}
 
 
 RECIPIENT_HELP = "the bot's welcome in that chat says its id"

@@ -22,6 +22,7 @@ from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
+from hunter.settings.keys import FILTER, SOURCES, TOP, Key, named
 from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import languages, places, reject_unknown, words
 from hunter.sources.headers import register_url_secrets, source_headers
@@ -111,31 +112,10 @@ class Config:
         raise ConfigError(f"no source named {name!r} in the config; the sources are: {names}")
 
 
-_TOP_KEYS = {
-    "interval_minutes",
-    "schedule",
-    "fastest_minutes",
-    "slowest_minutes",
-    "prune_after_days",
-    "timezone",
-    "max_alerts_per_poll",
-    "lease_seconds",
-    "backoff_seconds",
-    "fetch_timeout_seconds",
-    "broken_after",
-    "flood_threshold",
-    "share_sources",
-    "monthly_messages",
-    "reserve_messages",
-    "quiet_hours",
-    "owner",
-    "filter",
-    "sources",
-    "chats",
-    "subscribers",
-    "merge",
-}
-_FILTER_KEYS = {"include", "exclude", "min_budget", "ignore_within", "languages", "places"}
+TOP_KEY = named(TOP)
+SOURCE_KEY = named(SOURCES)
+_TOP_KEYS = set(TOP_KEY)
+_FILTER_KEYS = set(named(FILTER))
 
 
 def config_path(explicit: str | None, environ: Mapping[str, str]) -> Path:
@@ -216,30 +196,26 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
     sources = tuple(replace(s, timezone=s.timezone or timezone) for s in sources)
     config = Config(
         sources=sources,
-        interval_minutes=_number(raw, "interval_minutes", where, 30.0, minimum=0.05),
+        interval_minutes=_number(raw, "interval_minutes", where),
         **_schedule(raw, where, fastest=5.0, slowest=180.0, schedule="learned"),
-        prune_after_days=int(_number(raw, "prune_after_days", where, 45, minimum=1, whole=True)),
+        prune_after_days=int(_number(raw, "prune_after_days", where)),
         timezone=timezone,
-        max_alerts_per_poll=int(
-            _number(raw, "max_alerts_per_poll", where, 48, minimum=1, whole=True)
-        ),
+        max_alerts_per_poll=int(_number(raw, "max_alerts_per_poll", where)),
         backoff_seconds=_backoff(raw, where),
-        lease_seconds=_number(raw, "lease_seconds", where, 120.0, minimum=1),
-        fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where, 20.0, minimum=0.1),
-        broken_after=int(_number(raw, "broken_after", where, 3, minimum=1, whole=True)),
-        flood_threshold=int(_number(raw, "flood_threshold", where, 30, minimum=0, whole=True)),
-        share_sources=_typed(raw, "share_sources", bool, where, False),
+        lease_seconds=_number(raw, "lease_seconds", where),
+        fetch_timeout_seconds=_number(raw, "fetch_timeout_seconds", where),
+        broken_after=int(_number(raw, "broken_after", where)),
+        flood_threshold=int(_number(raw, "flood_threshold", where)),
+        share_sources=_typed(raw, "share_sources", bool, where, TOP_KEY["share_sources"].default),
         monthly_messages=None
         if raw.get("monthly_messages") is None
-        else int(_number(raw, "monthly_messages", where, 0, minimum=1, whole=True)),
-        reserve_messages=int(
-            _number(raw, "reserve_messages", where, DEFAULT_RESERVE, minimum=0, whole=True)
-        ),
+        else int(_number(raw, "monthly_messages", where)),
+        reserve_messages=int(_number(raw, "reserve_messages", where)),
         quiet_hours=_quiet_hours(raw, where),
         chats=parse_chats(raw.get("chats"), where, [s.name for s in sources]),
         owner=_owner(raw, where),
         subscribers=parse_subscribers(raw.get("subscribers"), where),
-        merge=_typed(raw, "merge", bool, where, True),
+        merge=_typed(raw, "merge", bool, where, TOP_KEY["merge"].default),
         filter=global_filter,
         path=path,
     )
@@ -256,8 +232,8 @@ def _schedule(
             f'{where}: schedule must be "learned" (read as often as it posts) or "fixed" '
             f"(every interval_minutes), got {chosen!r}"
         )
-    quick = _number(raw, "fastest_minutes", where, fastest, minimum=0.05)
-    slow = _number(raw, "slowest_minutes", where, slowest, minimum=0.05)
+    quick = _number(raw, "fastest_minutes", where, fastest)
+    slow = _number(raw, "slowest_minutes", where, slowest)
     if "fastest_minutes" in raw and "slowest_minutes" in raw and slow < quick:
         raise ConfigError(
             f"{where}: slowest_minutes ({slow:g}) is below fastest_minutes ({quick:g}); swap them"
@@ -322,43 +298,30 @@ def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: An
     return value
 
 
-# The largest value anyone means, per numeric key: a bigger one is a typo that would otherwise
-# overflow a date or a timer much later, in the middle of a run.
-MAXIMUM = {
-    "interval_minutes": 7 * 24 * 60.0,  # a week
-    "fastest_minutes": 24 * 60.0,
-    "slowest_minutes": 7 * 24 * 60.0,
-    "prune_after_days": 3650,
-    "max_alerts_per_poll": 100_000,
-    "lease_seconds": 6 * 3600.0,  # well inside LINE's 24 h retry-key window
-    "fetch_timeout_seconds": 600.0,
-    "broken_after": 1000,
-    "flood_threshold": 1_000_000,
-    "monthly_messages": 10**9,
-    "reserve_messages": 1000,
-    "pages": 100,
-}
 BACKOFF_MAXIMUM = 24 * 3600.0
 NAME_MAX = 64
 
 
 def _number(
     raw: Mapping[str, Any],
-    key: str,
+    name: str,
     where: str,
-    default: float,
-    minimum: float,
-    whole: bool = False,
+    default: float | None = None,
+    table: Mapping[str, Key] | None = None,
 ) -> float:
-    value = raw.get(key, default)
+    """A number of hunter.toml, held to its declaration (keys.py): its bounds (a bigger one
+    is a typo that would overflow a date or a timer much later, in the middle of a run),
+    whole or not, and its default unless `default` says another."""
+    key = (table or TOP_KEY)[name]
+    value = raw.get(name, key.default if default is None else default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
-    if whole and int(value) != value:
-        raise ConfigError(f"{where}: {key} must be a whole number, got {value!r}")
-    if value < minimum or value > MAXIMUM[key]:
-        raise ConfigError(
-            f"{where}: {key} must be from {minimum:g} to {MAXIMUM[key]:g}, got {value!r}"
-        )
+        raise ConfigError(f"{where}: {name} must be a number, got {value!r}")
+    if key.whole and int(value) != value:
+        raise ConfigError(f"{where}: {name} must be a whole number, got {value!r}")
+    least = -math.inf if key.least is None else key.least
+    most = math.inf if key.most is None else key.most
+    if value < least or value > most:
+        raise ConfigError(f"{where}: {name} must be from {least:g} to {most:g}, got {value!r}")
     return float(value)
 
 
@@ -438,7 +401,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         raise ConfigError(f'{where}: missing or invalid url; add url = "https://..."')
     register_url_secrets(url)
     fields = kind.check(raw, where)
-    pages = int(_number(raw, "pages", where, 1, minimum=1, whole=True))
+    pages = int(_number(raw, "pages", where, table=SOURCE_KEY))
     paged = "{page}" in url or "{page}" in json.dumps(fields.get("body")) or fields.get("cursor")
     if pages > 1 and not paged:
         raise ConfigError(
@@ -474,9 +437,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         every_seconds=every,
         **_source_schedule(raw, where),
         reposts=_reposts(raw, where),
-        flood_threshold=None
-        if flood is None
-        else int(_number(raw, "flood_threshold", where, 0, minimum=0, whole=True)),
+        flood_threshold=None if flood is None else int(_number(raw, "flood_threshold", where)),
         **fields,
     )
 

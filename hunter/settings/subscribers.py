@@ -19,17 +19,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from hunter.errors import ConfigError
+from hunter.settings.keys import SUBSCRIBERS
 from hunter.settings.toml_tables import reject_unknown
 
 JOIN = ("closed", "approve", "open")
 # (default, least, most) of each number: the most is what one $5 instance carries (bench/).
 LIMITS = {
-    "max": (500, 1, 10_000),
-    "max_keywords": (50, 1, 200),
-    "messages_per_day": (50, 1, 1_000),
-    "commands_per_minute": (20, 1, 600),
+    key.name: (int(key.default), int(key.least), int(key.most))  # type: ignore[call-overload]
+    for key in SUBSCRIBERS
+    if key.least is not None and key.most is not None
 }
-_KEYS = {"join", "on", *LIMITS}
+_KEYS = {key.name for key in SUBSCRIBERS}
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ COMMON_KEYS = frozenset(
         "exclude",
         "min_budget",
         "ignore_within",
+        "languages",
+        "places",
         "currency",
         "period",
         "timezone",
