@@ -31,10 +31,15 @@ def json_logs() -> bool:
     return value(os.environ, "HUNTER_LOG_FORMAT").lower() == "json"
 
 
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
 def setup_logging() -> None:
     """Logs to stderr, secrets redacted; level from HUNTER_LOG_LEVEL, JSON lines with
     HUNTER_LOG_FORMAT=json."""
     level = value(os.environ, "HUNTER_LOG_LEVEL", "INFO").upper()
+    unknown = level not in LEVELS
+    level = "INFO" if unknown else level
     handler = logging.StreamHandler(sys.stderr)
     if json_logs():
         handler.setFormatter(JsonFormatter())
@@ -48,3 +53,7 @@ def setup_logging() -> None:
     root.setLevel(getattr(logging, level, logging.INFO))
     for noisy in ("httpx", "httpcore", "apscheduler", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    if unknown:
+        logging.getLogger("hunter").warning(
+            "HUNTER_LOG_LEVEL is not one of %s: INFO is used", ", ".join(LEVELS)
+        )

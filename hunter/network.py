@@ -22,21 +22,27 @@ def unreached(exc: BaseException, host: str | None = None) -> str:
     """Why `host` (a name, or name:port; by default the one the failed request was for)
     could not be reached: "the name x.test does not resolve ...", "x.test:5432 refused the
     connection ...", or the error's own kind."""
+    return cause(exc, host) or f"{host or host_of(exc)}: {type(exc).__name__}"
+
+
+def cause(exc: BaseException, host: str | None = None) -> str | None:
+    """`unreached`'s words when the network is the cause; None when it is not (an answer
+    that was not what was expected, say)."""
     host = host or host_of(exc)
     name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    for cause in _chain(exc):
-        text = str(cause)
-        if isinstance(cause, socket.gaierror) or any(s in text for s in _NO_NAME):
+    for link in _chain(exc):
+        text = str(link)
+        if isinstance(link, socket.gaierror) or any(s in text for s in _NO_NAME):
             return f"the name {name} does not resolve (a typo in the address, or no DNS here)"
-        if isinstance(cause, ConnectionRefusedError) or any(s in text for s in _REFUSED):
+        if isinstance(link, ConnectionRefusedError) or any(s in text for s in _REFUSED):
             return f"{host} refused the connection (nothing listens there: check the port)"
-        if isinstance(cause, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in text:
+        if isinstance(link, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in text:
             return f"{host}'s certificate is not trusted"
-        if isinstance(cause, OSError) and cause.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        if isinstance(link, OSError) and link.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
             return f"no route to {name} (is this machine online?)"
-        if isinstance(cause, TimeoutError) or "timed out" in text.lower():
+        if isinstance(link, TimeoutError) or "timed out" in text.lower():
             return f"{host} did not answer in time (it is down, or a firewall drops the calls)"
-    return f"{host}: {type(exc).__name__}"
+    return None
 
 
 def host_of(exc: BaseException) -> str:

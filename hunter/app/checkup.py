@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.chat.tuning import preview, recent
-from hunter.errors import HunterError
-from hunter.network import unreached
+from hunter.errors import ConfigError, HunterError
+from hunter.network import cause
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
 from hunter.rules import shape
@@ -41,54 +41,62 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     failures = 0
     where = config.path or "config"
     say(
-        f"config: {where}: {len(config.sources)} sources, {config.pace_text}, "
+        f"config: {where}: {plural(len(config.sources), 'source')}, {config.pace_text}, "
         f"timezone {config.timezone}"
     )
     if config.quiet_text:
         say(f"  {config.quiet_text}")
 
+    store, refused = None, False
     try:
         store = open_store(env)
-    except HunterError as exc:
+        say(f"database: {describe_store(env)}: reachable, schema up to date")
+    except HunterError as exc:  # said, and every other check still runs
+        failures += 1
+        refused = isinstance(exc, ConfigError)
         say(f"database: FAILED: {exc}")
-        return 1
-    say(f"database: {describe_store(env)}: reachable, schema up to date")
 
     line = channels.line_settings(env)
-    failures += _guarded("LINE", lambda: _check_line(config, line, say), say)
+    failed = _guarded("LINE", lambda: _check_line(config, line, say), say)
     if line.token:
-        failures += _guarded("LINE rich menu", lambda: _check_chat(line, say), say)
-    failures += _guarded("Telegram", lambda: _check_telegram(config, env, say), say)
-    failures += _guarded("Discord", lambda: _check_discord(config, env, say), say)
-    failures += _guarded("alerts", lambda: _check_reach(config, env, say), say)
+        failed += _guarded("LINE rich menu", lambda: _check_chat(line, say), say)
+    failed += _guarded("Telegram", lambda: _check_telegram(config, env, say), say)
+    failed += _guarded("Discord", lambda: _check_discord(config, env, say), say)
+    reach = _guarded("alerts", lambda: _check_reach(config, env, say), say)
+    failures += failed + (reach if not failed else 0)  # one cause, counted once
 
-    with store:
-        now = datetime.now(UTC)
-        last = {row.name: row.last_error for row in store.sources.all()}
-        # Judged as the next poll judges them: for the owner's chat and each [[chats]], with
-        # what each changed from its chat (keywords, floors) over hunter.toml, and its mutes.
-        rules = store.chat.rules(now)
-        reads = read_sources(
-            config.sources, {}, config.fetch_timeout_seconds, now, conditional=False
-        )
-        # What the next poll would merge with a job seen before, looked up only.
-        destinations = Destinations(None, config.chats)
-        copies = {
-            r.name: Copies.of(r.listings, r.source, store, config, destinations, now, keep=False)
-            for r in reads
-            if not r.error
-        }
-        # What each chat's rules in force would have brought lately.
-        lately = recent(store, now)  # read once, judged for each chat
-        tried = {
-            name: preview(lately, destinations.rules_for(name, config.filter, rules)[0])
-            for name in [OWNER, *(chat.name for chat in config.chats)]
-        }
+    now = datetime.now(UTC)
+    reads = read_sources(config.sources, {}, config.fetch_timeout_seconds, now, conditional=False)
+    destinations = Destinations(None, config.chats)
+    last: dict[str, str | None] = {}
+    rules: Mapping[str, ChatRules] = {}
+    copies: dict[str, Copies] = {}
+    tried: dict[str, str] = {}
+    if store is not None:
+        with store:
+            last = {row.name: row.last_error for row in store.sources.all()}
+            # Judged as the next poll judges them: for the owner's chat and each [[chats]],
+            # with what each changed from its chat (keywords, floors), and its mutes.
+            rules = store.chat.rules(now)
+            # What the next poll would merge with a job seen before, looked up only.
+            copies = {
+                r.name: Copies.of(
+                    r.listings, r.source, store, config, destinations, now, keep=False
+                )
+                for r in reads
+                if not r.error
+            }
+            # What each chat's rules in force would have brought lately.
+            lately = recent(store, now)  # read once, judged for each chat
+            tried = {
+                name: preview(lately, destinations.rules_for(name, config.filter, rules)[0])
+                for name in [OWNER, *(chat.name for chat in config.chats)]
+            }
     for read in reads:
         failed = _report_source(config, read, rules, say)
         if read.name in copies:
             _report_copies(copies[read.name], say)
-        if last.get(read.name):  # what the running hunter met, which a fetch now may not show
+        if last.get(read.name) and not failed:  # what the running hunter met, not seen now
             failed = 1  # one source, one failed check
             say(f"  FAILED at the last poll: {last[read.name]}")
         failures += failed
@@ -96,8 +104,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         if said:
             say(f"chat {destinations.label(name)}: {said}")
     say("all checks passed" if not failures else f"{plural(failures, 'check')} failed")
-    if any(read.misconfigured for read in reads):
-        return 2  # the config names what the site does not have: fix the config
+    if refused or any(read.misconfigured for read in reads):
+        return 2  # the config or the environment names what cannot be: fix it
     return 0 if not failures else 1
 
 
@@ -111,7 +119,12 @@ def _guarded(name: str, check: Callable[[], int], say: Callable[[str], None]) ->
         say(f"{name}: FAILED: {exc}")
     except Exception as exc:  # an SDK's own error (urllib3's, pydantic's): not a bug of yours
         log.debug("%s check", name, exc_info=True)
-        say(f"{name}: FAILED: {unreached(exc)}")
+        said = cause(exc)
+        if said is None:
+            first = (str(exc).strip().splitlines() or [""])[0][:160]
+            detail = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+            said = f"its answer was not what was expected ({detail})"
+        say(f"{name}: FAILED: {said}")
     return 1
 
 
@@ -164,6 +177,9 @@ def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -
     except HunterError as exc:
         say(f"alerts: FAILED: {exc}")
         return 1
+    half = channels.half_set(env, config)
+    for said in half:
+        say(f"alerts: FAILED: {said}")
     if waiting := routes.waiting():
         say(f"alerts: FAILED: {waiting}")
         return 1
@@ -172,10 +188,12 @@ def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -
         for name in destinations.names()
     ]
     said = "; ".join(going)
-    if any(routes.of(destinations.to_of(name)).name == "terminal" for name in destinations.names()):
+    if not half and any(
+        routes.of(destinations.to_of(name)).name == "terminal" for name in destinations.names()
+    ):
         said += f" (printed here: no channel is set; set {channels.setup_help()})"
     say(f"alerts: {said}")
-    return 0
+    return 1 if half else 0
 
 
 def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -197,14 +215,9 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
     try:
         info = channel.bot_info()
         bot = f"bot {info['name']} (@{info['username']})"
-        if not telegram and not joins:
-            say(
-                f"Telegram: FAILED: {bot}, and no chat is on Telegram: set owner = "
-                '"telegram:<your chat id>" in hunter.toml, or add a [[chats]] (docs/channels.md, '
-                "Telegram)"
-            )
-            return 1
-        names = ", ".join(chat.name for chat in telegram) or "the subscribers who join"
+        names = ", ".join(chat.name for chat in telegram) or (
+            "the subscribers who join" if joins else "no chat yet (the alerts line says more)"
+        )
         say(f"Telegram: {bot}, pushing to {names}")
         if not settings.secret:
             say("Telegram chat: off; set TELEGRAM_WEBHOOK_SECRET, then `hunter telegram setup`")

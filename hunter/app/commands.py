@@ -45,7 +45,10 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         # Buttons whenever the chat can answer them, from any process: a cron `run --once`
         # beside a web service that answers the webhook pushes them too.
         routes = channels.open_channels(env, config, config.push_deadline_seconds)
-        if routes.default.name == "terminal" and not routes.route.others:
+        half = channels.half_set(env, config)
+        for said in half:
+            log.warning("%s", said)
+        if routes.default.name == "terminal" and not routes.route.others and not half:
             log.warning(
                 "no channel is set (LINE, Telegram or Discord: docs/channels.md): alerts go to "
                 "stdout"
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         owner = channels.owner_of(env, config)
         hunter = Hunter(config, store, routes, line_to=owner)
         started = (
-            f"hunter: {len(config.sources)} sources, {config.pace_text}, "
+            f"hunter: {plural(len(config.sources), 'source')}, {config.pace_text}, "
             f"store {describe_store(env)}, alerts to {_reached(routes, hunter.destinations)}"
         )
         if args.all:  # by hand, to try a change: not a cron's tick, and it says so

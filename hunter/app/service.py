@@ -26,6 +26,7 @@ from hunter.errors import StoreError
 from hunter.poll import timetable
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
+from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
@@ -66,9 +67,10 @@ class PollReport:
         failed = [r.name for r in reads if r.error]
         unchanged = sum(r.unchanged for r in reads)
         parts = [
-            f"poll: {len(reads)} sources, {sum(len(r.listings) for r in reads)} "
-            f"listings, {new} new matching, {primed} primed",
-            f"{self.delivery.sent} sent in {self.delivery.pushes} pushes",
+            f"poll: {plural(len(reads), 'source')}, "
+            f"{plural(sum(len(r.listings) for r in reads), 'listing')}, {new} new matching, "
+            f"{primed} primed",
+            f"{self.delivery.sent} sent in {plural(self.delivery.pushes, 'push', 'pushes')}",
         ]
         if self.delivery.failed:
             parts.append(f"{self.delivery.failed} waiting after a failed push")

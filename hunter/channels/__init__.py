@@ -170,6 +170,35 @@ def _standing_in(env: Environment) -> Channel:
     )
 
 
+def half_set(env: Environment, config: Config) -> list[str]:
+    """Each channel whose variables are set while no chat is on it (nor strangers join on
+    it): its alerts would go nowhere. One line each, naming what is set and what is missing."""
+    owner = owner_of(env, config)
+    tos = [to for to in (owner, *(chat.to for chat in config.chats)) if to]
+    joins = joining(env, config, owner)
+    said = []
+    for kind in KINDS:
+        if any(kind.owns(to) for to in tos) or kind in joins or not kind.needs:
+            continue
+        values = environ(env, kind)
+        prefixes = tuple(key.removesuffix("<NAME>") for key in kind.keys)
+        given = sorted(
+            name
+            for name, value in values.items()
+            if value
+            and not name.startswith("HUNTER_")
+            and (
+                name in kind.keys or name.startswith(tuple(p for p in prefixes if p.endswith("_")))
+            )
+        )
+        if given:
+            said.append(
+                f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} set, and no chat is "
+                f"on {kind.name}: it needs {kind.needs}"
+            )
+    return said
+
+
 def setup_help() -> str:
     """What a person sets for each channel: "A; or B; or C"."""
     return "; or ".join(kind.needs for kind in KINDS if kind.needs)

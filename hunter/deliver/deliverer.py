@@ -35,6 +35,7 @@ from hunter.deliver.outcome import SPLIT, Decision
 from hunter.deliver.turns import Turns
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
+from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import Failure
@@ -219,7 +220,7 @@ class Deliverer:
         held = unpushable(batch, self.destinations, self.store, channel, self.clock())
         if held is not None:
             self._fail(key, held)
-            log.error("%d listings: %s", len(batch), held.error)
+            log.error("%s: %s", plural(len(batch), "listing"), held.error)
             return
         result = channel.push(messages, key, to)
         report.pushes += 1
@@ -250,10 +251,7 @@ class Deliverer:
             self.allowance.gone(batch[0].chat, to, f"{name} says {result.detail}")
         report.failed += len(batch)
         self._fail(key, decision)
-        if decision.status is RowStatus.STUCK:
-            log.error("%d listings stuck: %s", len(batch), decision.error)
-        else:
-            log.warning("%d listings wait (%s): %s", len(batch), decision.status, decision.error)
+        _log_failed(len(batch), decision)
         if decision.holds is not None:
             wait = timedelta(seconds=decision.delay or HOLD_SECONDS)
             holds.add(decision.holds, batch[0].chat, name, self.clock() + wait)
@@ -262,6 +260,14 @@ class Deliverer:
     def _fail(self, key: str, decision: Decision) -> None:
         failure = outcome.failure_of(decision, self.clock())
         finish(lambda: self.store.outbox.mark_failed(key, self.worker, failure))
+
+
+def _log_failed(count: int, decision: Decision) -> None:
+    """ "2 listings stuck: ..." (an error), or "1 listing wait (retry): ..." (a warning)."""
+    if decision.status is RowStatus.STUCK:
+        log.error("%s stuck: %s", plural(count, "listing"), decision.error)
+    else:
+        log.warning("%s wait (%s): %s", plural(count, "listing"), decision.status, decision.error)
 
 
 def moved(

@@ -57,6 +57,7 @@ def gather(
     outbox rows not done), each chat, the paced channel's quota (its failure is part of the
     report) and the pace."""
     found = store.status(now, rows)
+    configured = {source.name for source in config.sources}
     rules = store.chat.rules(now)
     chat_views = chats(
         destinations,
@@ -75,7 +76,10 @@ def gather(
     owner = next((c for c in chat_views if c.name == OWNER_NAME), None)
     return StatusView(
         now=now,
-        sources=[source_view(s, fresh.get(s.name), days.get(s.name)) for s in found.sources],
+        sources=[
+            source_view(s, fresh.get(s.name), days.get(s.name), s.name in configured)
+            for s in found.sources
+        ],
         outbox=outbox,
         sent_last_24h=found.sent_last_24h,
         rows=found.rows,

@@ -50,6 +50,9 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         state = f"error: {s.problem}" if s.problem else f"{row.last_count} listings"
         primed = "" if row.primed_at else " (not primed yet)"
         lines.append(f"  {s.name}: last poll {at(row.last_poll_at)}, {state}{primed}")
+        if not s.in_config:
+            lines.append("    not in hunter.toml any more: read no more (its rows are kept)")
+            continue
         if s.condition is SourceCondition.BROKEN:
             lines.append(
                 f"    BROKEN since {at(row.broken_at)}: {row.fail_streak} bad polls "
@@ -128,9 +131,15 @@ def membership_text(m: Membership, now: datetime) -> str:
 def _pace_lines(pace: PaceView, at: Callable[[datetime | None], str], channel: str) -> list[str]:
     quiet = f"; quiet hours {pace.quiet_hours}" if pace.quiet_hours else ""
     if pace.plan is None:
+        # A channel that counts none (the terminal, none set yet) is not named as if it could.
+        said = (
+            f"{channel} reports no monthly limit"
+            if channel not in ("terminal", "no channel")
+            else "no channel in use counts messages a month"
+        )
         return [
-            f"Pace: none, every listing goes in the poll that finds it ({channel} reports no "
-            f"monthly limit; set monthly_messages to pace){quiet}"
+            f"Pace: none, every listing goes in the poll that finds it ({said}; set "
+            f"monthly_messages to pace){quiet}"
         ]
     every = describe_interval(pace.push_every_seconds or 0)
     return [
@@ -158,7 +167,7 @@ def _chat_lines(chats: list[ChatView]) -> list[str]:
         if not chat.paced:  # no messages counted: what it was sent
             spent = f"{chat.sent_this_month} sent this month"
         lines.append(
-            f"  {chat.name} ({chat.to or 'terminal'}): {whom}, {spent}, "
+            f"  {chat.name} ({chat.to or chat.where.channel}): {whom}, {spent}, "
             f"{chat.waiting} waiting{muted}"
         )
         if chat.changed:
@@ -184,6 +193,7 @@ def _source_document(s: SourceView) -> dict[str, Any]:
     shown = {k: _value(v) for k, v in vars(s.row).items() if k not in ("shape", "cadence")}
     return {
         **shown,
+        "in_config": s.in_config,
         "fields": s.presence,
         "freshness": asdict(s.fresh) if s.fresh else None,
         "last_days": asdict(s.history) if s.history else None,

@@ -54,6 +54,8 @@ class SourceView:
     next_read_why: str  # "a busy hour for it (~7.1 listings an hour)"
     listings_an_hour: float | None  # what its schedule expects in the hour of its last read
     read_budget: int | None  # the reads a day its schedule may make (None: a fixed one)
+    # In hunter.toml: a source taken out (or renamed) keeps its row, and is read no more.
+    in_config: bool = True
 
     @property
     def name(self) -> str:
@@ -162,7 +164,9 @@ class StatusView:
         return next((c for c in self.chats if c.name == name), None)
 
 
-def source_view(row: SourceRow, fresh: Freshness | None, days: LastDays | None) -> SourceView:
+def source_view(
+    row: SourceRow, fresh: Freshness | None, days: LastDays | None, in_config: bool = True
+) -> SourceView:
     """A source as every render says it: its condition and problem judged here, once."""
     condition = SourceCondition.OK
     if row.broken_at:
@@ -178,9 +182,10 @@ def source_view(row: SourceRow, fresh: Freshness | None, days: LastDays | None) 
         presence=shape.presence(row.shape),
         fresh=fresh,
         history=days,
-        next_read_why=why(row),
+        next_read_why=why(row) if in_config else "not in hunter.toml: read no more",
         listings_an_hour=_rate(row),
         read_budget=_budget(row),
+        in_config=in_config,
     )
 
 

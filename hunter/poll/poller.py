@@ -27,6 +27,7 @@ from hunter.rules.fanout import Fanout, Judge
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import Judgement, judge
 from hunter.rules.listing import Listing
+from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
@@ -318,9 +319,9 @@ def history(polls: list[SourcePoll], now: datetime) -> list[ReadRow]:
 def _log_recorded(source: str, recorded: Mapping[str, int]) -> None:
     if recorded.get(RowStatus.PRIMED) and not recorded.get("flood"):
         log.info(
-            "source %s primed silently: %d listings recorded, none sent",
+            "source %s primed silently: %s recorded, none sent",
             source,
-            recorded[RowStatus.PRIMED],
+            plural(recorded[RowStatus.PRIMED], "listing"),
         )
     if recorded.get("flood"):
         log.warning(

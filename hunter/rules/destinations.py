@@ -33,6 +33,14 @@ class ChatConfig:
     sources: tuple[str, ...] | None = None  # None: every source
     merge: bool | None = None  # one alert per job; None: the config's `merge`
 
+    @property
+    def said(self) -> str:
+        """How an error names it: "[[chats]] 'team'", or the owner's line of hunter.toml (a
+        [[chats]] may not be named "owner")."""
+        if self.name == OWNER_NAME:
+            return f'the owner (owner = "{self.to}" in hunter.toml)'
+        return f"[[chats]] {self.name!r}"
+
     def filter_for(self, base: FilterConfig) -> FilterConfig:
         """`base` (a source's filter: the global one with the source's own keys), with this
         chat's keys over it."""

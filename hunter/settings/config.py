@@ -24,7 +24,13 @@ from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
 from hunter.settings.keys import FILTER, SOURCES, TOP, Key, named
 from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
-from hunter.settings.toml_tables import languages, places, reject_unknown, words
+from hunter.settings.toml_tables import (
+    languages,
+    places,
+    refuse_a_variable,
+    reject_unknown,
+    words,
+)
 from hunter.sources.headers import register_url_secrets, source_headers
 from hunter.sources.kinds import MODULES, source_kind
 from hunter.sources.presets import apply_preset
@@ -131,6 +137,10 @@ def load_config(path: Path) -> Config:
         text = path.read_text(encoding="utf-8-sig")
         raw = tomllib.loads(text)
     except FileNotFoundError:
+        if str(path) != DEFAULT_CONFIG:  # a path the person named: it is the path
+            raise ConfigError(
+                f"{path}: no such config file; check the path (from {Path.cwd()})"
+            ) from None
         raise ConfigError(
             f"{path}: no such config file; copy hunter.example.toml to hunter.toml, "
             "or pass --config PATH"
@@ -392,6 +402,12 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     kind = source_kind(kind_name)
     for key in raw:
         if key not in kind.accepted:
+            refuse_a_variable(key, where)
+            if key in _TOP_KEYS:
+                raise ConfigError(
+                    f"{where}: {key} is a key of the top level: written below a [[sources]] "
+                    "line, TOML reads it as that source's; move it above the first [[sources]]"
+                )
             raise ConfigError(
                 f"{where}: unknown key {key!r} for kind {kind.name!r}; {kind.name} sources "
                 f"accept {', '.join(kind.accepted)}"

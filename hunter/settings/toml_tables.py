@@ -15,6 +15,26 @@ _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _SECRET = re.compile(r"token|secret|password|api_?key|service_role|database_url|webhook_", re.I)
 
 
+def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> None:
+    """A key written as an environment variable ("LINE_CHANNEL_ACCESS_TOKEN"), or, with
+    `secret_words`, named as a secret is: ConfigError saying it belongs in the environment
+    (never echoing its value). Written below a [[sources]] line, it is that source's key:
+    the line says so."""
+    if not (_VARIABLE.fullmatch(str(key)) or (secret_words and _SECRET.search(str(key)))):
+        return
+    name = str(key).upper()
+    table = (
+        " (written below a [[sources]] line, it was read as that source's key)"
+        if "[[sources]]" in where
+        else ""
+    )
+    raise ConfigError(
+        f"{where}: {key} belongs in the environment, not in hunter.toml{table}: set {name} "
+        "where hunter runs (the host's environment settings, or `export` in your shell), and "
+        "delete the line (hunter.toml is committed with your deploy: a secret there is public)"
+    )
+
+
 def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
     """`raw` is a table whose keys are all in `allowed`; else a ConfigError naming them."""
     if not isinstance(raw, Mapping):
@@ -22,14 +42,7 @@ def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
     for key in raw:
         if key in allowed:
             continue
-        if _VARIABLE.fullmatch(str(key)) or _SECRET.search(str(key)):
-            name = str(key).upper()
-            raise ConfigError(
-                f"{where}: {key} belongs in the environment, not in hunter.toml (which is "
-                f"committed with your deploy, so a secret there is public): set {name} where "
-                "hunter runs (the host's environment settings, or `export` in your shell), "
-                "and delete the line"
-            )
+        refuse_a_variable(key, where, secret_words=True)
         raise ConfigError(
             f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
         )

@@ -30,6 +30,7 @@ that chat is off; 400, 401 or 403 when the head is not LINE's or Telegram's); GE
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import threading
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 
 import h11
 
+from hunter.errors import ConfigError
 from hunter.web.health import Liveness
 from hunter.web.limits import Limits, Throttled
 from hunter.web.routes import READ_CHUNK, Hook, Page, Refusal, Routes, next_request
@@ -89,11 +91,26 @@ class HttpServer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="http", daemon=True)
 
     def start(self) -> HttpServer:
-        self._server = self._loop.run_until_complete(
-            asyncio.start_server(
-                self._accept, self.host, self.port, backlog=self.limits.backlog, limit=READ_CHUNK
+        try:
+            self._server = self._loop.run_until_complete(
+                asyncio.start_server(
+                    self._accept,
+                    self.host,
+                    self.port,
+                    backlog=self.limits.backlog,
+                    limit=READ_CHUNK,
+                )
             )
-        )
+        except OSError as exc:  # a port in use, or one this user may not take
+            self._loop.close()
+            why = (
+                "is in use by another program"
+                if exc.errno == errno.EADDRINUSE
+                else (f"cannot be listened on ({exc.strerror or type(exc).__name__})")
+            )
+            raise ConfigError(
+                f"PORT {self.port} {why}: stop that program, or set PORT to a free port"
+            ) from None
         self.port = self._server.sockets[0].getsockname()[1]
         self._thread.start()
         paths = [*(hook.path for hook in self.hooks), *(page.path for page in self.pages)]

@@ -195,4 +195,4 @@ def test_one_failing_source_does_not_stop_the_others(tmp_path: Path, board: Boar
     result = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "source gone: HTTP 404" in result.stderr
-    assert "primed silently: 1 listings" in result.stderr
+    assert "primed silently: 1 listing recorded" in result.stderr

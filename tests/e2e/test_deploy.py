@@ -132,8 +132,8 @@ def test_json_logs_for_log_platforms(tmp_path: Path, board: Board, line: LineSta
     result = run_hunter(tmp_path, "run", "--once", env=env)
     records = [json.loads(line) for line in result.stderr.splitlines()]
     assert result.stdout == ""  # the start-up line is a log record too
-    assert records[0]["message"].startswith("hunter: 1 sources, every 30 min")
-    assert any(r["message"].startswith("poll: 1 sources") for r in records)
+    assert records[0]["message"].startswith("hunter: 1 source, every 30 min")
+    assert any(r["message"].startswith("poll: 1 source,") for r in records)
     assert {r["level"] for r in records} <= {"info", "warning", "error"}
     assert TOKEN not in result.stderr
 

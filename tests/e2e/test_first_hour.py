@@ -330,3 +330,128 @@ def test_quiet_hours_without_a_time_zone_say_which_zone_they_are_read_in(
     check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
     assert "quiet hours 23:00-07:00 are read in Asia/Bangkok" in check.stdout
     assert "(the default)" not in check.stdout
+
+
+def test_a_secret_written_below_a_source_is_still_sent_to_the_environment(
+    tmp_path: Path,
+) -> None:
+    """Appended at the end of the file, a key is TOML's last table's: the last source's."""
+    secret = "do-not-print-me-" + "7" * 20
+    path = write_config(tmp_path, [html_source("board", "https://board.test/jobs")])
+    path.write_text(
+        path.read_text(encoding="utf-8") + f'LINE_CHANNEL_ACCESS_TOKEN = "{secret}"\n',
+        encoding="utf-8",
+    )
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    one_line(result, 2, "belongs in the environment", "read as that source's key")
+    assert secret not in result.stdout + result.stderr
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(f'LINE_CHANNEL_ACCESS_TOKEN = "{secret}"', "")
+        + 'owner = "telegram:111"\n',
+        encoding="utf-8",
+    )
+    one_line(
+        run_hunter(tmp_path, "check", env=base_env(tmp_path)),
+        2,
+        "owner is a key of the top level",
+        "move it above the first [[sources]]",
+    )
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:
+    import socket
+
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    taken = socket.socket()
+    taken.bind(("0.0.0.0", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        env = base_env(tmp_path, PORT=str(port))
+        result = run_hunter(tmp_path, "run", env=env, own_process=True, timeout=60)
+    finally:
+        taken.close()
+    one_line(result, 2, f"PORT {port} is in use by another program", "set PORT to a free port")
+
+
+@pytest.mark.parametrize(
+    ("variables", "needle"),
+    [
+        (
+            {"DISCORD_WEBHOOK_MAIN": "https://discord.com/api/webhooks/1/" + "a" * 68},
+            "DISCORD_WEBHOOK_MAIN is set, and no chat is on Discord: it needs a [[chats]] to = "
+            '"discord:<name>"',
+        ),
+        (
+            {"LINE_CHANNEL_ACCESS_TOKEN": "t" * 40, "LINE_CHANNEL_SECRET": "s" * 32},
+            "LINE_CHANNEL_ACCESS_TOKEN and LINE_CHANNEL_SECRET are set, and no chat is on LINE: "
+            "it needs LINE_TO",
+        ),
+    ],
+    ids=["discord", "line"],
+)
+def test_a_channel_set_halfway_is_named_not_called_unset(
+    tmp_path: Path, board: Board, line: LineStandIn, variables: dict[str, str], needle: str
+) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    env = base_env(tmp_path, HUNTER_LINE_API_URL=line.url, **variables)
+    if "LINE_CHANNEL_ACCESS_TOKEN" in variables:
+        line.token = variables["LINE_CHANNEL_ACCESS_TOKEN"]
+    check = run_hunter(tmp_path, "check", env=env)
+    assert check.returncode == 1, check.stdout
+    assert f"alerts: FAILED: {needle}" in check.stdout
+    assert "all checks passed" not in check.stdout
+    run = run_hunter(tmp_path, "run", "--once", env=env)
+    assert needle in run.stderr and "no channel is set" not in run.stderr
+
+
+def test_a_source_taken_out_of_hunter_toml_is_said_to_be_read_no_more(
+    tmp_path: Path, board: Board
+) -> None:
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url), html_source("old", url)])
+    assert run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)).returncode == 0
+    write_config(tmp_path, [html_source("board", url)])
+    text = run_hunter(tmp_path, "status", env=base_env(tmp_path)).stdout
+    old = text.split("  old:", 1)[1].split("\n  board:", 1)[0]
+    assert "not in hunter.toml any more: read no more" in old and "next read" not in old
+    assert "next read" in text.split("  board:", 1)[1]
+    document = run_hunter(tmp_path, "status", "--json", env=base_env(tmp_path)).stdout
+    assert '"in_config": false' in document and '"in_config": true' in document
+
+
+def test_check_goes_on_past_a_database_it_refuses_and_exits_as_run_does(
+    tmp_path: Path, board: Board
+) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    env = base_env(tmp_path, RENDER="true")
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "database: FAILED: on Render the disk is wiped" in check.stdout
+    assert "source board: HTTP 200" in check.stdout  # the rest is still checked
+    assert "alerts:" in check.stdout
+    assert check.returncode == 2 == run_hunter(tmp_path, "run", "--once", env=env).returncode
+
+
+def test_an_owner_on_telegram_without_its_token_is_named_as_the_owner(tmp_path: Path) -> None:
+    write_config(tmp_path, [html_source("board", "https://board.test/jobs")], owner="telegram:123")
+    said = one_line(run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)), 2)
+    assert 'the owner (owner = "telegram:123" in hunter.toml) is a Telegram chat' in said
+    assert "[[chats]]" not in said
+
+
+def test_a_config_path_given_that_does_not_exist_names_the_path(tmp_path: Path) -> None:
+    said = one_line(
+        run_hunter(tmp_path, "check", "--config", "nope.toml", env=base_env(tmp_path)), 2
+    )
+    assert "nope.toml: no such config file; check the path" in said
+    assert "pass --config PATH" not in said
+
+
+def test_a_log_level_that_is_none_is_said(tmp_path: Path, board: Board) -> None:
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    env = base_env(tmp_path, HUNTER_LOG_LEVEL="verbose")
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0
+    assert "HUNTER_LOG_LEVEL is not one of DEBUG, INFO, WARNING, ERROR: INFO is used" in (
+        result.stderr
+    )

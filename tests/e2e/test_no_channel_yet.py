@@ -47,7 +47,7 @@ def test_alerts_wait_for_a_channel_on_a_host_then_arrive_once(
         assert result.returncode == 0, result.stderr
         assert "New python bot" not in result.stdout + result.stderr  # not "sent" to a log
         assert result.stderr.count("no channel is set on") == 1, result.stderr
-        assert "LINE_CHANNEL_ACCESS_TOKEN and LINE_TO" in result.stderr
+        assert "LINE_TO, with LINE_CHANNEL_ACCESS_TOKEN" in result.stderr
     status = outbox(tmp_path, env)
     assert status["sent_last_24h"] == 0
     assert status["outbox"]["pending"] == 2  # type: ignore[index]
@@ -86,7 +86,10 @@ def test_a_telegram_token_without_a_chat_waits_on_a_host_and_check_names_the_own
     write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
     check = run_hunter(tmp_path, "check", env=env)
     assert check.returncode == 1
-    assert 'no chat is on Telegram: set owner = "telegram:<your chat id>"' in check.stdout
+    assert (
+        'TELEGRAM_BOT_TOKEN is set, and no chat is on Telegram: it needs owner = "telegram:'
+        '<your chat id>" in hunter.toml' in check.stdout
+    )
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     board.serve_jobs("/jobs", NEW + FIRST)
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0

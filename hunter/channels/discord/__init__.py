@@ -31,5 +31,5 @@ KIND = ChannelKind(
     secrets=("DISCORD_WEBHOOK_<NAME>",),
     read=settings.read,
     open=_open,
-    needs='DISCORD_WEBHOOK_<NAME>, with a [[chats]] to = "discord:<name>" in hunter.toml',
+    needs='a [[chats]] to = "discord:<name>" in hunter.toml, with DISCORD_WEBHOOK_<NAME>',
 )

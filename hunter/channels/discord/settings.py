@@ -58,7 +58,7 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, D
         url = (environ.get(name) or "").strip()
         if not url:
             raise ConfigError(
-                f"[[chats]] {chat.name!r} is a Discord channel, and {name} is not set: set it "
+                f"{chat.said} is a Discord channel, and {name} is not set: set it "
                 "to the channel's webhook URL (Server Settings -> Integrations -> Webhooks -> "
                 "Copy Webhook URL)"
             )

@@ -52,7 +52,7 @@ KIND = ChannelKind(
     secrets=settings.SECRETS,
     read=lambda environ, tos: settings.read(environ),
     open=_open,
-    needs="LINE_CHANNEL_ACCESS_TOKEN and LINE_TO",
+    needs="LINE_TO, with LINE_CHANNEL_ACCESS_TOKEN",
     hook_path=ids.HOOK_PATH,
     hook_needs="LINE_CHANNEL_SECRET (LINE Developers console -> your channel -> Basic settings "
     "-> Channel secret), with LINE_CHANNEL_ACCESS_TOKEN",

@@ -30,7 +30,7 @@ def _open(
         return None
     if not telegram.token:
         raise ConfigError(
-            f"[[chats]] {chats[0].name!r} is a Telegram chat, and TELEGRAM_BOT_TOKEN is not "
+            f"{chats[0].said} is a Telegram chat, and TELEGRAM_BOT_TOKEN is not "
             "set: set it to the token BotFather gave the bot"
         )
     return sender(telegram, deadline)
@@ -53,7 +53,8 @@ KIND = ChannelKind(
     secrets=settings.SECRETS,
     read=lambda environ, tos: settings.read(environ),
     open=_open,
-    needs='TELEGRAM_BOT_TOKEN, with owner = "telegram:<your chat id>" in hunter.toml',
+    needs='owner = "telegram:<your chat id>" in hunter.toml (or a [[chats]]), with '
+    "TELEGRAM_BOT_TOKEN",
     hook_path=ids.HOOK_PATH,
     hook_needs="TELEGRAM_WEBHOOK_SECRET, with TELEGRAM_BOT_TOKEN, then run `hunter telegram setup`",
     chat=_chat,
