@@ -384,7 +384,7 @@ def measure(subscribers: int, listings: int, deliver: int, kind: str = "sqlite")
     poller.store = store
     size_before = database.size()
     cpu = time.process_time()
-    polls = poller.poll()
+    polls = poller.poll().sources
     poll_cpu = time.process_time() - cpu
     rows = polls[0].recorded.get("chats", 0)
     store.close()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from hunter.deliver.channel import Channel, Channels
-from hunter.deliver.deliverer import Deliverer, Delivery
+from hunter.deliver.deliverer import Deliverer, Delivery, Looked
 from hunter.deliver.editor import edit_merged
 from hunter.errors import StoreError
 from hunter.poll import timetable
@@ -119,6 +119,8 @@ class Hunter:
         self.more_to_send = False  # the last delivery left subscribers' listings for the next
         self._asks_look_at = 0.0  # time.monotonic() before which no look at the asks
         self._nudged = threading.Event()  # a notice a person waits on was queued: poll now
+        # Each source's next read as the last poll left it: what `hunter run` sleeps until.
+        self._next_reads: dict[str, datetime | None] = {}
         self.poller = Poller(config, store, clock, self.worker, self.stop, self.destinations)
         self.deliverer = Deliverer(
             config,
@@ -146,9 +148,10 @@ class Hunter:
         started = time.monotonic()
         self._nudged.clear()  # what the chat queued until now goes with this delivery
         states = look.states if look is not None else None
-        sources = self.poller.poll(ahead, fixed_now, states)
+        polled = self.poller.poll(ahead, fixed_now, states)
+        self._next_reads = polled.next_reads
+        sources = polled.sources
         told = self.config.subscribers.asks and not self.stop.is_set() and self._tell_owner()
-        added = any(s.count(RowStatus.PENDING) for s in sources)
         if any(s.recorded.get("merged") for s in sources) and not self.stop.is_set():
             # The first alerts of jobs seen again: "also on <board>"; before the delivery, so
             # that a copy an alert cannot show (LINE, a message deleted) goes with it.
@@ -156,11 +159,10 @@ class Hunter:
             edit_merged(self.store, d.channels, d.destinations, self.clock, self.stop)
         # The run's look answers for the outbox only when the poll wrote nothing that could
         # wait there: no new row, no notice (a flood, a source broken), no copy told apart.
-        wrote = told or self.poller.noticed or any(any(s.recorded.values()) for s in sources)
-        looked = (look.claimable, look.next_due) if look is not None and not wrote else True
-        delivery = self.deliverer.deliver(
-            self.config.max_alerts_per_poll, self.poller.paused, look=not added and looked
-        )
+        looked = None if polled.added else Looked()
+        if look is not None and not polled.wrote and not told and looked is not None:
+            looked = Looked(look.claimable, look.next_due)
+        delivery = self.deliverer.deliver(self.config.max_alerts_per_poll, polled.paused, looked)
         self.paced_pushes += delivery.accepted
         # Its time on subscribers was up with more waiting: deliver again at once (not when
         # it pushed nothing at all: that would only spin).
@@ -175,7 +177,7 @@ class Hunter:
         if due:
             pruned = self.prune()
         seconds = time.monotonic() - started
-        report = PollReport(sources, delivery, pruned, seconds, self.poller.not_due)
+        report = PollReport(sources, delivery, pruned, seconds, polled.not_due)
         log.info(report.line())
         return report
 
@@ -213,7 +215,7 @@ class Hunter:
         now = self.clock()
         if self.more_to_send or self._nudged.is_set():  # something waits to go: at once
             return now
-        return max(timetable.next_wake(self.poller.next_reads, self.config, now), now)
+        return max(timetable.next_wake(self._next_reads, self.config, now), now)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen, and send nothing."""

@@ -97,16 +97,17 @@ class Deliverer:
         self.sleep = sleep or stop.wait  # waits for a retry or a database blip; a stop ends it
 
     def deliver(
-        self, most: int, paused: frozenset[str] | None = None, look: bool | Looked = False
+        self, most: int, paused: frozenset[str] | None = None, looked: Looked | None = None
     ) -> Delivery:
         """Push what is due, batch by batch, until nothing is left, `most` listings went to
         hunter.toml's chats (subscribers' go within their day and a call's time: turns.py),
         or a stop is requested. A chat whose channel refused it (a rate limit), or every chat
         of a channel that refused itself (auth, quota, an outage), gets no more this time.
         The chats `paused` from their phone get no new push (None: read from the store).
-        `look`: look once before any claim (nothing was added), or that look's answer."""
+        `looked`: what is known of the outbox (nothing was added: look once before any
+        claim); None: something was added, claim at once."""
         report, lease = Delivery(), timedelta(seconds=self.config.lease_seconds)
-        if look and not anything_due(self.store, self.clock(), lease, look):
+        if looked is not None and not anything_due(self.store, self.clock(), lease, looked):
             return report
         if paused is None:
             rules = self.store.chat.rules(self.clock())
@@ -325,11 +326,9 @@ def unpushable(
     if channel.dedupes:
         return None
     # Written down before each attempt is made; every answered attempt counts in `attempts`,
-    # so a mark already there is an attempt that may have arrived.
-    marker = f"{key}#attempt-{batch[0].attempts + 1}"
-    if store.outbox.batch_body(marker) is not None:
+    # so one written already is an attempt that may have arrived.
+    if not store.outbox.note_attempt(key, batch[0].attempts + 1, now):
         return outcome.unconfirmed()
-    store.outbox.save_batch(marker, "[]", now)
     return None
 
 
@@ -348,12 +347,21 @@ def wait_for_retry(
     return True
 
 
-Looked = tuple[bool, datetime | None]  # store.outbox.look's answer: claimable, next due
+@dataclass(frozen=True)
+class Looked:
+    """What the caller knows of the outbox before a delivery: nothing yet (`claimable` None:
+    the delivery asks the store once before any claim), or the store's answer already (a
+    cron run's look: store.outbox.look's)."""
+
+    claimable: bool | None = None
+    next_due: datetime | None = None  # the next retry's time, when the answer is known
 
 
-def anything_due(store: Store, now: datetime, lease: timedelta, look: bool | Looked) -> bool:
+def anything_due(store: Store, now: datetime, lease: timedelta, looked: Looked) -> bool:
     """Whether a claim could find something now, or a retry comes soon enough to wait: one
     look instead of a claim of each kind (a quiet cron run over Supabase: one call, not 3),
-    or the one made already (`look`: store.outbox.look's answer)."""
-    claimable, due = look if isinstance(look, tuple) else store.outbox.look(now, now - lease)
+    or the one made already."""
+    claimable, due = looked.claimable, looked.next_due
+    if claimable is None:
+        claimable, due = store.outbox.look(now, now - lease)
     return claimable or (due is not None and due - now <= WAIT_FOR_RETRY)

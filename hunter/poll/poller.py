@@ -67,6 +67,32 @@ class SourcePoll:
         return self.recorded.get(status, 0)
 
 
+@dataclass(frozen=True)
+class Polled:
+    """What one poll did: each source's part, and what the delivery and the schedule after
+    it need to know of it."""
+
+    sources: list[SourcePoll]
+    # Chats paused from their chat, as the poll read them; None: it read no rules (nothing new
+    # to judge), and the delivery reads them if anything waits.
+    paused: frozenset[str] | None = frozenset()
+    noticed: bool = False  # a source's notice was queued (broken, recovered, a flood)
+    not_due: int = 0  # sources not read: not due yet, or another replica's
+    # Each of this replica's sources' next read as the poll left it: `hunter run` sleeps until
+    # the earliest without reading the store again.
+    next_reads: dict[str, datetime | None] = field(default_factory=dict)
+
+    @property
+    def added(self) -> bool:
+        """A new listing waits to be sent."""
+        return any(s.count(RowStatus.PENDING) for s in self.sources)
+
+    @property
+    def wrote(self) -> bool:
+        """Anything was written that could wait in the outbox: a row, a notice, a copy."""
+        return self.noticed or any(any(s.recorded.values()) for s in self.sources)
+
+
 class Poller:
     def __init__(
         self,
@@ -83,21 +109,13 @@ class Poller:
         self.clock = clock
         self.worker = worker
         self.stop = stop or threading.Event()  # set: fetches in flight are cancelled
-        # Chats paused from their chat, as the poll read them; None: the poll read no rules
-        # (nothing new to judge), and the delivery reads them if anything waits.
-        self.paused: frozenset[str] | None = frozenset()
-        self.not_due = 0  # sources the last poll did not read: not due, or another's claim
-        self.noticed = False  # the last poll queued a source's notice (broken, recovered, ...)
-        # Each source's next read as the last poll left it (what it read, claimed and noted):
-        # `hunter run` sleeps until the earliest without reading the store again.
-        self.next_reads: dict[str, datetime | None] = {}
 
     def poll(
         self,
         ahead: float = math.inf,
         fixed_now: bool = False,
         states: dict[str, SourceState] | None = None,
-    ) -> list[SourcePoll]:
+    ) -> Polled:
         """Read this replica's sources that are due (a scheduled read up to `ahead` seconds
         early; by default all but what `every` or the site holds), each claimed in the store
         first, and record what they show. `fixed_now`: see timetable.due. `states`: the
@@ -111,22 +129,23 @@ class Poller:
         # This replica's sources only: one another replica holds (share_sources) is its
         # wake, not ours, even one it has not read yet; a dead replica's lease is looked at
         # again within interval_minutes.
-        self.next_reads = {
+        next_reads = {
             s.name: states[s.name].not_before if s.name in states else None for s in sources
         }
-        self.next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
+        next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
         # A source whose host's turn did not come last time is read first (its thread asks
         # its host's gate first).
         mine = [s for s in sources if s.name in claimed]
         mine.sort(key=lambda s: states[s.name].read_reason != WAITED if s.name in states else True)
-        self.not_due = len(self.config.sources) - len(mine)
-        if not mine:  # a cron run with nothing due: no HTTP client, no reader loaded
-            return self._take([], states, now, prime=False)
-        from hunter.sources.reader import read_sources
+        not_due = len(self.config.sources) - len(mine)
+        reads = []
+        if mine:  # a cron run with nothing due loads no HTTP client and no reader
+            from hunter.sources.reader import read_sources
 
-        timeout = self.config.fetch_timeout_seconds
-        reads = read_sources(mine, states, timeout, now, stop=self.stop)
-        return self._take(reads, states, now, prime=False)
+            timeout = self.config.fetch_timeout_seconds
+            reads = read_sources(mine, states, timeout, now, stop=self.stop)
+        polled = self._take(reads, states, now, prime=False, next_reads=next_reads)
+        return replace(polled, not_due=not_due)
 
     def prime(self, sources: Sequence[SourceConfig]) -> list[SourcePoll]:
         """Record everything these sources show now as seen; nothing will be sent for it."""
@@ -136,7 +155,7 @@ class Poller:
 
         timeout = self.config.fetch_timeout_seconds
         reads = read_sources(sources, states, timeout, now, conditional=False, stop=self.stop)
-        return self._take(reads, states, now, prime=True)
+        return self._take(reads, states, now, prime=True).sources
 
     def _my_sources(self, now: datetime) -> list[SourceConfig]:
         """Every source, or with share_sources the ones this replica holds the lease of: one
@@ -153,9 +172,15 @@ class Poller:
         return [s for s in sources if s.name in mine]
 
     def _take(
-        self, reads: list[SourceRead], states: dict[str, SourceState], now: datetime, prime: bool
-    ) -> list[SourcePoll]:
-        """Record what each good read found, and note every source's poll and health."""
+        self,
+        reads: list[SourceRead],
+        states: dict[str, SourceState],
+        now: datetime,
+        prime: bool,
+        next_reads: dict[str, datetime | None] | None = None,
+    ) -> Polled:
+        """Record what each good read found, and note every source's poll and health: what
+        the poll did, with each source's next read (`next_reads`, as noted)."""
         polls, notes = [], []
         # A page shown again as it was recorded is not recorded again (same_page), nor one
         # the site says is as before (304): a quiet poll judges nothing, so it reads neither
@@ -166,7 +191,7 @@ class Poller:
             r.listings and not (r.stopped or r.unchanged) and r.name not in again for r in reads
         )
         rules = self.store.chat.rules(now) if judging else {}
-        self.paused = frozenset(c for c, r in rules.items() if r.paused) if judging else None
+        paused = frozenset(c for c, r in rules.items() if r.paused) if judging else None
         if judging and self.config.subscribers.open:  # who joined, as of now
             joined = [s.chat for s in self.store.subscribers.all() if s.active]
             self.destinations = self.destinations.with_subscribers(joined)
@@ -208,11 +233,11 @@ class Poller:
         rows = history(polls, now) if not prime else []
         broken_after = self.config.broken_after
         noted = self.store.sources.note(notes, now, broken_after, rows) if notes else []
-        self.noticed = bool(noted)  # a notice was queued: the delivery looks again
-        self.next_reads.update({note.name: note.not_before for note in notes})
+        next_reads = {**(next_reads or {}), **{note.name: note.not_before for note in notes}}
         for name in noted:
             log.warning("source %s: health notice queued for the owner's chat", name)
-        return polls
+        # A notice was queued (`noticed`): the delivery looks again.
+        return Polled(polls, paused, bool(noted), next_reads=next_reads)
 
     def _record(
         self,

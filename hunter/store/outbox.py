@@ -115,6 +115,17 @@ class OutboxStore(Room, ABC):
     def batch_body(self, key: str) -> str | None:
         return optional_text(self._one("batch_body", key=key), "value")
 
+    def note_attempt(self, key: str, attempt: int, now: datetime) -> bool:
+        """Write down that attempt `attempt` of batch `key` is about to be made (a channel
+        that cannot be asked twice safely); False when it was written before: that attempt
+        was never answered, and may have arrived. Kept beside the batches' bodies, as
+        "<key>#attempt-<n>", so the prune and a chat's /forget take it with its batch."""
+        mark = f"{key}#attempt-{attempt}"
+        if self.batch_body(mark) is not None:
+            return False
+        self.save_batch(mark, "[]", now)
+        return True
+
     def count_pending(self, chat: str | None = None) -> int:
         """Rows waiting to be sent: all, or one chat's."""
         by_chat = self.pending_by_chat()

@@ -74,7 +74,7 @@ def post_and_read(config: Config, store: Store, board: Board, titles: list[str])
     poller.poll()
     jobs = [(f"j{n}", title) for n, title in enumerate(titles)]
     board.serve_jobs("/jobs", [*jobs, ("seed", "seed listing")])
-    [read] = poller.poll()
+    [read] = poller.poll().sources
     return read.recorded.get("chats", 0)
 
 

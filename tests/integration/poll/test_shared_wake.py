@@ -32,8 +32,8 @@ def test_a_replica_does_not_wake_for_a_source_another_one_holds(
         b = Hunter(config, second, line, clock, "replica-b", threading.Event())
         # a has taken the source and not read it yet (it is reading, or it died meanwhile)
         assert first.sources.lease(["jobs"], "replica-a", T0, T0 + timedelta(hours=1))
-        b.poll()
-        assert board.hits.get("/jobs") is None and b.poller.not_due == 1
+        polled = b.poll()
+        assert board.hits.get("/jobs") is None and polled.not_due == 1
         assert b.next_wake() == T0 + timedelta(minutes=30)  # not now, and then every second
         a.poll()
         assert board.hits["/jobs"] == 1
