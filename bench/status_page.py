@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.sections import replace_section  # noqa: E402
 from hunter.deliver import report  # noqa: E402
-from hunter.deliver.status_view import StatusView  # noqa: E402
 from hunter.rules.destinations import Destinations  # noqa: E402
 from hunter.rules.listing import Listing  # noqa: E402
 from hunter.settings.config import parse_config  # noqa: E402
+from hunter.status.view import StatusView  # noqa: E402
 from hunter.store.records import ReadRow  # noqa: E402
 from hunter.store.sqlite import SQLiteStore  # noqa: E402
 from hunter.web.health import Liveness  # noqa: E402

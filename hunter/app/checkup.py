@@ -25,11 +25,12 @@ from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms
-from hunter.rules.wording import details, plural
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.sources.reader import SourceRead, read_sources
 from hunter.store import open_store
+from hunter.words import plural
+from hunter.words.details import details
 
 if TYPE_CHECKING:
     from hunter.channels.line.settings import LineSettings

@@ -16,10 +16,10 @@ from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
 from hunter.rules.destinations import OWNER, OWNER_NAME, OWNER_NAMES, Destinations
-from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
+from hunter.words import plural
 
 if TYPE_CHECKING:
     from hunter.chat import Inbox
@@ -156,7 +156,7 @@ def _status_pages(
     the paced channel's quota as last known (`Latest`: a view never waits on its API)."""
     if not env.status_token:
         return []
-    from hunter.deliver import report
+    from hunter.status import report
     from hunter.web.snapshot import Latest, Snapshot
     from hunter.web.status_page import pages
 
@@ -234,7 +234,8 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
 
 
 def status(args: argparse.Namespace, load: Loader) -> int:
-    from hunter.deliver import report, status_text  # not loaded by a cron's run
+    from hunter.status import report
+    from hunter.status import text as status_text  # not loaded by a cron's run
 
     config, env = load(args)
     now = utcnow()
@@ -249,7 +250,7 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     if args.json:
         _say(status_text.as_json(result))
     elif args.markdown:
-        from hunter.deliver.summary import as_markdown
+        from hunter.status.summary import as_markdown
 
         _say(as_markdown(result, now, config.timezone))
     else:
@@ -286,7 +287,7 @@ def unmute(args: argparse.Namespace, load: Loader) -> int:
 
 def tuning(args: argparse.Namespace, load: Loader) -> int:
     """`hunter tuning`: what each chat changed of hunter.toml from its chat; --reset drops it."""
-    from hunter.deliver import report
+    from hunter.status import report
 
     config, env = load(args)
     destinations = Destinations(channels.owner_of(env, config), config.chats)

@@ -26,12 +26,12 @@ from hunter.errors import StoreError
 from hunter.poll import timetable
 from hunter.poll.poller import Poller, SourcePoll
 from hunter.rules.destinations import Destinations
-from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
 from hunter.store.sources import PollLook
 from hunter.store.states import RowStatus
+from hunter.words import plural
 
 log = logging.getLogger("hunter")
 

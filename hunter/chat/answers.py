@@ -9,7 +9,7 @@ people talk to each other: only the command words and the card buttons are answe
 
 "งานใหม่" ("new") is delivered by hunter/deliver/reply.py exactly as a push is (claim, render,
 send, mark), so a listing reaches its chat once whether a reply or a push carries it; "สถานะ"
-("status") is the report `hunter status` prints (hunter/deliver/report.py), as this chat
+("status") is the report `hunter status` prints (hunter/status/report.py), as this chat
 needs it. The words each command takes are in commands.py.
 """
 
@@ -25,15 +25,16 @@ from hunter.chat import commands, texts
 from hunter.chat.joining import CHANGES, FULL_TEXT, JOIN_HINT, NOT_YOURS, Joining
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
-from hunter.deliver import rate, report
+from hunter.deliver import rate
 from hunter.deliver.channel import ByPrefix, ChatEvent, Recipient, Replier
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.reply import ReplyDelivery
-from hunter.deliver.status_text import chat_text
 from hunter.rules.destinations import OWNER, Destinations
-from hunter.rules.wording import APPLIED, DISMISS, LIKE, MUTE, SAY
 from hunter.settings.config import Config
+from hunter.status import report
+from hunter.status.text import chat_text
 from hunter.store import Store
+from hunter.words.details import APPLIED, DISMISS, LIKE, MUTE, SAY
 
 log = logging.getLogger("hunter")
 

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from hunter.errors import StoreError
-from hunter.rules import notices
 from hunter.store import Store
 from hunter.store.subscribers import Standing
+from hunter.words import notices
 
 log = logging.getLogger("hunter")
 

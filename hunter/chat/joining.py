@@ -20,12 +20,12 @@ from hunter.chat import asks
 from hunter.chat.commands import Command
 from hunter.chat.tuning import Tuning
 from hunter.deliver.channel import ChatEvent
-from hunter.rules import notices
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.keywords import word_problem
 from hunter.settings.config import Config
 from hunter.store import Store
 from hunter.store.subscribers import Joined
+from hunter.words import notices
 
 log = logging.getLogger("hunter")
 

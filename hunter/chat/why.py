@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.chat.tuning import Tuning
-from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import FilterConfig
@@ -25,6 +24,7 @@ from hunter.rules.filters import floor_missed, judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import pay_text
 from hunter.store.columns import document, optional_moment, optional_text, text
+from hunter.words import notices
 
 USAGE = "ส่งลิงก์หรือรหัสงานด้วย เช่น “ทำไม https://…” · send the listing's link or id: “why https://…”"
 

@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.errors import ChannelError, ChatGone
-from hunter.rules import notices
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import GONE, ChatRow, PaceState
+from hunter.words import notices
 
 log = logging.getLogger("hunter")
 

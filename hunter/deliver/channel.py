@@ -208,7 +208,7 @@ class ChatEvent:
     chat_id: str | None  # where: LINE's U.../C.../R... id, or "telegram:<chat id>"
     answer_token: str | None  # what answers it, the channel's own (LINE's reply token, ...)
     text: str = ""  # a text message's text
-    data: str = ""  # what a button sent back ("<verb> <argument>", rules/wording.py)
+    data: str = ""  # what a button sent back ("<verb> <argument>", words/details.py)
     redelivery: bool = False
     at: datetime | None = None  # when it happened, by the channel's clock
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # as sent

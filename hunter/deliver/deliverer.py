@@ -35,11 +35,11 @@ from hunter.deliver.outcome import SPLIT, Decision
 from hunter.deliver.turns import Turns
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
-from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import Failure
 from hunter.store.states import RowStatus
+from hunter.words import plural
 
 log = logging.getLogger("hunter")
 

@@ -15,10 +15,10 @@ from datetime import datetime, timedelta
 from hunter.deliver.channel import Channels, rendered
 from hunter.deliver.outcome import Kind
 from hunter.errors import StoreError
-from hunter.rules import notices
 from hunter.rules.destinations import Destinations
 from hunter.store import Store
 from hunter.store.edits import SentMessage
+from hunter.words import notices
 
 log = logging.getLogger("hunter")
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from hunter.rules import notices, shape
+from hunter.rules import shape
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.store.records import SourceNote, SourceState
+from hunter.words import notices
 
 if TYPE_CHECKING:
     from hunter.sources.reader import SourceRead

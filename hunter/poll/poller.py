@@ -20,19 +20,18 @@ from hunter.errors import StoreError
 from hunter.poll import health, timetable
 from hunter.poll.health import HealthVerdict
 from hunter.poll.merging import Copies, same_page, with_page
-from hunter.rules import notices
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.rules.fanout import Fanout, Judge
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import Judgement, judge
 from hunter.rules.listing import Listing
-from hunter.rules.wording import plural
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store import Store
 from hunter.store.records import ReadRow, SourceState
 from hunter.store.states import RowStatus
+from hunter.words import notices, plural
 
 if TYPE_CHECKING:
     from hunter.sources.reader import SourceRead

@@ -6,8 +6,7 @@ the status page say them for each chat; /why says it for one listing."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 LAYERS = ("place", "language", "taps")
 WINDOW = timedelta(days=7)  # counts older than this start again from nothing
@@ -17,11 +16,3 @@ _REASONS = {"place read as": "place", "written in": "language", "held back": "ta
 def layer_of(reason: str) -> str:
     """The layer a verdict's reason names ("" when it is none of them: a keyword's, a floor's)."""
     return next((layer for head, layer in _REASONS.items() if reason.startswith(head)), "")
-
-
-def held_text(held: Mapping[str, int], since: datetime | None) -> str:
-    """ "held back since 28 Nov: 12 by place, 3 by language, 4 by taps"; "" when none."""
-    parts = [f"{held[layer]} by {layer}" for layer in LAYERS if held.get(layer)]
-    if not parts or since is None:
-        return ""
-    return f"held back since {since:%d %b}: {', '.join(parts)}"

@@ -372,7 +372,7 @@ class Marked:
 
 @dataclass
 class StatusReport:
-    """What the store holds for the status, read in one go; deliver/report.py's `gather`
+    """What the store holds for the status, read in one go; status/report.py's `gather`
     judges it, with the chats and the channels, into the StatusView every render lays out."""
 
     outbox: dict[str, int]

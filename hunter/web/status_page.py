@@ -23,13 +23,13 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, merged_text, spread_text
-from hunter.deliver.status_text import as_json, membership_text
-from hunter.deliver.status_view import SourceCondition, SourceView, StatusView
 from hunter.errors import HunterError
 from hunter.redact import redact
-from hunter.rules.wording import plural
+from hunter.status.history import FRESH_DAYS, merged_text, spread_text
+from hunter.status.text import as_json, membership_text
+from hunter.status.view import SourceCondition, SourceView, StatusView
 from hunter.web.routes import Answer, Headers, Page
+from hunter.words import plural
 
 log = logging.getLogger("hunter")
 

@@ -15,9 +15,9 @@ from hunter.chat import Chat, Inbox
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone
-from hunter.rules import notices
 from hunter.settings.config import Config, parse_config
 from hunter.store.base import Store
+from hunter.words import notices
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO, titles_of
 from tests.support.scripted import Clock, ScriptedSender

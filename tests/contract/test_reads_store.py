@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hunter.deliver.history import days_of, history
+from hunter.status.history import days_of, history
 from hunter.store.base import Store
 from hunter.store.records import ReadRow
 

@@ -23,11 +23,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from hunter.app.service import Hunter
-from hunter.deliver.report import gather
-from hunter.deliver.status_text import as_json
 from hunter.poll import timetable
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config, parse_config
+from hunter.status.report import gather
+from hunter.status.text import as_json
 from hunter.store import Store
 from tests.conftest import open_test_store
 from tests.support.board import Board, html_source

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import ALSO_ON, also_on, details, money
+from hunter.words.details import ALSO_ON, also_on, details, money
 
 CONTENT_MAX = 2000
 MAX_EMBEDS = 10

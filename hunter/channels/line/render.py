@@ -19,8 +19,8 @@ from hunter.channels.line.answers import RETRY_KEY_WINDOW_SECONDS
 from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
-from hunter.rules.notices import SOURCE as NOTICE_SOURCE
-from hunter.rules.wording import ALSO_ON, LIKE, also_on, buttons, details, money
+from hunter.words.details import ALSO_ON, LIKE, also_on, buttons, details, money
+from hunter.words.notices import SOURCE as NOTICE_SOURCE
 
 MAX_MESSAGES = 5
 MAX_BUBBLES = 12

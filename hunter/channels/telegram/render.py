@@ -1,5 +1,5 @@
 """A listing as Telegram shows it: one message of HTML text (title, pay and what it is, in
-the words of LINE's cards: rules/wording.py; a short summary, its source), an "Open" button
+the words of LINE's cards: words/details.py; a short summary, its source), an "Open" button
 under it, and, when the chat can answer them, the card's buttons (not interested, mute the
 keyword, applied) as callback buttons.
 
@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import ALSO_ON, SAY, also_on, buttons, details, money
+from hunter.words.details import ALSO_ON, SAY, also_on, buttons, details, money
 
 TEXT_MAX = 4096
 # Each part is cut to a size, so a message stays far under TEXT_MAX (about 2,000 UTF-16 units

@@ -33,8 +33,8 @@ from typing import Any
 import httpx
 
 from hunter.channels.telegram import ids, updates
+from hunter.channels.telegram.chat_rate import ChatPace
 from hunter.channels.telegram.ids import PREFIX, chat_number, on_telegram
-from hunter.channels.telegram.pace import ChatPace
 from hunter.channels.telegram.render import TelegramMessages
 from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent, Recipient

@@ -29,8 +29,8 @@ from typing import Any, TypeGuard
 
 from hunter.channels.telegram.ids import HOOK_PATH, NAME, PREFIX
 from hunter.deliver.channel import ChatEvent, Headers, NotEvents, Webhook
-from hunter.rules.notices import shown_name
 from hunter.sources.extract import storable_json
+from hunter.words.notices import shown_name
 
 log = logging.getLogger("hunter")
 

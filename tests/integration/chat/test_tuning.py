@@ -23,12 +23,12 @@ from hunter.app.service import Hunter
 from hunter.chat import Chat, tuning
 from hunter.chat.commands import parse
 from hunter.chat.tuning import KEYWORDS_MAX
-from hunter.deliver import report
 from hunter.deliver.channel import ChatEvent
 from hunter.deliver.outcome import Kind, PushResult
-from hunter.deliver.status_text import chat_text
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config, parse_config
+from hunter.status import report
+from hunter.status.text import chat_text
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
 from tests.support.line_standin import TO

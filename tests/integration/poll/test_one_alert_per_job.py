@@ -16,13 +16,13 @@ import pytest
 from hunter.app.service import Hunter
 from hunter.chat.tuning import Tuning
 from hunter.chat.why import Why
-from hunter.deliver import report
-from hunter.deliver.status_text import as_json, as_text, chat_text
-from hunter.deliver.summary import as_markdown
 from hunter.rules.destinations import Destinations
 from hunter.rules.likeness import Likeness
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config, parse_config
+from hunter.status import report
+from hunter.status.summary import as_markdown
+from hunter.status.text import as_json, as_text, chat_text
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.status_page import render
 from tests.support.board import Board, html_source

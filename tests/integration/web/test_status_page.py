@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from hunter.deliver import report, status_text
-from hunter.deliver.status_view import StatusView
 from hunter.errors import StoreError
 from hunter.rules.destinations import Destinations
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
+from hunter.status import report
+from hunter.status import text as status_text
+from hunter.status.view import StatusView
 from hunter.store.records import ReadRow
 from hunter.store.sqlite import SQLiteStore
 from hunter.web.health import Liveness

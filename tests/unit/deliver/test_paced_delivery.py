@@ -16,10 +16,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from hunter.deliver.deliverer import Deliverer, Delivery
-from hunter.rules import notices, shape
+from hunter.rules import shape
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
+from hunter.words import notices
 from tests.support.scripted import Clock, ScriptedSender
 
 BANGKOK = ZoneInfo("Asia/Bangkok")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from hunter.channels.telegram.updates import from_update
-from hunter.rules.notices import askers, asks_to_join, rides_along_since, shown_name
-from hunter.rules.wording import buttons
+from hunter.words.details import buttons
+from hunter.words.notices import askers, asks_to_join, rides_along_since, shown_name
 
 NOW = datetime(2026, 12, 4, 9, 30, tzinfo=UTC)
 

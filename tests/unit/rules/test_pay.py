@@ -15,9 +15,9 @@ from hunter.rules.filter_config import FilterConfig, PayFloor
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.pay import MAX_BUDGET, PERIODS, parse_budget_range, parse_floor, read_min_budget
-from hunter.rules.wording import money
 from hunter.settings.config import parse_config
 from hunter.sources.extract import Details, make_listing
+from hunter.words.details import money
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
 from hunter.rules.roles import families, families_in
 from hunter.rules.taste import Tap
-from hunter.rules.wording import KIN_MARK, details
+from hunter.words.details import KIN_MARK, details
 
 
 def job(title: str, where: str = "Bangkok") -> Listing:

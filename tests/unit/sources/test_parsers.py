@@ -18,10 +18,10 @@ import pytest
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.pay import parse_budget, parse_budget_range
-from hunter.rules.wording import money
 from hunter.settings.config import parse_config
 from hunter.sources.extract import canonical_url, fix_mojibake
 from hunter.sources.reader import parse
+from hunter.words.details import money
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 REAL = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "real"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from hunter.rules.listing import Listing
-from hunter.rules.wording import details
 from hunter.settings.config import parse_config
 from hunter.sources.reader import parse
+from hunter.words.details import details
 from tests.unit.sources.test_posted import NOW
 
 REAL = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "real"

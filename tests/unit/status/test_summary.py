@@ -10,8 +10,9 @@ from markdown_it import MarkdownIt
 
 from hunter import redact
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import Freshness, LastDays, Spread
-from hunter.deliver.status_view import (
+from hunter.status.history import Freshness, LastDays, Spread
+from hunter.status.summary import as_markdown, sparkline
+from hunter.status.view import (
     ChatView,
     OutboxCounts,
     QuotaView,
@@ -19,7 +20,6 @@ from hunter.deliver.status_view import (
     StatusView,
     source_view,
 )
-from hunter.deliver.summary import as_markdown, sparkline
 from hunter.store.records import OutboxRow, SourceRow
 from hunter.store.states import ErrorKind, RowStatus
 

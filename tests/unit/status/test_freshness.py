@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hunter.deliver.history import Freshness, Spread, duration, freshness
+from hunter.status.history import Freshness, Spread, duration, freshness
 from hunter.store.records import SentTimes
 
 T0 = datetime(2026, 11, 30, 9, tzinfo=UTC)

@@ -6,14 +6,8 @@ channel: each sends "<verb> <argument>" back, which hunter/chat/answers.py acts 
 from __future__ import annotations
 
 from hunter.rules.listing import Listing
-from hunter.rules.notices import askers
 from hunter.rules.pay import pay_text
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """ "1 message", "2 messages", "1 reply", "3 replies" (`many` where "+s" is wrong)."""
-    return f"{count:,} {word if count == 1 else many or word + 's'}"
-
+from hunter.words.notices import askers
 
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
 # word), applied (its job id). SAY is a word offered under an answer ("say คำ"): tapping it is

@@ -9,10 +9,10 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import FRESH_DAYS, duration, merged_text
-from hunter.deliver.status_text import membership_text
-from hunter.deliver.status_view import SourceCondition, StatusView
 from hunter.redact import redact
+from hunter.status.history import FRESH_DAYS, duration, merged_text
+from hunter.status.text import membership_text
+from hunter.status.view import SourceCondition, StatusView
 
 BARS = "▁▂▃▄▅▆▇█"
 

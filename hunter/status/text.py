@@ -11,7 +11,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hunter.deliver.history import (
+from hunter.deliver.pace import describe_interval
+from hunter.rules.destinations import OWNER_NAME
+from hunter.status.history import (
     FRESH_DAYS,
     Freshness,
     ago,
@@ -19,8 +21,7 @@ from hunter.deliver.history import (
     merged_text,
     spread_text,
 )
-from hunter.deliver.pace import describe_interval
-from hunter.deliver.status_view import (
+from hunter.status.view import (
     RATE_SPAN,
     ChatView,
     PaceView,
@@ -28,10 +29,9 @@ from hunter.deliver.status_view import (
     SourceView,
     StatusView,
 )
-from hunter.rules.destinations import OWNER_NAME
-from hunter.rules.wording import plural
 from hunter.store.states import RowStatus
 from hunter.store.subscribers import Membership
+from hunter.words import plural
 
 
 def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float) -> str:

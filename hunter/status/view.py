@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import Any
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import Freshness, LastDays
 from hunter.rules import shape
+from hunter.status.history import Freshness, LastDays
 from hunter.store.records import OutboxRow, SourceRow
 from hunter.store.states import RowStatus
 from hunter.store.subscribers import Membership

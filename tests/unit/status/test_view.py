@@ -13,9 +13,10 @@ from pathlib import Path
 from mypy import api
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import LastDays
-from hunter.deliver.status_text import as_json, as_text, chat_text
-from hunter.deliver.status_view import (
+from hunter.status.history import LastDays
+from hunter.status.summary import as_markdown
+from hunter.status.text import as_json, as_text, chat_text
+from hunter.status.view import (
     ChatView,
     OutboxCounts,
     QuotaView,
@@ -23,7 +24,6 @@ from hunter.deliver.status_view import (
     StatusView,
     source_view,
 )
-from hunter.deliver.summary import as_markdown
 from hunter.store.records import SourceRow
 from hunter.store.subscribers import Membership
 from hunter.web.status_page import render
@@ -97,7 +97,7 @@ def test_a_render_reading_a_field_the_view_lacks_is_a_type_error(tmp_path: Path)
         module = tmp_path / f"render_{field}.py"
         module.write_text(
             textwrap.dedent(f"""\
-                from hunter.deliver.status_view import StatusView
+                from hunter.status.view import StatusView
 
 
                 def render(view: StatusView) -> str:

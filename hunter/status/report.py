@@ -11,9 +11,15 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from hunter.deliver.channel import Recipient
-from hunter.deliver.history import FRESH_DAYS, ago, days_of, freshness, history
 from hunter.deliver.pace import MonthPlan, Pacer
-from hunter.deliver.status_view import (
+from hunter.errors import ChannelError
+from hunter.rules.chat_rules import ChatRules
+from hunter.rules.destinations import OWNER, OWNER_NAME, Destinations
+from hunter.rules.held import LAYERS
+from hunter.rules.pay import describe_terms
+from hunter.settings.config import Config
+from hunter.status.history import FRESH_DAYS, ago, days_of, freshness, history
+from hunter.status.view import (
     RATE_SPAN,
     ChatView,
     OutboxCounts,
@@ -22,12 +28,6 @@ from hunter.deliver.status_view import (
     StatusView,
     source_view,
 )
-from hunter.errors import ChannelError
-from hunter.rules.chat_rules import ChatRules
-from hunter.rules.destinations import OWNER, OWNER_NAME, Destinations
-from hunter.rules.held import held_text
-from hunter.rules.pay import describe_terms
-from hunter.settings.config import Config
 from hunter.store import Store
 from hunter.store.records import ChatRow, Marked, PaceState
 
@@ -248,3 +248,11 @@ def applied_json(marked: list[Marked]) -> str:
         ensure_ascii=False,
         indent=2,
     )
+
+
+def held_text(held: Mapping[str, int], since: datetime | None) -> str:
+    """ "held back since 28 Nov: 12 by place, 3 by language, 4 by taps"; "" when none."""
+    parts = [f"{held[layer]} by {layer}" for layer in LAYERS if held.get(layer)]
+    if not parts or since is None:
+        return ""
+    return f"held back since {since:%d %b}: {', '.join(parts)}"
