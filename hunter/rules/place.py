@@ -30,9 +30,12 @@ from hunter.rules.thai_places import PREFIXES, RAIL
 
 REMOTE = "remote"
 _REMOTE_WORDS = re.compile(
-    r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed)\b"
+    r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed"
+    # German, French, Spanish, Portuguese and Italian boards' words for it
+    r"|fernarbeit|mobiles arbeiten|t[ée]l[ée]travail|teletrabajo|remoto|trabalho remoto"
+    r"|lavoro da remoto)\b"
     r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|ทำงานที่ไหนก็ได้|รีโมท"
-    r"|远程|遠程|リモート|원격|재택",  # Chinese, Japanese and Korean boards' "remote"
+    r"|远程|遠程|居家办公|在宅勤務|テレワーク|リモート|원격|재택",  # Chinese, Japanese, Korean
     re.IGNORECASE,
 )
 _REMOTE_TEXT = re.compile(
@@ -229,10 +232,16 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
     return chosen if 0 < len(chosen) <= PLACES_MOST else None
 
 
+def _remote(name: str) -> bool:
+    """Whether a chat's `name` says remote work: its own words ("wfh", "ทางไกล") or any a
+    listing's place is read as remote by ("远程", "Homeoffice", "télétravail")."""
+    return key(name) in _REMOTE_SAID or bool(_REMOTE_WORDS.fullmatch(name.strip()))
+
+
 def _said(name: str) -> str | None:
     """The place a chat means by `name` ("remote", or a place without its "เขต"); None when
     hunter knows none."""
-    if key(name) in _REMOTE_SAID:
+    if _remote(name):
         return REMOTE
     plain = _unprefixed(name)
     return plain if plain and gazetteer().areas(plain) else None
@@ -240,13 +249,13 @@ def _said(name: str) -> str | None:
 
 def unknown_places(places: tuple[str, ...]) -> list[str]:
     """The names of `places` hunter does not know as a place (for hunter.toml's check)."""
-    return [p for p in places if key(p) not in _REMOTE_SAID and not gazetteer().areas(p)]
+    return [p for p in places if not _remote(p) and not gazetteer().areas(p)]
 
 
 @lru_cache(maxsize=1024)
 def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
-    areas = tuple(a for p in places if key(p) not in _REMOTE_SAID for a in gazetteer().areas(p)[:1])
-    return areas, any(key(p) in _REMOTE_SAID for p in places)
+    areas = tuple(a for p in places if not _remote(p) for a in gazetteer().areas(p)[:1])
+    return areas, any(_remote(p) for p in places)
 
 
 def elsewhere(where: Where, places: tuple[str, ...]) -> str:

@@ -171,6 +171,12 @@ def test_the_filter_and_the_index_leave_out_a_listing_elsewhere_for_that_chat_on
         ("Portugal, remote", ("Portugal", "remote")),
         ("Samut Prakan remote", ("Samut Prakan", "remote")),
         ("EMEA", ("EMEA",)),
+        ("远程", ("remote",)),
+        ("北京, 远程", ("北京", "remote")),
+        ("リモート", ("remote",)),
+        ("재택", ("remote",)),
+        ("Homeoffice, Deutschland", ("remote", "Deutschland")),
+        ("télétravail", ("remote",)),
         ("ทั้งหมด", ()),
         ("all", ()),
         ("Qwertyville", None),
@@ -210,3 +216,18 @@ def test_a_thai_listing_is_thai_and_in_bangkok() -> None:
     assert area("กรุงเทพฯ").holds(where_of("เขตบางนา กรุงเทพมหานคร", title, summary).at[0])
     assert area("กรุงเทพฯ").holds(where_of("BTS อโศก", title, summary).at[0])
     assert area("ปริมณฑล").holds(where_of("Nonthaburi", title, summary).at[0])
+
+
+@pytest.mark.parametrize(
+    "word", ["远程", "リモート", "원격", "Homeoffice", "télétravail", "remoto"]
+)
+def test_a_chats_word_for_remote_is_a_listings_word_for_it(word: str) -> None:
+    """A chat whose places say remote in its own language gets a listing that says so in
+    that language, and not one on site."""
+    source = {"name": "a", "url": "https://a.test/", "item": "li", "title": "a", "id": "@id"}
+    config = parse_config(
+        {"sources": [source], "filter": {"include": ["python"], "places": [word]}}
+    )
+    assert config.filter.places == (word,)
+    assert elsewhere(where_of(word, "Python developer", ""), (word,)) == ""
+    assert elsewhere(where_of("Berlin", "Python developer", ""), (word,)) != ""
