@@ -271,4 +271,3 @@ def test_a_title_that_adds_where_the_job_is_done_is_the_same_job(
     show(board, "two", ("91", second))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert line.delivered == [first] and len(line.pushes) == 1
-
