@@ -69,6 +69,16 @@ def details(listing: Listing) -> str:
     return " · ".join(parts)
 
 
+def why_short(listing: Listing) -> str:
+    """Why a listing none of the chat's words names came, for a digest's line: "💡 a job
+    like “IT Support”", "💡 like your 👍 “...”"; "" for a listing of the chat's own words."""
+    if listing.like:
+        return f"💡 like your 👍 “{listing.like[:40]}”"
+    if listing.kin:
+        return f"💡 a job like “{listing.kin[:40]}”"
+    return ""
+
+
 ALSO_ON = "🔁 ลงที่อื่นด้วย · also on"  # before the boards a job was merged from
 ALSO_SHOWN = 5  # boards named on one alert; the rest are counted
 

@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.words.details import ALSO_ON, SAY, also_on, buttons, details, money
+from hunter.words.details import ALSO_ON, SAY, also_on, buttons, details, money, why_short
 
 TEXT_MAX = 4096
 # Each part is cut to a size, so a message stays far under TEXT_MAX (about 2,000 UTF-16 units
@@ -76,6 +76,8 @@ def digest(listings: Sequence[Listing], note: str | None) -> dict[str, Any]:
     lines = [f"<b>{_html(head)}</b>", ""]
     for listing in listings[:DIGEST_MAX]:
         pay = f" · {money(listing)}" if listing.budget or listing.budget_max else ""
+        if why := why_short(listing):  # not the chat's words: every line says why it came
+            pay += f" · {why}"
         source = _cut(listing.source, 30)
         boards = [(_cut(board, 24), url) for board, url in also_on(listing)]
         while boards and _units(_rest(pay, source, boards)) > share - DIGEST_TITLE_LEAST:

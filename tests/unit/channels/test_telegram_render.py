@@ -96,3 +96,36 @@ def test_a_card_of_emoji_everywhere_fits_as_telegram_counts_it() -> None:
     shown = _Shown()
     shown.feed(message(listing, emoji)["text"])
     assert len("".join(shown.text).encode("utf-16-le")) // 2 <= TEXT_MAX
+
+
+def test_every_line_of_a_digest_says_why_a_job_not_of_its_words_came() -> None:
+    """A job of a word's family, or one like a 👍, is marked on its own line, long titles
+    and a full digest included; a job of the chat's own words is not marked."""
+    from dataclasses import replace
+
+    base = [
+        Listing(f"b:{n}", "board", "งานออกแบบ " * 20, f"https://b.test/{n}", budget=5000)
+        for n in range(DIGEST_MAX)
+    ]
+    listings = [
+        replace(x, kin="IT Support")
+        if n % 3 == 0
+        else replace(x, like="Data Analyst")
+        if n % 3 == 1
+        else x
+        for n, x in enumerate(base)
+    ]
+    [fields] = TelegramMessages().digest(listings, None)
+    shown = _Shown()
+    shown.feed(fields["text"])
+    text = "".join(shown.text)
+    assert len(text.encode("utf-16-le")) // 2 <= TEXT_MAX
+    lines = [line for line in text.splitlines() if line.startswith("• ")]
+    assert len(lines) == DIGEST_MAX
+    for n, line in enumerate(lines):
+        if n % 3 == 0:
+            assert "💡 a job like “IT Support”" in line
+        elif n % 3 == 1:
+            assert "💡 like your 👍 “Data Analyst”" in line
+        else:
+            assert "💡" not in line
