@@ -595,6 +595,17 @@ def _read_places_agree(a: str, b: str) -> bool:
     return any(x.overlaps(y) for x in ours for y in theirs)
 
 
+def companies_agree(a: str, b: str) -> bool:
+    """Whether two employers' keys name one employer: the same, spelled with or without a
+    space ("data dog", "datadog"), or one the other's first words ("acme", "acme robotics":
+    a division, or the name in full). A wrong merge loses nothing: the copy's link shows on
+    the first alert."""
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    short, long = sorted((a.split(), b.split()), key=len)
+    return len("".join(short)) >= 3 and long[: len(short)] == short
+
+
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:
     if a is None or b is None:
         return True
@@ -610,7 +621,7 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
         return Sameness(False, ("another title",))
     reasons = ["same title"]
     stated = bool(a.company and b.company)
-    if stated and a.company != b.company:
+    if stated and not companies_agree(a.company, b.company):
         return Sameness(False, ("same title", "another employer"))
     if not _places_agree(a.place, b.place):
         return Sameness(False, ("same title", "another place"))

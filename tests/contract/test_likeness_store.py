@@ -150,3 +150,22 @@ def test_a_title_with_no_text_and_no_employer_is_neither_kept_nor_looked_up(stor
     assert copies.fresh == frozenset() and all(lk is None for _x, lk in copies.listings)
     # Nothing kept: the employer's own listing of that title later finds no copy to merge into.
     assert store.likeness.note(pairs(job("acme:1", "Data Entry")), T0, T0).earlier == ()
+
+
+def test_one_employers_other_names_are_looked_up_too(store: Store) -> None:
+    """The earlier listings of a title under one employer's other name: its division ("Acme
+    Robotics" beside "Acme"), or spelled with a space ("Data Dog" beside "Datadog"); never
+    another employer's ("Acmeworks" is not "Acme": same_job decides on the words)."""
+    kept = [
+        job("remotive:1", company="Acme Robotics"),
+        job("remotive:2", company="Data Dog"),
+        job("remotive:3", company="Zenith"),
+    ]
+    store.likeness.note(pairs(*kept), T0, T0)
+    later = T0 + timedelta(hours=1)
+    found = store.likeness.note(pairs(job("himalayas:9", company="Acme Ltd")), T0, later)
+    assert [e.job_id for e in found.earlier] == ["remotive:1"]
+    found = store.likeness.note(pairs(job("himalayas:8", company="Datadog")), T0, later)
+    assert [e.job_id for e in found.earlier] == ["remotive:2"]
+    found = store.likeness.note(pairs(job("himalayas:7", company="Ze")), T0, later)
+    assert found.earlier == ()  # two letters name no employer's start

@@ -245,3 +245,19 @@ def test_a_title_that_adds_where_or_how_the_job_is_done_is_one_job(
     place when the listing states none."""
     first, second = job(title=a, location=""), job(title=b, location="", job_id="b:1")
     assert same_job(first, second).same is same, (a, b, same_job(first, second))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Acme", "Acme Ltd", True),
+        ("Acme", "Acme Robotics", True),  # a division
+        ("Data Dog", "Datadog Inc.", True),  # with and without a space
+        ("Acme", "Acmeworks", False),  # another word
+        ("Acme Robotics", "Acme Foods", False),  # two divisions: two employers
+        ("IBM", "Microsoft", False),
+    ],
+)
+def test_one_employer_under_two_names_is_one_job(a: str, b: str, same: bool) -> None:
+    first, second = job(company=a), job(company=b, job_id="b:1")
+    assert same_job(first, second).same is same, (a, b, same_job(first, second))

@@ -699,6 +699,21 @@ WHERE l.job_id IN (
           ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
       UNION
       SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
+          -- one employer's other name ("Acme Robotics", "Data Dog" beside "Datadog")
+          SELECT x.job_id FROM hunter_likeness x
+          WHERE a.company <> '' AND x.title = a.title AND x.seen_at >= :since
+            AND coalesce(json_extract(x.likeness, '$.company'), '') NOT IN ('', a.company)
+            AND min(length(replace(json_extract(x.likeness, '$.company'), ' ', '')),
+                    length(replace(a.company, ' ', ''))) >= 3
+            AND (substr(replace(json_extract(x.likeness, '$.company'), ' ', ''), 1,
+                        length(replace(a.company, ' ', ''))) = replace(a.company, ' ', '')
+                 OR substr(replace(a.company, ' ', ''), 1,
+                           length(replace(json_extract(x.likeness, '$.company'), ' ', '')))
+                    = replace(json_extract(x.likeness, '$.company'), ' ', ''))
+            AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
+          ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
+      UNION
+      SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
           SELECT x.job_id FROM hunter_likeness x
           WHERE a.company = '' AND x.title = a.title AND x.seen_at >= :since
             AND x.job_id NOT IN (SELECT value FROM json_each(:ids))

@@ -44,6 +44,18 @@ LANGUAGE sql SET enable_bitmapscan = off AS $$
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- one employer's other name: "Acme
+            -- Robotics" beside "Acme", "Data Dog" beside "Datadog" (same_job decides)
+            SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
+            WHERE a.company <> '' AND x.title = a.title AND x.seen_at >= p_since
+              AND coalesce(x.likeness->>'company', '') NOT IN ('', a.company)
+              AND least(length(replace(x.likeness->>'company', ' ', '')),
+                        length(replace(a.company, ' ', ''))) >= 3
+              AND (starts_with(replace(x.likeness->>'company', ' ', ''), replace(a.company, ' ', ''))
+                   OR starts_with(replace(a.company, ' ', ''), replace(x.likeness->>'company', ' ', '')))
+              AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
         SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
             SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company = '' AND x.title = a.title AND x.seen_at >= p_since
