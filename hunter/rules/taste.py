@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from hunter.rules.language import THAI
 from hunter.rules.roles import families_in
@@ -45,6 +46,25 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
+ROLE_DISLIKES = 2  # 👎s of one role, none 👍'd, that teach "not this role"
+# What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
+# in the languages of the boards. A role 👎'd ROLE_DISLIKES times and never 👍'd holds back
+# the keyword hits whose every role it is, unless the chat's own words name that role.
+_ROLE_WORDS = (
+    "engineer developer analyst architect consultant manager executive specialist "
+    "administrator technician designer scientist tester writer representative director "
+    "officer coordinator assistant recruiter accountant agent advisor auditor editor "
+    "programmer researcher trainer teacher translator operator"
+)
+_ROLES = {
+    **{word: word for word in _ROLE_WORDS.split(" ")},
+    "engineers": "engineer", "developers": "developer", "analysts": "analyst",
+    "entwickler": "developer", "ingenieur": "engineer", "berater": "consultant",
+    "วิศวกร": "engineer", "นักพัฒนา": "developer", "โปรแกรมเมอร์": "programmer",
+    "นักวิเคราะห์": "analyst", "ผู้จัดการ": "manager", "เจ้าหน้าที่": "officer",
+    "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
+    "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,6 +114,14 @@ def cosine(a: dict[str, float], b: dict[str, float], ignore: frozenset[str] = fr
     return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
 
 
+def roles_of(title: str) -> frozenset[str]:
+    """The roles a title names ("Cloud Security Engineer": engineer), as _ROLES reads them."""
+    text = unicodedata.normalize("NFKC", title).casefold()
+    found = {role for word, role in _ROLES.items() if not word.isascii() and word in text}
+    found |= {_ROLES[w] for w in re.findall(r"[a-zäöü]+", text) if w in _ROLES}
+    return frozenset(found)
+
+
 def keyword_words(include: Iterable[str]) -> frozenset[str]:
     """The words of a chat's keywords, as bags hold them."""
     return frozenset(w for keyword in include for w in _words(keyword))
@@ -105,10 +133,36 @@ class Taste:
 
     taps: tuple[Tap, ...]
     ignore: frozenset[str] = frozenset()
+    own_roles: frozenset[str] = frozenset()  # the roles the chat's own words name
+
+    @property
+    def unwanted_roles(self) -> dict[str, list[str]]:
+        """The roles its 👎s teach it does not want: each 👎'd ROLE_DISLIKES times, never
+        👍'd, and no word of its own; with the titles that taught it."""
+        liked = {r for t in self.taps if t.liked for r in roles_of(t.title)}
+        taught: dict[str, list[str]] = {}
+        for tap in self.taps:
+            for role in roles_of(tap.title) if not tap.liked else ():
+                taught.setdefault(role, []).append(tap.title)
+        return {
+            role: titles
+            for role, titles in taught.items()
+            if len(titles) >= ROLE_DISLIKES and role not in liked and role not in self.own_roles
+        }
 
     @property
     def likes(self) -> bool:
         return any(t.liked for t in self.taps)
+
+    def _named(self, title: str) -> frozenset[str]:
+        """The roles of `title` the chat's own words name, as a word before the role ("Sales
+        Engineer" for a chat of "sales"): a role it wants, whatever its 👎s of others."""
+        words = re.findall(r"[^\W\d_]+", unicodedata.normalize("NFKC", title).casefold())
+        return frozenset(
+            _ROLES[after]
+            for before, after in pairwise(words)
+            if after in _ROLES and before in self.ignore
+        )
 
     def nearest(self, title: str, text: str) -> tuple[float, Tap | None, float, Tap | None]:
         """(how like the nearest 👍 it is, that tap, the same for 👎)."""
@@ -123,9 +177,19 @@ class Taste:
     def held(self, title: str, text: str) -> str:
         """Why a keyword hit is held back, in words; "" when it is not."""
         like, _liked, unlike, disliked = self.nearest(title, text)
-        if disliked is None or unlike < HOLD or unlike <= like:
-            return ""
-        return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
+        if disliked is not None and unlike >= HOLD and unlike > like:
+            return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
+        roles = roles_of(title) - self._named(title)
+        unwanted = self.unwanted_roles if roles and disliked is not None else {}
+        if roles and roles <= set(unwanted):
+            role = sorted(roles)[0]
+            taught = ", ".join(f"“{t[:40]}”" for t in unwanted[role][-2:])
+            article = "an" if role[0] in "aeio" else "a"
+            return (
+                f"held back: {article} {role}'s job, and 👎 of {len(unwanted[role])} such "
+                f"({taught})"
+            )
+        return ""
 
     def drawn(self, title: str, text: str) -> str:
         """The title of the 👍'd listing a listing the words missed is like; "" when none.
@@ -153,4 +217,5 @@ class Taste:
 @lru_cache(maxsize=4096)
 def taste(taps: tuple[Tap, ...], include: tuple[str, ...] = ()) -> Taste:
     """The taste of a chat of these taps and these keywords (one per chat, cached)."""
-    return Taste(taps, keyword_words(include))
+    own = frozenset(role for keyword in include for role in roles_of(keyword))
+    return Taste(taps, keyword_words(include), own)

@@ -107,3 +107,27 @@ def test_the_index_holds_back_and_draws_for_each_chat_alone() -> None:
     for item in (WORDPRESS, WORDPRESS_AGAIN, DJANGO, DJANGO_AGAIN, BAKER, THAI_SUPPORT):
         alone = [name for name, rules in chats if judge(item, rules).matched]
         assert [name for name, _v in fanout.judge(item)] == alone, item.title
+
+
+def test_a_few_thumbs_down_on_one_role_hold_that_role_back_never_the_chats_own() -> None:
+    """A salesperson in IT security types "sales" and "cybersecurity": every engineer of
+    the field is a keyword hit. Two 👎 of engineers teach "not an engineer's job"; the
+    field's sales jobs, a sales engineer (the chat's own word names the role) and an
+    engineer's job once 👍'd are still sent. Made-up titles."""
+    from hunter.rules.taste import Tap, taste
+
+    taps = (Tap(False, "Cloud Security Engineer"), Tap(False, "Security Engineer II"))
+    liking = taste(taps, ("sales", "cybersecurity"))
+    held = liking.held("Cybersecurity Platform Engineer (Kubernetes)", "Run our clusters.")
+    assert held.startswith("held back: an engineer's job, and 👎 of 2 such"), held
+    assert "Cloud Security Engineer" in held  # /why says which taps taught it
+    assert liking.held("Cybersecurity Account Executive", "Sell our platform.") == ""
+    sales_engineer = "Cybersecurity Sales Engineer, Enterprise Accounts"
+    assert liking.held(sales_engineer, "Demo our platform to enterprise buyers in Asia.") == ""
+    platform = "Cybersecurity Platform Engineer (Kubernetes)"
+    assert taste(taps[:1], ("sales", "cybersecurity")).held(platform, "") == ""  # one 👎
+    liked = (*taps, Tap(True, "Detection Engineer"))
+    assert taste(liked, ("sales", "cybersecurity")).held(platform, "x") == ""
+    # A chat whose own words name the role keeps it, 👎s or not.
+    assert taste(taps, ("security engineer",)).unwanted_roles == {}
+    assert set(liking.unwanted_roles) == {"engineer"}
