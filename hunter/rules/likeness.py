@@ -184,7 +184,7 @@ _REGIONS = {
 _HOW = frozenset(
     [*_FILLER, *_REMOTE_PLACES, "only", "based", "first", "friendly", "time", "zone", "timezone",
      "tz", "contract", "contractor", "freelance", "permanent", "temporary", "full", "part",
-     "fulltime", "parttime", "flexible", "or", "and", "in", "from"]
+     "fulltime", "parttime", "or", "and", "in", "from"]
 )  # fmt: skip
 # Two letters that are a country's code and, in a title, more often a job's word: "(IT)".
 _NOT_CODES = frozenset(
