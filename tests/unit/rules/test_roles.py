@@ -13,7 +13,7 @@ from hunter.rules.fanout import Fanout
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
-from hunter.rules.roles import families, families_in
+from hunter.rules.roles import families, families_in, found
 from hunter.rules.taste import Tap
 from hunter.words.details import KIN_MARK, details
 
@@ -110,3 +110,23 @@ def test_every_family_title_is_in_its_own_family() -> None:
     for name, titles in families().items():
         for title in titles:
             assert name in families_in(title), (name, title)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("Frontend", "Front-end Engineer"),
+        ("Frontend", "Senior Web Developer"),
+        ("นักพัฒนาเว็บ", "Web Developer"),
+        ("Backend", "Server Side Developer"),
+        ("DevOps", "Site Reliability Engineer"),
+        ("DevOps", "CI/CD Engineer"),
+    ],
+)
+def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
+    keyword: str, title: str
+) -> None:
+    """Made-up titles: a family is reached by the word a person types for the field, or by
+    its title in Thai, not only by its full English titles."""
+    form = found(title, (keyword,))
+    assert form is not None and form.keyword == keyword, (keyword, title, form)
