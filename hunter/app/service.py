@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from hunter.deliver.channel import Channel, Channels
-from hunter.deliver.deliverer import Deliverer, Delivery, Looked
+from hunter.deliver.deliverer import Deliverer, Delivery, Looked, anything_due
 from hunter.deliver.editor import edit_merged
 from hunter.errors import StoreError
 from hunter.poll import timetable
@@ -204,11 +204,41 @@ class Hunter:
 
     def poll_once(self) -> PollReport:
         """A cron's run (`run --once`): its time kept to learn the cron's gap, and the
-        sources read that are due before the next run is expected."""
+        sources read that are due before the next run is expected. Most runs of a cron
+        find nothing to do: the quiet run ends on the one look it made (`quiet_run`)."""
+        started = time.monotonic()
         now, lease = self.clock(), timedelta(seconds=self.config.lease_seconds)
         look = self.store.sources.look(now, timetable.TICKS_KEPT, now - lease, PRUNE_EVERY)
         ahead = timetable.ahead(timetable.gap(look.ticks), self.config)
+        if self._quiet(look, ahead, now, lease):
+            return self.quiet_run(look, time.monotonic() - started)
         return self.poll(ahead, fixed_now=True, look=look)
+
+    def _quiet(self, look: PollLook, ahead: float, now: datetime, lease: timedelta) -> bool:
+        """Whether the run's one look says there is nothing to do: no source due, nothing to
+        send now or soon, no prune due, no chat that asks to join to tell of, no notice a
+        person waits on. Replicas that share the sources lease them first: never quiet."""
+        if self.config.share_sources or self.config.subscribers.asks or look.prune:
+            return False
+        if self._nudged.is_set():
+            return False
+        looked = Looked(look.claimable, look.next_due)
+        if anything_due(self.store, now, lease, looked):
+            return False
+        sources = list(self.config.sources)
+        return not timetable.due(sources, look.states, self.config, now, ahead, fixed_now=True)
+
+    def quiet_run(self, look: PollLook, seconds: float) -> PollReport:
+        """A cron run with nothing to do: no source read, no claim, no HTTP client, nothing
+        written but the run's tick (kept by its look); said in one line, as every poll."""
+        states = look.states
+        self._next_reads = {
+            s.name: states[s.name].not_before if s.name in states else None
+            for s in self.config.sources
+        }
+        report = PollReport([], Delivery(), None, seconds, len(self.config.sources))
+        log.info(report.line())
+        return report
 
     def next_wake(self) -> datetime:
         """When `hunter run` polls next (the earliest next read, within an interval)."""

@@ -196,3 +196,19 @@ def test_a_cron_run_that_reads_and_finds_nothing_new_is_four_round_trips(
     assert cost is None or cost >= 4  # counted for real: opening, look, claim, notes
     assert len(report.sources) == 3 and not any(s.error for s in report.sources)
     assert all(board.hits[f"/q{n}"] == 2 for n in range(3))
+
+
+def test_a_quiet_cron_run_ends_on_its_one_look(store: Store, board: Board) -> None:
+    """Nothing due, nothing to send, no prune due: `poll_once` ends on the look it made
+    (quiet_run), and asks the store nothing more; its line says the source is not due."""
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    config = parse_config({"sources": [html_source("jobs", url)]})
+    counting = CountingStore(store)
+    clock = datetime.now(UTC)
+    hunter = Hunter(config, counting, TerminalSender(), clock=lambda: clock)  # type: ignore[arg-type]
+    hunter.poll_once()  # reads and primes; its next read is half an hour away, the prune done
+    counting.calls.clear()
+    clock += timedelta(minutes=5)
+    report = hunter.poll_once()
+    assert dict(counting.calls) == {"sources.look": 1}, counting.calls
+    assert report.sources == [] and "1 not due yet" in report.line()
