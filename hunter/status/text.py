@@ -47,7 +47,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         lines.append("  none polled yet")
     for s in view.sources:
         row = s.row
-        state = f"error: {s.problem}" if s.problem else f"{row.last_count} listings"
+        state = f"error: {s.problem}" if s.problem else plural(row.last_count or 0, "listing")
         primed = "" if row.primed_at else " (not primed yet)"
         lines.append(f"  {s.name}: last poll {at(row.last_poll_at)}, {state}{primed}")
         if not s.in_config:

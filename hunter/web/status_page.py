@@ -166,15 +166,15 @@ def _source(source: SourceView, now: datetime, at: Callable[[datetime | None], s
     elif source.condition is SourceCondition.FAILING:
         state = f"<span class=bad>❌ {escape(source.problem, 200)}</span>"
     else:
-        state = f"<span class=ok>✅ {row.last_count or 0} listings</span>"
-    reads = f"{days.reads_today}"
+        state = f"<span class=ok>✅ {plural(row.last_count or 0, 'listing')}</span>"
+    reads = plural(days.reads_today, "read")
     if source.read_budget is not None:  # the most its schedule may make today
-        reads += f" of {source.read_budget}"
+        reads = f"{days.reads_today} of {source.read_budget} reads"
     lines = [
         f'<div class=card id="source-{escape(source.name, quote=True)}">',
         f"<div><span class=name>{escape(source.name)}</span> · {state}</div>",
         f"<div class=muted>อ่านล่าสุด · last read {escape(at(row.last_poll_at))}"
-        f" · วันนี้ · today {reads} reads</div>",
+        f" · วันนี้ · today {reads}</div>",
     ]
     if fresh:
         lines.append(
