@@ -297,11 +297,11 @@ def marked_for(
     """Each chat that wants `listing` (but those that got its first copy) with the listing as
     its verdict marks it. Chats of one verdict share one marked listing: a read of 50 for
     10,000 subscribers made 52,218, most of them alike (bench/community.py's memory)."""
-    alike: dict[tuple[tuple[str, ...], str, str], Listing] = {}
+    alike: dict[tuple[tuple[str, ...], str, str, str], Listing] = {}
     out = []
     for name, verdict in wanted:
         if name not in merged:
-            key = (verdict.keywords, verdict.like, verdict.kin)
+            key = (verdict.keywords, verdict.like, verdict.kin, verdict.near)
             if (chosen := alike.get(key)) is None:
                 chosen = alike[key] = verdict.marked(listing)
             out.append((name, chosen))

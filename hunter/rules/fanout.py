@@ -273,16 +273,16 @@ class Fanout:
                 self.held[chat.name]["language"] += 1
             elif chat.rules.places and elsewhere_for(listing, chat.rules.places):
                 self.held[chat.name]["place"] += 1
-            elif chat.rules.taps and self._held(chat, listing):
+            elif chat.rules.taps and self._held(chat, listing, bool(found.near)):
                 self.held[chat.name]["taps"] += 1
             else:
                 wanted.append((chat.name, found))
         return wanted
 
     @staticmethod
-    def _held(chat: _Chat, listing: Listing) -> bool:
+    def _held(chat: _Chat, listing: Listing, near: bool = False) -> bool:
         liking = taste(chat.rules.taps, chat.rules.include)
-        return bool(liking.held(listing.title, listing.summary))
+        return bool(liking.held(listing.title, listing.summary, near))
 
     def _occurrences(self, text: str) -> dict[str, list[tuple[int, int]]]:
         """Where each word occurs in `text`, overlapping ones too, in order."""

@@ -16,7 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.rules.roles import Form
+from hunter.rules.roles import NEAR, Form
 from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import Taste, taste
 
@@ -75,10 +75,13 @@ class Judgement:
     keywords: tuple[str, ...] = ()  # the include keywords that hit and are not muted
     like: str = ""  # no keyword hit: the title of the 👍'd listing it is like (rules/taste.py)
     kin: str = ""  # no keyword hit: the chat's keyword whose kind of job it is (rules/roles.py)
+    near: str = ""  # no keyword hit: the chat's keyword whose neighbouring role it is
 
     def marked(self, listing: Listing) -> Listing:
         """`listing` as this verdict sends it: the keywords it hit, or what it is like."""
-        return replace(listing, keywords=self.keywords, like=self.like, kin=self.kin)
+        return replace(
+            listing, keywords=self.keywords, like=self.like, kin=self.kin, near=self.near
+        )
 
 
 def matching(live: tuple[str, ...]) -> Judgement:
@@ -92,6 +95,9 @@ def said_otherwise(form: Form) -> Judgement:
     if not form.family:
         said = f"matches {form.keyword!r} (its words in the title)"
         return Judgement(True, said, (form.keyword,))
+    if form.family.startswith(NEAR):
+        said = f"near your words: a job next to {form.keyword!r}"
+        return Judgement(True, said, (form.keyword,), near=form.keyword)
     return Judgement(
         True, f"not your words: a job like {form.keyword!r}", (form.keyword,), kin=form.keyword
     )
@@ -121,7 +127,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
         return _layered(listing, rules, liking) or matching(live)
     unmuted = tuple(word for word in rules.include if word.casefold() not in muted)
     if form := found_in_title(listing.title, unmuted):
-        return _layered(listing, rules, liking) or said_otherwise(form)
+        said = said_otherwise(form)
+        return _layered(listing, rules, liking, bool(said.near)) or said
     like = liking.drawn(listing.title, listing.summary) if liking else ""
     if like and not _layered(listing, rules, None):
         return drawn(like)  # not its words, but very like what it 👍'd, and where it works
@@ -130,14 +137,16 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     return Judgement(False, "no include keyword")
 
 
-def _layered(listing: Listing, rules: FilterConfig, liking: Taste | None) -> Judgement | None:
+def _layered(
+    listing: Listing, rules: FilterConfig, liking: Taste | None, near: bool = False
+) -> Judgement | None:
     """The verdict of the chat's languages, places and 👎s on a listing its words want: left
     out, and why; None when none of them holds it back."""
     if rules.languages and (other := unread(listing, rules.languages)):
         return Judgement(False, other)
     if rules.places and (far := elsewhere_for(listing, rules.places)):
         return Judgement(False, far)
-    if liking and (held := liking.held(listing.title, listing.summary)):
+    if liking and (held := liking.held(listing.title, listing.summary, near)):
         return Judgement(False, held)
     return None
 

@@ -30,6 +30,7 @@ class Listing:
     keywords: tuple[str, ...] = ()  # the include keywords it matched (its card can mute one)
     like: str = ""  # no keyword matched: the title of the 👍'd listing it is like
     kin: str = ""  # no keyword matched: the chat's keyword whose kind of job it is
+    near: str = ""  # no keyword matched: the chat's keyword next to whose role it is
     period: str = ""  # what the budget is per: "" a whole job, or hour, day, week, month, year
     bound: str = ""  # "from": the budget is its least ("15,000+"); "up to": its most
     posted: str = ""  # ISO 8601, UTC: when the board says it was posted; "" not stated
@@ -54,6 +55,8 @@ class Listing:
             data["like"] = self.like
         if self.kin:
             data["kin"] = self.kin
+        if self.near:
+            data["near"] = self.near
         return data
 
     @classmethod
@@ -88,10 +91,11 @@ class Listing:
             reposted=str(data.get("reposted") or ""),
             like=str(data.get("like") or ""),
             kin=str(data.get("kin") or ""),
+            near=str(data.get("near") or ""),
         )
 
 
 # A payload's fields: all but the id (its key) and the copies merged since (kept on its row).
 _PAYLOAD = tuple(
-    f.name for f in fields(Listing) if f.name not in ("job_id", "also_on", "like", "kin")
+    f.name for f in fields(Listing) if f.name not in ("job_id", "also_on", "like", "kin", "near")
 )

@@ -104,11 +104,25 @@ def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
     return (Form(keyword, family, frozenset(found), run=run), joined)
 
 
+NEAR = "near:"  # a Form's family when it is a neighbour of the family that follows
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, dict[str, list[str]]]:
+    data = json.loads(resources.files("hunter.rules").joinpath("roles.json").read_text("utf-8"))
+    return {key: data[key] for key in ("families", "neighbours")}
+
+
 @lru_cache(maxsize=1)
 def families() -> dict[str, tuple[str, ...]]:
     """roles.json's families: each one's titles, folded."""
-    data = json.loads(resources.files("hunter.rules").joinpath("roles.json").read_text("utf-8"))
-    return {name: tuple(t.casefold() for t in titles) for name, titles in data["families"].items()}
+    return {name: tuple(t.casefold() for t in ts) for name, ts in _data()["families"].items()}
+
+
+@lru_cache(maxsize=1)
+def neighbours() -> dict[str, tuple[str, ...]]:
+    """roles.json's neighbours: for each family, the titles of the roles next to it, folded."""
+    return {name: tuple(t.casefold() for t in ts) for name, ts in _data()["neighbours"].items()}
 
 
 def _key(title: str) -> str:
@@ -133,12 +147,36 @@ def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
     own = [form for keyword in include for form in _own(keyword)]
     related: list[Form] = []
     seen = {_key(keyword.casefold()) for keyword in include}
-    for keyword in include:
-        for title, said in _kin(keyword):
-            if title not in seen:
-                seen.add(title)
-                related += said
+    for kin in (_kin, _near):  # a family's titles first, then its neighbours'
+        for keyword in include:
+            for title, said in kin(keyword):
+                if title not in seen:
+                    seen.add(title)
+                    related += said
     return (*own, *related)
+
+
+@lru_cache(maxsize=4096)
+def _near(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
+    """The titles next to a keyword's families (roles.json's neighbours), each with its forms
+    for `keyword`, their family marked NEAR."""
+    return tuple(
+        (_key(title), tuple(replace(f, keyword=keyword) for f in _own(title, NEAR + family)))
+        for family in _family_of().get(_key(keyword.casefold()), ())
+        for title in neighbours().get(family, ())
+    )
+
+
+@lru_cache(maxsize=8192)
+def near_titles(title: str) -> frozenset[str]:
+    """The neighbour titles (roles.json) `title` says: "Full Stack Engineer (Node)" says
+    "full stack engineer"."""
+    return frozenset(
+        t
+        for ts in neighbours().values()
+        for t in ts
+        if any(f.said_by(title) for f in _own(t, NEAR))
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import families_in
+from hunter.rules.roles import families_in, near_titles
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -114,6 +114,13 @@ def cosine(a: dict[str, float], b: dict[str, float], ignore: frozenset[str] = fr
     return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
 
 
+def _role_free(title: str) -> str:
+    """A neighbour title without its role word, joined: "full stack developer" and
+    "fullstack engineer" are one neighbour ("fullstack")."""
+    words = [w for w in title.split() if w not in ("engineer", "developer")]
+    return "".join(words) or title
+
+
 def roles_of(title: str) -> frozenset[str]:
     """The roles a title names ("Cloud Security Engineer": engineer), as _ROLES reads them."""
     text = unicodedata.normalize("NFKC", title).casefold()
@@ -154,6 +161,21 @@ class Taste:
     def likes(self) -> bool:
         return any(t.liked for t in self.taps)
 
+    def _near_disliked(self, title: str) -> str:
+        """The 👎'd title that says a role next to the chat's words (roles.json's neighbours)
+        that `title` says too, when no 👍 says it and no word of the chat's own is part of it:
+        one 👎 of a neighbour leaves that neighbour out."""
+        said = {_role_free(t) for t in near_titles(title)}
+        if not said or not self.taps:
+            return ""
+
+        def says(tap: Tap) -> bool:
+            return bool(said & {_role_free(t) for t in near_titles(tap.title)})
+
+        if any(tap.liked and says(tap) for tap in self.taps):
+            return ""
+        return next((t.title for t in reversed(self.taps) if not t.liked and says(t)), "")
+
     def _named(self, title: str) -> frozenset[str]:
         """The roles of `title` the chat's own words name, as a word before the role ("Sales
         Engineer" for a chat of "sales"): a role it wants, whatever its 👎s of others."""
@@ -174,11 +196,14 @@ class Taste:
                 best[tap.liked] = (share, tap)
         return (*best[True], *best[False])
 
-    def held(self, title: str, text: str) -> str:
-        """Why a keyword hit is held back, in words; "" when it is not."""
+    def held(self, title: str, text: str, near: bool = False) -> str:
+        """Why a keyword hit is held back, in words; "" when it is not. `near`: it came as a
+        role next to the chat's words (roles.json's neighbours), which one 👎 leaves out."""
         like, _liked, unlike, disliked = self.nearest(title, text)
         if disliked is not None and unlike >= HOLD and unlike > like:
             return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
+        if near and (tapped := self._near_disliked(title)):
+            return f"held back: next to your words, and 👎 of “{tapped[:60]}”"
         roles = roles_of(title) - self._named(title)
         unwanted = self.unwanted_roles if roles and disliked is not None else {}
         if roles and roles <= set(unwanted):

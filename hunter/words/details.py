@@ -19,6 +19,7 @@ DISMISS_LABEL, MUTE_LABEL, APPLIED_LABEL = "👎 ไม่สนใจ", "ไม
 LIKE_LABEL = "👍 สนใจ"
 LIKE_MARK = "💡 ไม่ตรงคำของคุณ แต่คล้ายที่กด 👍 · not your words: like"
 KIN_MARK = "💡 ไม่ตรงคำของคุณ แต่เป็นงานแบบ · not your words: a job like"
+NEAR_MARK = "💡 ใกล้เคียงคำของคุณ · near your words: a job next to"
 NOT_STATED = "งบไม่ระบุ · budget not stated"
 # Fastwork's engagement types in the words a Thai freelancer reads on the site.
 ENGAGEMENTS = {
@@ -66,6 +67,8 @@ def details(listing: Listing) -> str:
         parts.append(f"{LIKE_MARK} “{listing.like[:60]}”")
     elif listing.kin:  # no keyword of the chat's: a job of its keyword's kind
         parts.append(f"{KIN_MARK} “{listing.kin[:60]}”")
+    elif listing.near:  # no keyword of the chat's: a role next to its keyword's
+        parts.append(f"{NEAR_MARK} “{listing.near[:60]}”")
     return " · ".join(parts)
 
 
@@ -76,6 +79,8 @@ def why_short(listing: Listing) -> str:
         return f"💡 like your 👍 “{listing.like[:40]}”"
     if listing.kin:
         return f"💡 a job like “{listing.kin[:40]}”"
+    if listing.near:
+        return f"💡 near your words: next to “{listing.near[:40]}”"
     return ""
 
 

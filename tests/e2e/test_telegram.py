@@ -183,3 +183,29 @@ def test_an_ampersand_in_a_title_is_shown_as_one(
     prime_then_post(tmp_path, board, tg_env, ["python R&D &lt;team&gt;"])
     run(tmp_path, tg_env)
     assert titles_on_telegram(telegram) == ["python R&D &lt;team&gt;"]
+
+
+def test_a_role_next_to_the_chats_words_reaches_telegram_marked_near_them(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn
+) -> None:
+    """Made-up listings: a backend developer's chat on Telegram is told of a full-stack
+    engineer's job, with the 💡 mark that says it is near its words, not one of them; a
+    job of no neighbouring role stays out."""
+    from tests.support.cli import base_env
+
+    env = base_env(tmp_path, **telegram.env())
+    url = board.serve_jobs("/jobs", [("1", "Seed listing")])
+    write_config(
+        tmp_path,
+        [html_source("board", url)],
+        owner="telegram:111",
+        filter={"include": ["Backend Developer"]},
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs(
+        "/jobs", [("3", "Full-stack Engineer"), ("2", "Pastry Chef"), ("1", "Seed listing")]
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    [text] = telegram.texts(111)
+    assert text.startswith("Full-stack Engineer")
+    assert "💡" in text and "near your words" in text and "Backend Developer" in text

@@ -130,3 +130,24 @@ def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
     its title in Thai, not only by its full English titles."""
     form = found(title, (keyword,))
     assert form is not None and form.keyword == keyword, (keyword, title, form)
+
+
+def test_a_role_next_to_the_chats_words_comes_marked_and_one_thumbs_down_leaves_it_out() -> None:
+    """Made-up listings: a backend developer is told of a full-stack engineer's job, marked
+    as near its words; one 👎 of it leaves that neighbour out (a "Full Stack Developer"
+    too, the same role), never its own words' jobs; a 👍 keeps it."""
+    rules = FilterConfig(include=("backend developer",))
+    full = Listing("a:1", "a", "Full-stack Engineer", "https://a.test/1")
+    verdict = judge(full, rules)
+    assert verdict.matched and verdict.near == "backend developer"
+    assert "near your words" in details(verdict.marked(full))
+    other = Listing(
+        "a:2", "a", "Fullstack Developer, Payments Platform (TypeScript, AWS)", "https://a.test/2"
+    )
+    own = Listing("a:3", "a", "Backend Developer (Go)", "https://a.test/3")
+    disliked = replace(rules, taps=(Tap(False, "Full-stack Engineer"),))
+    held = judge(other, disliked)
+    assert not held.matched and "next to your words" in held.reason, held
+    assert judge(own, disliked).matched
+    both = (Tap(False, "Full-stack Engineer"), Tap(True, "Full Stack Engineer, Data"))
+    assert judge(other, replace(rules, taps=both)).matched  # its 👍 keeps it
