@@ -108,3 +108,23 @@ def test_a_users_docs_name_nothing_a_user_does_not_have(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert not re.findall(r"[Ii]ssue \d+", text)
     assert "../shared" not in text
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in USER_DOCS if p.name != "development.md"], ids=lambda p: p.name
+)
+def test_a_users_docs_read_in_short_sentences(path: Path) -> None:
+    """No sentence of prose past 60 words (tables, code and the generated key tables aside):
+    a newcomer reads these from the top."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"<!-- keys:.*?<!-- /keys -->", "", text, flags=re.S)
+    text = re.sub(r"^\|.*$", "", text, flags=re.M)
+    text = re.sub(r"^\s*[-*] |^\s*\d+\. ", "\n\n", text, flags=re.M)
+    long = [
+        sentence[:80]
+        for paragraph in re.split(r"\n\s*\n", text)
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\"`(*])", " ".join(paragraph.split()))
+        if len(sentence.split()) > 60
+    ]
+    assert long == []
