@@ -22,7 +22,7 @@ from hunter.errors import ConfigError
 from hunter.rules.destinations import ChatConfig
 from hunter.settings.chats import RECIPIENT_HELP
 from hunter.settings.config import Config
-from hunter.settings.environment import Environment, cleaned
+from hunter.settings.environment import Environment, cleaned, reads
 from hunter.settings.hosts import host_of
 
 KINDS: tuple[ChannelKind, ...] = (line.KIND, telegram.KIND, discord.KIND)
@@ -57,7 +57,7 @@ def settings(env: Environment, config: Config, kind: ChannelKind) -> Any:
     values = environ(env, kind)
     if config.owner and line.KIND.owns(config.owner) and not values.get("LINE_TO"):
         values = {**values, "LINE_TO": config.owner}
-    return kind.read(values, _tos(config, kind))
+    return kind.read(values, chats_on(config, kind))
 
 
 def environ(env: Environment, kind: ChannelKind) -> dict[str, str]:
@@ -136,7 +136,7 @@ def open_channels(
     joins = joining(env, config)
     for kind in KINDS:
         found = settings(env, config, kind)
-        tos = _tos(config, kind)
+        tos = chats_on(config, kind)
         if not tos and kind in joins:  # its subscribers' chats need it, whatever hunter.toml says
             tos = [ChatConfig("subscribers", kind.prefix, {})]
         channel = kind.open(found, tos, bool(config.chats), deadline)
@@ -180,16 +180,10 @@ def half_set(env: Environment, config: Config) -> list[str]:
     for kind in KINDS:
         if any(kind.owns(to) for to in tos) or kind in joins or not kind.needs:
             continue
-        values = environ(env, kind)
-        prefixes = tuple(key.removesuffix("<NAME>") for key in kind.keys)
-        given = sorted(
+        given = sorted(  # what a person set for it (HUNTER_*: where its API is, for tests)
             name
-            for name, value in values.items()
-            if value
-            and not name.startswith("HUNTER_")
-            and (
-                name in kind.keys or name.startswith(tuple(p for p in prefixes if p.endswith("_")))
-            )
+            for name, value in environ(env, kind).items()
+            if value and not name.startswith("HUNTER_") and reads(name, kind.keys)
         )
         if given:
             said.append(
@@ -238,12 +232,8 @@ def owner_of(env: Environment, config: Config) -> str | None:
 
 
 def chats_on(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
-    """The chats hunter.toml puts on `kind`: the owner's (named "owner"), then [[chats]]."""
-    return _tos(config, kind)
-
-
-def _tos(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
-    """The chats on `kind`: the [[chats]], and the owner's where hunter.toml names it."""
+    """The chats hunter.toml puts on `kind`: the owner's where it names it (named "owner"),
+    then the [[chats]]."""
     owner = config.owner
     mine = [ChatConfig("owner", owner, {})] if owner and kind.owns(owner) else []
     return mine + [chat for chat in config.chats if kind.owns(chat.to)]

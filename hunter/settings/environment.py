@@ -78,6 +78,12 @@ def cleaned(
     return values
 
 
+def reads(name: str, keys: Iterable[str]) -> bool:
+    """Whether `name` is one of `keys` (a name, or a prefix before "<NAME>")."""
+    names, prefixes = _names(keys)
+    return name in names or name.startswith(prefixes)
+
+
 def _names(keys: Iterable[str]) -> tuple[set[str], tuple[str, ...]]:
     keys = list(keys)
     names = {key for key in keys if not key.endswith("<NAME>")}
