@@ -1,5 +1,5 @@
-"""The status, gathered once (`gather`) into the typed StatusView (status_view.py) that every
-render lays out: `hunter status` as text and JSON (status_text.py), the chat's "สถานะ", the
+"""The status, gathered once (`gather`) into the typed StatusView (view.py) that every
+render lays out: `hunter status` as text and JSON (text.py), the chat's "สถานะ", the
 Markdown summary, the status page. What it says of a channel (its quota, its recipients, its
 name) it asks the channels."""
 

@@ -1,6 +1,6 @@
 """The status as `hunter status` prints it, as text for people (`as_text`) and as JSON for
 scripts (`as_json`), and as a chat's "สถานะ" (`chat_text`): three layouts of one StatusView
-(status_view.py), which made every judgement; nothing here decides anything again."""
+(view.py), which made every judgement; nothing here decides anything again."""
 
 from __future__ import annotations
 

@@ -211,7 +211,7 @@ ASKERS_NAMED = 10  # chats one card names; the rest are counted (the owner's sta
 def asks_to_join(askers: Sequence[tuple[str, str]], now: datetime) -> Listing:
     """The owner's card of the chats that ask to join (join = "approve"), each (its id, its
     name where known): one card for all who asked since the last (chat/asks.py). Its
-    buttons approve and refuse (wording.buttons, by `askers`). Its id names each chat, so
+    buttons approve and refuse (details.buttons, by `askers`). Its id names each chat, so
     that a chat's /forget deletes a card that names it (store: position(':chat:'))."""
     named = list(askers[:ASKERS_NAMED])
     chats = _ASKERS_APART.join(chat for chat, _who in named)

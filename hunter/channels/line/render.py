@@ -38,7 +38,7 @@ LIKE_ID_MAX = 100  # a card's 👍 only under a listing whose id is at most this
 # A reply token works once, within about a minute of its event (LINE's reply API): an event
 # handled later (taken over after a restart) still acts, but no longer answers.
 REPLY_WINDOW = timedelta(seconds=50)
-# Postback data: "<verb> <argument>" (rules/wording.buttons), read back by hunter/chat/answers.py.
+# Postback data: "<verb> <argument>" (words/details.buttons), read back by hunter/chat/answers.py.
 
 
 def utf16_len(text: str) -> int:
