@@ -1,6 +1,7 @@
 """The current schema files (hunter/store/sql/<dialect>/schema.sql) are exactly what the
-migrations make: applied to an empty database, each gives the same tables, columns, defaults,
-constraints, indexes, functions and version as running every migration does. A migration
+migrations make: applied to an empty database (with, for PostgreSQL, the functions' folder
+after it), each gives the same tables, columns, defaults, constraints, indexes, functions and
+version as running every migration does. A migration
 added without `uv run python -m tests.support.schema --write` fails here."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from hunter.store import queries
 from hunter.store.postgres import PostgresStore
 from hunter.store.sqlite import SQLiteStore
 from hunter.store.sqlite.database import _statements
@@ -33,6 +35,7 @@ def test_the_postgresql_schema_file_is_what_the_migrations_make(
         migrated.migrate()
     with psycopg.connect(second_pg_url, autocommit=True) as db:
         db.execute(FILES["postgres"].read_text(encoding="utf-8").encode())
+        db.execute(queries.functions().encode())  # the functions' one text, beside it
     assert pg_shape(second_pg_url) == pg_shape(pg_url)
 
 

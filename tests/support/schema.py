@@ -30,11 +30,11 @@ HEADER = """-- hunter's {dialect} schema as the migrations leave it today, versi
 
 
 def postgres_schema(url: str) -> str:
-    """Tables (columns, defaults, constraints), indexes and hunter's functions, in name order."""
+    """Tables (columns, defaults, constraints) and indexes, in name order. The functions are
+    not repeated here: their one text is hunter/store/sql/postgres/functions/."""
     with psycopg.connect(url) as db:
         [(version,)] = db.execute("SELECT value FROM hunter_meta WHERE key = 'schema_version'")
         parts = [HEADER.format(dialect="PostgreSQL", version=version)]
-        parts.append("SET check_function_bodies = false;\n")
         tables = [
             r[0]
             for r in db.execute(
@@ -74,12 +74,7 @@ def postgres_schema(url: str) -> str:
             "ORDER BY indexname"
         ).fetchall()
         parts += [f"{definition};\n" for (definition,) in indexes]
-        functions = db.execute(
-            "SELECT pg_get_functiondef(p.oid) FROM pg_proc p "
-            "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'hunter%' "
-            "ORDER BY p.proname, pg_get_function_identity_arguments(p.oid)"
-        ).fetchall()
-        parts += [f"{definition.strip()};\n" for (definition,) in functions]
+        parts.append("-- The functions: hunter/store/sql/postgres/functions/ (their one text).\n")
     return "\n".join([*parts, _version_row(version)])
 
 
