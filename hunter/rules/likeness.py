@@ -45,6 +45,9 @@ SHINGLE = 5  # characters per n-gram
 MIN_TEXT = 40  # characters of text below which a text says nothing
 TEXT_SAME = 0.55  # of the shorter text's 5-grams found in the other: the same text
 TEXT_ALONE = 0.85  # ... when the text must speak for a client a board does not state
+# ... when one board posts the same title of the same employer at the same stated place again
+# under a new id: its introduction rewritten, the rest of its text kept
+TEXT_REPOSTED = 0.3
 
 # Words that say how a job is advertised, not which job it is.
 _FILLER = frozenset(
@@ -628,7 +631,8 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     if not _pays_agree(a.pay, b.pay):
         return Sameness(False, ("same title", "other pay"))
     share = text_share(a, b)
-    if share is not None and share < TEXT_SAME:
+    reposted = same_board and stated and bool(a.place and b.place)
+    if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
     # A title and an employer without text beside a listing with its text, on another
     # board: the absence of text is no evidence (a copycat board posts the titles of real

@@ -261,3 +261,27 @@ def test_a_title_that_adds_where_or_how_the_job_is_done_is_one_job(
 def test_one_employer_under_two_names_is_one_job(a: str, b: str, same: bool) -> None:
     first, second = job(company=a), job(company=b, job_id="b:1")
     assert same_job(first, second).same is same, (a, b, same_job(first, second))
+
+
+def test_a_repost_whose_introduction_changed_is_the_same_job_on_its_own_board() -> None:
+    """Made-up texts: one board posts the same title of the same employer at the same place
+    again under a new id, its introduction rewritten and the rest kept. On its own board that
+    is one job; the same pair from two boards needs more of the text the same."""
+    body = (
+        "You will design and run our Python services on AWS, review code and mentor two "
+        "junior engineers. You have five years of Python and PostgreSQL."
+    )
+    first = "We are Acme, a payments company for small shops in Southeast Asia. " + body
+    again = (
+        "Join the fastest growing fintech in Bangkok, backed by top investors, with an "
+        "award-winning culture, hybrid work, free lunches, a gym, a learning budget, health "
+        "insurance for your family and great benefits for everyone who joins us this year. " + body
+    )
+    a = job(summary=first, job_id="a:1")
+    b = job(summary=again, job_id="a:2")
+    share = text_share(a, b)
+    assert share is not None and 0.3 <= share < 0.55, share
+    assert same_job(a, b, same_board=True).same
+    assert not same_job(a, b, same_board=False).same
+    elsewhere = job(summary=again, job_id="a:3", location="Chiang Mai, Thailand")
+    assert not same_job(a, elsewhere, same_board=True).same  # another place
