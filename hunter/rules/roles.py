@@ -28,7 +28,9 @@ from importlib import resources
 from itertools import pairwise
 
 _WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
-_THAI = re.compile(r"[\u0e00-\u0e7f]")
+# Scripts written without spaces between words, read as a phrase anywhere in a title: Thai,
+# Chinese and Japanese (and Korean, whose words are spaced but whose titles run together).
+_THAI = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 @dataclass(frozen=True)

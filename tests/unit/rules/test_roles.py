@@ -151,3 +151,18 @@ def test_a_role_next_to_the_chats_words_comes_marked_and_one_thumbs_down_leaves_
     assert judge(own, disliked).matched
     both = (Tap(False, "Full-stack Engineer"), Tap(True, "Full Stack Engineer, Data"))
     assert judge(other, replace(rules, taps=both)).matched  # its 👍 keeps it
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("前端开发", "Frontend Engineer"),
+        ("Frontend Developer", "高级前端开发工程师"),
+        ("数据分析师", "Data Analyst"),
+    ],
+)
+def test_a_chinese_title_reaches_its_family_and_is_reached(keyword: str, title: str) -> None:
+    """Made-up titles: Chinese, written without spaces, is read as a phrase anywhere in a
+    title, as Thai is."""
+    form = found(title, (keyword,))
+    assert form is not None and form.keyword == keyword, (keyword, title, form)
