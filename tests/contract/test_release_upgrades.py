@@ -5,17 +5,15 @@ SQLite, and keeps every listing it knew. The functions are repeatable now
 numbered migrations, and a fresh database holds the same.
 
 Each release's database is made from the numbered migrations as this checkout has them, after
-checking that their statements are the ones the releases shipped: each file's SQL, its `--`
-comments left out (the code's history moved to git, so comments naming the tracker's issues
-were taken out; nothing that runs changed), hashed below from `git show 2a262fd:<file>`. No
-file changed between these releases. The first three releases have their own tests in
+checking that each file is, byte for byte, what the releases shipped (hashed below from
+`git show 2a262fd:<file>`; no file changed between these releases): a migration is never
+edited, a change is always a new numbered file. The first three releases have their own tests in
 test_migrations.py.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import sqlite3
 from pathlib import Path
 
@@ -31,86 +29,79 @@ from tests.support import postgres
 from tests.support.schema import pg_shape, sqlite_shape
 
 RELEASES = {"d9d92cb": 10, "cb26bb9": 13, "41f876e": 26, "085005c": 28, "2a262fd": 29}
-# `git show 2a262fd:hunter/store/sql/<dialect>/<file>`, without its comments: sha256, 16 digits
+# `git show 2a262fd:hunter/store/sql/<dialect>/<file> | sha256sum`, its first 32 digits
 SHIPPED = {
     "postgres": {
-        "001_init.sql": "2c7d8b295ccb43f2",
-        "002_pace.sql": "da2957a1cd915eb9",
-        "003_chat.sql": "0ac870e4fd65229e",
-        "004_inbox.sql": "bfa09ac781983075",
-        "005_chats.sql": "9956aa1cce1f8d06",
-        "006_tuning.sql": "6737384807af9b51",
-        "007_chat_floors.sql": "4d6eecc764f5c02d",
-        "008_chat_order.sql": "61b63dcae2b10650",
-        "009_source_shape.sql": "ebc2e61f3ae056aa",
-        "010_sent_by_chat.sql": "a69ff6edd68906c0",
-        "011_marks_by_chat.sql": "5969e29ef37af960",
-        "012_reads.sql": "5748748f77a596e3",
-        "013_schedule.sql": "a2492d1fba6175b5",
-        "014_bursts.sql": "262e0659b1e706b9",
-        "015_chat_key.sql": "35ae2bd1f2d42527",
-        "016_reads_by_day.sql": "1e7ce3ded51e274a",
-        "017_outbox_chats.sql": "75f807c3a21493c8",
-        "018_outbox_look.sql": "2397c00fbe0355cc",
-        "019_subscribers.sql": "ab6dd11f0e0ac78c",
-        "020_likeness.sql": "79169697dc8f05c6",
-        "021_reads_merged.sql": "e72c5cd3545acd8e",
-        "022_likeness_fresh.sql": "4cca15795ff6f6a7",
-        "023_chat_rows_compact.sql": "02c4b358070d9f19",
-        "024_also_on.sql": "f2802f41caa5c812",
-        "025_likeness_by_employer.sql": "6e67b718ee533585",
-        "026_send_slots.sql": "98c436688685b3bd",
-        "027_turns.sql": "ae8231ba7f5eceb8",
-        "028_places.sql": "acd7c4c58dcf918b",
-        "029_asker_names.sql": "4772bd8f8f1d36f8",
+        "001_init.sql": "5804c854b235e1f6f5d610e72cba4bbe",
+        "002_pace.sql": "af27102dfa2d917ed2cb7d2ff166e624",
+        "003_chat.sql": "21c3d4189bfb54806a73667ca1ca9b21",
+        "004_inbox.sql": "cb807212f6fd5649c4d96dec8769a167",
+        "005_chats.sql": "41451bc50eeb42cf70d5d697c42f1d09",
+        "006_tuning.sql": "761743972200dce517add42d4d732fac",
+        "007_chat_floors.sql": "65d486a40b754fb97058d6f5f756fbc0",
+        "008_chat_order.sql": "8d4c654d848cefd2f6df8f9d4545623e",
+        "009_source_shape.sql": "bff46b237ba9ddf06566b4d4cc171bf2",
+        "010_sent_by_chat.sql": "271ad809a7ec2b41e247bf40fcf56f69",
+        "011_marks_by_chat.sql": "b3aadf8a15721205f0ccbc7b2751edbc",
+        "012_reads.sql": "2730292d7c6f85ad2c6186d1bf38802e",
+        "013_schedule.sql": "0a5efd0265ad80a409e658bcd9541e3d",
+        "014_bursts.sql": "b86a8c449f8674f502c7ed154ff2a652",
+        "015_chat_key.sql": "faf9fd343f2130293a079ae1e7dd5f05",
+        "016_reads_by_day.sql": "aed6856ae68edd976224aa78986e2fd0",
+        "017_outbox_chats.sql": "7377e8204cfe0f43aac5872c42c6ee05",
+        "018_outbox_look.sql": "52ee69e0db77b29f4c0f5d80c37c18a5",
+        "019_subscribers.sql": "71f2330565b79d41e85cef7643e5ab75",
+        "020_likeness.sql": "7da44c69679828f047f5b3778b3d5629",
+        "021_reads_merged.sql": "f72217f6e2926d613311737766606b56",
+        "022_likeness_fresh.sql": "96417b56b1598dbfa8d3bb39fde5ef2a",
+        "023_chat_rows_compact.sql": "c73883f12b4a24d5360385336e817bb8",
+        "024_also_on.sql": "996bf3f8d41ed91427de7fa982c9028b",
+        "025_likeness_by_employer.sql": "7f7cf97823f47bbc08c1e6dba136b96c",
+        "026_send_slots.sql": "3be597c08d562a94860f3182a76505e6",
+        "027_turns.sql": "98d460a730cae862f75ad8fed53d0737",
+        "028_places.sql": "5d276bbc22ed6a0d055278ca51c3fa17",
+        "029_asker_names.sql": "53bc9fe36b4452a48397d54dd0b49c0c",
     },
     "sqlite": {
-        "001_init.sql": "c4ccdfdbdcad9fe8",
-        "002_pace.sql": "3fed310459860e9a",
-        "003_chat.sql": "ca107313bbc10633",
-        "004_inbox.sql": "7557ca3ba54f590a",
-        "005_chats.sql": "c078e4288244ef5b",
-        "006_tuning.sql": "e80f646112744078",
-        "007_chat_floors.sql": "ea60f8ea39207bf8",
-        "008_chat_order.sql": "bc36feb1e55e3ad1",
-        "009_source_shape.sql": "4bb98c6dfb26e001",
-        "010_sent_by_chat.sql": "ccd5957b3c86237f",
-        "011_marks_by_chat.sql": "0915fbd6fca6b63a",
-        "012_reads.sql": "3c7b0f5a46f24143",
-        "013_schedule.sql": "727e2bba5c4e3b98",
-        "014_bursts.sql": "17db4fd369edb924",
-        "015_chat_key.sql": "314df7b226989645",
-        "016_reads_by_day.sql": "17db4fd369edb924",
-        "017_outbox_chats.sql": "17db4fd369edb924",
-        "018_outbox_look.sql": "17db4fd369edb924",
-        "019_subscribers.sql": "b96e44ab61574151",
-        "020_likeness.sql": "439d940a8fada3d0",
-        "021_reads_merged.sql": "574fdf31bfe9c348",
-        "022_likeness_fresh.sql": "17db4fd369edb924",
-        "023_chat_rows_compact.sql": "17db4fd369edb924",
-        "024_also_on.sql": "c252bbba06493f6f",
-        "025_likeness_by_employer.sql": "17db4fd369edb924",
-        "026_send_slots.sql": "10e60a272bb13426",
-        "027_turns.sql": "64be91f7e12dd759",
-        "028_places.sql": "92bc0d0b2c334994",
-        "029_asker_names.sql": "4616e296b2ff2ff5",
+        "001_init.sql": "e27baee7208151fb2cdc87e198f5d6d4",
+        "002_pace.sql": "8c50cd642998e183647c4ec17f25d93d",
+        "003_chat.sql": "386782824d4a5508460103fe67e93842",
+        "004_inbox.sql": "7c3de1c58c557d91341ae76aba6650e1",
+        "005_chats.sql": "f7cf6a231b47bb408c2de0e3871eeeaf",
+        "006_tuning.sql": "9b03a6edc921ea1c7a5cc9c596870514",
+        "007_chat_floors.sql": "2249bd74020352957c96ba023a780aa3",
+        "008_chat_order.sql": "d30aadbc2f00b048661d435e948b5034",
+        "009_source_shape.sql": "f69429481dbf8f1cedc3bc7db53acbee",
+        "010_sent_by_chat.sql": "31de7b3ffb318e913d717ab9ebe6081f",
+        "011_marks_by_chat.sql": "bef1896c2978fe9f0c104cfb5e80d721",
+        "012_reads.sql": "005d84a653dfbca7a23d100901a1144e",
+        "013_schedule.sql": "62ac110d76d356bf1aba7567eb9b9634",
+        "014_bursts.sql": "ecd6a474ba7697883d108948fc210079",
+        "015_chat_key.sql": "80905674af549722161369f2e6bda8a7",
+        "016_reads_by_day.sql": "8cfa9fd947620760115eca6ffafddcda",
+        "017_outbox_chats.sql": "ce5cf0c4d4da8e56cbbbc4fb01b3bf4b",
+        "018_outbox_look.sql": "b18e674785c76d248e9a62771d9255a9",
+        "019_subscribers.sql": "468d41de716fa90bd738f8c0662d0dbe",
+        "020_likeness.sql": "2a43ea54f1665ad1c4100326e9d857a8",
+        "021_reads_merged.sql": "9ae7066bfff4014e4f45287affa1e768",
+        "022_likeness_fresh.sql": "fd87c7d1453690e2e223984444494d49",
+        "023_chat_rows_compact.sql": "b8a334d4b900dbc84def4a413b439df7",
+        "024_also_on.sql": "886d22d3b63736439586dfafb447aa02",
+        "025_likeness_by_employer.sql": "fdb621bb476351686c40de07f9175fcd",
+        "026_send_slots.sql": "94b8efb555b9e89566d07c9be13393c7",
+        "027_turns.sql": "60496c552e8290574871b30e60d35169",
+        "028_places.sql": "8976f9479b026c33d5ebb1bdeb6d60a9",
+        "029_asker_names.sql": "37f6c58a63479ee931600d4ff629f902",
     },
 }
 
 
-def statements_digest(text: str) -> str:
-    """A migration's SQL as it runs: its lines without `--` comments, hashed."""
-    lines = [re.sub(r"--.*$", "", line).rstrip() for line in text.splitlines()]
-    return hashlib.sha256("\n".join(x for x in lines if x.strip()).encode()).hexdigest()[:16]
-
-
 def shipped(dialect: str, version: int) -> list[str]:
-    """Migrations 001 to `version`, as this checkout has them: each runs what it shipped."""
+    """Migrations 001 to `version`, as this checkout has them: each byte as it shipped."""
     found = [(v, name, sql) for v, name, sql in queries.migrations(dialect) if v <= version]
     for _version, name, sql in found:
-        assert statements_digest(sql) == SHIPPED[dialect][name], (
-            f"{dialect}/{name} runs other statements than it shipped with: a change is a new "
-            "numbered migration"
+        assert hashlib.sha256(sql.encode()).hexdigest()[:32] == SHIPPED[dialect][name], (
+            f"{dialect}/{name} was edited after it shipped: a change is a new numbered migration"
         )
     return [sql for _version, _name, sql in found]
 

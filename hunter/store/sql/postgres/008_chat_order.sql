@@ -1,5 +1,5 @@
 -- hunter schema, version 8: a chat's changes in the order they were said, and a cap on the
--- keywords a chat adds. Two replicas may handle "เพิ่ม w" and "ลบ w" (or "งบ 1000"
+-- keywords a chat adds (issue 29). Two replicas may handle "เพิ่ม w" and "ลบ w" (or "งบ 1000"
 -- and "งบ 2000") at once; the change stamped with the later LINE timestamp wins, whichever is
 -- written last. The budget and the pause are stamped each on its own, so that an older
 -- "งบ" never undoes a newer "หยุด" of the same row.

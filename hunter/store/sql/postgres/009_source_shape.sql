@@ -1,4 +1,4 @@
--- hunter schema, version 9: each source's shape. A board can rename a field and
+-- hunter schema, version 9: each source's shape (issue 27). A board can rename a field and
 -- nothing fails: its listings come without their pay, or their link. hunter keeps, per source,
 -- how often each field it reads is present (hunter/rules/shape.py decides what is gone), and
 -- tells the owner once when one that was there is no longer found, and once when it is back.

@@ -1,4 +1,4 @@
--- hunter schema, version 10: how many listings each chat was sent since a moment.
+-- hunter schema, version 10: how many listings each chat was sent since a moment (issue 28).
 -- A Telegram chat spends no LINE messages, so what `hunter status` and สถานะ show of it is
 -- what it was sent this month; the index keeps that count to the sent rows of one chat.
 

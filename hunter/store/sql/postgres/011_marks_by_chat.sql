@@ -1,5 +1,5 @@
--- hunter schema, version 11: a card's button acts only on a row of the chat that tapped it.
--- A chat's rows were found by parsing "<listing id>#<chat>" out of the job id, so
+-- hunter schema, version 11: a card's button acts only on a row of the chat that tapped it
+-- (issue 37). A chat's rows were found by parsing "<listing id>#<chat>" out of the job id, so
 -- a board id ending in "#team" let a team member's forged "dismiss" reach the owner's row. The
 -- row's own `chat` column decides now. hunter_mark stays for a hunter of the release before,
 -- still running beside this one during a deploy.
@@ -30,7 +30,7 @@ END $$;
 
 -- A chat's removals of its words are kept a day (of two commands said at once, the one said
 -- last wins by its time), then only those of a word hunter.toml has (`p_keep`, a JSON array):
--- a chat's add/remove churn leaves no row behind (800 commands left 400 rows).
+-- a chat's add/remove churn leaves no row behind (issue 37: 800 commands left 400 rows).
 CREATE OR REPLACE FUNCTION hunter_drop_removals(p_before timestamptz, p_keep text)
 RETURNS bigint
 LANGUAGE plpgsql AS $$
@@ -44,7 +44,7 @@ BEGIN
 END $$;
 
 -- When each listing sent lately was posted (by its board), found and sent: `hunter status`'s
--- freshness, per source. The index keeps it to the sent rows of the last days.
+-- freshness, per source (issue 34). The index keeps it to the sent rows of the last days.
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_sent_at
     ON hunter_seen_jobs (sent_at) WHERE status = 'sent';
 

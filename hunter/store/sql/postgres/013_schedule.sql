@@ -1,4 +1,4 @@
--- hunter schema, version 13: each source's own schedule. A source is read as often
+-- hunter schema, version 13: each source's own schedule (issue 34). A source is read as often
 -- as it posts: what hunter learned of its hours (`cadence`, hunter/poll/cadence.py) and why
 -- its next read (`not_before`) is when it is (`read_reason`: busy, quiet, fixed, every,
 -- site). A read is claimed before it is made, so two replicas never read one due source

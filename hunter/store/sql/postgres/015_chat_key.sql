@@ -1,4 +1,4 @@
--- hunter schema, version 15: a row belongs to its chat by a key of listing and chat.
+-- hunter schema, version 15: a row belongs to its chat by a key of listing and chat (issue 45).
 -- A chat's row was the listing's id spelled "<id>#<chat>", inserted with ON CONFLICT DO
 -- NOTHING: a board id "7#team" then "7" (or the other way round) was one row for two
 -- listings, and one of them reached neither the owner nor team. The primary key is now

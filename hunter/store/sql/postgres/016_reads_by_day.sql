@@ -1,4 +1,4 @@
--- hunter schema, version 16: the status's 7 days summed by the store. The history
+-- hunter schema, version 16: the status's 7 days summed by the store (issue 45). The history
 -- read the newest 20,000 reads and summed them in Python: with 200 sources read every 30
 -- minutes that is two days, so the 7-day chart showed [0,0,0,0,5,18,4] for a true
 -- [13,10,7,11,7,18,4] and lost the older failed reads. The days are the user's (the caller

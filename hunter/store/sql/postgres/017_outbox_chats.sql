@@ -1,4 +1,4 @@
--- hunter schema, version 17: the rows `hunter status` shows say whose they are.
+-- hunter schema, version 17: the rows `hunter status` shows say whose they are (issue 45).
 -- Since version 15 a listing's rows in two chats share its id; the chat was part of the id
 -- before. A new name, since `hunter schema` pasted again re-creates hunter_outbox_rows as it
 -- was (a function's columns cannot change in place), and the release before still calls it.

@@ -1,4 +1,4 @@
--- A quiet run asks once whether anything may be claimed (a new row, a retry due, a
+-- Issue 44: a quiet run asks once whether anything may be claimed (a new row, a retry due, a
 -- transient stuck row due, a batch whose sender died) and when the next retry is due,
 -- instead of a claim of each kind and a look at the next retry: over Supabase each call
 -- crosses the internet. The same conditions as hunter_claim_due and hunter_claim_chat.

@@ -1,4 +1,4 @@
--- hunter schema, version 19: subscribers. A stranger who presses Start (where the
+-- hunter schema, version 19: subscribers (issue 42). A stranger who presses Start (where the
 -- owner lets strangers join) is a row here, keyed by its chat's id on its channel, which is
 -- also the `chat` of its outbox rows and of its keywords (hunter_tuning and the others):
 -- ids of chats are never 1-32 ASCII letters alone, as [[chats]]'s names are, so the two never

@@ -1,4 +1,4 @@
--- hunter schema, version 20: a job's likeness. Each listing hunter records is kept
+-- hunter schema, version 20: a job's likeness (issue 43). Each listing hunter records is kept
 -- with what it is compared by (hunter/rules/likeness.py: its normalised title, employer,
 -- place, pay and a sketch of its text), bucketed by its title, so that a later copy of the
 -- same job (on another board, or again under a new id) is found with one indexed look-up,

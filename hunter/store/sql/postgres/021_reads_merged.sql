@@ -1,5 +1,5 @@
 -- hunter schema, version 21: each read keeps how many of its new listings were merged with an
--- earlier copy of their job, so that the status counts merges per source and day
+-- earlier copy of their job (issue 43), so that the status counts merges per source and day
 -- beside the new and matching ones. An older hunter still running beside this one during a
 -- deploy keeps its reads without the count (0).
 ALTER TABLE hunter_reads ADD COLUMN IF NOT EXISTS merged integer NOT NULL DEFAULT 0;

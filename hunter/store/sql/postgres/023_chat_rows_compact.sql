@@ -1,5 +1,5 @@
--- hunter schema, version 23: a chat's row of a new listing may come as its keywords alone:
--- the listing is the one it belongs to with the keywords that chat matched. 50
+-- hunter schema, version 23: a chat's row of a new listing may come as its keywords alone
+-- (issue 42): the listing is the one it belongs to with the keywords that chat matched. 50
 -- listings for 10,000 subscribers are 54,000 rows; each with its whole listing the record's
 -- document was 40 MB of JSON (over HTTPS to Supabase, and held in memory on both sides). A
 -- row with its whole `listing` is still read as before (an older hunter during a deploy).

@@ -1,4 +1,4 @@
--- hunter schema, version 24: the first alert of a job gains "also on <board>". A
+-- hunter schema, version 24: the first alert of a job gains "also on <board>" (issue 43). A
 -- later copy merged into an alert a chat got is kept on that alert's row (`also`: [source,
 -- url] pairs), and where the channel can edit what it sent (Telegram, Discord) the alert's
 -- message is edited: the channel's id of each sent message is kept (`sent_ref`), and an edit

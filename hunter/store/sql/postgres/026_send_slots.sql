@@ -1,5 +1,5 @@
--- hunter schema, version 26: a channel's pace for the whole bot, shared by every replica.
--- Telegram allows a bot about 30 messages a second in all (its FAQ); replicas
+-- hunter schema, version 26: a channel's pace for the whole bot, shared by every replica
+-- (issue 42). Telegram allows a bot about 30 messages a second in all (its FAQ); replicas
 -- that each kept 28 a second for themselves passed it together. Each sender now takes its
 -- moments to send from this row, a few at a time (deliver/rate.py): `tat` is the first
 -- moment no replica holds yet, in seconds since 1970 (the senders' clocks, which a host

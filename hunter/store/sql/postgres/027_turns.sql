@@ -1,5 +1,5 @@
 -- hunter schema, version 27: a turn of something hunter does at most every so often for
--- everyone (the owner's card of the chats that ask to join, at most one every few
+-- everyone (issue 55: the owner's card of the chats that ask to join, at most one every few
 -- hours however many strangers Start). Kept in hunter_meta under its key, so that a chat's
 -- /forget, which deletes every row naming it, cannot reset it. The turn is taken only when
 -- it is due (`p_every` since the last) and something happened since the last (`p_newest`
@@ -23,7 +23,7 @@ BEGIN
     RETURN QUERY SELECT true, v_last;
 END $$;
 
--- A bucket's look-up costs the same whatever one board shows. 025's note
+-- A bucket's look-up costs the same whatever one board shows (issue 55, high 3). 025's note
 -- answered every earlier listing of a fresh one's title and employer: a board showing 1,000
 -- new listings of one title a read made each read slower by 0.9 s per 1,000 kept. Now each
 -- fresh (title, employer) asks for at most 32 of the newest earlier listings of each kind
@@ -97,7 +97,7 @@ LANGUAGE sql SET enable_bitmapscan = off AS $$
 $$;
 
 -- A copy merged into an alert while the alert still waited is shown by the alert's own push
--- ("also on"): its edit is no longer due once it is sent (024 edited it again, and
+-- ("also on", issue 55): its edit is no longer due once it is sent (024 edited it again, and
 -- on a channel that edits nothing, the copy was told twice). Same arguments and answer.
 CREATE OR REPLACE FUNCTION hunter_edits_claim(p_now timestamptz, p_stale timestamptz, p_limit integer)
 RETURNS TABLE (chat text, retry_key text, sent_ref text, claimed_at timestamptz, listings jsonb)
@@ -133,7 +133,7 @@ BEGIN
     FROM (SELECT DISTINCT c.chat, c.retry_key FROM claimed c) m;
 END $$;
 
--- A channel's moments to send are timed by the database's clock (medium 7). 026
+-- A channel's moments to send are timed by the database's clock (issue 55, medium 7). 026
 -- timed them by each replica's: one whose clock ran 50 s fast took the moments 50 s ahead,
 -- and the others waited 5 s a message (Telegram: 28 messages a second fell to 0.2). The row
 -- now holds the database's time; a sender's `p_now` is only how it asks, and the answer is in
@@ -156,7 +156,7 @@ BEGIN
     RETURN v_first - v_db + p_now;
 END $$;
 
--- Strangers who ask, and the counts of who joined (medium 6 and 9; the join is
+-- Strangers who ask, and the counts of who joined (issue 55, medium 6 and 9; the join is
 -- below, with who started it). An ask nobody
 -- answers expires after a week (a Start asks again) and counts against `max` only until
 -- then; asks fill at most half of `max` (at least one), so that five unanswered Starts no
@@ -164,7 +164,7 @@ END $$;
 -- 45 days (about 94 MB a chat at 20 commands a minute) and the status counted commands as
 -- people ("30 joined, 30 left" from one chat): the counts are now of chats, from their one
 -- row (joined since: its joined_at; left since: its left_at), and nothing more is written.
--- Who started a group's subscription (medium 4): in a group only they, or the
+-- Who started a group's subscription (issue 55, medium 4): in a group only they, or the
 -- group's administrators, change it. `started_by` is the user's id on the chat's channel,
 -- kept with the chat's row (a /forget deletes it with the rest). An older hunter's call of
 -- hunter_subscriber_join (a deploy overlapping it) still finds it: p_by has a default.
@@ -260,7 +260,7 @@ LANGUAGE sql STABLE AS $$
               AND k.chat IN (SELECT s.chat FROM hunter_subscribers s));
 $$;
 
--- A group that became a supergroup (medium 5): Telegram gives it a new id, and the
+-- A group that became a supergroup (issue 55, medium 5): Telegram gives it a new id, and the
 -- old one answers every message 400 "migrate_to_chat_id". A subscriber, its words, its
 -- settings and its rows (waiting, sent, marked) move to the new id, and what got stuck on the
 -- old one is sent again; a stranger's rows at the new id (a hint told) go first. False when
@@ -289,7 +289,7 @@ BEGIN
     RETURN true;
 END $$;
 
--- The languages a chat reads, set from its chat ("ภาษา en th", "languages all"), kept
+-- The languages a chat reads, set from its chat (issue 54: "ภาษา en th", "languages all"), kept
 -- with its other settings, so that /forget, a reset and a supergroup's move take them too.
 -- NULL: hunter.toml's; '': every language; else ISO 639-1 codes apart by spaces. Of two
 -- changes said at once on two replicas, the later one wins (languages_at), as for the budget.
@@ -326,7 +326,7 @@ LANGUAGE sql STABLE AS $$
     ORDER BY 1, 2, 3;
 $$;
 
--- A cron run's look, in one round trip: the run's time kept with the last ones,
+-- A cron run's look, in one round trip (issue 56): the run's time kept with the last ones,
 -- every source's row, whether anything in the outbox may be claimed and when the next retry
 -- is due, and the daily prune's claim. A run with nothing due costs this call and the store's
 -- opening, where it cost five; the functions it calls are the ones a run called one by one.
@@ -348,8 +348,8 @@ BEGIN
     FROM hunter_outbox_look(p_now, p_lease_before) l;
 END $$;
 
--- A poll's notes of its sources and its reads kept for the history, in one round trip.
--- The history is for people to look at: a database that refuses it (in a
+-- A poll's notes of its sources and its reads kept for the history, in one round trip
+-- (issue 56). The history is for people to look at: a database that refuses it (in a
 -- subtransaction of its own) fails no note, as the two calls did apart.
 CREATE OR REPLACE FUNCTION hunter_note_reads(
     p_notes jsonb, p_now timestamptz, p_broken_after integer, p_reads jsonb

@@ -1,4 +1,4 @@
--- hunter schema, version 28: where a chat can work, set from its chat ("ที่ทำงาน
+-- hunter schema, version 28: where a chat can work, set from its chat (issue 54: "ที่ทำงาน
 -- กรุงเทพ ปริมณฑล", "places Portugal, remote"), kept with its other settings as its languages
 -- are, so that /forget, a reset and a supergroup's move take them too. NULL: hunter.toml's;
 -- '': every place; else the place names apart by newlines. Of two changes said at once on two
@@ -18,7 +18,7 @@ RETURNS void LANGUAGE sql AS $$
                          THEN p_now ELSE s.places_at END;
 $$;
 
--- What a chat's places, languages and taps held back of its keyword hits (nothing
+-- What a chat's places, languages and taps held back of its keyword hits (issue 54: nothing
 -- hidden without a trace), counted by each poll and added up over a week at most (p_window:
 -- older counts start again from nothing). Kept with the chat's settings, so that /forget, a
 -- reset and a move take them too; a chat hunter no longer knows (forgotten while the poll
@@ -55,7 +55,7 @@ RETURNS void LANGUAGE sql AS $$
                           THEN p_now ELSE s.held_since END;
 $$;
 
--- 👍 under a card is a mark of its own, "liked", beside "dismissed" (👎) and
+-- 👍 under a card (issue 54) is a mark of its own, "liked", beside "dismissed" (👎) and
 -- "applied" (a 👍 too).
 ALTER TABLE hunter_marks DROP CONSTRAINT IF EXISTS hunter_marks_mark_check;
 ALTER TABLE hunter_marks ADD CONSTRAINT hunter_marks_mark_check
@@ -123,7 +123,7 @@ LANGUAGE sql STABLE AS $$
     ORDER BY 1, 2, 3;
 $$;
 
--- "Try before you wait": when a chat changes its words, places or languages, what
+-- "Try before you wait" (issue 54): when a chat changes its words, places or languages, what
 -- the last week's listings would have brought. Each listing once (its owner's row), newest
 -- first, read through an index of the owner's rows alone (one entry a listing, not a chat).
 CREATE INDEX IF NOT EXISTS hunter_seen_jobs_recent

@@ -1,5 +1,5 @@
--- hunter schema, version 29: the name a chat that asks to join gave with its Start (the
--- owner's card of asks that a poll makes named no one, "10 ids, 0 names, and 990
+-- hunter schema, version 29: the name a chat that asks to join gave with its Start (issue 62,
+-- low 7: the owner's card of asks that a poll makes named no one, "10 ids, 0 names, and 990
 -- more"). Kept only while the chat waits: approving it clears it, refusing or /forget deletes
 -- the row. At most NAME_MOST characters (hunter/store/subscribers.py), cut by hunter.
 ALTER TABLE hunter_subscribers ADD COLUMN IF NOT EXISTS name text;

@@ -1,4 +1,4 @@
--- hunter schema, version 19, for SQLite: subscribers, as the PostgreSQL one.
+-- hunter schema, version 19, for SQLite: subscribers (issue 42), as the PostgreSQL one.
 CREATE TABLE IF NOT EXISTS hunter_subscribers (
     chat      TEXT PRIMARY KEY,
     status    TEXT NOT NULL CHECK (status IN ('asked', 'active', 'left')),

@@ -1,4 +1,4 @@
--- hunter schema, version 20, for SQLite: a job's likeness, as the PostgreSQL one.
+-- hunter schema, version 20, for SQLite: a job's likeness (issue 43), as the PostgreSQL one.
 CREATE TABLE IF NOT EXISTS hunter_likeness (
     job_id   TEXT PRIMARY KEY,
     source   TEXT NOT NULL,

@@ -1,5 +1,5 @@
--- hunter schema, version 24, for SQLite: the first alert of a job gains "also on <board>",
--- as the PostgreSQL one: each sent message's id on the channel, the copies merged
+-- hunter schema, version 24, for SQLite: the first alert of a job gains "also on <board>"
+-- (issue 43), as the PostgreSQL one: each sent message's id on the channel, the copies merged
 -- into a row ([source, url] pairs, JSON), and the edit due on its message.
 ALTER TABLE hunter_seen_jobs ADD COLUMN sent_ref TEXT;
 ALTER TABLE hunter_seen_jobs ADD COLUMN also TEXT;

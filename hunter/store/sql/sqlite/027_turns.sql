@@ -7,9 +7,9 @@ CREATE INDEX hunter_likeness_bucket
 DROP INDEX hunter_likeness_title;
 CREATE INDEX hunter_likeness_title ON hunter_likeness (title, seen_at, job_id);
 
--- Who started a group's subscription: in a group only they, or its admins, change it.
+-- Who started a group's subscription (issue 55): in a group only they, or its admins, change it.
 ALTER TABLE hunter_subscribers ADD COLUMN started_by TEXT;
 
--- The languages a chat reads, set from its chat (see the PostgreSQL migration).
+-- The languages a chat reads, set from its chat (issue 54; see the PostgreSQL migration).
 ALTER TABLE hunter_chat_settings ADD COLUMN languages TEXT;
 ALTER TABLE hunter_chat_settings ADD COLUMN languages_at TEXT;
