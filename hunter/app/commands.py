@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         chats = channels.open_chats(env, config, config.push_deadline_seconds)
         on = bool(chats[2])
         inbox, hooks = _chat(config, env, routes, chats, resources) if port and on else (None, [])
-        hooks += _off(env, config) if port else []
+        hooks += _off(chats[2]) if port else []
         if on and not args.once and not port:
             log.warning(
                 "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "
@@ -133,7 +133,7 @@ def _chat(
     return inbox, [hook(webhook, inbox) for webhook in webhooks]
 
 
-def _off(env: Environment, config: Config) -> list[Hook]:
+def _off(on: list[Webhook]) -> list[Hook]:
     """A webhook called while its chat is off is answered 404 with what to set, and the log
     (which says each refusal, at most so often) names it too."""
     from hunter.web.routes import Hook
@@ -141,7 +141,7 @@ def _off(env: Environment, config: Config) -> list[Hook]:
     def refuse(path: str, why: str) -> Hook:
         return Hook(path, lambda headers: (404, why), lambda body, headers: 404)
 
-    return [refuse(path, why) for path, why in channels.chats_off(env, config)]
+    return [refuse(path, why) for path, why in channels.chats_off(on)]
 
 
 def _status_pages(

@@ -24,7 +24,7 @@ from hunter.deliver.deliverer import Deliverer, Delivery, Looked, anything_due
 from hunter.deliver.editor import edit_merged
 from hunter.errors import StoreError
 from hunter.poll import timetable
-from hunter.poll.poller import Poller, SourcePoll
+from hunter.poll.poller import Poller, SourcePoll, noted_reads
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
@@ -231,11 +231,7 @@ class Hunter:
     def quiet_run(self, look: PollLook, seconds: float) -> PollReport:
         """A cron run with nothing to do: no source read, no claim, no HTTP client, nothing
         written but the run's tick (kept by its look); said in one line, as every poll."""
-        states = look.states
-        self._next_reads = {
-            s.name: states[s.name].not_before if s.name in states else None
-            for s in self.config.sources
-        }
+        self._next_reads = noted_reads(self.config.sources, look.states)
         report = PollReport([], Delivery(), None, seconds, len(self.config.sources))
         log.info(report.line())
         return report

@@ -104,18 +104,20 @@ def joining(env: Environment, config: Config, owner: str | None = None) -> list[
     return [kind for kind in kinds if kind.chat(settings(env, config, kind), None) is not None]
 
 
-def chats_off(env: Environment, config: Config) -> list[tuple[str, str]]:
-    """The webhooks of the channels whose chat is off: (path, why) for each, the why naming
-    what turns it on. A call there (LINE's Verify button) is told so, and the log says it."""
-    off = []
-    for kind in KINDS:
-        if kind.hook_path and kind.chat(settings(env, config, kind), None) is None:
-            why = (
-                f"{kind.name} called {kind.hook_path}, but its chat is off here: set "
-                f"{kind.hook_needs} where hunter runs, and restart it"
-            )
-            off.append((kind.hook_path, why))
-    return off
+def chats_off(on: Sequence[Webhook]) -> list[tuple[str, str]]:
+    """The webhooks of the channels whose chat is off (not among `on`, open_chats' webhooks):
+    (path, why) for each, the why naming what turns it on. A call there (LINE's Verify
+    button) is told so, and the log says it."""
+    served = {hook.path for hook in on}
+    return [
+        (
+            kind.hook_path,
+            f"{kind.name} called {kind.hook_path}, but its chat is off here: set "
+            f"{kind.hook_needs} where hunter runs, and restart it",
+        )
+        for kind in KINDS
+        if kind.hook_path and kind.hook_path not in served
+    ]
 
 
 def may_join(env: Environment, config: Config) -> Callable[[str], bool]:

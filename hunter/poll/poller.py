@@ -92,6 +92,13 @@ class Polled:
         return self.noticed or any(any(s.recorded.values()) for s in self.sources)
 
 
+def noted_reads(
+    sources: Sequence[SourceConfig], states: Mapping[str, SourceState]
+) -> dict[str, datetime | None]:
+    """Each source's next read as the store noted it (None: never read)."""
+    return {s.name: states[s.name].not_before if s.name in states else None for s in sources}
+
+
 class Poller:
     def __init__(
         self,
@@ -128,9 +135,7 @@ class Poller:
         # This replica's sources only: one another replica holds (share_sources) is its
         # wake, not ours, even one it has not read yet; a dead replica's lease is looked at
         # again within interval_minutes.
-        next_reads = {
-            s.name: states[s.name].not_before if s.name in states else None for s in sources
-        }
+        next_reads = noted_reads(sources, states)
         next_reads.update(dict.fromkeys(due, until))  # ours, or another replica's claim
         # A source whose host's turn did not come last time is read first (its thread asks
         # its host's gate first).

@@ -113,8 +113,12 @@ def _clean(name: str, raw: str, secret: bool) -> str:
 
 def value(environ: Mapping[str, str], name: str, default: str = "") -> str:
     """One variable as `cleaned` reads it, for what is read before the environment is checked
-    (the log's level and format): without what surrounds it, never refused."""
-    return (environ.get(name) or default).strip().strip(_INVISIBLE).strip().strip("\"'") or default
+    (the log's level and format): without what surrounds it; `default` where what is left
+    would be refused (read again, and named, by `cleaned`)."""
+    try:
+        return _clean(name, environ.get(name) or "", secret=False) or default
+    except ConfigError:
+        return default
 
 
 def read_environment(environ: Mapping[str, str]) -> Environment:
