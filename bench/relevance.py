@@ -59,6 +59,10 @@ def table(which: str) -> list[str]:
     folks = people(which)
     said = {
         "own": "The project's labelled set (tests/fixtures/relevance/people.json), tuned on",
+        "held back": (
+            "The project's set held back from tuning (tests/fixtures/relevance/held_back.json): "
+            "people of other trades and languages, judged by a hand that never read hunter's code"
+        ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
             "on; with taps, each starts from the 3 listings they would 👍 first (not scored)"

@@ -258,16 +258,30 @@ def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
     return areas, any(_remote(p) for p in places)
 
 
+def _from_home_in(open_to: tuple[Area, ...], areas: tuple[Area, ...]) -> bool:
+    """Whether a remote job is done from home within a chat's places: every place it names is
+    a city, a district or a province (not a country nor a region), and one of the chat's
+    places holds one ("ทำงานที่บ้าน, เขตสะพานสูง กรุงเทพฯ": a Bangkok employer's staff
+    at home in Bangkok, a job in Bangkok)."""
+    finer = [a for a in open_to if a.countries is not None and (a.point or a.provinces)]
+    if not finer or len(finer) != len(open_to):
+        return False
+    return any(c.holds(a) for a in finer for c in areas)
+
+
 def elsewhere(where: Where, places: tuple[str, ...]) -> str:
     """Why a listing `where` it is suits no place of a chat's `places`, in words; "" when it
     suits one, the chat names none, or the listing's place is unknown. A remote job suits only
     a chat whose places say "remote" (one that works in กรุงเทพฯ and ปริมณฑล asked
-    for no "Worldwide" job; a hybrid one is read as on site: _where)."""
+    for no "Worldwide" job; a hybrid one is read as on site: _where), unless it is done from
+    home within one of the chat's places (a city's or a province's, not a country's)."""
     if not places:
         return ""
     areas, remote_ok = _chat_areas(places)
     wanted = ", ".join(p for p in places)
     if where.remote and not remote_ok:
+        if _from_home_in(where.open_to, areas):
+            return ""
         return f"place read as {where.shown()} (this chat works in {wanted}, not remote)"
     if where.remote:
         if not where.open_to or not areas or any(a.countries is None for a in where.open_to):

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import families_in, near_titles
+from hunter.rules.roles import NEAR, families_in, near_titles
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -47,6 +47,7 @@ _STOP_WORDS = (
 _STOP = frozenset(_STOP_WORDS.split())
 SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
 ROLE_DISLIKES = 2  # 👎s of one role, none 👍'd, that teach "not this role"
+ROLE_LIKES = 2  # 👍s of a role (roles.json's) that teach "this role", its title of it alone: 1
 # What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
 # in the languages of the boards. A role 👎'd ROLE_DISLIKES times and never 👍'd holds back
 # the keyword hits whose every role it is, unless the chat's own words name that role.
@@ -129,6 +130,19 @@ def roles_of(title: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _near_roles(title: str) -> frozenset[str]:
+    """The neighbour roles a title says, each as one key ("fullstack")."""
+    return frozenset(_role_free(t) for t in near_titles(title))
+
+
+@lru_cache(maxsize=4096)
+def _roles_said(title: str) -> frozenset[str]:
+    """The roles a tapped title says: its families, and its neighbours (NEAR + key) when it
+    is of no family (a "Full Stack Engineer" is a role of its own, not a backend one)."""
+    kinds = families_in(title)
+    return kinds or frozenset(NEAR + t for t in _near_roles(title))
+
+
 def keyword_words(include: Iterable[str]) -> frozenset[str]:
     """The words of a chat's keywords, as bags hold them."""
     return frozenset(w for keyword in include for w in _words(keyword))
@@ -161,20 +175,22 @@ class Taste:
     def likes(self) -> bool:
         return any(t.liked for t in self.taps)
 
-    def _near_disliked(self, title: str) -> str:
-        """The 👎'd title that says a role next to the chat's words (roles.json's neighbours)
-        that `title` says too, when no 👍 says it and no word of the chat's own is part of it:
-        one 👎 of a neighbour leaves that neighbour out."""
-        said = {_role_free(t) for t in near_titles(title)}
+    def _near_disliked(self, title: str) -> tuple[str, ...]:
+        """The 👎'd titles that say a role next to the chat's words (roles.json's neighbours)
+        that `title` says too, when ROLE_DISLIKES of them do and no 👍 says it: a few 👎s of a
+        neighbour leave that neighbour out (one is often of its stack or its place: a "Software
+        Engineer (Java)" 👎'd by a Python developer is no "not software engineers")."""
+        said = _near_roles(title)
         if not said or not self.taps:
-            return ""
+            return ()
 
         def says(tap: Tap) -> bool:
-            return bool(said & {_role_free(t) for t in near_titles(tap.title)})
+            return bool(said & _near_roles(tap.title))
 
         if any(tap.liked and says(tap) for tap in self.taps):
-            return ""
-        return next((t.title for t in reversed(self.taps) if not t.liked and says(t)), "")
+            return ()
+        tapped = tuple(t.title for t in self.taps if not t.liked and says(t))
+        return tapped if len(tapped) >= ROLE_DISLIKES else ()
 
     def _named(self, title: str) -> frozenset[str]:
         """The roles of `title` the chat's own words name, as a word before the role ("Sales
@@ -203,7 +219,8 @@ class Taste:
         if disliked is not None and unlike >= HOLD and unlike > like:
             return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
         if near and (tapped := self._near_disliked(title)):
-            return f"held back: next to your words, and 👎 of “{tapped[:60]}”"
+            said = ", ".join(f"“{t[:40]}”" for t in tapped[-2:])
+            return f"held back: next to your words, and 👎 of {len(tapped)} such ({said})"
         roles = roles_of(title) - self._named(title)
         unwanted = self.unwanted_roles if roles and disliked is not None else {}
         if roles and roles <= set(unwanted):
@@ -223,7 +240,7 @@ class Taste:
         one family of roles.json, and it be no nearer a 👎."""
         like, liked, unlike, disliked = self.nearest(title, text)
         if liked is None:
-            return ""
+            return ""  # no word in common with any 👍
         if like >= DRAW and like > unlike:
             shared = set(_words(title)) & set(_words(liked.title)) - self.ignore
             if len(shared) >= SHARED_LEAST:
@@ -231,12 +248,25 @@ class Taste:
         if disliked is not None and unlike >= HOLD and unlike > like:
             return ""  # nearer a 👎 than any 👍
         # A job of the kind of one it 👍'd, in other words (a 👍 of "IT Support"
-        # brings "Technical Support Engineer"): the newest 👍 of one of its title's families
-        kinds = families_in(title)
-        for tap in reversed(self.taps) if kinds else ():
-            if tap.liked and families_in(tap.title) & kinds:
+        # brings "Technical Support Engineer"): the newest 👍 of a role its 👍s taught
+        kinds = families_in(title) | {NEAR + t for t in _near_roles(title)}
+        taught = self.liked_roles
+        for tap in reversed(self.taps) if kinds & set(taught) else ():
+            if tap.liked and _roles_said(tap.title) & kinds & set(taught):
                 return tap.title
         return ""
+
+    @property
+    def liked_roles(self) -> dict[str, int]:
+        """The roles (roles.json's families, and neighbours marked NEAR) its 👍s teach it
+        wants, with the 👍s of each: a 👍 of a title of one role teaches it; a title of two
+        ("Admin Sales-IT / IT Support") teaches each only with a second 👍 of it."""
+        weight: dict[str, int] = {}
+        for tap in self.taps:
+            said = _roles_said(tap.title) if tap.liked else frozenset()
+            for role in said:
+                weight[role] = weight.get(role, 0) + (ROLE_LIKES if len(said) == 1 else 1)
+        return {role: n for role, n in weight.items() if n >= ROLE_LIKES}
 
 
 @lru_cache(maxsize=4096)

@@ -1,7 +1,9 @@
 """Issue 54's labelled set (tests/fixtures/relevance/people.json: four people, each of the 603
 real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
 another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
-would type and three listings each would 👍 first), and how hunter's layers score on each.
+would type and three listings each would 👍 first), the project's set held back from tuning
+(tests/fixtures/relevance/held_back.json: six people of other trades and languages, judged by a
+hand that never read hunter's code), and how hunter's layers score on each.
 Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is
@@ -22,9 +24,11 @@ from hunter.rules.taste import TAP_TEXT, TAPS_KEPT, Tap
 from tests.support.likeness_set import DUPES, listing, rows
 
 PEOPLE = Path(__file__).resolve().parents[1] / "fixtures" / "relevance" / "people.json"
+# Held back: never tuned on; a rule fitted to one of its listings would make it measure nothing
+HELD_BACK = PEOPLE.with_name("held_back.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "others")
+SETS = ("own", "held back", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -73,7 +77,8 @@ class Score:
 
 
 def people(which: str = "own") -> list[Person]:
-    """The people of one set: "own" (the project's) or "others" (another hand's)."""
+    """The people of one set: "own" (the project's, tuned on), "held back" (the project's, never
+    tuned on) or "others" (another hand's)."""
     if which == "others":
         return [
             Person(
@@ -87,7 +92,7 @@ def people(which: str = "own") -> list[Person]:
             )
             for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
         ]
-    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
+    data = json.loads((HELD_BACK if which == "held back" else PEOPLE).read_text(encoding="utf-8"))
     return [
         Person(
             p["name"],
@@ -144,4 +149,4 @@ def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
     return total, each
 
 
-__all__ = ["DUPES", "LAYERS", "OTHERS", "SETS", "Person", "Score", "people", "pooled"]
+__all__ = ["DUPES", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "Person", "Score", "people", "pooled"]

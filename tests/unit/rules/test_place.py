@@ -126,6 +126,12 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (BANGKOK, "Anywhere in the World", "IT Support", False),
         (BANGKOK, "Remote", "IT Support", False),  # whom it takes unsaid: not asked for
         (BANGKOK, "Remote, Thailand", "IT Support", False),
+        # Done from home in a city or province the chat names: a job there
+        (BANGKOK, "Work From Home เขตสะพานสูง กรุงเทพมหานคร", "IT Support", True),
+        (BANGKOK, "ทำงานที่บ้าน, อ.ปากเกร็ด จ.นนทบุรี", "IT Support", True),
+        (BANGKOK, "Work From Home, Chiang Mai", "IT Support", False),
+        (("Lisbon",), "Remote, Porto, Portugal", "Python Developer", False),
+        (("Lisbon",), "Remote, Portugal", "Python Developer", False),
         (("กรุงเทพฯ", "remote"), "Remote, Thailand", "IT Support", True),
         (("remote",), "Berlin, Germany", "Python Developer", False),  # remote alone: not on site
         (("remote",), "Remote - US only", "Python Developer", True),

@@ -121,6 +121,16 @@ def test_every_family_title_is_in_its_own_family() -> None:
         ("Backend", "Server Side Developer"),
         ("DevOps", "Site Reliability Engineer"),
         ("DevOps", "CI/CD Engineer"),
+        ("Sales", "Account Executive, Mid-Market"),
+        ("เซลล์", "Sales Representative"),
+        ("Sales", "พนักงานไลฟ์สดขายสินค้า"),  # a neighbour: live selling
+        ("บัญชี", "Accountant"),
+        ("accounting", "Bookkeeper (part-time)"),
+        ("accounting", "Payroll Officer"),  # a neighbour: ISCO's numerical clerks
+        ("前端", "Senior Frontend Developer"),
+        ("QA", "Software Tester"),
+        ("Recruiting", "Talent Acquisition Partner"),
+        ("Data Science", "Datenanalyst (m/w/d)"),
     ],
 )
 def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
@@ -132,10 +142,10 @@ def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
     assert form is not None and form.keyword == keyword, (keyword, title, form)
 
 
-def test_a_role_next_to_the_chats_words_comes_marked_and_one_thumbs_down_leaves_it_out() -> None:
+def test_a_role_next_to_the_chats_words_comes_marked_and_two_thumbs_down_leave_it_out() -> None:
     """Made-up listings: a backend developer is told of a full-stack engineer's job, marked
-    as near its words; one 👎 of it leaves that neighbour out (a "Full Stack Developer"
-    too, the same role), never its own words' jobs; a 👍 keeps it."""
+    as near its words; one 👎 of it may be of its stack, two leave that neighbour out (a
+    "Full Stack Developer" too, the same role), never its own words' jobs; a 👍 keeps it."""
     rules = FilterConfig(include=("backend developer",))
     full = Listing("a:1", "a", "Full-stack Engineer", "https://a.test/1")
     verdict = judge(full, rules)
@@ -145,12 +155,15 @@ def test_a_role_next_to_the_chats_words_comes_marked_and_one_thumbs_down_leaves_
         "a:2", "a", "Fullstack Developer, Payments Platform (TypeScript, AWS)", "https://a.test/2"
     )
     own = Listing("a:3", "a", "Backend Developer (Go)", "https://a.test/3")
-    disliked = replace(rules, taps=(Tap(False, "Full-stack Engineer"),))
-    held = judge(other, disliked)
-    assert not held.matched and "next to your words" in held.reason, held
-    assert judge(own, disliked).matched
-    both = (Tap(False, "Full-stack Engineer"), Tap(True, "Full Stack Engineer, Data"))
-    assert judge(other, replace(rules, taps=both)).matched  # its 👍 keeps it
+    once = replace(rules, taps=(Tap(False, "Full-stack Engineer (PHP)"),))
+    assert judge(other, once).matched  # one 👎: of its PHP, perhaps
+    twice = (Tap(False, "Full-stack Engineer (PHP)"), Tap(False, "Full Stack Developer, Ads"))
+    held = judge(other, replace(rules, taps=twice))
+    assert not held.matched and "next to your words, and 👎 of 2 such" in held.reason, held
+    assert "“Full Stack Developer, Ads”" in held.reason  # /why names the taps that taught it
+    assert judge(own, replace(rules, taps=twice)).matched
+    kept = (*twice, Tap(True, "Full Stack Engineer, Data"))
+    assert judge(other, replace(rules, taps=kept)).matched  # its 👍 keeps it
 
 
 @pytest.mark.parametrize(

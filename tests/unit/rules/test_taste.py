@@ -131,3 +131,27 @@ def test_a_few_thumbs_down_on_one_role_hold_that_role_back_never_the_chats_own()
     # A chat whose own words name the role keeps it, 👎s or not.
     assert taste(taps, ("security engineer",)).unwanted_roles == {}
     assert set(liking.unwanted_roles) == {"engineer"}
+
+
+def test_thumbs_up_on_a_role_bring_it_and_one_of_a_mixed_title_does_not() -> None:
+    """A Python developer 👍s jobs its words missed. One 👍 of a title of one role (roles.json's
+    families) brings that role's other titles; one 👍 of a title of two roles ("Admin Sales-IT
+    / IT Support") brings neither, a second 👍 of one of them brings it. /why names the 👍.
+    (A title shares a word with one 👍 at least: one that shares none is never drawn.)
+    A neighbour role (no family's title) is taught the same way. Made-up titles."""
+    from hunter.rules.taste import Tap, taste
+
+    words = ("python",)
+    mixed = taste((Tap(True, "Admin Sales-IT / IT Support"),), words)
+    assert mixed.drawn("Sales Representative (Bang Na)", "") == ""
+    assert mixed.drawn("Desktop Support Technician", "") == ""
+    both = taste((Tap(True, "Admin Sales-IT / IT Support"), Tap(True, "NOC Engineer")), words)
+    assert both.drawn("Desktop Support Technician", "") == "NOC Engineer"
+    assert both.drawn("Sales Representative (Bang Na)", "") == ""
+    alone = taste((Tap(True, "IT Support"),), words)
+    assert alone.drawn("Desktop Support Technician", "") == "IT Support"
+    # A neighbour role (of no family), 👍'd alone: its other titles come.
+    one = (Tap(True, "Full Stack Engineer (Vue)"),)
+    full = "Full Stack Developer, Payments"
+    assert taste(one, ("react",)).drawn(full, "") == "Full Stack Engineer (Vue)"
+    assert taste((Tap(True, "Admin Sales-IT / IT Support"),), ("react",)).drawn(full, "") == ""
