@@ -8,7 +8,9 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   "urgent" or a gender mark "(m/w/d)" dropped; seniority kept, so "Senior" and "Junior" differ);
 - the employer or client is the same where both boards state one (legal forms such as "GmbH",
   "Inc." or "บริษัท ... จำกัด" aside); where either does not, near-identical text must say it;
-- the place agrees: unstated or remote on either side, one inside the other ("Switzerland" and
+- the place agrees (or the text is word for word the same on one board's sites for two
+  countries, adzuna.at and adzuna.ch: one ad, its place read by each site in its country):
+  unstated or remote on either side, one inside the other ("Switzerland" and
   "Zürich, Switzerland"), or the same first part ("Wien, Austria" and "Wien, Wien"); else as
   the place model reads them (place.py): a district lies inside its city ("เขตบางนา" and
   "Bangkok"), and a part it does not know is no evidence ("Derendorf, Germany" is somewhere in
@@ -37,6 +39,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from urllib.parse import urlsplit
 
 from hunter.rules.listing import Listing
 
@@ -48,6 +51,8 @@ TEXT_ALONE = 0.85  # ... when the text must speak for a client a board does not 
 # ... when one board posts the same title of the same employer at the same stated place again
 # under a new id: its introduction rewritten, the rest of its text kept
 TEXT_REPOSTED = 0.3
+# ... when one board's sites for two countries show it at two places: word for word
+TEXT_VERBATIM = 0.9
 
 # Words that say how a job is advertised, not which job it is.
 _FILLER = frozenset(
@@ -473,6 +478,7 @@ class Likeness:
     shingles: int = 0  # distinct 5-grams of its text (0: too little text)
     sketch: tuple[int, ...] = ()
     language: str = ""  # its text's, where one stands out
+    site: str = ""  # the host of its link, "www." aside: "adzuna.at"
 
     @classmethod
     def of(cls, listing: Listing) -> Likeness:
@@ -492,6 +498,7 @@ class Likeness:
             shingles=shingles,
             sketch=sketch,
             language=language,
+            site=site_of(listing.url),
         )
 
     @property
@@ -527,6 +534,7 @@ class Likeness:
         place = data.get("place")
         company = data.get("company")
         language = data.get("language")
+        url = data.get("url")  # kept beside the likeness by the store (store/likeness.py)
         return cls(
             title=title,
             company=company if isinstance(company, str) else "",
@@ -535,7 +543,42 @@ class Likeness:
             shingles=shingles if isinstance(shingles, int) and sketch else 0,
             sketch=tuple(sketch),
             language=language if isinstance(language, str) else "",
+            site=site_of(url) if isinstance(url, str) else "",
         )
+
+
+def site_of(url: str) -> str:
+    """The host of a listing's link, folded, "www." aside ("" when it has none)."""
+    try:
+        host = urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
+    return host.removeprefix("www.")
+
+
+_SECOND_LEVEL = frozenset(["co", "com", "org", "net", "ac", "gov"])  # co.uk, com.sg
+
+
+def _country_site(site: str) -> tuple[str, str]:
+    """(the board, the country) of a site made for one country: ("adzuna", "at") for
+    adzuna.at, ("adzuna", "uk") for adzuna.co.uk, ("indeed", "de") for de.indeed.com;
+    ("", "") for a site of no country's (himalayas.app, jobs.workable.com)."""
+    labels = site.split(".")
+    if len(labels) >= 2 and len(labels[-1]) == 2:
+        rest = labels[:-1]
+        if len(rest) >= 2 and rest[-1] in _SECOND_LEVEL:
+            rest = rest[:-1]
+        return rest[-1], labels[-1]
+    if len(labels) >= 3 and len(labels[0]) == 2:
+        return labels[-2], labels[0]
+    return "", ""
+
+
+def two_countries_sites(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one board's sites for two countries (adzuna.at, adzuna.ch)."""
+    board, country = _country_site(a)
+    other, elsewhere = _country_site(b)
+    return bool(board) and board == other and country != elsewhere
 
 
 def _pay(value: object) -> tuple[str, str, int, int] | None:
@@ -626,11 +669,17 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     stated = bool(a.company and b.company)
     if stated and not companies_agree(a.company, b.company):
         return Sameness(False, ("same title", "another employer"))
-    if not _places_agree(a.place, b.place):
+    # One ad on a board's sites for two countries: each site places it in its own country
+    far = not _places_agree(a.place, b.place)
+    if far and not (stated and two_countries_sites(a.site, b.site)):
         return Sameness(False, ("same title", "another place"))
     if not _pays_agree(a.pay, b.pay):
         return Sameness(False, ("same title", "other pay"))
     share = text_share(a, b)
+    if far and (share is None or share < TEXT_VERBATIM):
+        return Sameness(False, ("same title", "another place"), share)
+    if far:
+        reasons.append(f"one ad on {a.site} and {b.site}")
     reposted = same_board and stated and bool(a.place and b.place)
     if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)

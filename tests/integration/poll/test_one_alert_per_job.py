@@ -246,3 +246,56 @@ def test_a_repost_under_a_new_id(
     else:
         assert len(payloads) == 2 and "x.test/205" in payloads[1]
         assert "re-posted; first seen 2026-11-03" in payloads[1]  # on its card
+
+
+def test_one_ad_on_a_boards_sites_for_two_countries_alerts_once(
+    board: Board, store: SQLiteStore, clock: Clock
+) -> None:
+    """One employer's ad shown word for word by a board's Austrian and Swiss sites, each
+    placing it in its own country, read as two sources: one alert, the Swiss link beside it;
+    /why of the Swiss copy names both sites. The store keeps only the link (the site is read
+    from it again)."""
+
+    def page(site: str, jobs: list[tuple[str, str, str]]) -> str:
+        return (
+            "<ul>"
+            + "".join(
+                f'<li class="job" data-jid="{j}"><h3><a href="https://www.{site}/details/{j}">'
+                f'{t}</a></h3><p class="client">Mercier Consultancy Group</p>'
+                f'<p class="where">{where}</p><p class="text">{TEXT}</p></li>'
+                for j, t, where in jobs
+            )
+            + "</ul>"
+        )
+
+    def source(name: str, path: str) -> dict[str, Any]:
+        url = board.url + path
+        return {**html_source(name, url), "company": ".client", "location": ".where",
+                "summary": ".text"}  # fmt: skip
+
+    board.serve("/at", page("adzuna.at", [("1", "seed", "Wien")]))
+    board.serve("/ch", page("adzuna.ch", [("2", "seed", "Zürich")]))
+    config = parse_config(
+        {
+            "sources": [source("adzuna-at", "/at"), source("adzuna-ch", "/ch")],
+            "filter": {"include": ["python"]},
+        }
+    )
+    line = ScriptedSender()
+    hunter = Hunter(config, store, line, clock, "w", threading.Event())
+    hunter.poll()  # primes both
+    title = "Dutch Speaking Python Support Engineer"
+    board.serve("/at", page("adzuna.at", [("11", title, "Wien, Austria"), ("1", "seed", "Wien")]))
+    clock.advance(3600)
+    hunter.poll()
+    ch = [("12", title, "Zürich, Switzerland"), ("2", "seed", "Zürich")]
+    board.serve("/ch", page("adzuna.ch", ch))
+    clock.advance(3600)
+    hunter.poll()
+    sent = [t for t in titles(line) if t == title]
+    assert len(sent) == 1, titles(line)
+    assert store.outbox.job_states()["adzuna-ch:12"] == "ignored"
+    why = Why(Tuning(config, store, Destinations(None)), clock, lambda: None)
+    answer = why.explain("https://www.adzuna.ch/details/12", "")
+    assert "the same job as https://www.adzuna.at/details/11" in answer, answer
+    assert "one ad on adzuna.ch and adzuna.at" in answer, answer
