@@ -73,8 +73,11 @@ class Copies:
         # By title key, the oldest first; the newest BUCKET_MOST of each (the store answers
         # as many of each kind): a page of one title costs the same, however long.
         self._earlier: dict[str, deque[Earlier]] = {}
+        # By employer, for its job in another language under another title (the store
+        # answers those too: languages_apart.py)
+        self._employers: dict[str, deque[Earlier]] = {}
         for earlier in noted.earlier:
-            self._bucket(earlier.likeness.title).append(earlier)
+            self._keep(earlier)
         self.fresh = noted.fresh
         self._alert_reposts = alert_reposts
         self._merges = merges  # does this chat merge copies ('' the owner's)?
@@ -157,7 +160,7 @@ class Copies:
         if first is not None:
             chats = frozenset(chats) | first.chats
         if listing.job_id in self.fresh and likeness is not None and likeness.title:
-            self._bucket(likeness.title).append(
+            self._keep(
                 Earlier(
                     job_id=listing.job_id,
                     source=listing.source,
@@ -169,15 +172,31 @@ class Copies:
                 )
             )
 
-    def _bucket(self, title: str) -> deque[Earlier]:
-        return self._earlier.setdefault(title, deque(maxlen=BUCKET_MOST))
+    def _keep(self, earlier: Earlier) -> None:
+        title, company = earlier.likeness.title, earlier.likeness.company
+        self._earlier.setdefault(title, deque(maxlen=BUCKET_MOST)).append(earlier)
+        if company:
+            self._employers.setdefault(company, deque(maxlen=BUCKET_MOST)).append(earlier)
 
     def _first(self, likeness: Likeness, source: str) -> tuple[Earlier, Sameness] | None:
-        for earlier in self._earlier.get(likeness.title, ()):
+        others = _in_other_languages(likeness, self._employers.get(likeness.company, ()))
+        for earlier in [*self._earlier.get(likeness.title, ()), *others]:
             sameness = same_job(likeness, earlier.likeness, earlier.source == source)
             if sameness.same:
                 return earlier, sameness
         return None
+
+
+def _in_other_languages(likeness: Likeness, earlier: Iterable[Earlier]) -> list[Earlier]:
+    """Of an employer's earlier listings, those in another language than `likeness`'s text
+    under another title: the only ones of another title that can be the same job."""
+    if not (likeness.company and likeness.language):
+        return []
+    return [
+        e
+        for e in earlier
+        if e.likeness.title != likeness.title and e.likeness.language not in ("", likeness.language)
+    ]
 
 
 def _within(

@@ -41,6 +41,7 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import urlsplit
 
+from hunter.rules.languages_apart import names_of, ranks, translated
 from hunter.rules.listing import Listing
 
 SKETCH_SIZE = 64  # hashes kept per text: bottom-k, k = 64
@@ -479,6 +480,7 @@ class Likeness:
     sketch: tuple[int, ...] = ()
     language: str = ""  # its text's, where one stands out
     site: str = ""  # the host of its link, "www." aside: "adzuna.at"
+    names: tuple[str, ...] = ()  # what a translation keeps of it (languages_apart.py)
 
     @classmethod
     def of(cls, listing: Listing) -> Likeness:
@@ -499,6 +501,7 @@ class Likeness:
             sketch=sketch,
             language=language,
             site=site_of(listing.url),
+            names=names_of(listing.title, listing.summary, listing.company),
         )
 
     @property
@@ -518,6 +521,7 @@ class Likeness:
             "shingles": self.shingles,
             "sketch": base64.b64encode(packed).decode("ascii"),
             "language": self.language,
+            "names": list(self.names),
         }
 
     @classmethod
@@ -535,6 +539,7 @@ class Likeness:
         company = data.get("company")
         language = data.get("language")
         url = data.get("url")  # kept beside the likeness by the store (store/likeness.py)
+        names = data.get("names")
         return cls(
             title=title,
             company=company if isinstance(company, str) else "",
@@ -544,6 +549,7 @@ class Likeness:
             sketch=tuple(sketch),
             language=language if isinstance(language, str) else "",
             site=site_of(url) if isinstance(url, str) else "",
+            names=tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
         )
 
 
@@ -658,13 +664,31 @@ def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int
     return a[0] == b[0] and a[1] == b[1] and a[2] <= b[3] and b[2] <= a[3]
 
 
+def _in_two_languages(a: Likeness, b: Likeness) -> Sameness | None:
+    """Two titles, and one job all the same: one employer's ad at one place, its text in two
+    languages, saying the same names (languages_apart.py); None when it is not that."""
+    if not (a.language and b.language and a.language != b.language):
+        return None
+    if not (a.company and b.company and companies_agree(a.company, b.company)):
+        return None
+    if not (a.place and b.place and _places_agree(a.place, b.place)):
+        return None
+    if not _pays_agree(a.pay, b.pay) or ranks(a.title) != ranks(b.title):
+        return None
+    if not translated(a.names, b.names):
+        return None
+    shared = len(set(a.names) & set(b.names))
+    said = (f"one job in {a.language} and {b.language}", "same employer", "same place")
+    return Sameness(True, (*said, f"{shared} names the same"))
+
+
 def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     """Whether `a` and `b` are one job, and why (or why not). `same_board`: both are of one
     board (a re-post under a new id), the only evidence that stands in for a text missing on
     either side: a copycat board's text-less copy of a title and an employer is never the
     employer's own listing of that title."""
     if not a.title or a.title != b.title:
-        return Sameness(False, ("another title",))
+        return _in_two_languages(a, b) or Sameness(False, ("another title",))
     reasons = ["same title"]
     stated = bool(a.company and b.company)
     if stated and not companies_agree(a.company, b.company):

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from hunter.rules.likeness import Likeness
+from hunter.rules.likeness import Likeness, same_job
 from hunter.rules.listing import Listing
 from hunter.store.base import Store
 from hunter.store.likeness import Noted
@@ -169,3 +169,51 @@ def test_one_employers_other_names_are_looked_up_too(store: Store) -> None:
     assert [e.job_id for e in found.earlier] == ["remotive:2"]
     found = store.likeness.note(pairs(job("himalayas:7", company="Ze")), T0, later)
     assert found.earlier == ()  # two letters name no employer's start
+
+
+ITALIAN = (
+    "Cerchiamo un Senior IT Security Architect. Responsabilità: definire gli standard di IT "
+    "Security Architecture, garantire la conformità a PCI-DSS e NIST CSF, progettare sistemi "
+    "sicuri con Defense in Depth."
+)
+ENGLISH = (
+    "We are looking for a Senior IT Security Architect. Responsibilities: define IT Security "
+    "Architecture standards, ensure compliance with PCI-DSS and NIST CSF, design secure systems "
+    "with Defense in Depth."
+)
+
+
+def worded(job_id: str, title: str, text: str, company: str = "Experis") -> Listing:
+    return Listing(
+        job_id, "adzuna", title, f"https://adzuna.test/{job_id}", summary=text, company=company,
+        location="Paradiso, Switzerland",
+    )  # fmt: skip
+
+
+def test_its_employers_listings_in_another_language_are_looked_up_too(store: Store) -> None:
+    """One employer's ad in Italian, then in English under its English title: the note answers
+    the Italian one (same_job decides). Not its listings in the same language under another
+    title (those are other jobs), nor another employer's; at most 32 of them, of the employer's
+    96 newest."""
+    italian = worded("adzuna:1", "Architetto Senior di Sicurezza Informatica", ITALIAN)
+    store.likeness.note(
+        pairs(
+            italian,
+            worded("adzuna:2", "Senior Cloud Engineer", ENGLISH.replace("Architect", "Engineer")),
+            worded("adzuna:3", "Architetto Cloud", ITALIAN, company="Zenith"),
+        ),
+        T0,
+        T0,
+    )
+    later = T0 + timedelta(hours=1)
+    english = worded("adzuna:9", "Senior Security Architect", ENGLISH)
+    found = store.likeness.note(pairs(english), T0, later)
+    assert [e.job_id for e in found.earlier] == ["adzuna:1"]
+    assert found.earlier[0].likeness == Likeness.of(italian)  # its names kept and read back
+    verdict = same_job(Likeness.of(english), found.earlier[0].likeness)
+    assert verdict.same and "one job in en and it" in str(verdict), verdict
+    # An employer of a hundred Italian listings: the look-up answers 32 at most
+    many = [worded(f"adzuna:{n}", f"Ruolo {n}", ITALIAN) for n in range(100, 200)]
+    store.likeness.note(pairs(*many), T0, later)
+    answered = store.likeness.note(pairs(worded("adzuna:99", "Role", ENGLISH)), T0, later)
+    assert 0 < len(answered.earlier) <= 32

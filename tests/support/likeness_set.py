@@ -111,15 +111,25 @@ def score() -> Score:
         return key
 
     earlier: dict[str, list[str]] = {}  # title key -> listings seen, oldest first
+    employers: dict[str, list[str]] = {}  # employer -> listings seen, oldest first
     for row in order:
         key = str(row["key"])
         mine = likeness[key]
         bucket = earlier.setdefault(mine.title, []) if mine.title else []
-        for other in bucket:
+        # As the store answers (sql/postgres/functions/likeness.sql): the earlier listings
+        # of its title, and its employer's in another language
+        other_language = [
+            k
+            for k in employers.get(mine.company, [])
+            if mine.language and likeness[k].language not in ("", mine.language)
+        ]
+        for other in bucket + other_language if mine.company else bucket:
             if same_job(mine, likeness[other], boards[key] == boards[other]).same:
                 chain[key] = first(other)
                 break
         bucket.append(key)
+        if mine.company:
+            employers.setdefault(mine.company, []).append(key)
     chains: dict[str, list[str]] = {}
     for key in likeness:
         chains.setdefault(first(key), []).append(key)

@@ -49,7 +49,7 @@ class SQLiteLikeness(LikenessStore):
             # (a read of 50 listings seen before looks up nothing).
             asked = sorted(
                 {
-                    (str(j["title"]), str(_company(j)))
+                    (str(j["title"]), str(_company(j)), str(_language(j)))
                     for j in document
                     if j["job_id"] in new and j["title"]
                 }
@@ -76,3 +76,8 @@ class SQLiteLikeness(LikenessStore):
 def _company(job: dict[str, object]) -> object:
     likeness = job["likeness"]
     return likeness.get("company", "") if isinstance(likeness, dict) else ""
+
+
+def _language(job: dict[str, object]) -> object:
+    likeness = job["likeness"]
+    return likeness.get("language", "") if isinstance(likeness, dict) else ""

@@ -299,3 +299,64 @@ def test_one_ad_on_a_boards_sites_for_two_countries_alerts_once(
     answer = why.explain("https://www.adzuna.ch/details/12", "")
     assert "the same job as https://www.adzuna.at/details/11" in answer, answer
     assert "one ad on adzuna.ch and adzuna.at" in answer, answer
+
+
+def test_one_job_posted_in_two_languages_alerts_once(
+    board: Board, store: SQLiteStore, clock: Clock
+) -> None:
+    """One employer's ad at one place, in French, then in German under its German title: one
+    alert; /why of the German copy says why. The employer's other job in German is alerted."""
+    french = (
+        "Nous recherchons un Ingénieur Sécurité Cloud. Vous déployez Microsoft Sentinel et "
+        "CrowdStrike Falcon sur AWS et Azure, appliquez ISO 27001 et DORA, et automatisez "
+        "avec Terraform."
+    )
+    german = (
+        "Wir suchen einen Cloud Security Engineer. Sie betreiben Microsoft Sentinel und "
+        "CrowdStrike Falcon auf AWS und Azure, setzen ISO 27001 und DORA um und "
+        "automatisieren mit Terraform."
+    )
+    other = (
+        "Wir suchen einen Cloud-Netzwerkspezialisten. Sie betreuen unsere Firewalls von Palo "
+        "Alto und Cisco in der Cloud, planen das WAN und dokumentieren im ITSM."
+    )
+
+    def page(jobs: list[tuple[str, str, str]]) -> str:
+        return (
+            "<ul>"
+            + "".join(
+                f'<li class="job" data-jid="{j}"><h3><a href="https://x.test/{j}">{t}</a></h3>'
+                f'<p class="client">Helvetia IT SA</p><p class="where">Genève</p>'
+                f'<p class="text">{text}</p></li>'
+                for j, t, text in jobs
+            )
+            + "</ul>"
+        )
+
+    url = board.serve("/jobs", page([("seed", "seed", "seed")]))
+    source = {**html_source("board", url), "company": ".client", "location": ".where",
+              "summary": ".text"}  # fmt: skip
+    config = parse_config({"sources": [source], "filter": {"include": ["cloud"]}})
+    line = ScriptedSender()
+    hunter = Hunter(config, store, line, clock, "w", threading.Event())
+    hunter.poll()
+    fr = ("1", "Ingénieur Sécurité Cloud (H/F)", french)
+    board.serve("/jobs", page([fr, ("seed", "seed", "seed")]))
+    clock.advance(3600)
+    hunter.poll()
+    de = ("2", "Cloud Security Engineer (m/w/d)", german)
+    net = ("3", "Cloud-Netzwerkspezialist (m/w/d)", other)
+    board.serve("/jobs", page([de, net, fr]))
+    clock.advance(3600)
+    hunter.poll()
+    also = "🔁 ลงที่อื่นด้วย · also on board: Ingénieur Sécurité Cloud (H/F)"
+    assert sorted(titles(line)) == [
+        "Cloud-Netzwerkspezialist (m/w/d)",
+        "Ingénieur Sécurité Cloud (H/F)",
+        also,
+    ], titles(line)
+    assert "x.test/2" in str(line.pushes[-1])  # the German link, beside the next alert
+    assert store.outbox.job_states()["board:2"] == "ignored"
+    why = Why(Tuning(config, store, Destinations(None)), clock, lambda: None)
+    answer = why.explain("https://x.test/2", "")
+    assert "the same job as https://x.test/1" in answer and "one job in de and fr" in answer

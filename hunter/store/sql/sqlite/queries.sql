@@ -668,12 +668,13 @@ ON CONFLICT (job_id) DO NOTHING;
 
 -- name: likeness_earlier
 -- The listings seen since :since but not among :ids (the fresh ones) that could be a first copy
--- of a fresh one (:fresh, [[title, company], ...]): of its title, and of its employer where both
--- state one, at most 32 of the newest of each kind (027_turns.sql: a look-up costs the same
--- whatever one board shows). Oldest first, each with the chats it was or will be sent to (a
+-- of a fresh one (:fresh, [[title, company, language], ...]): of its title, and of its employer
+-- where both state one; and its employer's in another language (030). At most 32 of the newest
+-- of each kind (027_turns.sql: a look-up costs the same whatever one board shows). Oldest first, each with the chats it was or will be sent to (a
 -- JSON array; '' is the owner's chat).
 WITH asked AS (
-    SELECT DISTINCT json_extract(value, '$[0]') AS title, json_extract(value, '$[1]') AS company
+    SELECT DISTINCT json_extract(value, '$[0]') AS title, json_extract(value, '$[1]') AS company,
+           json_extract(value, '$[2]') AS language
     FROM json_each(:fresh)
 )
 SELECT l.job_id, l.source, l.title, l.likeness, l.seen_at,
@@ -712,6 +713,19 @@ WHERE l.job_id IN (
                     = replace(json_extract(x.likeness, '$.company'), ' ', ''))
             AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
           ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
+      UNION
+      SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
+          -- its employer's, in another language under another title: of its 96 newest
+          SELECT y.job_id FROM (
+              SELECT x.job_id, x.title, x.likeness, x.seen_at FROM hunter_likeness x
+              WHERE a.company <> '' AND a.language <> ''
+                AND coalesce(json_extract(x.likeness, '$.company'), '') = a.company
+                AND x.seen_at >= :since
+              ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 96) y
+          WHERE y.title <> a.title
+            AND coalesce(json_extract(y.likeness, '$.language'), '') NOT IN ('', a.language)
+            AND y.job_id NOT IN (SELECT value FROM json_each(:ids))
+          ORDER BY y.seen_at DESC, y.job_id DESC LIMIT 32)
       UNION
       SELECT c.job_id FROM asked a JOIN hunter_likeness c ON c.job_id IN (
           SELECT x.job_id FROM hunter_likeness x

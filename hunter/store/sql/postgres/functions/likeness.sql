@@ -29,7 +29,10 @@ LANGUAGE sql SET enable_bitmapscan = off AS $$
         ON CONFLICT (job_id) DO NOTHING
         RETURNING 1
     ),
-    asked AS (SELECT DISTINCT f.title, f.company FROM fresh f WHERE f.title <> ''),
+    asked AS (
+        SELECT DISTINCT f.title, f.company, coalesce(f.likeness->>'language', '') AS language
+        FROM fresh f WHERE f.title <> ''
+    ),
     candidates AS (
         SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- the same employer, or none both
             SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
@@ -55,6 +58,20 @@ LANGUAGE sql SET enable_bitmapscan = off AS $$
                    OR starts_with(replace(a.company, ' ', ''), replace(x.likeness->>'company', ' ', '')))
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
+        UNION
+        SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- its employer's, in another language
+            -- under another title (hunter/rules/languages_apart.py): of the employer's 96
+            -- newest, so that an employer of thousands costs what any costs
+            SELECT y.* FROM (
+                SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at
+                FROM hunter_likeness x
+                WHERE a.company <> '' AND a.language <> ''
+                  AND coalesce(x.likeness->>'company', '') = a.company AND x.seen_at >= p_since
+                ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 96) y
+            WHERE y.title <> a.title
+              AND coalesce(y.likeness->>'language', '') NOT IN ('', a.language)
+              AND y.job_id NOT IN (SELECT f.job_id FROM fresh f)
+            ORDER BY y.seen_at DESC, y.job_id DESC LIMIT 32) c
         UNION
         SELECT c.* FROM asked a CROSS JOIN LATERAL (  -- it states none: any employer
             SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
