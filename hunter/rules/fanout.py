@@ -33,7 +33,15 @@ from hunter.rules.filters import (
 )
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
-from hunter.rules.roles import families_in, forms, title_joins, title_words
+from hunter.rules.roles import (
+    TEXT_HEAD,
+    families_in,
+    forms,
+    found_in_text,
+    generic,
+    title_joins,
+    title_words,
+)
 from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import SHARED_LEAST, bag, taste
 
@@ -229,9 +237,14 @@ class Fanout:
         text = f"{listing.title}\n{listing.summary}".casefold()
         spans = self._occurrences(text)
         hits = [self._hits(spans, text, traps) for traps in self._traps]
+        said = self._otherwise.candidates(listing.title, spans)
+        if generic(listing.title):  # its text says what the job is: roles.found_in_text
+            head = listing.summary[:TEXT_HEAD]
+            start = len(listing.title.casefold()) + 1
+            end = start + len(head.casefold())  # the spans are of the folded text ("ß": "ss")
+            said |= self._otherwise.candidates(head, _within(spans, start, end))
         candidates = sorted(
-            {n for folded in hits_any(hits) for n in self._by_word.get(folded, ())}
-            | self._otherwise.candidates(listing.title, spans)
+            {n for folded in hits_any(hits) for n in self._by_word.get(folded, ())} | said
         )
         priced = listing.budget is not None or listing.budget_max is not None
         # 10,000 chats, 1,000 of them candidates for each listing, make this loop most of a
@@ -250,9 +263,7 @@ class Fanout:
             if chat.muted:
                 found = _verdict(
                     tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
-                ) or _otherwise(
-                    listing.title, tuple(w for w, f in chat.include if f not in chat.muted)
-                )
+                ) or _otherwise(listing, tuple(w for w, f in chat.include if f not in chat.muted))
             elif chat.kin in verdicts:
                 found = verdicts[chat.kin]
             else:
@@ -264,7 +275,7 @@ class Fanout:
                     if found is not None:
                         by_live[live] = found
                     else:
-                        found = _otherwise(listing.title, chat.rules.include)
+                        found = _otherwise(listing, chat.rules.include)
                 verdicts[chat.kin] = found
             if found is None:
                 continue
@@ -321,11 +332,24 @@ def _verdict(live: tuple[str, ...]) -> Judgement | None:
     return matching(live) if live else None
 
 
-def _otherwise(title: str, include: tuple[str, ...]) -> Judgement | None:
+def _otherwise(listing: Listing, include: tuple[str, ...]) -> Judgement | None:
     """judge()'s verdict when none of `include` hit as written: the first of their forms the
-    title says (roles.py), or None."""
-    form = found_in_title(title, include)
+    title says (roles.py), or a generic title's text; None when none does."""
+    form = found_in_title(listing.title, include) or found_in_text(
+        listing.title, listing.summary, include
+    )
     return said_otherwise(form) if form is not None else None
+
+
+def _within(
+    spans: Mapping[str, Sequence[tuple[int, int]]], start: int, end: int
+) -> dict[str, list[tuple[int, int]]]:
+    """The spans of `spans` between `start` and `end`, moved to start at 0: a text's head's."""
+    inside = {
+        word: [(a - start, b - start) for a, b in where if start <= a and b <= end]
+        for word, where in spans.items()
+    }
+    return {word: where for word, where in inside.items() if where}
 
 
 def hits_any(hits: Sequence[frozenset[str]]) -> frozenset[str]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.rules.roles import NEAR, Form
+from hunter.rules.roles import NEAR, Form, found_in_text
 from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import Taste, taste
 
@@ -126,7 +126,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if live:
         return _layered(listing, rules, liking) or matching(live)
     unmuted = tuple(word for word in rules.include if word.casefold() not in muted)
-    if form := found_in_title(listing.title, unmuted):
+    form = found_in_title(listing.title, unmuted)
+    if form or (form := found_in_text(listing.title, listing.summary, unmuted)):
         said = said_otherwise(form)
         return _layered(listing, rules, liking, bool(said.near)) or said
     like = liking.drawn(listing.title, listing.summary) if liking else ""

@@ -214,3 +214,44 @@ def families_in(title: str) -> frozenset[str]:
     return frozenset(
         name for name, family in _family_forms() if any(form.said_by(title) for form in family)
     )
+
+
+# A title whose only role word says no trade ("Senior Engineer", "Developer II", "Specialist
+# (m/w/d)"): its text says what the job is. The words around such a role that say nothing of it
+# either: rank, terms, gender marks, numbers.
+_GENERIC_WORDS = (
+    "engineer engineers developer developers specialist consultant programmer associate "
+    "expert professional software entwickler ingenieur spezialist berater"
+)
+_EMPTY_WORDS = (
+    "senior sr junior jr lead staff principal head mid level intern trainee remote hybrid "
+    "onsite full part time contract freelance permanent m w d f x h all genders i ii iii iv v"
+)
+_GENERIC, _EMPTY = frozenset(_GENERIC_WORDS.split()), frozenset(_EMPTY_WORDS.split())
+_GENERIC_SCRIPTS = ("วิศวกร", "นักพัฒนา", "โปรแกรมเมอร์", "工程师", "开发工程师")
+TEXT_HEAD = 240  # characters of a text read for what a generic title's job is
+
+
+@lru_cache(maxsize=4096)
+def generic(title: str) -> bool:
+    """Whether `title` names no trade: its only role word is generic (or Thai or Chinese for
+    one), the rest rank, terms, gender marks and numbers."""
+    folded = title.casefold()
+    if _THAI.search(folded):
+        rest = re.sub(r"[\s\W\d_a-z]+", "", folded)
+        return rest in _GENERIC_SCRIPTS
+    said = [w for w in words_of(folded) if w not in _EMPTY and not w.isdigit()]
+    return bool(said) and all(w in _GENERIC for w in said)
+
+
+def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | None:
+    """For a generic title, the first form of `include` (its own words, or a title of one of
+    their families; not a neighbour's) that the start of `text` says; None otherwise. "Senior
+    Engineer", whose text begins "We are looking for a backend engineer", is a job like
+    "Backend Developer"."""
+    if not include or not text or not generic(title):
+        return None
+    head = text[:TEXT_HEAD]
+    return next(
+        (f for f in forms(include) if not f.family.startswith(NEAR) and f.said_by(head)), None
+    )

@@ -127,26 +127,22 @@ TITLE_WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    chats=st.lists(
-        st.tuples(
-            st.lists(KEYWORDS, min_size=1, max_size=3, unique=True),
-            st.lists(st.sampled_from(["it support", "helpdesk", "python"]), max_size=1),
-        ),
-        min_size=1,
-        max_size=5,
+# Chats of those keywords, some muting one
+CHATS = st.lists(
+    st.tuples(
+        st.lists(KEYWORDS, min_size=1, max_size=3, unique=True),
+        st.lists(st.sampled_from(["it support", "helpdesk", "python"]), max_size=1),
     ),
-    title=st.lists(TITLE_WORDS, min_size=1, max_size=5).map(" ".join),
+    min_size=1,
+    max_size=5,
 )
-def test_the_index_finds_their_words_in_other_words_as_judge_does(
-    chats: list[tuple[list[str], list[str]]], title: str
-) -> None:
+
+
+def _as_judge_does(chats: list[tuple[list[str], list[str]]], listing: Listing) -> None:
     judges: list[Judge] = [
         (f"c{n}", FilterConfig(include=tuple(words)), dict.fromkeys(muted, UNTIL))
         for n, (words, muted) in enumerate(chats)
     ]
-    listing = _listing(title, "", None)
     indexed = [(name, v) for name, v in Fanout(judges).judge(listing)]
     one_by_one = [
         (name, verdict)
@@ -154,3 +150,27 @@ def test_the_index_finds_their_words_in_other_words_as_judge_does(
         if (verdict := judge(listing, filter_, mutes)).matched
     ]
     assert indexed == one_by_one
+
+
+@settings(max_examples=300, deadline=None)
+@given(chats=CHATS, title=st.lists(TITLE_WORDS, min_size=1, max_size=5).map(" ".join))
+def test_the_index_finds_their_words_in_other_words_as_judge_does(
+    chats: list[tuple[list[str], list[str]]], title: str
+) -> None:
+    _as_judge_does(chats, _listing(title, "", None))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    chats=CHATS,
+    title=st.sampled_from(
+        ["Engineer", "Senior Engineer", "Developer II", "Specialist (m/w/d)", "วิศวกร", "NOC"]
+    ),
+    text=st.lists(TITLE_WORDS, min_size=0, max_size=60).map(" ".join),
+)
+def test_a_generic_titles_text_is_read_by_the_index_as_judge_reads_it(
+    chats: list[tuple[list[str], list[str]]], title: str, text: str
+) -> None:
+    """A title that names no trade is judged by the start of its text (roles.found_in_text):
+    the index asks the chats whose forms that start says, and no other."""
+    _as_judge_does(chats, _listing(title, text, None))

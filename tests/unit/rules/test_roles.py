@@ -179,3 +179,27 @@ def test_a_chinese_title_reaches_its_family_and_is_reached(keyword: str, title: 
     title, as Thai is."""
     form = found(title, (keyword,))
     assert form is not None and form.keyword == keyword, (keyword, title, form)
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "kin"),
+    [
+        ("Senior Engineer", "We are looking for a backend engineer to build payment APIs.", True),
+        ("Developer II", "Join us as a back-end developer: Go, PostgreSQL, Kafka.", True),
+        ("Engineer (m/w/d)", "Als Backend-Entwickler baust du unsere Schnittstellen.", True),
+        ("Senior Engineer", "You will design pumps and valves as a mechanical engineer.", False),
+        ("Mechanical Engineer", "Some back-end engineer work on our test rigs' software.", False),
+        ("Senior Engineer", "About us. " + "We make pumps. " * 20 + "Back-end engineer.", False),
+    ],
+)
+def test_a_title_that_names_no_trade_is_judged_by_the_start_of_its_text(
+    title: str, text: str, kin: bool
+) -> None:
+    """Made-up listings: "Senior Engineer" says no trade; the start of its text does. A title
+    that names one ("Mechanical Engineer") is judged by its title alone, and a text by its
+    first 240 characters (where it says what the job is)."""
+    listing = Listing("a:1", "a", title, "https://a.test/1", summary=text)
+    verdict = judge(listing, FilterConfig(include=("Backend Developer",)))
+    assert verdict.matched is kin, verdict
+    if kin:
+        assert verdict.kin == "Backend Developer" or verdict.keywords == ("Backend Developer",)
