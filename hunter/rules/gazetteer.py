@@ -84,6 +84,7 @@ _REGIONS = {
     "worldwide/anywhere/anywhere in the world/world/global/globally/ทั่วโลก": None,
     "eu/european union/สหภาพยุโรป": ("", _EU),
     "europe/european/europa/ยุโรป": ("EU", ""),
+    "dach/d-a-ch": ("", "DE AT CH"),  # German-speaking Europe, as German boards write it
     "emea": ("EU AF", _MIDDLE_EAST),
     "middle east/mena": ("", _MIDDLE_EAST + " MA DZ TN LY"),
     "apac/asia pacific/asia-pacific": ("AS OC", ""),

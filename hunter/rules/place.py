@@ -20,10 +20,12 @@ whom it takes, is kept.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 from hunter.rules.gazetteer import WORLD, Area, gazetteer, key
 from hunter.rules.thai_places import PREFIXES, RAIL
@@ -244,17 +246,38 @@ def _said(name: str) -> str | None:
     if _remote(name):
         return REMOTE
     plain = _unprefixed(name)
-    return plain if plain and gazetteer().areas(plain) else None
+    return plain if plain and chat_place(plain) else None
+
+
+def chat_place(name: str) -> tuple[Area, ...]:
+    """The areas a chat means by a place's `name`: as the gazetteer reads it, else a country's
+    or a region's name in another language ("Suiza", "泰国", "Niemcy", "欧洲": Unicode CLDR's,
+    country_names.json)."""
+    found = gazetteer().areas(name)
+    if found:
+        return found
+    said = _other_names().get(key(name))
+    if said is None:
+        return ()
+    country = gazetteer().countries.get(said)
+    return (country,) if country is not None else gazetteer().areas(said)
+
+
+@lru_cache(maxsize=1)
+def _other_names() -> dict[str, str]:
+    text = resources.files("hunter.rules").joinpath("country_names.json").read_text("utf-8")
+    names = json.loads(text)["names"]
+    return {str(k): str(v) for k, v in names.items()}
 
 
 def unknown_places(places: tuple[str, ...]) -> list[str]:
     """The names of `places` hunter does not know as a place (for hunter.toml's check)."""
-    return [p for p in places if not _remote(p) and not gazetteer().areas(p)]
+    return [p for p in places if not _remote(p) and not chat_place(p)]
 
 
 @lru_cache(maxsize=1024)
 def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
-    areas = tuple(a for p in places if not _remote(p) for a in gazetteer().areas(p)[:1])
+    areas = tuple(a for p in places if not _remote(p) for a in chat_place(p)[:1])
     return areas, any(_remote(p) for p in places)
 
 

@@ -15,7 +15,7 @@ from hunter.rules.filters import judge
 from hunter.rules.gazetteer import gazetteer
 from hunter.rules.language import language_of
 from hunter.rules.listing import Listing
-from hunter.rules.place import elsewhere, read_chat_places, where_of
+from hunter.rules.place import elsewhere, read_chat_places, unknown_places, where_of
 from hunter.settings.config import parse_config
 
 
@@ -237,3 +237,41 @@ def test_a_chats_word_for_remote_is_a_listings_word_for_it(word: str) -> None:
     assert config.filter.places == (word,)
     assert elsewhere(where_of(word, "Python developer", ""), (word,)) == ""
     assert elsewhere(where_of("Berlin", "Python developer", ""), (word,)) != ""
+
+
+@pytest.mark.parametrize(
+    ("place", "location", "kept"),
+    [
+        ("Suiza", "Zürich, Switzerland", True),  # Spanish
+        ("Suiza", "Berlin, Germany", False),
+        ("泰国", "Bangkok, Thailand", True),  # Chinese
+        ("Niemcy", "München", True),  # Polish
+        ("Allemagne", "Lisbon, Portugal", False),  # French
+        ("Tajlandia", "เขตบางนา กรุงเทพมหานคร", True),
+        ("DACH", "Wien, Austria", True),
+        ("DACH", "Paris, France", False),
+    ],
+)
+def test_a_chats_place_in_its_own_language_is_the_place(
+    place: str, location: str, kept: bool
+) -> None:
+    """A country's or region's name as a chat writes it in its language (Unicode CLDR's names,
+    hunter/rules/country_names.json) is read in its places as the country is."""
+    assert unknown_places((place,)) == []
+    assert read_chat_places(place) == (place,)
+    why = elsewhere(where_of(location, "Python Developer", ""), (place,))
+    assert (why == "") is kept, why
+
+
+def test_a_region_in_its_own_language_takes_remote_work_open_to_it() -> None:
+    assert elsewhere(where_of("Remote, Europe", "Python Developer", ""), ("欧洲", "远程")) == ""
+    far = elsewhere(where_of("Remote - US only", "Python Developer", ""), ("欧洲", "远程"))
+    assert far != ""
+
+
+def test_the_names_file_is_what_cldr_says() -> None:
+    """hunter/rules/country_names.json is tests/support/country_names.py's, from Babel's CLDR
+    (a development dependency): after Babel is upgraded, that script --write."""
+    from tests.support import country_names
+
+    assert country_names.FILE.read_text(encoding="utf-8") == country_names.document()
