@@ -32,6 +32,10 @@ LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
 TAP_TEXT = 240  # characters of a tapped listing's text kept for its likeness
 HOLD = 0.45  # as like a 👎 as this: held back
+# ... when its title says one of the chat's keywords: the job it named, held back only by a 👎
+# of nearly the same listing (a 👎 of "AWS Platform Security Engineer" says nothing of a
+# "Security Engineer, Incident Response" for a chat of "incident response")
+HOLD_TITLED = 0.7
 DRAW = 0.6  # as like a 👍 as this, the words missing: alerted all the same
 _TEXT_WORDS = 40  # words of a listing's text in its bag
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
@@ -45,6 +49,13 @@ _STOP_WORDS = (
     "urgently required hiring wanted grads welcome wfh office mid ii iii iv"
 )
 _STOP = frozenset(_STOP_WORDS.split())
+# ... and Thai boards' ("fresh graduates welcome", "urgently hiring", "many positions"), taken
+# out before Thai is cut in threes: "Technical Consultant (ยินดีรับนักศึกษาจบใหม่)" is no more
+# like "Network Engineer (ยินดีรับนักศึกษาจบใหม่)" than like any consultant
+_THAI_STOP = (
+    "ยินดีรับนักศึกษาจบใหม่", "ยินดีรับนักศึกษาจบ", "ยินดีรับผู้ไม่มีประสบการณ์", "ไม่มีประสบการณ์ก็ได้",
+    "รับสมัครด่วน", "ด่วนมาก", "ด่วน", "รับสมัคร", "หลายอัตรา", "หลายตำแหน่ง", "จำนวนมาก",
+)  # fmt: skip
 SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
 ROLE_DISLIKES = 2  # 👎s of one role, none 👍'd, that teach "not this role"
 ROLE_LIKES = 2  # 👍s of a role (roles.json's) that teach "this role", its title of it alone: 1
@@ -66,6 +77,9 @@ _ROLES = {
     "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
     "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
 }  # fmt: skip
+# Role words say what a person does, not which job: two titles that share only "product" and
+# "manager" share one word of what the job is (SHARED_LEAST counts the others)
+_ROLE_SET = frozenset(_ROLES)
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,8 @@ def _bag(title: str, text: str) -> tuple[tuple[str, float], ...]:
 
 def _words(text: str) -> Iterable[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
+    for phrase in _THAI_STOP if THAI.search(text) else ():
+        text = text.replace(phrase, " ")
     for word in _WORD.findall(text):
         if THAI.match(word):
             yield from (word[i : i + 3] for i in range(max(1, len(word) - 2)))
@@ -155,6 +171,7 @@ class Taste:
     taps: tuple[Tap, ...]
     ignore: frozenset[str] = frozenset()
     own_roles: frozenset[str] = frozenset()  # the roles the chat's own words name
+    keywords: tuple[frozenset[str], ...] = ()  # each keyword's words, as bags hold them
 
     @property
     def unwanted_roles(self) -> dict[str, list[str]]:
@@ -214,9 +231,11 @@ class Taste:
 
     def held(self, title: str, text: str, near: bool = False) -> str:
         """Why a keyword hit is held back, in words; "" when it is not. `near`: it came as a
-        role next to the chat's words (roles.json's neighbours), which one 👎 leaves out."""
+        role next to the chat's words (roles.json's neighbours), which two 👎 leave out."""
         like, _liked, unlike, disliked = self.nearest(title, text)
-        if disliked is not None and unlike >= HOLD and unlike > like:
+        words_said = set(_words(title))
+        titled = any(words and words <= words_said for words in self.keywords)
+        if disliked is not None and unlike >= (HOLD_TITLED if titled else HOLD) and unlike > like:
             return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
         if near and (tapped := self._near_disliked(title)):
             said = ", ".join(f"“{t[:40]}”" for t in tapped[-2:])
@@ -242,7 +261,7 @@ class Taste:
         if liked is None:
             return ""  # no word in common with any 👍
         if like >= DRAW and like > unlike:
-            shared = set(_words(title)) & set(_words(liked.title)) - self.ignore
+            shared = set(_words(title)) & set(_words(liked.title)) - self.ignore - _ROLE_SET
             if len(shared) >= SHARED_LEAST:
                 return liked.title
         if disliked is not None and unlike >= HOLD and unlike > like:
@@ -273,4 +292,5 @@ class Taste:
 def taste(taps: tuple[Tap, ...], include: tuple[str, ...] = ()) -> Taste:
     """The taste of a chat of these taps and these keywords (one per chat, cached)."""
     own = frozenset(role for keyword in include for role in roles_of(keyword))
-    return Taste(taps, keyword_words(include), own)
+    each = tuple(frozenset(_words(keyword)) for keyword in include)
+    return Taste(taps, keyword_words(include), own, each)

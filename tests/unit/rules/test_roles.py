@@ -131,6 +131,11 @@ def test_every_family_title_is_in_its_own_family() -> None:
         ("QA", "Software Tester"),
         ("Recruiting", "Talent Acquisition Partner"),
         ("Data Science", "Datenanalyst (m/w/d)"),
+        ("network engineer", "Network Administrator"),  # ISCO 2523's own family
+        ("network engineer", "System Administrator"),  # a neighbour: 2522
+        ("วิศวกรเครือข่าย", "Network Engineer (CCNA)"),
+        ("digital marketing", "Senior Performance Marketer"),
+        ("technical writer", "Copy Editor"),
     ],
 )
 def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(

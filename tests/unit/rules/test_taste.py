@@ -155,3 +155,34 @@ def test_thumbs_up_on_a_role_bring_it_and_one_of_a_mixed_title_does_not() -> Non
     full = "Full Stack Developer, Payments"
     assert taste(one, ("react",)).drawn(full, "") == "Full Stack Engineer (Vue)"
     assert taste((Tap(True, "Admin Sales-IT / IT Support"),), ("react",)).drawn(full, "") == ""
+
+
+def test_a_title_of_the_chats_words_is_held_back_only_by_a_near_copy_of_a_thumbs_down() -> None:
+    """Made-up listings: a chat of "incident response" 👎'd a cloud-platform security engineer;
+    a "Security Engineer, Incident Response" (its words in the title) is the job it named,
+    though as alike as HOLD; a listing whose title does not say its words, as alike, is held
+    back."""
+    from hunter.rules.taste import HOLD, Tap, taste
+
+    disliked = "Protect our AWS platform: detection, cloud controls and on-call for our SaaS."
+    text = "Protect our customers: triage detection alerts, run the on-call, write post-mortems."
+    liking = taste(
+        (Tap(False, "AWS Platform Security Engineer", disliked),), ("incident response",)
+    )
+    assert liking.nearest("Security Engineer, Incident Response", text)[2] >= HOLD
+    assert liking.held("Security Engineer, Incident Response", text) == ""
+    assert liking.held("Platform Security Engineer", text).startswith("held back: like")
+
+
+def test_two_titles_that_share_only_role_words_or_thai_boilerplate_are_not_alike() -> None:
+    """Made-up titles: a 👍 of "Product Marketing Manager" draws no "Staff Product Manager"
+    (they share "product" and a role word); a 👍 of "Network Engineer (ยินดีรับนักศึกษาจบใหม่)"
+    ("fresh graduates welcome") draws no "Technical Consultant (ยินดีรับนักศึกษาจบใหม่)"."""
+    from hunter.rules.taste import Tap, taste
+
+    marketing = taste((Tap(True, "Product Marketing Manager", "Launch our product."),), ("seo",))
+    assert marketing.drawn("Staff Product Manager", "Launch our product.") == ""
+    assert marketing.drawn("Senior Product Marketing Manager", "Launch our product.") != ""
+    fresh = "ยินดีรับนักศึกษาจบใหม่"
+    network = taste((Tap(True, f"Network Engineer ({fresh})", ""),), ("cisco",))
+    assert network.drawn(f"Technical Consultant ({fresh})", "") == ""
