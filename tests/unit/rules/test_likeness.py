@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from hunter.rules.likeness import (
-    Likeness,
-    company_key,
-    language_of,
-    place_parts,
-    same_job,
-    text_share,
-    title_key,
-)
+from hunter.rules.job_keys import company_key, place_parts, title_key
+from hunter.rules.likeness import Likeness, same_job, text_share
 from hunter.rules.listing import Listing
+from hunter.rules.text_sketch import language_of
 from tests.support import likeness_set
 
 TEXT = (
