@@ -359,3 +359,27 @@ def test_one_job_posted_in_two_languages_is_one_job() -> None:
     english = worded("Cloud Security Engineer", GERMAN.replace("Wir suchen", "We seek"))
     assert not same_job(worded("Ingénieur Cloud", FRENCH), worded("Ingénieur", FRENCH)).same
     assert english.names == german.names  # the names are what a translation keeps
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "two"),
+    [
+        ("https://www.adzuna.at/x", "https://adzuna.ch/y", True),
+        ("https://www.adzuna.co.uk/x", "https://www.adzuna.com.au/y", True),
+        ("https://de.indeed.com/x", "https://uk.indeed.com/y", True),
+        ("https://www.adzuna.at/x", "https://www.adzuna.at/y", False),  # one site
+        ("https://jobs.workable.com/x", "https://apply.workable.com/y", False),  # no country's
+        ("http://127.0.0.1:8080/x", "http://127.0.0.2:8080/y", False),
+        ("https://[::1/x", "not a link", False),  # unreadable: no site
+    ],
+)
+def test_a_boards_sites_for_two_countries(a: str, b: str, two: bool) -> None:
+    from hunter.rules.likeness import site_of, two_countries_sites
+
+    assert two_countries_sites(site_of(a), site_of(b)) is two
+
+
+def test_a_stored_likeness_of_unreadable_parts_reads_as_unstated() -> None:
+    back = Likeness.from_document("x", {"names": "PCI-DSS", "url": 7, "sketch": ""})
+    assert (back.names, back.site) == ((), "")
+    assert Likeness.from_document("x", {"names": ["AWS", 3, None]}).names == ("AWS",)
