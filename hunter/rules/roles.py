@@ -255,3 +255,11 @@ def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | Non
     return next(
         (f for f in forms(include) if not f.family.startswith(NEAR) and f.said_by(head)), None
     )
+
+
+@lru_cache(maxsize=16384)
+def trades_of(include: tuple[str, ...]) -> frozenset[str]:
+    """The families of roles.json a chat's keywords are titles of, or say ("IT Support",
+    "Frontend", "cybersecurity"): the trades its words name."""
+    named = {f for k in include for f in _family_of().get(_key(k.casefold()), ())}
+    return frozenset(named | {f for k in include for f in families_in(k)})

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import NEAR, families_in, near_titles
+from hunter.rules.roles import NEAR, families_in, near_titles, trades_of
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -172,6 +172,7 @@ class Taste:
     ignore: frozenset[str] = frozenset()
     own_roles: frozenset[str] = frozenset()  # the roles the chat's own words name
     keywords: tuple[frozenset[str], ...] = ()  # each keyword's words, as bags hold them
+    trades: frozenset[str] = frozenset()  # the families of roles.json its keywords are of
 
     @property
     def unwanted_roles(self) -> dict[str, list[str]]:
@@ -278,13 +279,17 @@ class Taste:
     @property
     def liked_roles(self) -> dict[str, int]:
         """The roles (roles.json's families, and neighbours marked NEAR) its 👍s teach it
-        wants, with the 👍s of each: a 👍 of a title of one role teaches it; a title of two
-        ("Admin Sales-IT / IT Support") teaches each only with a second 👍 of it."""
+        wants, with the 👍s of each. A 👍 of a title of one role teaches it, when the chat's
+        words name no trade or name that one (a "python" chat's 👍 of "IT Support"); else, and
+        for a title of two roles ("Admin Sales-IT / IT Support"), a second 👍 of it must (a
+        network engineer's 👍 of "System Administrator", a job next to theirs, is no wish for
+        every IT-support job)."""
         weight: dict[str, int] = {}
         for tap in self.taps:
             said = _roles_said(tap.title) if tap.liked else frozenset()
             for role in said:
-                weight[role] = weight.get(role, 0) + (ROLE_LIKES if len(said) == 1 else 1)
+                whole = len(said) == 1 and (not self.trades or role in self.trades)
+                weight[role] = weight.get(role, 0) + (ROLE_LIKES if whole else 1)
         return {role: n for role, n in weight.items() if n >= ROLE_LIKES}
 
 
@@ -293,4 +298,4 @@ def taste(taps: tuple[Tap, ...], include: tuple[str, ...] = ()) -> Taste:
     """The taste of a chat of these taps and these keywords (one per chat, cached)."""
     own = frozenset(role for keyword in include for role in roles_of(keyword))
     each = tuple(frozenset(_words(keyword)) for keyword in include)
-    return Taste(taps, keyword_words(include), own, each)
+    return Taste(taps, keyword_words(include), own, each, trades_of(include))
