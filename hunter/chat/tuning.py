@@ -29,7 +29,7 @@ from hunter.rules.keywords import KEYWORDS_MAX, word_problem
 from hunter.rules.language import read_languages
 from hunter.rules.listing import Listing
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
-from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places
+from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places, unknown_said
 from hunter.settings.config import Config
 from hunter.store import Store
 
@@ -41,6 +41,12 @@ log = logging.getLogger(__name__)
 PREVIEWED = frozenset({"add", "remove", "budget", "languages", "places"})
 PREVIEW_DAYS = 7
 PREVIEW_MOST = 1_000  # the last days' listings judged for a preview, at most
+PLACES_USAGE = (
+    "ไม่รู้จักสถานที่นี้ ใช้ประเทศ จังหวัด เมือง เขต หรือภูมิภาค เช่น “ที่ทำงาน กรุงเทพ "
+    "ปริมณฑล” “ที่ทำงาน remote” (“ที่ทำงาน ทั้งหมด” = ทุกที่) · places are countries, "
+    "regions, provinces or cities apart by commas, e.g. “places Portugal, remote”, "
+    "“places EMEA” (“places all” takes every place)"
+)
 
 
 class CpuShare:
@@ -194,14 +200,13 @@ class Tuning:
     def _places(self, argument: str, chat: str, at: datetime) -> tuple[str, tuple[str, ...]]:
         """Where `chat` can work: a listing elsewhere, and a remote one not open to
         any of them, is left out; one whose place cannot be read is kept."""
-        chosen = read_chat_places(argument[:PLACES_TEXT_MOST]) if argument.strip() else None
+        said = argument[:PLACES_TEXT_MOST]
+        chosen = read_chat_places(said) if argument.strip() else None
+        unknown = unknown_said(said)[:40] if chosen is None else ""
+        named = f"ไม่รู้จัก “{unknown}” · hunter does not know “{unknown}” as a place. "
         return self._list_said(
             chat, at, chosen, argument, self.store.chat.tune_places,
-            "ที่ทำงาน · places", "ทุกที่ · every place",
-            "ไม่รู้จักสถานที่นี้ ใช้ประเทศ จังหวัด เมือง เขต หรือภูมิภาค เช่น “ที่ทำงาน กรุงเทพ "
-            "ปริมณฑล” “ที่ทำงาน remote” (“ที่ทำงาน ทั้งหมด” = ทุกที่) · places are countries, "
-            "regions, provinces or cities apart by commas, e.g. “places Portugal, remote”, "
-            "“places EMEA” (“places all” takes every place)",
+            "ที่ทำงาน · places", "ทุกที่ · every place", (named if unknown else "") + PLACES_USAGE,
         )  # fmt: skip
 
     def _list_said(

@@ -234,6 +234,15 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
     return chosen if 0 < len(chosen) <= PLACES_MOST else None
 
 
+def unknown_said(said: str) -> str:
+    """The first name of what a chat typed for its places that is no place hunter knows ("" when
+    each is one): what its refusal names."""
+    for chunk in (c.strip() for c in re.split(r"[,;\n]", said) if c.strip()):
+        if _said(chunk) is None and None in _runs(chunk.split(), _said):
+            return chunk
+    return ""
+
+
 def _remote(name: str) -> bool:
     """Whether a chat's `name` says remote work: its own words ("wfh", "ทางไกล") or any a
     listing's place is read as remote by ("远程", "Homeoffice", "télétravail")."""

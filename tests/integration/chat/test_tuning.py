@@ -512,3 +512,13 @@ def test_why_names_no_source_hunter_toml_no_longer_reads(setting: Setting) -> No
     setting.store.outbox.record("gone", [gone], set(), setting.clock())
     answer = why(setting, "https://old.test/2")
     assert "no source reads that site" in answer and "gone" not in answer
+
+
+def test_a_chat_names_its_places_in_its_own_language(setting: Setting) -> None:
+    """A chat that writes a country, a region and remote work in its own language ("Suiza",
+    "欧洲", "远程": remote) has them as its places; a name no language has is refused."""
+    answer = setting.say("places Suiza, 欧洲, 远程")
+    assert "places: Suiza, 欧洲, remote" in answer, answer
+    assert setting.store.chat.rules(setting.clock())[""].places == ("Suiza", "欧洲", "remote")
+    assert "Qwertyville" in setting.say("places Qwertyville")
+    assert setting.store.chat.rules(setting.clock())[""].places == ("Suiza", "欧洲", "remote")
