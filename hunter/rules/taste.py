@@ -58,7 +58,7 @@ _THAI_STOP = (
 )  # fmt: skip
 SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
 ROLE_DISLIKES = 2  # 👎s of one role, none 👍'd, that teach "not this role"
-ROLE_LIKES = 2  # 👍s of a role (roles.json's) that teach "this role", its title of it alone: 1
+ROLE_LIKES = 2  # 👍s of a role (roles.json's) that teach "this role" (when one does: liked_roles)
 # What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
 # in the languages of the boards. A role 👎'd ROLE_DISLIKES times and never 👍'd holds back
 # the keyword hits whose every role it is, unless the chat's own words name that role.
