@@ -18,18 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from hunter.rules.roles import RANKS
+
 NAMES_KEPT = 24  # names a likeness keeps (the first ones the text says)
 SHARED_LEAST = 3  # names two listings share, at least
 SHARED_PART = 0.5  # ... of all the names either says
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#./&-]*[A-Za-z0-9+#]|[A-Za-z0-9]{2}")
 _COMPANY_WORD = re.compile(r"\w+")
-# A title's rank: two listings of ranks that differ are two jobs, in any language
-_RANKS = frozenset(
-    [
-        "senior", "sr", "junior", "jr", "lead", "principal", "staff", "head", "intern",
-        "trainee", "apprentice", "praktikant", "werkstudent", "stagiaire",
-    ]
-)  # fmt: skip
 
 
 def names_of(title: str, text: str, company: str) -> tuple[str, ...]:
@@ -51,7 +46,7 @@ def names_of(title: str, text: str, company: str) -> tuple[str, ...]:
 
 def ranks(title: str) -> frozenset[str]:
     """The rank words of a title ("Senior", "Junior", "Lead"), folded."""
-    return frozenset(w for w in re.findall(r"[a-z]+", title.casefold()) if w in _RANKS)
+    return frozenset(w for w in re.findall(r"[a-z]+", title.casefold()) if w in RANKS)
 
 
 def translated(names: tuple[str, ...], others: tuple[str, ...]) -> bool:

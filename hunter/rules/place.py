@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -222,11 +222,8 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
     said = said.strip()
     if key(said) in _EVERY:
         return ()
-    chunks = [c.strip() for c in re.split(r"[,;\n]", said) if c.strip()]
     places: list[str] = []
-    for chunk in chunks:
-        whole = _said(chunk)
-        found = [whole] if whole is not None else _runs(chunk.split(), _said)
+    for _chunk, found in _read_chunks(said):
         if None in found:
             return None  # a word that is no place hunter knows
         places += [name for name in found if name is not None]
@@ -237,10 +234,15 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
 def unknown_said(said: str) -> str:
     """The first name of what a chat typed for its places that is no place hunter knows ("" when
     each is one): what its refusal names."""
+    return next((chunk for chunk, found in _read_chunks(said) if None in found), "")
+
+
+def _read_chunks(said: str) -> Iterator[tuple[str, list[str | None]]]:
+    """Each name a chat typed apart by commas, with the places it reads as: the name whole, or
+    its runs of words (None for a word that is no place)."""
     for chunk in (c.strip() for c in re.split(r"[,;\n]", said) if c.strip()):
-        if _said(chunk) is None and None in _runs(chunk.split(), _said):
-            return chunk
-    return ""
+        whole = _said(chunk)
+        yield chunk, [whole] if whole is not None else _runs(chunk.split(), _said)
 
 
 def _remote(name: str) -> bool:

@@ -216,6 +216,14 @@ def families_in(title: str) -> frozenset[str]:
     )
 
 
+# A title's rank, in the languages of the boards: two listings of ranks that differ are two jobs
+# (languages_apart.py), and a rank says no trade
+RANKS = frozenset(
+    [
+        "senior", "sr", "junior", "jr", "lead", "principal", "staff", "head", "intern",
+        "trainee", "apprentice", "praktikant", "werkstudent", "stagiaire",
+    ]
+)  # fmt: skip
 # A title whose only role word says no trade ("Senior Engineer", "Developer II", "Specialist
 # (m/w/d)"): its text says what the job is. The words around such a role that say nothing of it
 # either: rank, terms, gender marks, numbers.
@@ -224,10 +232,11 @@ _GENERIC_WORDS = (
     "expert professional software entwickler ingenieur spezialist berater"
 )
 _EMPTY_WORDS = (
-    "senior sr junior jr lead staff principal head mid level intern trainee remote hybrid "
-    "onsite full part time contract freelance permanent m w d f x h all genders i ii iii iv v"
+    "mid level remote hybrid onsite full part time contract freelance permanent "
+    "m w d f x h all genders i ii iii iv v"
 )
-_GENERIC, _EMPTY = frozenset(_GENERIC_WORDS.split()), frozenset(_EMPTY_WORDS.split())
+_GENERIC = frozenset(_GENERIC_WORDS.split())
+_EMPTY = RANKS | frozenset(_EMPTY_WORDS.split())
 _GENERIC_SCRIPTS = ("วิศวกร", "นักพัฒนา", "โปรแกรมเมอร์", "工程师", "开发工程师")
 TEXT_HEAD = 240  # characters of a text read for what a generic title's job is
 

@@ -22,11 +22,11 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import NEAR, families_in, near_titles, trades_of
+from hunter.rules.roles import NEAR, RANKS, families_in, near_titles, trades_of
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -39,16 +39,17 @@ HOLD_TITLED = 0.7
 DRAW = 0.6  # as like a 👍 as this, the words missing: alerted all the same
 _TEXT_WORDS = 40  # words of a listing's text in its bag
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
-# Words that say nothing of what a job is: English's commonest, and the seniority, terms and
-# gender marks every board puts in titles ("Senior", "(m/w/d)", "Remote", "Urgently Required").
+# Words that say nothing of what a job is: English's commonest, and the ranks (roles.RANKS),
+# terms and gender marks every board puts in titles ("Senior", "(m/w/d)", "Remote",
+# "Urgently Required").
 _STOP_WORDS = (
     "the and for with you your our are will who this that from have has job jobs work team "
     "role position looking we to of in on at an or as is be by it us all new can "
-    "senior sr junior jr lead staff principal head intern internship trainee entry level "
+    "internship entry level "
     "remote hybrid onsite full part time contract freelance permanent temporary urgent "
     "urgently required hiring wanted grads welcome wfh office mid ii iii iv"
 )
-_STOP = frozenset(_STOP_WORDS.split())
+_STOP = frozenset(_STOP_WORDS.split()) | RANKS
 # ... and Thai boards' ("fresh graduates welcome", "urgently hiring", "many positions"), taken
 # out before Thai is cut in threes: "Technical Consultant (ยินดีรับนักศึกษาจบใหม่)" is no more
 # like "Network Engineer (ยินดีรับนักศึกษาจบใหม่)" than like any consultant
@@ -174,7 +175,7 @@ class Taste:
     keywords: tuple[frozenset[str], ...] = ()  # each keyword's words, as bags hold them
     trades: frozenset[str] = frozenset()  # the families of roles.json its keywords are of
 
-    @property
+    @cached_property  # a Taste is one chat's, cached (taste()): each listing asks it again
     def unwanted_roles(self) -> dict[str, list[str]]:
         """The roles its 👎s teach it does not want: each 👎'd ROLE_DISLIKES times, never
         👍'd, and no word of its own; with the titles that taught it."""
@@ -210,6 +211,11 @@ class Taste:
         tapped = tuple(t.title for t in self.taps if not t.liked and says(t))
         return tapped if len(tapped) >= ROLE_DISLIKES else ()
 
+    def _titled(self, title: str) -> bool:
+        """Whether `title` says one of the chat's keywords (all its words)."""
+        said = set(_words(title))
+        return any(words and words <= said for words in self.keywords)
+
     def _named(self, title: str) -> frozenset[str]:
         """The roles of `title` the chat's own words name, as a word before the role ("Sales
         Engineer" for a chat of "sales"): a role it wants, whatever its 👎s of others."""
@@ -234,9 +240,9 @@ class Taste:
         """Why a keyword hit is held back, in words; "" when it is not. `near`: it came as a
         role next to the chat's words (roles.json's neighbours), which two 👎 leave out."""
         like, _liked, unlike, disliked = self.nearest(title, text)
-        words_said = set(_words(title))
-        titled = any(words and words <= words_said for words in self.keywords)
-        if disliked is not None and unlike >= (HOLD_TITLED if titled else HOLD) and unlike > like:
+        # As like a 👎 as HOLD, or HOLD_TITLED when its title says the chat's words
+        alike = unlike >= HOLD and (unlike >= HOLD_TITLED or not self._titled(title))
+        if disliked is not None and alike and unlike > like:
             return f"held back: like a 👎 of “{disliked.title[:80]}” ({unlike:.0%} alike)"
         if near and (tapped := self._near_disliked(title)):
             said = ", ".join(f"“{t[:40]}”" for t in tapped[-2:])
@@ -276,7 +282,7 @@ class Taste:
                 return tap.title
         return ""
 
-    @property
+    @cached_property
     def liked_roles(self) -> dict[str, int]:
         """The roles (roles.json's families, and neighbours marked NEAR) its 👍s teach it
         wants, with the 👍s of each. A 👍 of a title of one role teaches it, when the chat's

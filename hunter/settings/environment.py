@@ -69,21 +69,26 @@ def cleaned(
     hunter reads it: without what a paste brings around it; the rest as they are. ConfigError
     naming the variable (never its value) when what is left holds a line break, a tab or an
     invisible character, or a secret of `secrets` a space."""
-    keys, secrets = tuple(keys), tuple(secrets)
+    read, secret = _names(keys), _names(secrets)  # each parsed once, not once a variable
     values = dict(environ)
     for name, raw in environ.items():
-        if reads(name, keys):
-            values[name] = _clean(name, raw, reads(name, secrets))
+        if _is(name, read):
+            values[name] = _clean(name, raw, _is(name, secret))
     return values
 
 
 def reads(name: str, keys: Iterable[str]) -> bool:
     """Whether `name` is one of `keys` (a name, or a prefix before "<NAME>")."""
-    names, prefixes = _names(keys)
+    return _is(name, _names(keys))
+
+
+def _is(name: str, parsed: tuple[set[str], tuple[str, ...]]) -> bool:
+    names, prefixes = parsed
     return name in names or name.startswith(prefixes)
 
 
 def _names(keys: Iterable[str]) -> tuple[set[str], tuple[str, ...]]:
+    """`keys` as (whole names, prefixes before "<NAME>")."""
     keys = list(keys)
     names = {key for key in keys if not key.endswith("<NAME>")}
     return names, tuple(key.removesuffix("<NAME>") for key in keys if key.endswith("<NAME>"))
