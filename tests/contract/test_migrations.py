@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,27 @@ def second_pg_url() -> Any:
     postgres.drop_database(name)
 
 
+def upgrades_as_fresh_postgres(old: str, fresh: str, check: Callable[[Store], None]) -> None:
+    """The database at `old` migrated keeps what it had (`check`) and ends with the schema a
+    fresh one (at `fresh`) gets."""
+    with PostgresStore(old) as upgraded:
+        upgraded.migrate()
+        check(upgraded)
+    with PostgresStore(fresh) as new:
+        new.migrate()
+    assert pg_shape(old) == pg_shape(fresh)
+
+
+def upgrades_as_fresh_sqlite(old: Path, fresh: Path, check: Callable[[Store], None]) -> None:
+    """The same for SQLite files."""
+    with SQLiteStore(old) as upgraded:
+        upgraded.migrate()
+        check(upgraded)
+    with SQLiteStore(fresh) as new:
+        new.migrate()
+    assert sqlite_shape(old) == sqlite_shape(fresh)
+
+
 def postgres_of_the_first_release(url: str) -> None:
     """A database as the first release left it: its schema, and listings it recorded."""
     with psycopg.connect(url, autocommit=True) as db:
@@ -66,12 +88,7 @@ def postgres_of_the_first_release(url: str) -> None:
 
 def test_postgres_from_the_first_release(pg_url: str, second_pg_url: str) -> None:
     postgres_of_the_first_release(pg_url)
-    with PostgresStore(pg_url) as upgraded:
-        upgraded.migrate()
-        still_known(upgraded)
-    with PostgresStore(second_pg_url) as fresh:
-        fresh.migrate()
-    assert pg_shape(pg_url) == pg_shape(second_pg_url)
+    upgrades_as_fresh_postgres(pg_url, second_pg_url, still_known)
 
 
 def test_supabase_sql_upgrades_the_first_release_too(pg_url: str, second_pg_url: str) -> None:
@@ -93,12 +110,7 @@ def test_sqlite_from_the_first_release(tmp_path: Path) -> None:
         db.execute("INSERT INTO hunter_meta (key, value) VALUES ('schema_version', '1')")
     with SQLiteStore(old_path) as old:  # no migrate: the first release's tables as they are
         record_as_the_first_release(old)
-    with SQLiteStore(old_path) as upgraded:
-        upgraded.migrate()
-        still_known(upgraded)
-    with SQLiteStore(fresh_path) as fresh:
-        fresh.migrate()
-    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+    upgrades_as_fresh_sqlite(old_path, fresh_path, still_known)
 
 
 # `git show a1cc299:hunter/store/sql/<dialect>/<file> | sha256sum`
@@ -199,12 +211,7 @@ def test_postgres_from_the_second_release(pg_url: str, second_pg_url: str) -> No
                 "SELECT hunter_claim_event('E-old', now())",
             ],
         )
-    with PostgresStore(pg_url) as upgraded:
-        upgraded.migrate()
-        still_known_after_the_second(upgraded)
-    with PostgresStore(second_pg_url) as fresh:
-        fresh.migrate()
-    assert pg_shape(pg_url) == pg_shape(second_pg_url)
+    upgrades_as_fresh_postgres(pg_url, second_pg_url, still_known_after_the_second)
 
 
 def test_sqlite_from_the_second_release(tmp_path: Path) -> None:
@@ -226,12 +233,7 @@ def test_sqlite_from_the_second_release(tmp_path: Path) -> None:
                 "VALUES ('E-old', '2026-11-01T09:00:00.000000Z')",
             ],
         )
-    with SQLiteStore(old_path) as upgraded:
-        upgraded.migrate()
-        still_known_after_the_second(upgraded)
-    with SQLiteStore(fresh_path) as fresh:
-        fresh.migrate()
-    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+    upgrades_as_fresh_sqlite(old_path, fresh_path, still_known_after_the_second)
 
 
 def still_tuned_after_the_third(store: Store) -> None:
@@ -257,12 +259,7 @@ def test_postgres_from_the_third_release(pg_url: str, second_pg_url: str) -> Non
         record_as_the_first_release(old)
         old._execute("SELECT hunter_tune_word('', 'django', 'add', '2026-11-01 09:00+00')")
         old._execute("SELECT hunter_tune_settings('', 5000, true, '2026-11-01 09:00+00')")
-    with PostgresStore(pg_url) as upgraded:
-        upgraded.migrate()
-        still_tuned_after_the_third(upgraded)
-    with PostgresStore(second_pg_url) as fresh:
-        fresh.migrate()
-    assert pg_shape(pg_url) == pg_shape(second_pg_url)
+    upgrades_as_fresh_postgres(pg_url, second_pg_url, still_tuned_after_the_third)
 
 
 def test_sqlite_from_the_third_release(tmp_path: Path) -> None:
@@ -277,12 +274,7 @@ def test_sqlite_from_the_third_release(tmp_path: Path) -> None:
         db.execute(f"INSERT INTO hunter_chat_settings VALUES ('', 5000, 1, '{at}')")
     with SQLiteStore(old_path) as old:
         record_as_the_first_release(old)
-    with SQLiteStore(old_path) as upgraded:
-        upgraded.migrate()
-        still_tuned_after_the_third(upgraded)
-    with SQLiteStore(fresh_path) as fresh:
-        fresh.migrate()
-    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+    upgrades_as_fresh_sqlite(old_path, fresh_path, still_tuned_after_the_third)
 
 
 def test_the_previous_hunter_still_reads_and_notes_its_sources_after_the_upgrade(

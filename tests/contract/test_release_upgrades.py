@@ -24,9 +24,13 @@ from hunter.store import queries
 from hunter.store.postgres import PostgresStore
 from hunter.store.sqlite import SQLiteStore
 from hunter.store.sqlite.database import _statements
-from tests.contract.test_migrations import record_as_the_first_release, still_known
+from tests.contract.test_migrations import (
+    record_as_the_first_release,
+    still_known,
+    upgrades_as_fresh_postgres,
+    upgrades_as_fresh_sqlite,
+)
 from tests.support import postgres
-from tests.support.schema import pg_shape, sqlite_shape
 
 RELEASES = {"d9d92cb": 10, "cb26bb9": 13, "41f876e": 26, "085005c": 28, "2a262fd": 29}
 # `git show 2a262fd:hunter/store/sql/<dialect>/<file> | sha256sum`, its first 32 digits
@@ -120,12 +124,7 @@ def test_postgres_from_a_later_release(release: str, pg_url: str, fresh_pg_url: 
             db.execute(sql.encode())
     with PostgresStore(pg_url) as old:  # no migrate: that release's functions do the writing
         record_as_the_first_release(old)
-    with PostgresStore(pg_url) as upgraded:
-        upgraded.migrate()
-        still_known(upgraded)
-    with PostgresStore(fresh_pg_url) as fresh:
-        fresh.migrate()
-    assert pg_shape(pg_url) == pg_shape(fresh_pg_url)
+    upgrades_as_fresh_postgres(pg_url, fresh_pg_url, still_known)
 
 
 @pytest.mark.parametrize("release", RELEASES, ids=RELEASES)
@@ -143,9 +142,4 @@ def test_sqlite_from_a_later_release(release: str, tmp_path: Path) -> None:
         )
     with SQLiteStore(old_path) as old:
         record_as_the_first_release(old)
-    with SQLiteStore(old_path) as upgraded:
-        upgraded.migrate()
-        still_known(upgraded)
-    with SQLiteStore(fresh_path) as fresh:
-        fresh.migrate()
-    assert sqlite_shape(old_path) == sqlite_shape(fresh_path)
+    upgrades_as_fresh_sqlite(old_path, fresh_path, still_known)
