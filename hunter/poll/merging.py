@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.destinations import OWNER, Destinations
-from hunter.rules.likeness import Likeness, Sameness, same_job
+from hunter.rules.likeness import Likeness, Sameness, in_another_language, same_job
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
@@ -179,24 +179,13 @@ class Copies:
             self._employers.setdefault(company, deque(maxlen=BUCKET_MOST)).append(earlier)
 
     def _first(self, likeness: Likeness, source: str) -> tuple[Earlier, Sameness] | None:
-        others = _in_other_languages(likeness, self._employers.get(likeness.company, ()))
+        employer = self._employers.get(likeness.company, ())
+        others = [e for e in employer if in_another_language(likeness, e.likeness)]
         for earlier in [*self._earlier.get(likeness.title, ()), *others]:
             sameness = same_job(likeness, earlier.likeness, earlier.source == source)
             if sameness.same:
                 return earlier, sameness
         return None
-
-
-def _in_other_languages(likeness: Likeness, earlier: Iterable[Earlier]) -> list[Earlier]:
-    """Of an employer's earlier listings, those in another language than `likeness`'s text
-    under another title: the only ones of another title that can be the same job."""
-    if not (likeness.company and likeness.language):
-        return []
-    return [
-        e
-        for e in earlier
-        if e.likeness.title != likeness.title and e.likeness.language not in ("", likeness.language)
-    ]
 
 
 def _within(

@@ -37,12 +37,11 @@ from hunter.rules.roles import (
     TEXT_HEAD,
     families_in,
     forms,
-    found_in_text,
     generic,
+    in_other_words,
     title_joins,
     title_words,
 )
-from hunter.rules.roles import found as found_in_title
 from hunter.rules.taste import SHARED_LEAST, bag, taste
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
@@ -335,9 +334,7 @@ def _verdict(live: tuple[str, ...]) -> Judgement | None:
 def _otherwise(listing: Listing, include: tuple[str, ...]) -> Judgement | None:
     """judge()'s verdict when none of `include` hit as written: the first of their forms the
     title says (roles.py), or a generic title's text; None when none does."""
-    form = found_in_title(listing.title, include) or found_in_text(
-        listing.title, listing.summary, include
-    )
+    form = in_other_words(listing.title, listing.summary, include)
     return said_otherwise(form) if form is not None else None
 
 

@@ -16,8 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.rules.roles import NEAR, Form, found_in_text
-from hunter.rules.roles import found as found_in_title
+from hunter.rules.roles import NEAR, Form, in_other_words
 from hunter.rules.taste import Taste, taste
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
@@ -126,8 +125,7 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if live:
         return _layered(listing, rules, liking) or matching(live)
     unmuted = tuple(word for word in rules.include if word.casefold() not in muted)
-    form = found_in_title(listing.title, unmuted)
-    if form or (form := found_in_text(listing.title, listing.summary, unmuted)):
+    if form := in_other_words(listing.title, listing.summary, unmuted):
         said = said_otherwise(form)
         return _layered(listing, rules, liking, bool(said.near)) or said
     like = liking.drawn(listing.title, listing.summary) if liking else ""

@@ -248,6 +248,15 @@ def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int
     return a[0] == b[0] and a[1] == b[1] and a[2] <= b[3] and b[2] <= a[3]
 
 
+def in_another_language(mine: Likeness, earlier: Likeness) -> bool:
+    """Whether `earlier` (of `mine`'s employer) is under another title in another language:
+    the only listing of another title that can be the same job (`_in_two_languages`), which
+    the store's note answers beside the title's bucket (functions/likeness.sql)."""
+    if not (mine.company and mine.language):
+        return False
+    return earlier.title != mine.title and earlier.language not in ("", mine.language)
+
+
 def _in_two_languages(a: Likeness, b: Likeness) -> Sameness | None:
     """Two titles, and one job all the same: one employer's ad at one place, its text in two
     languages, saying the same names (languages_apart.py); None when it is not that."""

@@ -253,6 +253,12 @@ def generic(title: str) -> bool:
     return bool(said) and all(w in _GENERIC for w in said)
 
 
+def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | None:
+    """The first form of `include` a listing says in other words: in its title (`found`), or,
+    for a title that names no trade, at the start of its text (`found_in_text`)."""
+    return found(title, include) or found_in_text(title, text, include)
+
+
 def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | None:
     """For a generic title, the first form of `include` (its own words, or a title of one of
     their families; not a neighbour's) that the start of `text` says; None otherwise. "Senior

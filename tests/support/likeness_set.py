@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hunter.rules.likeness import Likeness, same_job
+from hunter.rules.likeness import Likeness, in_another_language, same_job
 from hunter.rules.listing import Listing
 from hunter.rules.pay import currency_in, parse_budget_range, period_in
 from hunter.sources.extract import clean_text, fix_mojibake
@@ -118,12 +118,9 @@ def score() -> Score:
         bucket = earlier.setdefault(mine.title, []) if mine.title else []
         # As the store answers (sql/postgres/functions/likeness.sql): the earlier listings
         # of its title, and its employer's in another language
-        other_language = [
-            k
-            for k in employers.get(mine.company, [])
-            if mine.language and likeness[k].language not in ("", mine.language)
-        ]
-        for other in bucket + other_language if mine.company else bucket:
+        employer = employers.get(mine.company, [])
+        other_language = [k for k in employer if in_another_language(mine, likeness[k])]
+        for other in bucket + other_language:
             if same_job(mine, likeness[other], boards[key] == boards[other]).same:
                 chain[key] = first(other)
                 break
