@@ -35,6 +35,12 @@ def redact(text: str) -> str:
     return _BEARER.sub(r"\1***", text)
 
 
+def clip(text: str, most: int) -> str:
+    """`text` redacted, then cut to `most` characters: cut first, a secret would no longer be
+    found whole, and its first part would show."""
+    return redact(text)[:most]
+
+
 class RedactingFilter(logging.Filter):
     """A logging filter that renders each record once and redacts the result."""
 

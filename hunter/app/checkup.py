@@ -19,6 +19,7 @@ from hunter.errors import ConfigError, HunterError
 from hunter.network import cause
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
+from hunter.redact import clip
 from hunter.rules import shape
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER, Destinations
@@ -122,7 +123,7 @@ def _guarded(name: str, check: Callable[[], int], say: Callable[[str], None]) ->
         log.debug("%s check", name, exc_info=True)
         said = cause(exc)
         if said is None:
-            first = (str(exc).strip().splitlines() or [""])[0][:160]
+            first = clip((str(exc).strip().splitlines() or [""])[0], 160)
             detail = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
             said = f"its answer was not what was expected ({detail})"
         say(f"{name}: FAILED: {said}")

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from hunter.chat.tuning import Tuning
+from hunter.redact import clip
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import OWNER
 from hunter.rules.filter_config import FilterConfig
@@ -84,7 +85,7 @@ class Why:
                 "retry": "รอส่งใหม่ · waits to be sent again",
                 "stuck": "ติดค้าง · stuck (hunter retry)",
             }[status]
-            return head + f"{where}: {error[:160]}"
+            return head + f"{where}: {clip(error, 160)}"
         if status == "pending":
             return head + self._waiting(chat, now)
         dismissed = {m.job_id for m in self.store.chat.marks("dismissed") if m.chat == chat}

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from hunter.errors import ConfigError, SourceError
+from hunter.redact import clip
 from hunter.rules.listing import Listing
 from hunter.sources import encoding
 from hunter.sources.extract import MAX_ITEMS_PER_READ, ParseResult
@@ -324,5 +325,5 @@ class HostGate:
 
 
 def _one_line(problem: BaseException) -> str:
-    text = " ".join(str(problem).split())[:200]
+    text = clip(" ".join(str(problem).split()), 200)
     return f"{type(problem).__name__}: {text}" if text else type(problem).__name__

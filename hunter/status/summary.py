@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from hunter.redact import redact
+from hunter.redact import clip
 from hunter.status.history import FRESH_DAYS, duration, merged_text
 from hunter.status.text import membership_text
 from hunter.status.view import SourceCondition, StatusView
@@ -37,7 +37,7 @@ _MARKUP = re.compile(r"([\\`*\[\]()<>!|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 def _line(text: str) -> str:
     """Text from a board or a site on one line, secrets out (a site may quote back the key
     hunter sent it; cut first, a secret would no longer be found whole), then cut."""
-    return redact(" ".join(text.split()))[:120]
+    return clip(" ".join(text.split()), 120)
 
 
 def _cell(text: str) -> str:

@@ -39,6 +39,7 @@ from hunter.deliver.channel import Recipient
 from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.errors import ChannelError, ChatGone
 from hunter.network import unreached
+from hunter.redact import clip
 
 PUSH_DEADLINE_SECONDS = 20.0
 UNKNOWN_WEBHOOK = 10015
@@ -174,7 +175,7 @@ def result(answer: httpx.Response) -> PushResult:
     if data is None:  # a proxy's page, or nothing Discord would send
         kind = Kind.TRANSIENT if status >= 500 else Kind.PERMANENT
         return PushResult(kind, status, f"not Discord's answer ({answer.reason_phrase})")
-    said = str(data.get("message") or answer.reason_phrase)[:300]
+    said = clip(str(data.get("message") or answer.reason_phrase), 300)
     code = data.get("code")
     if status == 429:
         wait = _seconds(data.get("retry_after"))

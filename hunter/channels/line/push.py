@@ -19,6 +19,7 @@ from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.errors import ChatGone, ConfigError
 from hunter.network import unreached
+from hunter.redact import clip
 
 PUSH_TIMEOUT_SECONDS = (5.0, 20.0)  # connect, and each read
 PUSH_DEADLINE_SECONDS = 30.0  # the whole push, first byte to last (at most)
@@ -271,7 +272,7 @@ def result_from_answer(status: int | None, body: Any, headers: Any) -> PushResul
                     + ")"
                 )
         except (ValueError, AttributeError, TypeError):
-            message = str(body)[:200]
+            message = clip(str(body), 200)
     retry_after = None
     if headers:
         value = headers.get("Retry-After") if hasattr(headers, "get") else None

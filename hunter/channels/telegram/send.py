@@ -42,6 +42,7 @@ from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.rate import SharedRate
 from hunter.errors import ChannelError, ChatGone, ConfigError
 from hunter.network import unreached
+from hunter.redact import clip
 
 PUSH_DEADLINE_SECONDS = 20.0
 # Messages a second for the bot, all chats together: 28, not 30, so that a message held up on
@@ -273,7 +274,7 @@ def _result(answer: httpx.Response) -> PushResult:
         return PushResult(Kind.SENT, answer.status_code, ref=ref)
     error_code = data.get("error_code")
     code = error_code if isinstance(error_code, int) else answer.status_code
-    said = str(data.get("description") or answer.reason_phrase)[:300]
+    said = clip(str(data.get("description") or answer.reason_phrase), 300)
     parameters = data.get("parameters")
     more: dict[str, Any] = parameters if isinstance(parameters, dict) else {}
     if code == 429:
