@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from hunter.rules.place import REMOTE_SAID
 from hunter.rules.text_sketch import plain as _plain
 
 # Words that say how a job is advertised, not which job it is.
@@ -245,9 +246,10 @@ def company_key(company: str) -> str:
 
 def place_parts(location: str) -> tuple[str, ...]:
     """Each comma- or slash-separated part of a place, plain, countries in one language; ()
-    when unstated or remote ("Remote", "Anywhere", "Worldwide")."""
+    when unstated or remote ("Remote", "Anywhere", "Worldwide"). A remote board's "Remote:
+    Europe" (place.as_remote) is its "Europe"."""
     parts = []
-    for part in re.split(r"[,/;|]| - |\+", location):
+    for part in re.split(r"[,/;|]| - |\+", location.removeprefix(REMOTE_SAID)):
         words = [_COUNTRY.get(w, w) for w in _plain(part).split()]
         words = [w for w in words if w not in _PLACE_NOISE and not w.isdigit()]
         if words:

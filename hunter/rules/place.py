@@ -31,6 +31,7 @@ from hunter.rules.gazetteer import WORLD, Area, gazetteer, key
 from hunter.rules.thai_places import PREFIXES, RAIL
 
 REMOTE = "remote"
+REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (as_remote)
 _REMOTE_WORDS = re.compile(
     r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed"
     # German, French, Spanish, Portuguese and Italian boards' words for it
@@ -115,6 +116,16 @@ def _where(location: str, title: str, summary: str) -> Where:
     if any(a.countries is None for a in open_to):
         open_to = [WORLD]
     return Where(at=(), remote=True, open_to=tuple(dict.fromkeys(open_to)))
+
+
+def as_remote(location: str) -> str:
+    """The location of a job on a board whose every job is remote (a source's `remote`), as
+    hunter reads it: what it names is whom the job takes ("Europe, Netherlands" on Jobicy is
+    "Remote: Europe, Netherlands", no office in the Netherlands); unchanged when it says remote
+    already ("Anywhere in the World")."""
+    if _REMOTE_WORDS.search(location):
+        return location
+    return f"{REMOTE_SAID}{location}" if location.strip() else "Remote"
 
 
 def read_places(location: str) -> tuple[Area, ...]:

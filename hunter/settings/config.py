@@ -304,7 +304,8 @@ def _backoff(raw: Mapping[str, Any], where: str) -> tuple[float, ...]:
 def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
     value = raw.get(key, default)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise ConfigError(f"{where}: {key} must be a {kind.__name__}, got {value!r}")
+        wanted = "true or false" if kind is bool else f"a {kind.__name__}"
+        raise ConfigError(f"{where}: {key} must be {wanted}, got {value!r}")
     return value
 
 
@@ -453,6 +454,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
         every_seconds=every,
         **_source_schedule(raw, where),
         reposts=_reposts(raw, where),
+        remote=_typed(raw, "remote", bool, where, False),
         flood_threshold=None if flood is None else int(_number(raw, "flood_threshold", where)),
         **fields,
     )

@@ -385,6 +385,12 @@ SOURCES = (
         'again; `"alert"`: it is',
         "merge",
     ),
+    Key(
+        "remote",
+        "every job on it is remote: its `location` says whom it takes (read as "
+        '`"Remote: Europe"`, not an office in Europe); the remote boards\' presets set it',
+        False,
+    ),
     Key("item", "html: the CSS selector of one listing"),
     Key("items", "json: the dotted path of the list of listings (`data.0.jobs`)"),
     Key("id", "the listing's id (a selector or a path); without one, its link"),

@@ -24,6 +24,7 @@ from hunter.rules.pay import (
     period_in,
     period_of,
 )
+from hunter.rules.place import as_remote
 from hunter.sources.conditions import read_time
 
 # Query parameters known to say who sent the click, never which listing it is: analytics
@@ -238,6 +239,7 @@ class Details:
     timezone: str = ""  # the zone of a posted time that names none (the source's); "": UTC
     company: str = ""  # who posts it, where the board says
     location: str = ""  # where the job is, or who may apply
+    remote: bool = False  # the source's every job is remote: its location is whom it takes
 
 
 MAX_COUNT = 1_000_000  # more offers than this on one post is no count anyone reports
@@ -313,12 +315,17 @@ def make_listing(
         bound=bound,
         category=clean_text(more.category)[:80],
         company=clean_text(fix_mojibake(more.company))[:80],
-        location=clean_text(fix_mojibake(more.location))[:80],
+        location=_location(more)[:80],
         engagement=clean_text(more.engagement)[:40],
         offers=_count(more.offers),
         deadline=clean_text(more.deadline)[:40],
         posted=posted_time(more.posted, now, more.timezone),
     )
+
+
+def _location(more: Details) -> str:
+    location = clean_text(fix_mojibake(more.location))
+    return as_remote(location) if more.remote else location
 
 
 def _terms(budget: object, more: Details) -> tuple[str, str]:

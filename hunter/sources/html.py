@@ -114,6 +114,7 @@ def parse_html(
                     timezone=source.timezone,
                     company=_value(item, source.company) if source.company else "",
                     location=_value(item, source.location) if source.location else "",
+                    remote=source.remote,
                 ),
                 now,
             )

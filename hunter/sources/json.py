@@ -182,6 +182,7 @@ def parse_document(
             timezone=source.timezone,
             company=plain_text(_field(item, source.company)),
             location=plain_text(_field(item, source.location)),
+            remote=source.remote,
         )
         result.add(
             make_listing(

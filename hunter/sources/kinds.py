@@ -51,6 +51,7 @@ COMMON_KEYS = frozenset(
         "period",
         "timezone",
         "reposts",
+        "remote",
     }
 )
 

@@ -60,6 +60,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "description",
         "company": "company",
         "location": "location",  # "Remote", "Worldwide", a country
+        "remote": True,  # a board of remote jobs: a country is whom it takes
         "posted": "epoch|date",  # epoch seconds; `date` ISO 8601
         "where": ["id exists"],
     },
@@ -69,6 +70,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "kind": "rss",
         "url": "https://weworkremotely.com/remote-jobs.rss",
         "company_in_title": True,  # its items' titles read "Company: Role"
+        "remote": True,  # every job remote; its <region> says whom it takes ("USA Only")
     },
     # JobThai, the largest Thai job board: its GraphQL search, POSTed as JSON (an Apollo
     # server with CSRF prevention refuses a POST that is not JSON with 400), newest first
@@ -190,6 +192,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "{companyName} · {excerpt}",
         "company": "companyName",
         "location": "locationRestrictions.0.name|locationRestrictions.0",
+        "remote": True,  # remote jobs: the countries or regions whose residents it takes
         "category": "categories",
         "engagement": "employmentType",
         "posted": "pubDate",  # milliseconds (documented) or seconds (seen): both read
@@ -213,6 +216,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "description",  # HTML, read as text: what one alert per job compares
         "company": "company_name",
         "location": "candidate_required_location",
+        "remote": True,  # remote jobs: where the candidate must be ("USA", "Europe")
         "category": "category",
         "engagement": "job_type",
         "posted": "publication_date",  # no zone: UTC
@@ -242,6 +246,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "summary": "{companyName} · {jobExcerpt}",
         "company": "companyName",
         "location": "jobGeo",
+        "remote": True,  # remote jobs: the regions whose residents it takes ("Europe, UK")
         "category": "jobIndustry",
         "engagement": "jobType",
         "posted": "pubDate",  # "2024-12-07 04:10:26", no zone: UTC

@@ -91,11 +91,20 @@ def parse_rss(
                     posted=entry.get("published") or entry.get("updated"),
                     timezone=source.timezone,
                     company=company,
+                    location=_region(entry),
+                    remote=source.remote,
                 ),
                 now,
             )
         )
     return result
+
+
+def _region(entry: Any) -> str:
+    """Where an item's job is, or whom it takes: We Work Remotely's items say it in a
+    <region> element ("Anywhere in the World", "USA Only"; ../shared/sources/README.md)."""
+    said = entry.get("region") or entry.get("location")
+    return plain_text(said) if isinstance(said, str) else ""
 
 
 def _category(entry: Any) -> str:

@@ -70,6 +70,7 @@ class SourceConfig:
     engagement: str = ""
     company: str = ""  # json: path to who posts it; html: selector
     location: str = ""  # json: path to where the job is (or who may apply); html: selector
+    remote: bool = False  # every job on it is remote: its location says whom it takes
     company_in_title: bool = False  # rss: titles read "Company: Role" (We Work Remotely's)
     offers: str = ""
     deadline: str = ""

@@ -17,7 +17,9 @@ from pathlib import Path
 from hunter.rules.likeness import Likeness, in_another_language, same_job
 from hunter.rules.listing import Listing
 from hunter.rules.pay import currency_in, parse_budget_range, period_in
+from hunter.rules.place import as_remote
 from hunter.sources.extract import clean_text, fix_mojibake
+from hunter.sources.presets import PRESETS
 
 DUPES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dupes" / "listings.jsonl"
 LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "likeness" / "labels.json"
@@ -32,7 +34,9 @@ def rows() -> list[dict[str, object]]:
 def listing(row: dict[str, object]) -> Listing:
     """A captured listing as a source of hunter's would read it: its text as make_listing
     leaves it (RemoteOK's answers are UTF-8 read as Latin-1 upstream: "Ø¯Ø¨Ù" is "دبي"), its
-    salary read by hunter's own pay rules (currency and period where the text says them)."""
+    salary read by hunter's own pay rules (currency and period where the text says them), its
+    place as whom it takes where its board's preset says every job is remote (Jobicy's
+    "Europe" is "Remote: Europe")."""
     salary = str(row.get("salary") or "")
     least, most = parse_budget_range(salary)
 
@@ -50,8 +54,12 @@ def listing(row: dict[str, object]) -> Listing:
         currency=currency_in(salary) or "",
         period=period_in(salary) or "",
         company=text("company")[:80],
-        location=text("location")[:80],
+        location=_location(str(row["board"]), text("location"))[:80],
     )
+
+
+def _location(board: str, location: str) -> str:
+    return as_remote(location) if PRESETS.get(board, {}).get("remote") else location
 
 
 def _pairs(groups: list[list[str]]) -> Iterator[Pair]:

@@ -97,6 +97,8 @@ def test_places_remote_or_unstated_are_none_and_countries_one_language() -> None
     assert place_parts("Remote") == ()
     assert place_parts("") == ()
     assert place_parts("Wien, Österreich") == ("wien", "austria")
+    # A remote board's place says whom its job takes: the same place as written.
+    assert place_parts("Remote: Europe, Netherlands") == place_parts("Europe,  Netherlands")
     assert place_parts("Kraków, Poland +4 more locations") == ("kraków", "poland")
 
 

@@ -275,3 +275,29 @@ def test_the_names_file_is_what_cldr_says() -> None:
     from tests.support import country_names
 
     assert country_names.FILE.read_text(encoding="utf-8") == country_names.document()
+
+
+def test_a_remote_boards_place_is_whom_it_takes() -> None:
+    """Jobicy's jobs are all remote; its "Europe, Netherlands" is whom a job takes (no office
+    there). Read through the preset, it suits a chat in Warsaw that works remote, and its
+    "Thailand" does not suit a chat that works on site in Bangkok (before, "Europe,
+    Netherlands" was an office in the Netherlands, and "Thailand" one in Bangkok's country)."""
+    import json
+
+    from hunter.sources.reader import parse
+    from tests.unit.sources.test_posted import NOW
+
+    source = parse_config({"sources": [{"preset": "jobicy"}]}).sources[0]
+    jobs = [
+        {"id": n, "url": f"https://jobicy.com/j/{n}", "jobTitle": "DevOps Engineer", "jobGeo": geo}
+        for n, geo in ((1, "Europe,  Netherlands"), (2, "Thailand"))
+    ]
+    europe, thailand = parse(source, json.dumps({"jobs": jobs}), source.url, NOW).listings
+    warsaw = FilterConfig(include=("devops",), places=("Warszawa", "Polska", "remote"))
+    bangkok = FilterConfig(include=("devops",), places=("กรุงเทพฯ",))
+    assert judge(europe, warsaw).matched
+    assert not judge(thailand, warsaw).matched
+    assert not judge(thailand, bangkok).matched
+    assert "not remote" in judge(thailand, bangkok).reason
+    with pytest.raises(ConfigError, match="remote must be true or false, got 'yes'"):
+        parse_config({"sources": [{"preset": "jobicy", "remote": "yes"}]})

@@ -1,7 +1,8 @@
 """Who posts a listing and where (issue 43, its first part): `company` and `location` on json
 and html sources (a path, a selector), read by every preset whose board states them, as its
 answers write them (shared/sources/README.md; the recorded answers of
-tests/integration/sources/), and shown beside the title on every channel's card."""
+tests/integration/sources/), and shown beside the title on every channel's card. A board of
+remote jobs (`remote = true`, its presets') names whom a job takes: "Remote: Asia"."""
 
 from __future__ import annotations
 
@@ -39,13 +40,13 @@ BOARDS = [
      "Agoda", "Bangkok"),
     ("himalayas", {"jobs": [{"guid": "https://himalayas.app/j/1", "title": "Dev",
                              "companyName": "Acme", "locationRestrictions": ["Thailand"]}]},
-     "Acme", "Thailand"),
+     "Acme", "Remote: Thailand"),
     ("remotive", {"jobs": [{"id": 3, "url": "https://remotive.com/j/3", "title": "Dev",
                             "company_name": "Acme", "candidate_required_location": "Asia"}]},
-     "Acme", "Asia"),
+     "Acme", "Remote: Asia"),
     ("jobicy", {"jobs": [{"id": 4, "url": "https://jobicy.com/j/4", "jobTitle": "Dev",
                           "companyName": "Acme", "jobGeo": "APAC"}]},
-     "Acme", "APAC"),
+     "Acme", "Remote: APAC"),
 ]  # fmt: skip
 
 
@@ -61,10 +62,37 @@ def test_each_preset_reads_who_posts_and_where(
 
 
 def test_a_board_that_states_neither_shows_neither() -> None:
+    source = preset("jobsdb")
+    answer = {"data": [{"id": "7", "title": "Dev"}]}
+    [listing] = parse(source, json.dumps(answer), source.url, NOW).listings
+    assert (listing.company, listing.location, details(listing)) == ("", "", "")
+    # A remote board's job that names no one it takes is remote all the same.
     source = preset("remotive")
     answer = {"jobs": [{"id": 3, "url": "https://remotive.com/j/3", "title": "Dev"}]}
     [listing] = parse(source, json.dumps(answer), source.url, NOW).listings
-    assert (listing.company, listing.location, details(listing)) == ("", "", "")
+    assert (listing.company, listing.location, details(listing)) == ("", "Remote", "Remote")
+
+
+def test_a_remote_boards_location_is_whom_it_takes_and_says_remote_once() -> None:
+    """`remote = true` on any kind: what a job's location names is whom it takes; a location
+    that says remote already is kept as written. We Work Remotely's <region> is read."""
+    feed = (
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>x</title>'
+        "<item><title>Acme: Dev</title><guid>1</guid><link>https://x.test/1</link>"
+        "<region>USA Only</region></item>"
+        "<item><title>Acme: Ops</title><guid>2</guid><link>https://x.test/2</link>"
+        "<region>Anywhere in the World</region></item></channel></rss>"
+    )
+    source = preset("weworkremotely")
+    usa, anywhere = parse(source, feed, source.url, NOW).listings
+    assert (usa.location, anywhere.location) == ("Remote: USA Only", "Anywhere in the World")
+    page = '<ul><li data-id="1"><h3>Dev</h3><i class=at>Europe</i></li>'
+    fields = {"name": "b", "kind": "html", "url": "https://b.test/", "item": "li",
+              "id": "@data-id", "title": "h3", "location": ".at"}  # fmt: skip
+    for remote, shown in ((True, "Remote: Europe"), (False, "Europe")):
+        source = parse_config({"sources": [{**fields, "remote": remote}]}).sources[0]
+        [listing] = parse(source, page, source.url, NOW).listings
+        assert listing.location == shown
 
 
 def test_we_work_remotely_titles_name_their_company() -> None:
