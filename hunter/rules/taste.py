@@ -262,12 +262,12 @@ class Taste:
     def drawn(self, title: str, text: str) -> str:
         """The title of the 👍'd listing a listing the words missed is like; "" when none.
         Its title must share SHARED_LEAST words with that one's, the chat's keywords aside (a
-        bag of one word left, "developer", is alike to every developer), or both titles be of
-        one family of roles.json, and it be no nearer a 👎."""
+        bag of one word left, "developer", is alike to every developer) and be of the role that
+        👍 was for (_of_its_role), or be of a role its 👍s taught; and it be no nearer a 👎."""
         like, liked, unlike, disliked = self.nearest(title, text)
         if liked is None:
             return ""  # no word in common with any 👍
-        if like >= DRAW and like > unlike:
+        if like >= DRAW and like > unlike and self._of_its_role(title, liked.title):
             shared = set(_words(title)) & set(_words(liked.title)) - self.ignore - _ROLE_SET
             if len(shared) >= SHARED_LEAST:
                 return liked.title
@@ -278,9 +278,26 @@ class Taste:
         kinds = families_in(title) | {NEAR + t for t in _near_roles(title)}
         taught = self.liked_roles
         for tap in reversed(self.taps) if kinds & set(taught) else ():
-            if tap.liked and _roles_said(tap.title) & kinds & set(taught):
+            if tap.liked and self._liked_for(tap.title) & kinds & set(taught):
                 return tap.title
         return ""
+
+    def _of_its_role(self, title: str, liked: str) -> bool:
+        """Whether `title` may be of the role a 👍 of `liked` was for: the 👍'd title's
+        families of roles.json, those the chat's words name when it names some ("Cybersecurity
+        Sales Specialist" 👍'd by an account manager is a 👍 of sales, not of security), meet
+        the title's; true when either title is of no family. Two texts of one field are alike
+        in words whatever the role: a 👍 of a security firm's sales job drew its engineers."""
+        mine = families_in(title)
+        theirs = self._liked_for(liked)
+        return not mine or not theirs or bool(mine & theirs)
+
+    def _liked_for(self, title: str) -> frozenset[str]:
+        """The roles a 👍 of `title` is for: those of its roles the chat's words name when it
+        names some (a 👍 of "Cybersecurity Sales Specialist" from a chat of "Account Manager"
+        is one of sales), else all it says."""
+        said = _roles_said(title)
+        return (said & self.trades) or said
 
     @cached_property
     def liked_roles(self) -> dict[str, int]:
@@ -289,10 +306,10 @@ class Taste:
         words name no trade or name that one (a "python" chat's 👍 of "IT Support"); else, and
         for a title of two roles ("Admin Sales-IT / IT Support"), a second 👍 of it must (a
         network engineer's 👍 of "System Administrator", a job next to theirs, is no wish for
-        every IT-support job)."""
+        every IT-support job). A 👍 teaches only the roles it was for (_liked_for)."""
         weight: dict[str, int] = {}
         for tap in self.taps:
-            said = _roles_said(tap.title) if tap.liked else frozenset()
+            said = self._liked_for(tap.title) if tap.liked else frozenset()
             for role in said:
                 whole = len(said) == 1 and (not self.trades or role in self.trades)
                 weight[role] = weight.get(role, 0) + (ROLE_LIKES if whole else 1)

@@ -2,8 +2,8 @@
 real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
 another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
 would type and three listings each would 👍 first), the project's set held back from tuning
-(tests/fixtures/relevance/held_back.json: six people of other trades and languages, judged by a
-hand that never read hunter's code), and how hunter's layers score on each.
+(tests/fixtures/relevance/held_back.json: nine people of other trades and languages, judged by
+a hand that never read hunter's code), and how hunter's layers score on each.
 Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is

@@ -1,8 +1,9 @@
-"""Issue 54's must-show 1 and 2 on its labelled set (tests/fixtures/relevance/people.json: ten
+"""Issue 54's must-show 1 and 2 on its labelled set (tests/fixtures/relevance/people.json: 19
 people, each of the 603 real listings judged by hand for each), scored as a person meets hunter
 (tests/support/relevance_set.py): with their keywords, places and languages, and tapping 👍/👎
-on what they get, pooled precision >= 0.68 and recall >= 0.95 (issue 63's words in other
-words); the places and languages lose no wanted listing; keywords alone never draw by taps.
+on what they get, pooled precision >= 0.66 and recall >= 0.87 (issue 63's words in other
+words; the nine who joined last were the first set held back, and hold most of the misses);
+the places and languages lose no wanted listing; keywords alone never draw by taps.
 The people held back from tuning (held_back.json) hold a floor.
 And on the four people judged by another hand (../shared/fixtures/relevance-people), never
 tuned to: precision and recall >= 0.80 with every layer."""
@@ -24,28 +25,29 @@ pytestmark = pytest.mark.skipif(
 def test_every_layer_on_the_labelled_set() -> None:
     scores = {layer: relevance_set.pooled(layer)[0] for layer in relevance_set.LAYERS}
     words, places, languages, taps = (scores[layer] for layer in relevance_set.LAYERS)
-    assert (words.wanted, len(relevance_set.people())) == (75, 10)
+    assert (words.wanted, len(relevance_set.people())) == (121, 19)
     # Keywords alone: most alerts are not wanted (a security engineer in Munich is sent every
     # cybersecurity job of Germany, Poland and Switzerland); their words in other words
     # (roles.py, issue 63) find 37 of the first four's 38, where the words as written found
-    # 24; 71 of the ten's 75.
-    assert words.precision < 0.2 and words.recall >= 0.93, words.missed
+    # 24; 109 of the nineteen's 121.
+    assert words.precision < 0.2 and words.recall >= 0.9, words.missed
     # Places and languages leave out most unwanted alerts and not one wanted listing.
     assert places.hits == languages.hits == words.hits
     assert languages.alerts <= places.alerts < words.alerts / 3
     # Taps: what is like a 👎 is held back, what is like a 👍 comes without the words.
     assert taps.held > 0 and taps.drawn > 0
-    assert taps.precision >= 0.68, (taps.hits, taps.alerts)
-    assert taps.recall >= 0.95, taps.missed
+    assert taps.precision >= 0.66, (taps.hits, taps.alerts)
+    assert taps.recall >= 0.87, taps.missed
 
 
 def test_the_set_held_back_from_tuning_holds_its_measure() -> None:
     """The project's people held back from tuning (tests/fixtures/relevance/held_back.json):
-    a floor under what was measured when they were judged (0.59 precision, 0.74 recall with
-    taps), so that a change that loses them fails; never a target to fit."""
+    a floor under what is measured (0.40 precision and 0.79 recall with taps when they were
+    judged; 0.52 and 0.74 since a 👍 teaches only the role it was for), so that a change that
+    loses them fails; never a target to fit."""
     taps = relevance_set.pooled("+ taps", "held back")[0]
-    assert taps.wanted == 46
-    assert taps.precision >= 0.55 and taps.recall >= 0.70, (taps.precision, taps.recall)
+    assert taps.wanted == 43
+    assert taps.precision >= 0.48 and taps.recall >= 0.70, (taps.precision, taps.recall)
 
 
 @pytest.mark.skipif(

@@ -201,3 +201,24 @@ def test_one_thumbs_up_of_another_trade_than_the_chats_words_teaches_it_only_wit
     assert taste((sysadmin,), words).drawn(job, "") == ""
     assert taste((sysadmin, Tap(True, "Helpdesk")), words).drawn(job, "") == "Helpdesk"
     assert taste((sysadmin,), ("python",)).drawn(job, "") == "System Administrator (Outsource)"
+
+
+def test_a_thumbs_up_of_a_job_in_a_field_is_for_the_chats_own_role_not_the_field() -> None:
+    """Made-up titles: an account manager 👍s two sales jobs at security firms ("Cybersecurity
+    Sales Specialist"); the 👍s are for sales, the chat's trade, not for security: no security
+    engineer or analyst is drawn, by the taught roles nor by the words of the field that every
+    text of those firms shares. A sales job its words missed still is."""
+    from hunter.rules.taste import Tap, taste
+
+    text = "Protect our customers' cloud: threat detection, incident response and zero trust."
+    words = ("Account Manager",)
+    liked = (
+        Tap(True, "DACH Cybersecurity Sales Specialist (f/m/d)", text),
+        Tap(True, "Cybersecurity Sales Consultant", text),
+    )
+    liking = taste(liked, words)
+    assert liking.drawn("Cybersecurity Engineer DACH (f/m/d)", text) == ""
+    assert liking.drawn("Cybersecurity Analyst", text) == ""
+    assert liking.drawn("Cybersecurity Sales Manager DACH", text) != ""
+    # A chat whose words name no trade is taught the field as before, by two 👍s of it.
+    assert taste(liked, ("zero trust",)).drawn("Cybersecurity Analyst", text) != ""
