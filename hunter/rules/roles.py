@@ -27,6 +27,8 @@ from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
 
+from hunter.rules.stacks import chat_stacks, in_another_stack
+
 _WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
 # Scripts written without spaces between words, read as a phrase anywhere in a title: Thai,
 # Chinese and Japanese (and Korean, whose words are spaced but whose titles run together).
@@ -255,8 +257,13 @@ def generic(title: str) -> bool:
 
 def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | None:
     """The first form of `include` a listing says in other words: in its title (`found`), or,
-    for a title that names no trade, at the start of its text (`found_in_text`)."""
-    return found(title, include) or found_in_text(title, text, include)
+    for a title that names no trade, at the start of its text (`found_in_text`). A job like
+    them or next to them whose title names only stacks the chat's words do not (stacks.py:
+    "Fullstack Developer (Python)" for a chat of "Java") is none."""
+    form = found(title, include) or found_in_text(title, text, include)
+    if form is not None and form.family and in_another_stack(title, chat_stacks(include)):
+        return None
+    return form
 
 
 def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | None:

@@ -27,6 +27,7 @@ from itertools import pairwise
 
 from hunter.rules.language import THAI
 from hunter.rules.roles import NEAR, RANKS, families_in, near_titles, trades_of
+from hunter.rules.stacks import chat_stacks, in_another_stack
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -174,6 +175,7 @@ class Taste:
     own_roles: frozenset[str] = frozenset()  # the roles the chat's own words name
     keywords: tuple[frozenset[str], ...] = ()  # each keyword's words, as bags hold them
     trades: frozenset[str] = frozenset()  # the families of roles.json its keywords are of
+    stacks: frozenset[str] = frozenset()  # the programming stacks its keywords name
 
     @cached_property  # a Taste is one chat's, cached (taste()): each listing asks it again
     def unwanted_roles(self) -> dict[str, list[str]]:
@@ -264,6 +266,8 @@ class Taste:
         Its title must share SHARED_LEAST words with that one's, the chat's keywords aside (a
         bag of one word left, "developer", is alike to every developer) and be of the role that
         👍 was for (_of_its_role), or be of a role its 👍s taught; and it be no nearer a 👎."""
+        if in_another_stack(title, self.stacks):
+            return ""  # a developer's job in a stack the chat's words do not name (stacks.py)
         like, liked, unlike, disliked = self.nearest(title, text)
         if liked is None:
             return ""  # no word in common with any 👍
@@ -321,4 +325,4 @@ def taste(taps: tuple[Tap, ...], include: tuple[str, ...] = ()) -> Taste:
     """The taste of a chat of these taps and these keywords (one per chat, cached)."""
     own = frozenset(role for keyword in include for role in roles_of(keyword))
     each = tuple(frozenset(_words(keyword)) for keyword in include)
-    return Taste(taps, keyword_words(include), own, each, trades_of(include))
+    return Taste(taps, keyword_words(include), own, each, trades_of(include), chat_stacks(include))

@@ -122,9 +122,10 @@ def test_a_board_of_one_title_costs_each_read_the_same(store: Store) -> None:
         store.outbox.record("copycat", listings, set(), now)
     assert answered == [0] + [32] * 7  # the newest 32 of its kind, whatever is kept
     # The last read's look-up costs what the second's did (the quickest of seven tries each,
-    # `keep` off; 50 ms for a busy machine's pauses, against 025's growth of 0.9 s per 1,000
-    # kept: 6 s by the eighth read).
-    assert seconds[-1] <= 2 * seconds[1] + 0.05, seconds
+    # `keep` off; 150 ms for a busy machine's pauses, which a full suite on two cores met
+    # through the Supabase stand-in's HTTP, against 025's growth of 0.9 s per 1,000 kept: 6 s
+    # by the eighth read).
+    assert seconds[-1] <= 2 * seconds[1] + 0.15, seconds
 
 
 def _quickest(call: Callable[[], object], timer: Callable[[], float], tries: int = 7) -> float:
