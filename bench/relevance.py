@@ -130,7 +130,7 @@ def places() -> list[str]:
 
 
 def cost() -> list[str]:
-    from hunter.rules import language, place, roles, taste
+    from hunter.rules import language, place, roles, stacks, taste
     from hunter.rules.gazetteer import gazetteer
 
     started = time.perf_counter()
@@ -145,11 +145,12 @@ def cost() -> list[str]:
         ("place", lambda x: place.where_of(x.location, x.title, x.summary), (place._where,)),
         ("language", lambda x: language.language_of(x.title, x.summary), (language._language,)),
         ("words", lambda x: taste.bag(x.title, x.summary), (taste._bag,)),
-        # its title's words and joins, and its families (issue 63's words in other words)
+        # its title's words and joins, its families (issue 63's words in other words) and the
+        # programming stacks it names
         (
             "roles",
-            lambda x: roles.families_in(x.title),
-            (roles.title_words, roles.title_joins, roles.families_in),
+            lambda x: (roles.families_in(x.title), stacks.stacks_of(x.title)),
+            (roles.title_words, roles.title_joins, roles.families_in, stacks.stacks_of),
         ),
     )
     roles.families_in("")  # roles.json read once, as a process does at its first listing
@@ -167,8 +168,8 @@ def cost() -> list[str]:
         "",
         "Reading one listing for all chats, cold, in ms (the median of "
         f"{len(items)}): place {medians['place']:.3f}, language {medians['language']:.3f}, "
-        f"words for the taps {medians['words']:.3f}, its title's words and families of roles "
-        f"{medians['roles']:.3f}; the four together "
+        f"words for the taps {medians['words']:.3f}, its title's words, families of roles and "
+        f"stacks {medians['roles']:.3f}; the four together "
         f"{statistics.median(together):.3f} (p90 {sorted(together)[len(together) * 9 // 10]:.3f}, "
         f"at most {worst:.2f}). Each chat's judging after it is a few dictionary look-ups and at "
         "most 12 cosines.",
