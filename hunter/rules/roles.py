@@ -8,8 +8,8 @@ what it touches, and "technical support" in a sales job's text is no support job
   and a word meets its spellings with or without spaces and hyphens ("cybersecurity", "Cyber
   Security" and "cyber-security" are one; so are "IT-Security" and "IT Security");
 - **a job like it**: a keyword that is one of a family's titles in roles.json (roles that are
-  one job under other names, in English, Thai and German) brings the family's other titles:
-  "IT Support" brings "Technical Support Engineer", "NOC Engineer" and "เจ้าหน้าที่ไอที". Such
+  one job under other names, in English, Thai, German and Chinese) brings the family's other
+  titles: "IT Support" brings "Technical Support Engineer", "NOC Engineer" and "เจ้าหน้าที่ไอที". Such
   a listing is marked as not the chat's words ("💡 a job like 'IT Support'"), and its 👎 teaches
   as any other.
 

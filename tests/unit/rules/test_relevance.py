@@ -43,8 +43,9 @@ def test_every_layer_on_the_labelled_set() -> None:
 def test_the_set_held_back_from_tuning_holds_its_measure() -> None:
     """The project's people held back from tuning (tests/fixtures/relevance/held_back.json):
     a floor under what is measured (0.40 precision and 0.79 recall with taps when they were
-    judged; 0.54 and 0.74 since a 👍 teaches only the role it was for and a stack is read), so
-    that a change that loses them fails; never a target to fit."""
+    judged; 0.54 and 0.74 once a 👍 taught only the role it was for and a stack was read; 0.52
+    and 0.79 with roles.json's families of trades beyond IT's, some of them these people's: a
+    figure no longer wholly unseen), so that a change that loses them fails; never a target."""
     taps = relevance_set.pooled("+ taps", "held back")[0]
     assert taps.wanted == 43
     assert taps.precision >= 0.48 and taps.recall >= 0.70, (taps.precision, taps.recall)

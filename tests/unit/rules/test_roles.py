@@ -136,6 +136,21 @@ def test_every_family_title_is_in_its_own_family() -> None:
         ("วิศวกรเครือข่าย", "Network Engineer (CCNA)"),
         ("digital marketing", "Senior Performance Marketer"),
         ("technical writer", "Copy Editor"),
+        # Trades of ISCO's groups beyond IT's, in the languages of the boards
+        ("จัดซื้อ", "Purchasing Officer"),
+        ("procurement", "Einkäufer (m/w/d)"),
+        ("Executive Assistant", "Direktionsassistent/in"),
+        ("ธุรการ", "Administrative Assistant"),
+        ("Rezeption", "Front Office Agent (w/m/d)"),
+        ("Pflege", "Diplomierte Gesundheits- und Krankenpflegerin"),
+        ("nurse", "พยาบาลวิชาชีพ"),
+        ("machine learning engineer", "Applied AI Engineer"),
+        ("LLM", "机器学习工程师"),
+        ("ไลฟ์สด", "Live Streaming Host"),
+        ("warehouse worker", "Magazijnmedewerker"),
+        ("Servicetechniker", "Field Service Technician"),
+        ("SAP", "SAP Inhouse Consultant Logistics"),
+        ("kierownik projektu", "IT Project Manager"),
     ],
 )
 def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
