@@ -27,13 +27,14 @@ import threading
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from hashlib import blake2b
 from importlib import resources
 from typing import BinaryIO
 
 from hunter.rules import thai_places
+from hunter.rules.divisions import DIVISIONS
 from hunter.rules.language import THAI
 
 
@@ -160,6 +161,21 @@ def name_hash(name: str) -> int:
     return int.from_bytes(blake2b(name.encode(), digest_size=8).digest(), "little", signed=True)
 
 
+def named_divisions(areas: Callable[[str], tuple[Area, ...]]) -> Iterator[tuple[str, Area]]:
+    """Each name of the states and provinces of divisions.py with its area, the division of
+    its seat's record ("Bayern" is München's, DE.02), as `areas` finds the seat."""
+    for country, divisions in DIVISIONS.items():
+        at = frozenset([country])
+        for seat, names in divisions:
+            city = next((a for a in areas(seat) if a.point is not None and a.countries == at), None)
+            if city is None or not city.provinces:
+                log.debug("no seat %s in %s for %s", seat, country, names)
+                continue
+            area = Area(names.split("/")[0], at, city.provinces)
+            for name in names.split("/"):
+                yield name, area
+
+
 class Gazetteer:
     """Names -> the areas they may mean, most likely first. The regions, countries, states and
     Thai places are Areas; the 69,000 cities are rows of compact arrays, found by the hash of a
@@ -240,6 +256,8 @@ class Gazetteer:
         self._thai()
         if self._here or not READ_IN_CHILD or not self._cities_from_child():
             self._cities_here()
+        for name, area in named_divisions(self.areas):  # after the cities, which name seats
+            self._add(name, area)
 
     def _cities_here(self) -> None:
         """Read the cities in this process, a block at a time (the file whole, 30 MB, would

@@ -301,3 +301,34 @@ def test_a_remote_boards_place_is_whom_it_takes() -> None:
     assert "not remote" in judge(thailand, bangkok).reason
     with pytest.raises(ConfigError, match="remote must be true or false, got 'yes'"):
         parse_config({"sources": [{"preset": "jobicy", "remote": "yes"}]})
+
+
+def test_a_state_or_province_is_a_place_that_holds_its_cities() -> None:
+    """A chat in Linz that would work anywhere in Bavaria types "Oberösterreich, Bayern" (before,
+    both were unknown and refused); a listing in Nürnberg or München suits it, one in
+    Tuttlingen (Baden-Württemberg) does not. Adzuna's "Kraków, małopolskie" is in Małopolska."""
+    places = read_chat_places("Oberösterreich, Bayern")
+    assert places == ("Oberösterreich", "Bayern")
+    for town in ("München, Germany", "Nürnberg, Germany", "Wels, Austria"):
+        assert elsewhere(where_of(town, "Techniker", ""), places) == "", town
+    assert elsewhere(where_of("Tuttlingen, Germany", "Techniker", ""), places)
+    assert elsewhere(where_of("Kraków, małopolskie", "Dev", ""), ("Małopolska",)) == ""
+    assert elsewhere(where_of("Gdańsk, pomorskie", "Dev", ""), ("Małopolska",))
+
+
+def test_every_division_is_found_by_its_seat() -> None:
+    """divisions.py names each state by the city that is its seat; each seat is a city of its
+    country in GeoNames, and the division holds another city known to lie in it."""
+    from hunter.rules.divisions import DIVISIONS
+
+    for country, divisions in DIVISIONS.items():
+        for _seat, names in divisions:
+            for name in names.split("/"):
+                [division] = gazetteer().areas(name)[:1]
+                assert division.point is None and division.countries == {country}, name
+    within = {"Bayern": "Augsburg", "Steiermark": "Leoben", "Noord-Holland": "Amsterdam",
+              "Catalunya": "Girona", "Lombardia": "Bergamo", "Scotland": "Glasgow",
+              "Maharashtra": "Pune", "Ontario": "Ottawa", "Metro Manila": "Quezon City",
+              "广东": "Shenzhen", "śląskie": "Gliwice"}  # fmt: skip
+    for division, city in within.items():
+        assert area(division).holds(area(city)), (division, city)
