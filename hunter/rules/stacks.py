@@ -34,9 +34,8 @@ STACKS = {
     "go": "go golang",
     "rust": "rust",
     "c++": "c++",
-    "ios": "ios swift",
-    "android": "android kotlin",
-    "flutter": "flutter dart",
+    # A mobile developer's: one stack, since Flutter and React Native make iOS and Android apps
+    "mobile": "ios swift android kotlin flutter dart",
 }
 _OF: dict[str, set[str]] = {}
 for _stack, _words in STACKS.items():

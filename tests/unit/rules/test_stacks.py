@@ -22,7 +22,8 @@ from hunter.rules.taste import Tap
         ("Full Stack Engineer", {"web"}),
         ("Front-end Engineer (Vue.js)", {"web"}),
         ("C++ Developer", {"c++"}),
-        ("Kotlin Developer", {"jvm", "android"}),
+        ("Kotlin Developer", {"jvm", "mobile"}),
+        ("iOS Developer (Swift)", {"mobile"}),
         ("高级 Go 后端开发工程师", {"go"}),
         ("นักพัฒนาเว็บ", {"web"}),
         # Words inside others, and words that are no stack, name none
@@ -42,6 +43,7 @@ def test_a_chats_words_name_its_stacks_or_none() -> None:
     assert chat_stacks(("Java", "backend developer", "Spring")) == {"jvm"}
     assert chat_stacks(("web developer", "PHP", "Laravel")) == {"web", "php"}
     assert chat_stacks(("backend", "API")) == frozenset()
+    assert not in_another_stack("Android Developer", chat_stacks(("Flutter",)))  # both mobile
     assert in_another_stack("Fullstack Developer (Python)", {"jvm"})
     assert not in_another_stack("Fullstack Developer (Java, React)", {"jvm"})
     assert not in_another_stack("Software Engineer", {"jvm"})  # names none
