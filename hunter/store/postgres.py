@@ -18,7 +18,7 @@ from hunter.errors import SchemaError, StoreError, StoreRefused
 from hunter.redact import redact
 from hunter.store import queries
 from hunter.store.columns import Row, integer
-from hunter.store.functions import Document, FunctionStore
+from hunter.store.functions import Document, FunctionStore, JsonText
 
 _MIGRATION_LOCK = 0x68756E74  # "hunt": one migrator at a time when instances start together
 
@@ -154,7 +154,11 @@ class PostgresStore(FunctionStore):
 
 
 def _adapt(value: Any) -> Any:
-    return Jsonb(value.value) if isinstance(value, Document) else value
+    if not isinstance(value, Document):
+        return value
+    if isinstance(value.value, JsonText):
+        return Jsonb(value.value, dumps=str)  # written already: sent as it is
+    return Jsonb(value.value)
 
 
 def _unreachable(sqlstate: str | None) -> bool:

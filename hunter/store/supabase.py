@@ -10,6 +10,7 @@ that the version in the database is the one it expects.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,7 +23,7 @@ from supabase.lib.client_options import SyncClientOptions
 from hunter.errors import SchemaError, StoreError, StoreRefused
 from hunter.store import queries
 from hunter.store.columns import whole_number
-from hunter.store.functions import Document, FunctionStore
+from hunter.store.functions import Document, FunctionStore, JsonText
 
 TIMEOUT_SECONDS = 20
 SCHEMA_FIX = (
@@ -34,7 +35,8 @@ SCHEMA_FIX = (
 def _json(value: Any) -> Any:
     """A value as the Data API's JSON body carries it."""
     if isinstance(value, Document):
-        return value.value
+        # The Data API's body is one JSON document: written text goes in as what it says
+        return json.loads(value.value) if isinstance(value.value, JsonText) else value.value
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, timedelta):

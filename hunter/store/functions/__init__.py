@@ -3,7 +3,7 @@ FunctionStore, which puts them together for postgres.py (psycopg) and supabase.p
 
 from __future__ import annotations
 
-from hunter.store.functions.carrier import Document, FunctionCarrier
+from hunter.store.functions.carrier import Document, FunctionCarrier, JsonText
 from hunter.store.functions.chat import FunctionChat
 from hunter.store.functions.edits import FunctionEdits
 from hunter.store.functions.likeness import FunctionLikeness
@@ -28,4 +28,4 @@ class FunctionStore(FunctionCarrier):
         self.edits = FunctionEdits(self)
 
 
-__all__ = ["Document", "FunctionStore"]
+__all__ = ["Document", "FunctionStore", "JsonText"]

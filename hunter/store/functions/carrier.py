@@ -55,6 +55,11 @@ class Document:
     value: Any
 
 
+class JsonText(str):
+    """A Document's value already written as JSON text (records.jobs_json): sent as it is,
+    not made again from a tree of dicts that would double a big argument's memory."""
+
+
 def _named(rows: object, column: str) -> list[Row]:
     """A TABLE function's rows as mappings. PostgREST has answered a one-column TABLE function
     both as objects and as bare values; a bare value is named after the function's column."""

@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 
 from hunter.rules.listing import Listing
 from hunter.store.columns import integer, text, whole_number
-from hunter.store.functions.carrier import Document, FunctionCarrier
+from hunter.store.functions.carrier import Document, FunctionCarrier, JsonText
 from hunter.store.outbox import OutboxStore
-from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_document
+from hunter.store.records import ChatMatches, Claimed, Failure, claimed, jobs_json
 
 
 def notice_document(listing: Listing | None) -> Document | None:
@@ -37,7 +37,7 @@ class FunctionOutbox(OutboxStore):
         result = self._database.table(
             "hunter_record",
             source=source,
-            jobs=Document(jobs_document(listings, matched, chats)),
+            jobs=Document(JsonText(jobs_json(listings, matched, chats))),
             now=now,
             prime=prime,
             flood=flood,
