@@ -210,12 +210,30 @@ def _family_forms() -> tuple[tuple[str, tuple[Form, ...]], ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _forms_by_word() -> tuple[
+    dict[str, tuple[tuple[str, Form], ...]], tuple[tuple[str, Form], ...]
+]:
+    """Every family's forms by one word each must find among a title's words (all of them
+    must), and its Thai and Chinese ones, which are phrases: a title asks only the forms of
+    its own words, not all 26 families' 900."""
+    by_word: dict[str, list[tuple[str, Form]]] = {}
+    phrases = []
+    for name, family in _family_forms():
+        for form in family:
+            if form.phrase:
+                phrases.append((name, form))
+            else:
+                by_word.setdefault(min(form.words), []).append((name, form))
+    return {word: tuple(forms) for word, forms in by_word.items()}, tuple(phrases)
+
+
 @lru_cache(maxsize=4096)
 def families_in(title: str) -> frozenset[str]:
     """The families one of whose titles `title` says ("IT Support Officer": it support)."""
-    return frozenset(
-        name for name, family in _family_forms() if any(form.said_by(title) for form in family)
-    )
+    by_word, phrases = _forms_by_word()
+    asked = [pair for word in title_words(title) for pair in by_word.get(word, ())]
+    return frozenset(name for name, form in (*asked, *phrases) if form.said_by(title))
 
 
 # A title's rank, in the languages of the boards: two listings of ranks that differ are two jobs

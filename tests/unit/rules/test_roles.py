@@ -223,3 +223,23 @@ def test_a_title_that_names_no_trade_is_judged_by_the_start_of_its_text(
     assert verdict.matched is kin, verdict
     if kin:
         assert verdict.kin == "Backend Developer" or verdict.keywords == ("Backend Developer",)
+
+
+def test_a_titles_families_are_those_a_scan_of_every_family_finds() -> None:
+    """families_in asks only the forms of a title's own words (an index); it finds what a scan
+    of all families' forms finds, for every title and neighbour of roles.json and made-up
+    ones in four languages."""
+    from hunter.rules.roles import _family_forms, neighbours
+
+    def scan(title: str) -> frozenset[str]:
+        return frozenset(
+            name for name, family in _family_forms() if any(f.said_by(title) for f in family)
+        )
+
+    titles = [t for ts in families().values() for t in ts]
+    titles += [t for ts in neighbours().values() for t in ts]
+    titles += ["Senior IT-Security Engineer (m/w/d)", "Help Desk Agent", "Admin Sales-IT / IT",
+               "เจ้าหน้าที่จัดซื้อ ด่วน", "高级 前端开发工程师", "Gesundheits- und Krankenpflegerin",
+               "Pastry Chef", ""]  # fmt: skip
+    for title in titles:
+        assert families_in(title) == scan(title), title
