@@ -63,6 +63,11 @@ def table(which: str) -> list[str]:
             "The project's set held back from tuning (tests/fixtures/relevance/held_back.json): "
             "people of other trades and languages, judged by a hand that never read hunter's code"
         ),
+        "unseen": (
+            "The project's set judged at the end of the stop that wrote the rules "
+            "(tests/fixtures/relevance/unseen.json), never tuned on; few listings suit its "
+            "people, a rough check"
+        ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
             "on; with taps, each starts from the 3 listings they would 👍 first (not scored)"

@@ -1,9 +1,10 @@
-"""Issue 54's labelled set (tests/fixtures/relevance/people.json: four people, each of the 603
+"""Issue 54's labelled set (tests/fixtures/relevance/people.json: 19 people, each of the 603
 real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
 another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
-would type and three listings each would 👍 first), the project's set held back from tuning
-(tests/fixtures/relevance/held_back.json: nine people of other trades and languages, judged by
-a hand that never read hunter's code), and how hunter's layers score on each.
+would type and three listings each would 👍 first), the project's sets held back from tuning
+(tests/fixtures/relevance/held_back.json and unseen.json: nine people each of other trades and
+languages, judged by a hand that never read hunter's code), and how hunter's layers score on
+each.
 Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is
@@ -26,9 +27,11 @@ from tests.support.likeness_set import DUPES, listing, rows
 PEOPLE = Path(__file__).resolve().parents[1] / "fixtures" / "relevance" / "people.json"
 # Held back: never tuned on; a rule fitted to one of its listings would make it measure nothing
 HELD_BACK = PEOPLE.with_name("held_back.json")
+# Judged on the day of a stop's last rule and measured only at its end: a rough check
+UNSEEN = PEOPLE.with_name("unseen.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "others")
+SETS = ("own", "held back", "unseen", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -77,8 +80,8 @@ class Score:
 
 
 def people(which: str = "own") -> list[Person]:
-    """The people of one set: "own" (the project's, tuned on), "held back" (the project's, never
-    tuned on) or "others" (another hand's)."""
+    """The people of one set: "own" (the project's, tuned on), "held back" and "unseen" (the
+    project's, never tuned on) or "others" (another hand's)."""
     if which == "others":
         return [
             Person(
@@ -92,7 +95,8 @@ def people(which: str = "own") -> list[Person]:
             )
             for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
         ]
-    data = json.loads((HELD_BACK if which == "held back" else PEOPLE).read_text(encoding="utf-8"))
+    path = {"held back": HELD_BACK, "unseen": UNSEEN}.get(which, PEOPLE)
+    data = json.loads(path.read_text(encoding="utf-8"))
     return [
         Person(
             p["name"],
@@ -149,4 +153,7 @@ def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
     return total, each
 
 
-__all__ = ["DUPES", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "Person", "Score", "people", "pooled"]
+__all__ = [
+    "DUPES", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
+    "Person", "Score", "people", "pooled",
+]  # fmt: skip
