@@ -4,8 +4,10 @@ and what each layer costs per listing.
     uv run python bench/relevance.py              # prints the tables
     uv run python bench/relevance.py --write      # and puts them in bench/RESULTS.md
 
-1. The labelled set (tests/fixtures/relevance/people.json): four people, each of the 603 real
-   listings of ../shared/fixtures/dupes judged by hand for each. Scored as a person meets hunter
+1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19
+   people), held back (held_back.json, nine) and unseen (unseen.json, nine), and another
+   hand's (../shared/fixtures/relevance-people, four); each of the 603 real listings of
+   ../shared/fixtures/dupes judged by hand for each person. Scored as a person meets hunter
    (tests/support/relevance_set.py): listings in the order they were posted, judged by the
    person's keywords alone, then with their places, their languages, and their taps (they tap
    every alert 👍 when they wanted it, 👎 when not). Pooled precision (of the alerts, the share
