@@ -16,7 +16,7 @@ from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
 from hunter.rules.destinations import OWNER, OWNER_NAME, OWNER_NAMES, Destinations
-from hunter.settings.config import Config
+from hunter.settings.config import TOP_KEY, Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
 from hunter.words import plural
@@ -224,8 +224,13 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
 
 def prune(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
-    if args.days is not None and args.days < 0:
-        raise ConfigError("--days must be 0 or more")
+    least = TOP_KEY["prune_after_days"].least or 1
+    if args.days is not None and not args.days >= least:
+        # A listing still on its page, seen less than a day ago, forgotten, is alerted again
+        raise ConfigError(
+            f"--days must be {least:g} or more, as prune_after_days: a listing seen "
+            f"more recently may still be on its page, and once forgotten it is alerted again"
+        )
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
         deleted = prune_store(store, config, utcnow(), days)

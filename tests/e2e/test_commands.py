@@ -98,8 +98,11 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert "board: last poll" in text and "2 listings" in text
     assert "Last poll: 20" in text and "ago" in text.split("Last poll:")[1].splitlines()[0]
-    pruned = run_hunter(tmp_path, "prune", "--days", "0", env=env)
-    assert pruned.returncode == 0 and "pruned 2 rows" in pruned.stdout
+    # Rows seen less than a day ago may be of listings still on their page: never pruned
+    early = run_hunter(tmp_path, "prune", "--days", "0", env=env)
+    assert early.returncode == 2 and "--days must be 1 or more" in early.stderr
+    pruned = run_hunter(tmp_path, "prune", "--days", "1", env=env)
+    assert pruned.returncode == 0 and "pruned 0 rows" in pruned.stdout
     retry = run_hunter(tmp_path, "retry", "board:1", env=env)
     assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
     unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)
