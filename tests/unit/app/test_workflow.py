@@ -15,6 +15,7 @@ WORKFLOW = ROOT / "deploy" / "github-actions" / "hunter.yml"
 SECRETS = {
     "LINE_CHANNEL_ACCESS_TOKEN",
     "LINE_TO",
+    "TELEGRAM_BOT_TOKEN",  # a Telegram owner's run stopped at once without it
     "DATABASE_URL",
     "SUPABASE_URL",
     "SUPABASE_SERVICE_ROLE_KEY",
