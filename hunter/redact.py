@@ -17,6 +17,11 @@ _URL_PASSWORD = re.compile(
 )
 _PASSWORD_KV = re.compile(r"(?i)(password\s*=\s*)(\S+)")
 _BEARER = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+# Secrets known by their shape, hidden even where nothing registered them (pasted into
+# hunter.toml as a chat's id, say): what each is, the variable it belongs in, its pattern (its
+# first group, the part before the secret's own, is kept: a webhook's address says its
+# service). Each channel and store registers its own (register_shape).
+_SHAPES: list[tuple[str, str, re.Pattern[str]]] = []
 
 
 def register(*secrets: str | None) -> None:
@@ -26,13 +31,27 @@ def register(*secrets: str | None) -> None:
             _SECRETS.add(secret)
 
 
+def register_shape(what: str, variable: str, pattern: str) -> None:
+    """Know a secret by its shape: `what` it is ("a Telegram bot token"), the `variable` it
+    belongs in, and a `pattern` whose first group is kept."""
+    if not any(p.pattern == pattern for _w, _v, p in _SHAPES):
+        _SHAPES.append((what, variable, re.compile(pattern)))
+
+
 def redact(text: str) -> str:
     """`text` with every known secret, URL password and bearer token replaced by ***."""
     for secret in sorted(_SECRETS, key=len, reverse=True):
         text = text.replace(secret, "***")
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:***@", text)
     text = _PASSWORD_KV.sub(r"\1***", text)
+    for _what, _variable, shape in _SHAPES:
+        text = shape.sub(r"\1***", text)
     return _BEARER.sub(r"\1***", text)
+
+
+def secret_shape(text: str) -> tuple[str, str] | None:
+    """(what secret `text` holds, the variable it belongs in) when it has a secret's shape."""
+    return next(((what, var) for what, var, shape in _SHAPES if shape.search(text)), None)
 
 
 def clip(text: str, most: int) -> str:

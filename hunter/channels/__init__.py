@@ -19,6 +19,7 @@ from hunter.channels import discord, line, telegram
 from hunter.channels.kind import ChannelKind
 from hunter.deliver.channel import Channel, Channels, Replier, Webhook
 from hunter.errors import ConfigError
+from hunter.redact import secret_shape
 from hunter.rules.destinations import ChatConfig
 from hunter.settings.chats import RECIPIENT_HELP
 from hunter.settings.config import Config
@@ -36,6 +37,16 @@ def check(config: Config) -> None:
     """Every [[chats]]'s `to` is an id of one channel's; ConfigError naming the chat and every
     form an id may take otherwise."""
     where = config.path or "config"
+    for said, value in (
+        ("owner", config.owner),
+        *((f"[[chats]] {c.name}: to", c.to) for c in config.chats),
+    ):
+        if value is not None and (shape := secret_shape(value)):
+            raise ConfigError(
+                f"{where}: {said} holds {shape[0]}, a secret: set it in the environment as "
+                f"{shape[1]}, never in hunter.toml, and write the chat's id here; "
+                f"{RECIPIENT_HELP}"
+            )
     if config.owner is not None and kind_of(config.owner) is None:
         helps = [kind.ids_help for kind in KINDS]
         raise ConfigError(

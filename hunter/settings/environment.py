@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from hunter import redact
 from hunter.errors import ConfigError
@@ -55,6 +56,9 @@ KEYS = (
 # Of which these are secrets: no space inside one either. Another value's own check names
 # what it must be ("LINE_TO must be a user, group or room ID, not a display name").
 SECRETS = ("DATABASE_URL", "SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_KEY", "HUNTER_STATUS_TOKEN")
+# Supabase's keys, legacy (a JWT) and new, hidden wherever they show
+for _shape in (r"()\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}", r"()\bsb_secret_[\w-]{8,}"):
+    redact.register_shape("a Supabase key", "SUPABASE_SERVICE_ROLE_KEY", _shape)
 # Around a pasted value: white space of any kind (str.strip), the invisible characters a web
 # page or a word processor leaves (zero-width spaces and joiners, a byte-order mark), and one
 # pair of quotes (a dashboard's value field typed as a .env file's "...").
@@ -148,6 +152,13 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
             "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db); "
             "unset it to use SQLite"
         )
+    if database_url and (unsafe := _unencoded(database_url)):
+        # libpq splits at the first "@" and names the rest as the host: a password's end shown
+        raise ConfigError(
+            f'DATABASE_URL\'s user or password holds "{unsafe}" as it is: write it '
+            "percent-encoded (@ as %40, / as %2F, # as %23, ? as %3F, : in a user as %3A), "
+            "or copy the URL your database's dashboard gives"
+        )
     return Environment(
         database_url=database_url,
         sqlite_path=environ.get("HUNTER_DB") or "hunter.db",
@@ -203,6 +214,20 @@ def _check_supabase(url: str, key: str | None) -> None:
         f"SUPABASE_SERVICE_ROLE_KEY is {kind}: row level security would hide every row from "
         "it; use the secret key (sb_secret_..., or the legacy service_role key)"
     )
+
+
+def _unencoded(url: str) -> str:
+    """A character a URL's user or password cannot hold as it is ("@", "/", "#", "?"); "" when
+    none. Its authority ends at the first "/", "?" or "#": two "@" in it, or a user:password
+    cut there before its "@" (not a host:port), is one written as it is."""
+    authority = urlsplit(url).netloc
+    if authority.count("@") > 1:
+        return "@"
+    rest = url.split("://", 1)[1][len(authority) :]
+    password = authority.partition(":")[2]
+    if "@" not in authority and password and not password.isdigit() and "@" in rest:
+        return rest[0]
+    return ""
 
 
 def _password_of(url: str | None) -> str | None:

@@ -6,6 +6,8 @@ import io
 import json
 import logging
 
+import pytest
+
 from hunter.logs import JsonFormatter
 from hunter.redact import RedactingFilter, register
 
@@ -62,3 +64,30 @@ def test_a_cut_text_never_shows_the_first_part_of_a_secret() -> None:
     assert _guarded("Telegram", failing, said.append) == 1
     [line] = said
     assert line.startswith("Telegram: FAILED:") and token[:8] not in line, line
+
+
+def test_a_secret_pasted_as_a_chats_id_is_named_and_never_shown() -> None:
+    """A new user pasted the bot token as `owner`, and a Discord webhook's URL as a chat's
+    `to`: the error said "got '<the token>'". It now says which secret it is and where it
+    belongs, and no line hunter prints shows it (redact knows a secret's shape)."""
+    from hunter import channels
+    from hunter.errors import ConfigError
+    from hunter.redact import redact
+    from hunter.settings.config import parse_config
+
+    token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+    hook = "https://discord.com/api/webhooks/123456/SECRETwebhookTOKENabc"
+    cases = (
+        ({"owner": token}, "TELEGRAM_BOT_TOKEN", token),
+        ({"owner": f"telegram:{token}"}, "TELEGRAM_BOT_TOKEN", token),
+        ({"chats": [{"name": "team", "to": hook}]}, "DISCORD_WEBHOOK_<NAME>", "SECRETwebhook"),
+    )
+    for raw, variable, secret in cases:
+        config = parse_config({**raw, "sources": [{"preset": "remoteok"}]})
+        with pytest.raises(ConfigError) as refused:
+            channels.check(config)
+        said = str(refused.value)
+        assert variable in said and "never in hunter.toml" in said and secret not in said
+    for secret in (token, hook, "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZSJ9.abcdefghijkl"):
+        assert "***" in redact(f"got {secret!r}") and secret not in redact(f"got {secret!r}")
+    assert redact("job 12345: Senior Developer (Go)") == "job 12345: Senior Developer (Go)"

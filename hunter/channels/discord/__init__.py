@@ -9,7 +9,16 @@ from typing import Any
 from hunter.channels.discord import settings
 from hunter.channels.kind import ChannelKind
 from hunter.deliver.channel import Channel
+from hunter.redact import register_shape
 from hunter.rules.destinations import ChatConfig
+
+# A webhook's URL holds its token: hidden wherever it shows (its address kept), and named
+# where it is pasted as a chat's id
+register_shape(
+    "a Discord webhook's URL",
+    "DISCORD_WEBHOOK_<NAME>",
+    r"(discord(?:app)?\.com/api/webhooks/\d+/)[\w.-]+",
+)
 
 
 def _open(

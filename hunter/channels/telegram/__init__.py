@@ -9,7 +9,12 @@ from hunter.channels.kind import ChannelKind
 from hunter.channels.telegram import ids, settings
 from hunter.deliver.channel import Channel, Replier, Webhook
 from hunter.errors import ConfigError
+from hunter.redact import register_shape
 from hunter.rules.destinations import ChatConfig
+
+# A bot token ("123456789:AAH..."), hidden wherever it shows, and named where it is pasted as a
+# chat's id
+register_shape("a Telegram bot token", "TELEGRAM_BOT_TOKEN", r"()\b\d{6,12}:[\w-]{30,}")
 
 if TYPE_CHECKING:
     from hunter.channels.telegram.send import TelegramSender
