@@ -3,7 +3,9 @@
 Secrets are registered once, when the environment is read (`register`), and every log record
 and every error line goes through `redact`. Database URLs are also scrubbed by shape, so a
 password in a URL that was never registered (say, one quoted back inside a driver's error) is
-hidden too.
+hidden too; and so are the secrets each channel and store knows by their shape
+(`register_shape`: a Telegram bot token, a Discord webhook's token, a Supabase key), wherever
+a user pasted them.
 """
 
 from __future__ import annotations

@@ -229,7 +229,7 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
         # A listing still on its page, seen less than a day ago, forgotten, is alerted again
         raise ConfigError(
             f"--days must be {least:g} or more, as prune_after_days: a listing seen "
-            f"more recently may still be on its page, and once forgotten it is alerted again"
+            "more recently may still be on its page, and once forgotten it is alerted again"
         )
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:

@@ -16,7 +16,7 @@ they name: "web developer" and "PHP" is a chat of two stacks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection
 from functools import lru_cache
 
 # Each stack with the words titles name it by (a word may be of two: Kotlin is the JVM's and
@@ -70,8 +70,9 @@ def chat_stacks(include: tuple[str, ...]) -> frozenset[str]:
     return frozenset(s for keyword in include for s in stacks_of(keyword))
 
 
-def in_another_stack(title: str, stacks: Iterable[str]) -> bool:
+def in_another_stack(title: str, stacks: Collection[str]) -> bool:
     """Whether `title` names a stack, and none of `stacks` (the chat's), which name one."""
-    theirs = frozenset(stacks)
-    its = stacks_of(title) if theirs else frozenset()
-    return bool(its) and not its & theirs
+    if not stacks:
+        return False  # a chat of no stack works in any: its titles are not read
+    its = stacks_of(title)
+    return bool(its) and its.isdisjoint(stacks)

@@ -332,3 +332,15 @@ def test_every_division_is_found_by_its_seat() -> None:
               "广东": "Shenzhen", "śląskie": "Gliwice"}  # fmt: skip
     for division, city in within.items():
         assert area(division).holds(area(city)), (division, city)
+
+
+def test_a_division_whose_seat_is_not_found_is_left_out_not_guessed() -> None:
+    """A seat GeoNames does not name (a data set that changed) leaves its division unknown, as
+    it was before divisions.py: named at load as a place hunter does not know, never another
+    country's area."""
+    from hunter.rules.gazetteer import named_divisions
+
+    assert list(named_divisions(lambda name: ())) == []
+    elsewhere_city = (area("Munich"),)  # a city, but not in the seat's country
+    found = dict(named_divisions(lambda name: elsewhere_city if name == "Linz" else ()))
+    assert "Oberösterreich" not in found
