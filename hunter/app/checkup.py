@@ -48,6 +48,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     )
     if config.quiet_text:
         say(f"  {config.quiet_text}")
+    for warning in config.warnings:
+        say(f"  warning: {warning}")
 
     store, refused = None, False
     try:

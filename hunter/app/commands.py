@@ -55,6 +55,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
             )
         if config.quiet_text and config.timezone == "UTC":
             log.warning("%s", config.quiet_text)
+        for warning in config.warnings:
+            log.warning("%s", warning)
         if waiting := routes.waiting():
             log.warning("%s", waiting)  # once a start; the status says it too
         port = None if args.once else _port(env)

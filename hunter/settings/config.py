@@ -68,6 +68,9 @@ class Config:
     merge: bool = True
     filter: FilterConfig = field(default_factory=FilterConfig)  # the global [filter]
     path: Path | None = None
+    # What the file says that is likely not what its writer meant: `check` shows each as a
+    # warning, and a run logs it at start.
+    warnings: tuple[str, ...] = ()
 
     @property
     def calendar(self) -> Calendar:
@@ -228,8 +231,23 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         merge=_typed(raw, "merge", bool, where, TOP_KEY["merge"].default),
         filter=global_filter,
         path=path,
+        warnings=_appended_filter(sources_raw, sources),
     )
     return config
+
+
+def _appended_filter(raw: list[Any], sources: tuple[SourceConfig, ...]) -> tuple[str, ...]:
+    """Filter keys that only the last of several [[sources]] sets: most likely added at the
+    end of the file for every source, where TOML gives them to the table above them (a new
+    user's find: `places` appended there held back the other sources' listings for nobody)."""
+    own = [sorted(k for k in _FILTER_KEYS if isinstance(r, dict) and k in r) for r in raw]
+    if len(sources) < 2 or not own[-1] or any(own[:-1]):
+        return ()
+    return (
+        f"[[sources]] {sources[-1].name!r}, the last, sets {', '.join(own[-1])} for its own "
+        "listings alone (TOML gives every key below a [[sources]] line to that source); for "
+        "every source, move them under [filter]",
+    )
 
 
 def _schedule(

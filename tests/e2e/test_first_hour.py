@@ -358,6 +358,37 @@ def test_a_secret_written_below_a_source_is_still_sent_to_the_environment(
     )
 
 
+def test_filter_keys_appended_below_the_last_source_are_named_as_its_own(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: `places` and `include` appended at the end of the file are TOML's
+    last table's, the last source's, and held the other sources' listings for nobody, in
+    silence. check and run now say so, and how to make them every source's."""
+    url = board.serve_jobs("/jobs", FIRST)
+    sources = [html_source("first", url), html_source("last", url)]
+    path = write_config(tmp_path, sources)
+    path.write_text(
+        path.read_text(encoding="utf-8") + 'include = ["python"]\nplaces = ["Bangkok"]\n',
+        encoding="utf-8",
+    )
+    said = (
+        "[[sources]] 'last', the last, sets include, places for its own listings alone (TOML "
+        "gives every key below a [[sources]] line to that source); for every source, move "
+        "them under [filter]"
+    )
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert f"  warning: {said}" in check.stdout.splitlines()
+    run = run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path))
+    assert run.returncode == 0 and said in run.stderr
+    # Moved under [filter], or set by every source as its own: nothing to say.
+    write_config(tmp_path, sources, filter={"include": ["python"], "places": ["Bangkok"]})
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.stdout.startswith("config:") and "warning: [[sources]]" not in check.stdout
+    write_config(tmp_path, [{**s, "include": ["python"]} for s in sources])
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.stdout.startswith("config:") and "warning: [[sources]]" not in check.stdout
+
+
 def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:
     import socket
 
