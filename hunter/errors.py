@@ -10,7 +10,8 @@
         ├── SourceError         one source could not be fetched or parsed (the others go on)
         └── ChannelError        a channel could not be reached for a check (each channel's
             │                   folder has its own: LineError, TelegramError, DiscordError)
-            └── ChatGone        the channel says a chat is not there for the bot (it left)
+            ├── ChatGone        the channel says a chat is not there for the bot (it left)
+            └── TokenRefused    the channel refused hunter's token (401) during a run
 
 Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the boundary with
 ``raise ... from exc`` so the CLI prints one sentence, never a traceback, and never a secret.
@@ -66,3 +67,9 @@ class ChatGone(ChannelError):
     member count (the bot left or was removed), Telegram's 403 ("bot was blocked by the
     user", "bot was kicked") or "chat not found". Its pushes would all be refused, so its
     rows wait."""
+
+
+class TokenRefused(ChannelError):
+    """The channel refused hunter's token (a 401) to a check made while delivering (a chat's
+    members, whether it is still there). Not a chat's trouble: every chat of the channel
+    meets it, and its push writes the fix on its rows (outcome: auth)."""

@@ -96,6 +96,8 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 )
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
+            if result.delivery.refused:  # a cron's run goes red: the token is the user's to fix
+                raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
             return 0
         _check_line(env)
         from hunter.app import collector

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import MonthPlan, Pacer
-from hunter.errors import ChannelError, ChatGone
+from hunter.errors import ChannelError, ChatGone, TokenRefused
 from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
@@ -146,13 +146,18 @@ class Allowance:
         """`claim` for a batch of `chat`, at what one push to `to` costs on its channel; not
         granted when that cost cannot be known: the bot left the group (its rows wait until it
         is back), or the channel cannot tell its size yet (the next poll asks again). A
-        channel without a quota is granted without the pace."""
+        channel without a quota is granted without the pace, and so is one that refused the
+        token: its push is refused too, and says so where the user looks."""
         channel = channel or self.channels.of(to)
         try:
             cost = self.cost(chat, to)
         except ChatGone as exc:
             log.info("chat %s waits: %s", self.destinations.label(chat), exc)
             return Grant(False)
+        except TokenRefused:
+            # Not this chat's trouble: the push meets the same refusal and writes it, with the
+            # fix, on the rows (outcome: auth), which holds the channel. Nothing is spent.
+            return Grant(True)
         except ChannelError as exc:
             log.warning("chat %s waits: %s", self.destinations.label(chat), exc)
             return Grant(False)

@@ -57,6 +57,7 @@ class Delivery:
     accepted: int = 0  # pushes a paced channel took (each one message of the month's quota)
     failed: int = 0  # listings whose push failed (they wait in retry or stuck)
     stopped: str | None = None  # why a chat or a channel was held (the last), if one was
+    refused: str | None = None  # a channel refused hunter's token: what to do (auth)
     held: int = 0  # listings left waiting by the pace or quiet hours
     held_by: str = "the pace"  # or "quiet hours"
     next_push_at: datetime | None = None  # when the pace allows the next new batch, if later
@@ -257,6 +258,8 @@ class Deliverer:
             wait = timedelta(seconds=decision.delay or HOLD_SECONDS)
             holds.add(decision.holds, batch[0].chat, name, self.clock() + wait)
             report.stopped = decision.error
+        if result.kind is outcome.Kind.AUTH:
+            report.refused = decision.error
 
     def _fail(self, key: str, decision: Decision) -> None:
         failure = outcome.failure_of(decision, self.clock())

@@ -144,7 +144,8 @@ def test_three_processes_at_once_split_the_work(setup: Setup) -> None:
 def test_wrong_token_then_retry_all(setup: Setup) -> None:
     titles = setup.prime_then_post(2)
     bad = setup.run("run", "--once", LINE_CHANNEL_ACCESS_TOKEN="wrong-token-value")
-    assert bad.returncode == 0, bad.stderr
+    assert bad.returncode == 2, bad.stderr  # a cron's run goes red, with the fix
+    assert "hunter: LINE rejected the channel access token" in bad.stderr.splitlines()[-1]
     assert "wrong-token-value" not in bad.stdout + bad.stderr
     rows = setup.status()["rows"]
     assert {r["status"] for r in rows} == {"stuck"}

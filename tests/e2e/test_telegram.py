@@ -162,6 +162,30 @@ def test_a_telegram_chat_without_a_token_or_with_a_bad_one_stops_with_one_line(
     assert bad not in result.stderr
 
 
+def test_a_token_telegram_refuses_mid_run_stops_the_run_with_the_fix_and_loses_nothing(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    """A token of the right shape that Telegram refuses (revoked in BotFather, or another
+    bot's): the first check of a chat met the 401, logged a WARNING, exited 0 and left the
+    rows pending with no reason anywhere. Now its push meets it, its row says the fix, the
+    run exits 2 with that one line, and once the token is right each listing goes once."""
+    prime_then_post(tmp_path, board, tg_env, ["python one", "python two", "python three"])
+    revoked = "123456789:AAHrevoked-token-of-the-same-shape_0123"
+    bad = {**tg_env, "TELEGRAM_BOT_TOKEN": revoked}
+    result = run_hunter(tmp_path, "run", "--once", env=bad)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("hunter: Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN")
+    assert "hunter retry --all" in last and revoked not in result.stderr + result.stdout
+    assert telegram.texts(ME) == []
+    status = run_hunter(tmp_path, "status", env=bad).stdout
+    assert "stuck 1" in status and "Telegram rejected the bot token" in status
+    assert run_hunter(tmp_path, "retry", "--all", env=tg_env).returncode == 0
+    assert run(tmp_path, tg_env).returncode == 0
+    assert titles_on_telegram(telegram) == ["python one", "python three", "python two"]
+    assert rows(tmp_path, tg_env) == []  # nothing waits or is stuck
+
+
 def test_a_listing_telegram_refuses_is_told_as_telegrams_refusal(
     tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, tg_env: dict
 ) -> None:

@@ -17,7 +17,7 @@ from hunter.channels.line import answers
 from hunter.channels.line.answers import LineError
 from hunter.channels.line.render import LineCards
 from hunter.deliver.outcome import Kind, PushResult
-from hunter.errors import ChatGone, ConfigError
+from hunter.errors import ChatGone, ConfigError, TokenRefused
 from hunter.network import unreached
 from hunter.redact import clip
 
@@ -199,6 +199,10 @@ class LineSender(LineCards):
         except _sdk().ApiException as exc:
             if exc.status in (403, 404):  # LINE: the bot is not in that group or room
                 raise ChatGone(f"LINE says the bot is not in {to} (HTTP {exc.status})") from None
+            if exc.status == 401:  # every push meets it too, and its rows say the fix
+                raise TokenRefused(
+                    "LINE rejected the channel access token (401): check LINE_CHANNEL_ACCESS_TOKEN"
+                ) from None
             raise LineError(
                 f"LINE could not count the members of {to}: HTTP {exc.status}"
             ) from None

@@ -40,7 +40,7 @@ from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.deliver.rate import SharedRate
-from hunter.errors import ChannelError, ChatGone, ConfigError
+from hunter.errors import ChannelError, ChatGone, ConfigError, TokenRefused
 from hunter.network import unreached
 from hunter.redact import clip
 
@@ -152,7 +152,7 @@ class TelegramSender(TelegramMessages):
         fields = {"chat_id": _chat_id(chat_id), "user_id": int(sender)}
         try:
             member = self._ask("getChatMember", fields, token_is_config=False)
-        except (TelegramError, ChatGone):
+        except ChannelError:  # Telegram away, the chat gone, the token refused
             return False
         return isinstance(member, dict) and member.get("status") in ("creator", "administrator")
 
@@ -229,6 +229,8 @@ class TelegramSender(TelegramMessages):
             raise ChatGone(f"Telegram says {result.detail}")
         if result.kind is Kind.AUTH and token_is_config:
             raise ConfigError(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
+        if result.kind is Kind.AUTH:
+            raise TokenRefused(f"Telegram rejected the bot token (401): {TOKEN_FIX}")
         if refused is not None and result.status == 400:
             raise ConfigError(f"{refused}: {result.detail}")
         raise TelegramError(f"Telegram {method} failed: {result.summary}")

@@ -13,13 +13,14 @@ import pytest
 from hunter.app.service import Hunter
 from hunter.channels.line import answers
 from hunter.channels.line.answers import MONTHLY_LIMIT_MESSAGE
+from hunter.channels.line.push import LineSender
 from hunter.channels.telegram.send import TelegramSender
 from hunter.deliver.channel import Channels
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.settings.config import parse_config
 from hunter.store.sqlite import SQLiteStore
 from tests.support.board import Board, html_source
-from tests.support.line_standin import TO
+from tests.support.line_standin import TO, LineStandIn
 from tests.support.scripted import Clock, ScriptedSender
 from tests.support.telegram_standin import TelegramStandIn
 
@@ -64,3 +65,30 @@ def test_a_channel_that_refuses_itself_holds_its_chats_and_no_other_channel(
     assert report.delivery.stopped
     assert all(state != "sent" for job, state in store.outbox.job_states().items()
                if job.startswith("a:"))  # fmt: skip
+
+
+def test_a_token_line_refuses_to_a_groups_count_is_said_on_its_rows_not_waited_on(
+    store: SQLiteStore, board: Board, line: LineStandIn
+) -> None:
+    """A LINE group's first push asks its members (LINE counts a message per member). With a
+    refused token that ask failed as "LINE is away": the group's rows waited, poll after poll,
+    behind a warning. The push now meets the 401 itself: a row says the fix, and the run's
+    report carries it (`run --once` exits 2 with it)."""
+    group = "C" + "4" * 32
+    line.members[group] = 5
+    url = board.serve_jobs("/a", [("seed", "seed")])
+    config = parse_config(
+        {"sources": [html_source("a", url)], "chats": [{"name": "team", "to": group}]}
+    )
+    sender = LineSender("a-token-line-does-not-know", TO, line.url)
+    clock = Clock(T0)
+    hunter = Hunter(config, store, Channels(sender), clock, "w", threading.Event(), line_to=TO)
+    hunter.poll()  # primes
+    board.serve_jobs("/a", [("seed", "seed"), ("1", "python one")])
+    clock.advance(1800)
+    report = hunter.poll()
+    assert line.delivered == []
+    assert report.delivery.refused is not None
+    assert "LINE rejected the channel access token" in report.delivery.refused
+    stuck = [r for r in store.outbox.rows(50) if r.status == "stuck"]
+    assert stuck and all("check LINE_CHANNEL_ACCESS_TOKEN" in (r.last_error or "") for r in stuck)
