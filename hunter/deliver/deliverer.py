@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,13 +55,29 @@ class Delivery:
     sent: int = 0
     pushes: int = 0
     accepted: int = 0  # pushes a paced channel took (each one message of the month's quota)
-    failed: int = 0  # listings whose push failed (they wait in retry or stuck)
+    # Each listing (chat, job id) whose push failed and that was not sent after: it waits in
+    # retry or stuck. A set: a batch that fails three times in one delivery is one listing.
+    failing: set[tuple[str, str]] = field(default_factory=set)
     stopped: str | None = None  # why a chat or a channel was held (the last), if one was
     refused: str | None = None  # a channel refused hunter's token: what to do (auth)
     held: int = 0  # listings left waiting by the pace or quiet hours
     held_by: str = "the pace"  # or "quiet hours"
     next_push_at: datetime | None = None  # when the pace allows the next new batch, if later
     to_subscribers: int = 0  # of `sent`: the subscribers' (not counted against `most`)
+
+    @property
+    def failed(self) -> int:
+        """Listings left waiting after a failed push (once each, however often it failed)."""
+        return len(self.failing)
+
+    def failed_push(self, batch: list[Claimed], decision: Decision, refused: bool) -> None:
+        """A push of `batch` failed as `decision` says; `refused`: its channel refused the
+        token (the fix is the decision's error)."""
+        self.failing |= {(c.chat, c.job_id) for c in batch}
+        if decision.holds is not None:
+            self.stopped = decision.error
+        if refused:
+            self.refused = decision.error
 
 
 class Deliverer:
@@ -233,6 +249,7 @@ class Deliverer:
         if decision.status is RowStatus.SENT:
             requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock(), result.ref))
             report.sent += len(batch)
+            report.failing -= {(c.chat, c.job_id) for c in batch}
             report.to_subscribers += len(batch) if self.turns.has(batch[0].chat) else 0
             report.accepted += 1 if channel.paced else 0
             if requeued:
@@ -251,15 +268,12 @@ class Deliverer:
         if result.kind is outcome.Kind.GONE and to is not None:
             # Its rows wait; the owner is told once, in the channel's words.
             self.allowance.gone(batch[0].chat, to, f"{name} says {result.detail}")
-        report.failed += len(batch)
+        report.failed_push(batch, decision, refused=result.kind is outcome.Kind.AUTH)
         self._fail(key, decision)
         _log_failed(len(batch), decision)
         if decision.holds is not None:
             wait = timedelta(seconds=decision.delay or HOLD_SECONDS)
             holds.add(decision.holds, batch[0].chat, name, self.clock() + wait)
-            report.stopped = decision.error
-        if result.kind is outcome.Kind.AUTH:
-            report.refused = decision.error
 
     def _fail(self, key: str, decision: Decision) -> None:
         failure = outcome.failure_of(decision, self.clock())

@@ -67,6 +67,7 @@ class Copies:
         alert_reposts: bool,
         merges: Callable[[str], bool],
         now: datetime,
+        shown_before: frozenset[str] = frozenset(),
     ) -> None:
         # The read's, in the page's order, each with its likeness (None: on the last page)
         self.listings = listings
@@ -83,6 +84,7 @@ class Copies:
         self._merges = merges  # does this chat merge copies ('' the owner's)?
         self._now = now
         self.merged = 0  # listings merged with a first copy in this read
+        self.shown_before = shown_before  # the job ids of the read the last page showed too
         self.also: list[Merged] = []  # each merged, on its first's row for each chat
 
     @classmethod
@@ -103,10 +105,12 @@ class Copies:
         marks of the last page recorded, whose listings are no copy (their likeness neither
         made nor sent; all of them: no call)."""
         known = known_marks(last)
+        marks = _marks(listings)
         pairs: list[tuple[Listing, Likeness | None]] = [
             (x, None if m in known else _comparable(Likeness.of(x)))
-            for x, m in zip(listings, _marks(listings), strict=True)
+            for x, m in zip(listings, marks, strict=True)
         ]
+        before = frozenset(x.job_id for x, m in zip(listings, marks, strict=True) if m in known)
         unknown = [(x, lk) for x, lk in pairs if lk is not None]
         firsts, copies = _within(unknown)
         window = now - timedelta(days=config.prune_after_days)
@@ -118,7 +122,7 @@ class Copies:
             named = destinations.chat_named(chat) if chat != OWNER else None
             return config.merge if named is None or named.merge is None else named.merge
 
-        return cls(pairs, noted, source.reposts == "alert", merges, now)
+        return cls(pairs, noted, source.reposts == "alert", merges, now, before)
 
     def decide(self, listing: Listing, likeness: Likeness | None) -> tuple[Listing, Earlier | None]:
         """The listing as recorded (marked), and its first copy: the oldest earlier listing

@@ -264,8 +264,9 @@ class Poller:
         )
         owner_reads = self.destinations.owner_reads
         for listing, likeness in copies.listings:
+            new = listing.job_id not in copies.shown_before  # held back: counted once
             listing, first = copies.decide(listing, likeness)
-            wanted = list(fanout.judge(listing)) if len(fanout) else []
+            wanted = list(fanout.judge(listing, new)) if len(fanout) else []
             owner = judge(listing, owner_filter, owner_mutes) if owner_reads else None
             wanting = {n for n, _ in wanted} | ({OWNER} if owner and owner.matched else set())
             merged = copies.merged_for(first, wanting, listing)  # got its first: no second
@@ -278,7 +279,8 @@ class Poller:
                 log.info("source %s: %s is %s", source.name, listing.url, listing.same_why)
             copies.add(listing, likeness, wanting - merged, first)
             listings.append(listing)
-            fanout.count(OWNER, owner)  # what its places, languages, taps held back
+            if new:  # what its places, languages, taps held back, once a listing
+                fanout.count(OWNER, owner)
         flood = self.config.flood_limit(source)
         recorded = self.store.outbox.record(
             source.name,

@@ -142,6 +142,7 @@ class Fanout:
         self._by_liked: dict[str, set[int]] = {}  # a word of a 👍'd title -> its chats
         self._by_liked_family: dict[str, set[int]] = {}  # a 👍'd title's family -> its chats
         self.held: defaultdict[str, Counter[str]] = defaultdict(Counter)  # chat -> layer -> n
+        self._counting = True  # the listing judged is new: what is held back of it counts
         self._traps: list[dict[str, tuple[str, ...]]] = []
         words: dict[str, _Edges] = {}
         kins: dict[tuple[int, tuple[tuple[str, str], ...]], int] = {}
@@ -183,6 +184,10 @@ class Fanout:
         """Count a verdict of judge() for chat `name` in `held` when its places, languages
         or taps held the listing back."""
         if verdict is not None and not verdict.matched and (layer := layer_of(verdict.reason)):
+            self._hold(name, layer)
+
+    def _hold(self, name: str, layer: str) -> None:
+        if self._counting:
             self.held[name][layer] += 1
 
     def __len__(self) -> int:
@@ -194,9 +199,11 @@ class Fanout:
         held, self.held = dict(self.held), defaultdict(Counter)
         return held
 
-    def judge(self, listing: Listing) -> list[tuple[str, Judgement]]:
+    def judge(self, listing: Listing, new: bool = True) -> list[tuple[str, Judgement]]:
         """Each chat that wants `listing`, with judge()'s verdict, in the order given. What a
-        chat's places, languages or taps held back of its keyword hits is counted in `held`."""
+        chat's places, languages or taps held back of its keyword hits is counted in `held`
+        when the listing is `new`: a page read again every half hour is not held again."""
+        self._counting = new
         wanted = []
         for name, rules, mutes in self._everything:
             verdict = judge(listing, rules, mutes)
@@ -280,11 +287,11 @@ class Fanout:
                 continue
             # Its words want it; its places, languages and taps may hold it back.
             if chat.rules.languages and unread(listing, chat.rules.languages):
-                self.held[chat.name]["language"] += 1
+                self._hold(chat.name, "language")
             elif chat.rules.places and elsewhere_for(listing, chat.rules.places):
-                self.held[chat.name]["place"] += 1
+                self._hold(chat.name, "place")
             elif chat.rules.taps and self._held(chat, listing, bool(found.near)):
-                self.held[chat.name]["taps"] += 1
+                self._hold(chat.name, "taps")
             else:
                 wanted.append((chat.name, found))
         return wanted

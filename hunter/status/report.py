@@ -62,7 +62,7 @@ def gather(
     chat_views = chats(
         destinations,
         store.pace.chats(),
-        store.outbox.pending_by_chat(),
+        store.outbox.waiting_by_chat(),
         rules,
         config.calendar.month(now),
         store.outbox.sent_by_chat(config.calendar.month_bounds(now)[0]),
@@ -163,7 +163,7 @@ def pace(
 def chats(
     destinations: Destinations,
     kept: Mapping[str, ChatRow],
-    pending: Mapping[str, int],
+    waiting: Mapping[str, Mapping[str, int]],
     rules: Mapping[str, ChatRules],
     month: str,
     sent: Mapping[str, int],
@@ -171,12 +171,13 @@ def chats(
 ) -> list[ChatView]:
     """Each chat alerts go to: where, how many a push reaches (where its channel counts one
     message for each), what its pushes cost this month, the listings it was sent this month
-    (`sent`), what waits for it, its mutes."""
+    (`sent`), what waits for it (`waiting`: its rows not sent, by state), its mutes."""
     found = []
     for name in destinations.names():
         to = destinations.to_of(name)
         notices_only = name == OWNER and destinations.owner is None and bool(destinations.chats)
-        if notices_only and not pending.get(OWNER):
+        mine = waiting.get(name, {})
+        if notices_only and not any(mine.values()):
             continue  # no owner's chat: only hunter's notices would wait here, and none do
         row = kept.get(name)
         where = channels.recipient(to)
@@ -192,7 +193,8 @@ def chats(
                 gone=row is not None and row.gone,
                 messages_this_month=row.spent_in(month) if row else 0,
                 sent_this_month=sent.get(name, 0),
-                waiting=pending.get(name, 0),
+                waiting=mine.get("pending", 0) + mine.get("retry", 0),
+                stuck=mine.get("stuck", 0),
                 mutes=sorted(rules[name].mutes) if name in rules else [],
                 changed=_changes(rules[name]) if changed else "",
                 tuning=rules[name].describe() if name in rules else None,

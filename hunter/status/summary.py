@@ -117,7 +117,7 @@ def _chats(view: StatusView) -> list[str]:
     for chat in view.chats:
         lines.append(
             f"| {_cell(chat.name)} | {_cell(chat.where.channel or '-')} | "
-            f"{chat.sent_this_month} | {chat.waiting} |"
+            f"{chat.sent_this_month} | {chat.waiting_cell} |"
         )
     quota = view.quota
     if quota and quota.error is None and quota.limit is not None:

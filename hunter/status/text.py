@@ -168,7 +168,7 @@ def _chat_lines(chats: list[ChatView]) -> list[str]:
             spent = f"{chat.sent_this_month} sent this month"
         lines.append(
             f"  {chat.name} ({chat.to or chat.where.channel}): {whom}, {spent}, "
-            f"{chat.waiting} waiting{muted}"
+            f"{chat.waiting_text}{muted}"
         )
         if chat.changed:
             lines.append(f"    changed from {chat.where.channel}: {chat.changed}")

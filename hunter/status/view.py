@@ -78,11 +78,23 @@ class ChatView:
     gone: bool  # the bot is not in the chat
     messages_this_month: int
     sent_this_month: int
-    waiting: int
+    waiting: int  # its listings that go by themselves: new (pending) and to retry
     mutes: list[str]
     changed: str  # what it changed of hunter.toml from the chat, in words; "" if nothing
     tuning: dict[str, Any] | None  # the same, as the JSON shows it
     held: str = ""  # what its places, languages and taps held back lately, in words
+    stuck: int = 0  # its listings that wait for a hand (`hunter retry`)
+
+    @property
+    def waiting_text(self) -> str:
+        """ "3 waiting", "3 waiting, 1 stuck": every row of the chat not sent (a chat's "0
+        waiting" beside the outbox's "retry 40" told a new user nothing waited)."""
+        return f"{self.waiting} waiting" + (f", {self.stuck} stuck" if self.stuck else "")
+
+    @property
+    def waiting_cell(self) -> str:
+        """The same in a table's column of what waits: "3", "3, 1 stuck"."""
+        return str(self.waiting) + (f", {self.stuck} stuck" if self.stuck else "")
 
     def document(self) -> dict[str, Any]:
         """The chat as `hunter status --json` shows it."""
@@ -94,6 +106,7 @@ class ChatView:
             "messages_this_month": self.messages_this_month,
             "sent_this_month": self.sent_this_month,
             "waiting": self.waiting,
+            "stuck": self.stuck,
             "mutes": self.mutes,
             "changed": self.changed,
             "tuning": self.tuning,

@@ -134,6 +134,13 @@ class OutboxStore(Room, ABC):
     def pending_by_chat(self) -> dict[str, int]:
         return {text(r, "chat"): integer(r, "n") for r in self._rows("pending_by_chat")}
 
+    def waiting_by_chat(self) -> dict[str, dict[str, int]]:
+        """Each chat's rows not sent, by state: pending, retry, stuck (none: absent)."""
+        found: dict[str, dict[str, int]] = {}
+        for r in self._rows("waiting_by_chat"):
+            found.setdefault(text(r, "chat"), {})[text(r, "status")] = integer(r, "n")
+        return found
+
     def sent_by_chat(self, since: datetime) -> dict[str, int]:
         """Listings each chat was sent since `since` (hunter's own notices not counted)."""
         rows = self._rows("sent_by_chat", since=self._time(since))

@@ -288,7 +288,7 @@ def _chats(view: StatusView, now: datetime, timezone: str) -> str:
         held = chat.held.removeprefix("held back ") or "-"  # places, languages, taps (54)
         rows.append(
             f"<tr><td>{escape(chat.name)}</td><td>{escape(channel)}</td>"
-            f"<td>{escape(month)}</td><td>{chat.waiting}</td><td>{escape(held)}</td></tr>"
+            f"<td>{escape(month)}</td><td>{escape(chat.waiting_cell)}</td><td>{escape(held)}</td></tr>"
         )
     quota, line = view.quota, ""
     if quota is not None and quota.error is None and quota.limit:

@@ -405,6 +405,27 @@ def test_a_new_listing_gets_a_row_for_each_chat_it_matches(store: Store) -> None
     assert store.outbox.sent_by_chat(T0) == {"": 1, "studio": 2}
 
 
+def test_what_waits_for_each_chat_is_counted_by_state(store: Store) -> None:
+    """As `hunter status` shows a chat: a push that failed leaves its rows to retry, or
+    stuck, and they still wait for that chat (a chat's "0 waiting" sat beside the outbox's
+    "retry 40")."""
+    store.outbox.record("a", jobs("a", 0), set(), T0)  # primes
+    new = jobs("a", 1, 2)
+    chats = {"a:1": [("studio", new[0]), ("partner", new[0])], "a:2": [("studio", new[1])]}
+    store.outbox.record("a", new, {"a:1"}, T0, chats=chats)
+    due = T0 + timedelta(minutes=1)
+    assert [c.job_id for c in store.outbox.claim_new("w", "k1", 1, T0, "studio")] == ["a:1"]
+    store.outbox.mark_failed("k1", "w", failure("retry", "transient", "HTTP 500", due, True))
+    assert [c.job_id for c in store.outbox.claim_new("w", "k2", 1, T0, "partner")] == ["a:1"]
+    store.outbox.mark_failed("k2", "w", failure("stuck", "permanent", "refused", None, False))
+    assert store.outbox.waiting_by_chat() == {
+        "": {"pending": 1},
+        "partner": {"stuck": 1},
+        "studio": {"pending": 1, "retry": 1},
+    }
+    assert store.outbox.pending_by_chat() == {"": 1, "studio": 1}  # what a claim may take
+
+
 def test_a_flood_or_a_priming_gives_the_chats_nothing(store: Store) -> None:
     first = jobs("a", 1, 2)
     chats = {j.job_id: [("studio", j)] for j in first}

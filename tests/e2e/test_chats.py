@@ -49,6 +49,7 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
         "messages_this_month": 1,
         "sent_this_month": 1,  # listings
         "waiting": 0,
+        "stuck": 0,
         "mutes": [],
         "changed": "",  # nothing changed from LINE (hunter tuning)
         "tuning": None,

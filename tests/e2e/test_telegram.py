@@ -180,6 +180,10 @@ def test_a_token_telegram_refuses_mid_run_stops_the_run_with_the_fix_and_loses_n
     assert telegram.texts(ME) == []
     status = run_hunter(tmp_path, "status", env=bad).stdout
     assert "stuck 1" in status and "Telegram rejected the bot token" in status
+    assert (
+        "tg (telegram:111): Telegram, no monthly quota, 0 sent this month, 2 waiting, 1 stuck"
+        in status
+    )
     assert run_hunter(tmp_path, "retry", "--all", env=tg_env).returncode == 0
     assert run(tmp_path, tg_env).returncode == 0
     assert titles_on_telegram(telegram) == ["python one", "python three", "python two"]

@@ -21,6 +21,7 @@ READS: dict[str, tuple[str, tuple[str, ...]]] = {
     "next_due": ("hunter_next_due", ()),
     "outbox_look": ("hunter_outbox_look", ("now", "lease_before")),
     "pending_by_chat": ("hunter_pending_by_chat", ()),
+    "waiting_by_chat": ("hunter_waiting_by_chat", ()),
     "sent_by_chat": ("hunter_sent_by_chat", ("since",)),
     "sent_rows_since": ("hunter_sent_rows_since", ("since", "limit")),
     "reads_since": ("hunter_reads_since", ("since", "limit")),

@@ -443,6 +443,22 @@ def test_each_read_of_a_poll_counts_what_it_held_back_once(
     assert store.chat.rules(s.clock())[""].held == {"place": 2, "language": 0, "taps": 0}
 
 
+def test_a_listing_held_back_is_counted_once_however_often_its_page_is_read(
+    store: SQLiteStore, board: Board
+) -> None:
+    """A new user's find: "held back by place" grew by the same listing at every read of a
+    page that still showed it (12 a day for one job, read every two hours). A listing is
+    counted the read it is new."""
+    places = {"include": ["python"], "places": ["Portugal", "remote"]}
+    s = Setting(store, board, filter=places)
+    s.show("1", "python api (Remote - US only)")  # open to the US only: held by place
+    assert s.poll() == []
+    s.show("2", "python shop")  # a new one beside it: the page changed, and is read again
+    assert s.poll() == ["New job: python shop"]
+    assert s.poll() == []
+    assert store.chat.rules(s.clock())[""].held == {"place": 1, "language": 0, "taps": 0}
+
+
 def test_a_read_whose_recording_fails_leaves_no_count_to_the_next_read(
     store: SQLiteStore, board: Board
 ) -> None:

@@ -74,11 +74,22 @@ def test_a_transient_failure_is_retried_with_the_same_key_and_body(
     ids = waiting(store, "one", "two")
     sender.script = [PushResult(Kind.TRANSIENT, 500, "boom")]
     report = deliverer(store, sender, clock).deliver(48)
-    assert (report.sent, report.pushes) == (2, 2)
+    assert (report.sent, report.pushes, report.failed) == (2, 2, 0)  # none left waiting
     first, second = sender.pushes
     assert first == second  # the same X-Line-Retry-Key and byte-identical messages
     assert clock.now == T0 + timedelta(seconds=1)  # waited the first backoff step
     assert states(store) == dict.fromkeys(ids, "sent")
+
+
+def test_a_listing_that_fails_again_within_a_delivery_is_one_left_waiting(
+    store: SQLiteStore, sender: ScriptedSender, clock: Clock
+) -> None:
+    """A new user's find: the poll's line said "3 waiting after a failed push" of one
+    listing tried three times; it says each listing once."""
+    waiting(store, "one")
+    sender.script = [PushResult(Kind.TRANSIENT, 500, "boom")] * 3
+    report = deliverer(store, sender, clock).deliver(48)
+    assert (report.sent, report.pushes, report.failed) == (0, 3, 1)
 
 
 def test_five_transient_failures_park_the_batch_until_line_accepts_again(

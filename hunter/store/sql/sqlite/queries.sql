@@ -62,6 +62,10 @@ FROM json_each(:rows) WHERE true
 ON CONFLICT DO NOTHING
 RETURNING status;
 
+-- name: waiting_by_chat
+SELECT chat, status, count(*) AS n FROM hunter_seen_jobs
+WHERE status IN ('pending', 'retry', 'stuck') GROUP BY chat, status ORDER BY chat, status;
+
 -- name: pending_by_chat
 SELECT chat, count(*) AS n FROM hunter_seen_jobs WHERE status = 'pending' GROUP BY chat
 ORDER BY chat;

@@ -159,6 +159,16 @@ LANGUAGE sql STABLE AS $$
     SELECT p.month, p.tat, p.pushes FROM hunter_pace p WHERE p.id = 1;
 $$;
 
+-- What waits for each chat, by state (`hunter status`): pending and retry go by themselves,
+-- stuck waits for a hand.
+CREATE OR REPLACE FUNCTION hunter_waiting_by_chat()
+RETURNS TABLE (chat text, status text, n bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT j.chat, j.status, count(*) FROM hunter_seen_jobs j
+    WHERE j.status IN ('pending', 'retry', 'stuck')
+    GROUP BY j.chat, j.status ORDER BY j.chat, j.status;
+$$;
+
 CREATE OR REPLACE FUNCTION hunter_pending_by_chat()
 RETURNS TABLE (chat text, n bigint)
 LANGUAGE sql STABLE AS $$
