@@ -12,23 +12,40 @@ from __future__ import annotations
 import errno
 import socket
 import ssl
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Iterator, Mapping
+from urllib.parse import urlsplit
 
 _NO_NAME = ("Name or service not known", "nodename nor servname", "name resolution")
 _REFUSED = ("Connection refused", "[Errno 111]", "[Errno 61]")
+# The proxies httpx goes through without a package more (SOCKS needs socksio)
+PROXY_SCHEMES = ("http", "https")
 
 
 def unreached(exc: BaseException, host: str | None = None) -> str:
     """Why `host` (a name, or name:port; by default the one the failed request was for)
     could not be reached: "the name x.test does not resolve ...", "x.test:5432 refused the
-    connection ...", or the error's own kind."""
+    connection ...", or the error's own kind. A request that went through the proxy the
+    environment names is said of the proxy: the site was never dialled."""
     return cause(exc, host) or f"{host or host_of(exc)}: {type(exc).__name__}"
 
 
 def cause(exc: BaseException, host: str | None = None) -> str | None:
     """`unreached`'s words when the network is the cause; None when it is not (an answer
     that was not what was expected, say)."""
-    host = host or host_of(exc)
+    via = None if host else _proxy_of(exc)
+    if via is not None:
+        variable, proxy = via
+        for link in _chain(exc):
+            if type(link).__name__ == "ProxyError":  # the proxy answered, and refused
+                return f"the proxy in {variable} ({proxy}) refused to connect: {link}"
+        said = _network(exc, proxy)
+        if said and "certificate" not in said:  # a certificate is still the site's
+            return f"the proxy in {variable}: {said}"
+    return _network(exc, host or host_of(exc))
+
+
+def _network(exc: BaseException, host: str) -> str | None:
     name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
     for link in _chain(exc):
         text = str(link)
@@ -42,6 +59,63 @@ def cause(exc: BaseException, host: str | None = None) -> str | None:
             return f"no route to {name} (is this machine online?)"
         if isinstance(link, TimeoutError) or "timed out" in text.lower():
             return f"{host} did not answer in time (it is down, or a firewall drops the calls)"
+    return None
+
+
+def proxy_for(scheme: str, host: str) -> tuple[str, str] | None:
+    """The proxy the environment names for a request to `host` by `scheme`, as httpx picks
+    one (the scheme's variable, else ALL_PROXY, either case; none for a host NO_PROXY names):
+    its variable and its host:port, never its URL (which may hold a password)."""
+    named = urllib.request.getproxies_environment()
+    for key in (scheme, "all"):
+        if not named.get(key):
+            continue
+        if urllib.request.proxy_bypass_environment(host, named):  # type: ignore[attr-defined]
+            return None
+        url = named[key] if "://" in named[key] else f"http://{named[key]}"
+        parts = urlsplit(url)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        return f"{key.upper()}_PROXY", f"{parts.hostname or '?'}" + (f":{port}" if port else "")
+    return None
+
+
+def proxy_refused(environ: Mapping[str, str]) -> str | None:
+    """What is wrong with a proxy the environment names that hunter cannot go through (a
+    SOCKS proxy, which needs a package hunter does not install, or another scheme), in a
+    line without its URL; None when there is none."""
+    for key, url in _proxies(environ).items():
+        kind = url.split("://", 1)[0].lower() if "://" in url else "http"
+        if key != "no" and kind not in PROXY_SCHEMES:
+            return (
+                f"{key.upper()}_PROXY (or its lowercase) names a {kind}:// proxy, which hunter "
+                "cannot use: name an http:// or https:// proxy, or unset it for hunter"
+            )
+    return None
+
+
+def _proxies(environ: Mapping[str, str]) -> dict[str, str]:
+    """`environ`'s *_PROXY variables as urllib reads them: by scheme, the lowercase first."""
+    found: dict[str, str] = {}
+    for name, value in environ.items():
+        if name.lower().endswith("_proxy") and value.strip():
+            key = name.lower()[: -len("_proxy")]
+            if name.islower() or key not in found:
+                found[key] = value.strip()
+    return found
+
+
+def _proxy_of(exc: BaseException) -> tuple[str, str] | None:
+    """The proxy a failed httpx request went through (httpx's clients honour the
+    environment's); None for any other client's (urllib3's, LINE's SDK's, honours none)."""
+    for link in _chain(exc):
+        try:
+            url = link.request.url  # type: ignore[attr-defined]  # httpx
+        except (AttributeError, RuntimeError):
+            continue
+        return proxy_for(str(url.scheme), str(url.host))
     return None
 
 

@@ -17,6 +17,7 @@ import binascii
 import json
 import os
 import re
+import ssl
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit
 
 from hunter import redact
 from hunter.errors import ConfigError
+from hunter.network import proxy_refused
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         )
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
+    if said := proxy_refused(environ) or _certificates_refused(environ):
+        raise ConfigError(said)  # else a source's or a channel's first call fails with it
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
         raise ConfigError(
             "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db); "
@@ -167,6 +171,26 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         values=dict(environ),
         status_token=status_token,
     )
+
+
+def _certificates_refused(environ: Mapping[str, str]) -> str | None:
+    """What is wrong with the certificates SSL_CERT_FILE or SSL_CERT_DIR name for every TLS
+    connection (httpx reads them: a company proxy's CA): no such file or folder, or a file
+    that holds no certificate. Each connection failed with a bare FileNotFoundError."""
+    bundle, folder = environ.get("SSL_CERT_FILE", "").strip(), environ.get("SSL_CERT_DIR", "")
+    fix = "set it to the certificates to trust (PEM), or unset it for certifi's"
+    if bundle and not os.path.isfile(bundle):
+        return f"SSL_CERT_FILE names {bundle!r}, which is no file here: {fix}"
+    if bundle:
+        try:
+            ssl.create_default_context(cafile=bundle)
+        except (ssl.SSLError, OSError, ValueError):
+            return (
+                f"SSL_CERT_FILE names {bundle!r}, which holds no certificate hunter can read: {fix}"
+            )
+    if folder.strip() and not all(os.path.isdir(f) for f in folder.split(os.pathsep) if f):
+        return f"SSL_CERT_DIR names {folder.strip()!r}, which is no folder here: {fix}"
+    return None
 
 
 def api_url(environ: Mapping[str, str], name: str, default: str) -> str:

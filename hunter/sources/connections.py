@@ -30,6 +30,7 @@ import httpcore
 import httpx
 
 from hunter.errors import ConfigError
+from hunter.network import proxy_refused
 
 # Every site's connections, in one httpcore pool: a source thread never waits for another's
 # connection (the reader bounds requests to a host, HostGate), and the idle ones a poll keeps
@@ -182,17 +183,14 @@ def proxy_mounts() -> dict[str, httpx.BaseTransport | None]:
 
 
 def _through(url: str, variable: str) -> httpx.BaseTransport:
-    """httpx's transport through the proxy at `url`. One hunter cannot use (SOCKS, which needs
-    a package hunter does not install, or no proxy scheme at all) is the environment's
-    mistake, said in a line without the URL, which may hold a password."""
+    """httpx's transport through the proxy at `url`. One hunter cannot use is refused when the
+    environment is read (network.proxy_refused); this says it again for a caller that did not
+    read it, in a line without the URL, which may hold a password."""
     try:
         return transport(url)
     except (ImportError, ValueError) as exc:
-        kind = url.split("://", 1)[0]
-        raise ConfigError(
-            f"{variable} (or its lowercase) names a {kind}:// proxy, which hunter cannot use "
-            "to read sources: name an http:// or https:// proxy, or unset it for hunter"
-        ) from exc
+        said = proxy_refused({variable: url}) or f"{variable} names a proxy hunter cannot use"
+        raise ConfigError(said) from exc
 
 
 def _exempt(host: str) -> str:

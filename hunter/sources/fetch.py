@@ -187,6 +187,8 @@ def _get(
         got.error = "timed out"
     except httpx.ConnectError as exc:
         got.error = "could not connect" + (_untrusted(exc) or f": {unreached(exc)}")
+    except httpx.ProxyError as exc:  # the proxy answered, and would not reach the site
+        got.error = f"could not connect: {unreached(exc)}"
     except httpx.HTTPError as exc:
         got.error = f"{type(exc).__name__}: {exc}"
     except SourceError as exc:

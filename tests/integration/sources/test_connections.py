@@ -5,6 +5,7 @@ which connections are reused."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -13,7 +14,9 @@ from collections.abc import Callable
 import pytest
 
 from hunter.errors import ConfigError
+from hunter.settings.environment import read_environment
 from hunter.sources.fetch import Deadline, Fetched, Validators, client, fetch
+from tests.support.local_server import free_port
 from tests.support.raw_site import RawSite, Script
 
 PAGE = b"<ul><li>a python job</li></ul>"
@@ -196,9 +199,49 @@ def test_a_proxy_hunter_cannot_use_is_said_in_a_line_without_its_password(
     with pytest.raises(ConfigError) as said:
         client(10)
     assert str(said.value) == (
-        "ALL_PROXY (or its lowercase) names a socks5:// proxy, which hunter cannot use to read "
-        "sources: name an http:// or https:// proxy, or unset it for hunter"
+        "ALL_PROXY (or its lowercase) names a socks5:// proxy, which hunter cannot use: name "
+        "an http:// or https:// proxy, or unset it for hunter"
     )
+    # Said when the environment is read, before any source's or channel's client is made
+    # (Telegram's httpx client met the same proxy with a traceback).
+    with pytest.raises(ConfigError) as said:
+        read_environment(dict(os.environ))
+    assert "ALL_PROXY (or its lowercase) names a socks5:// proxy" in str(said.value)
+    assert "s3cret" not in str(said.value)
+
+
+def test_a_proxy_that_cannot_be_reached_is_named_not_the_site(
+    site: Callable[[Script], RawSite], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new user's find: a proxy that refused, or whose name does not resolve, read as the
+    # board's own failure ("board.example refused the connection"): the site was never
+    # dialled. The proxy is named by its variable and host, never its URL (a password).
+    monkeypatch.setenv("HTTP_PROXY", f"http://me:s3cret@127.0.0.1:{free_port()}")
+    first, _ = read_twice("http://board.example/jobs")
+    assert first.error is not None and "s3cret" not in first.error
+    assert first.error.startswith("could not connect: the proxy in HTTP_PROXY: 127.0.0.1:")
+    assert first.error.endswith("refused the connection (nothing listens there: check the port)")
+    monkeypatch.setenv("HTTP_PROXY", "proxy.invalid:3128")  # no scheme: http://, as curl's
+    first, _ = read_twice("http://board.example/jobs")
+    assert first.error == (
+        "could not connect: the proxy in HTTP_PROXY: the name proxy.invalid does not resolve "
+        "(a typo in the address, or no DNS here)"
+    )
+    # A host NO_PROXY names is dialled itself: its failure is its own.
+    monkeypatch.setenv("NO_PROXY", "board.invalid")
+    first, _ = read_twice("http://board.invalid/jobs")
+    assert first.error is not None and first.error.startswith(
+        "could not connect: the name board.invalid does not resolve"
+    )
+    # A proxy that answers and refuses the tunnel says so, with its words.
+    refusing = site(
+        replies(b"HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n")
+    )
+    monkeypatch.setenv("HTTPS_PROXY", refusing.url.removesuffix("/jobs"))
+    monkeypatch.delenv("NO_PROXY")
+    first, _ = read_twice("https://board.example/jobs")
+    assert first.error is not None and "the proxy in HTTPS_PROXY (127.0.0.1:" in first.error
+    assert first.error.endswith("refused to connect: 407 Proxy Authentication Required")
 
 
 def test_a_site_that_closes_without_answering_fails_the_read_once(

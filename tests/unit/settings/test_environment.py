@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import certifi
 import pytest
 
 from hunter.errors import ConfigError
@@ -42,3 +45,37 @@ def test_a_password_written_as_it_is_is_refused_without_showing_it(
 )
 def test_urls_as_databases_give_them_are_read(url: str) -> None:
     assert read_environment({"DATABASE_URL": url}).database_url == url
+
+
+def test_certificates_named_that_are_not_there_are_said_at_once(tmp_path: Path) -> None:
+    """A new user's find: SSL_CERT_FILE naming no file failed each source's read with a bare
+    FileNotFoundError, and each channel's call the same. It is said when hunter starts."""
+    with pytest.raises(ConfigError) as said:
+        read_environment({"SSL_CERT_FILE": str(tmp_path / "company-ca.pem")})
+    assert str(said.value) == (
+        f"SSL_CERT_FILE names {str(tmp_path / 'company-ca.pem')!r}, which is no file here: set "
+        "it to the certificates to trust (PEM), or unset it for certifi's"
+    )
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a certificate\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="which holds no certificate hunter can read"):
+        read_environment({"SSL_CERT_FILE": str(notes)})
+    with pytest.raises(ConfigError, match=r"SSL_CERT_DIR names .*, which is no folder here"):
+        read_environment({"SSL_CERT_DIR": str(tmp_path / "certs")})
+    bundle = certifi.where()  # a real bundle, and a real folder, are taken
+    assert read_environment({"SSL_CERT_FILE": bundle, "SSL_CERT_DIR": str(tmp_path)})
+
+
+@pytest.mark.parametrize(
+    "proxy", ["http://proxy.test:3128", "https://me:pw@proxy.test", "proxy.test:3128"]
+)
+def test_a_proxy_httpx_can_go_through_is_taken(proxy: str) -> None:
+    assert read_environment({"HTTPS_PROXY": proxy})
+
+
+@pytest.mark.parametrize("proxy", ["socks5://me:s3cret@proxy.test:1080", "socks5h://proxy.test"])
+def test_a_socks_proxy_is_refused_without_its_url(proxy: str) -> None:
+    with pytest.raises(ConfigError) as said:
+        read_environment({"all_proxy": proxy})
+    assert str(said.value).startswith("ALL_PROXY (or its lowercase) names a socks5")
+    assert "proxy.test" not in str(said.value) and "s3cret" not in str(said.value)
