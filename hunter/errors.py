@@ -5,6 +5,7 @@
     └── RunError                the run itself failed                          -> exit 1
         ├── StoreError          the database cannot be reached or refused a statement
         │   ├── StoreRefused    the database answered, and refused this statement's values
+        │   ├── NotMadeYet      no hunter database there yet, or an older one: `run` makes it
         │   ├── SchemaError     the database holds an older or newer schema than this hunter
         │   └── StoreGone       the SQLite file was deleted or replaced under a running hunter
         ├── SourceError         one source could not be fetched or parsed (the others go on)
@@ -44,6 +45,12 @@ class StoreRefused(StoreError):
     """The database was reached and refused the statement for what it carries (a value it
     cannot store, a key past its size): the same statement will be refused again, while the
     others still go through."""
+
+
+class NotMadeYet(StoreError):
+    """A command that only looks found no hunter database yet (no SQLite file, or no tables),
+    or one of an older hunter: `hunter run` or `hunter prime` makes or upgrades it. For
+    `hunter check`, a note, not a failure."""
 
 
 class SchemaError(StoreError):

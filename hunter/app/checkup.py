@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.chat.tuning import preview, recent
-from hunter.errors import ConfigError, HunterError
+from hunter.errors import ConfigError, HunterError, NotMadeYet
 from hunter.network import cause
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
@@ -52,9 +52,11 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         say(f"  warning: {warning}")
 
     store, refused = None, False
-    try:
-        store = open_store(env)
+    try:  # looked at, never made nor upgraded: `check` changes nothing (commands.md)
+        store = open_store(env, create=False)
         say(f"database: {describe_store(env)}: reachable, schema up to date")
+    except NotMadeYet as exc:  # the first hour: `run` makes it
+        say(f"database: {describe_store(env)}: {exc}")
     except HunterError as exc:  # said, and every other check still runs
         failures += 1
         refused = isinstance(exc, ConfigError)
@@ -71,7 +73,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
     now = datetime.now(UTC)
     reads = read_sources(config.sources, {}, config.fetch_timeout_seconds, now, conditional=False)
-    destinations = Destinations(None, config.chats)
+    destinations = Destinations(_owner(config, env), config.chats)
     last: dict[str, str | None] = {}
     rules: Mapping[str, ChatRules] = {}
     copies: dict[str, Copies] = {}
@@ -94,7 +96,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
             lately = recent(store, now)  # read once, judged for each chat
             tried = {
                 name: preview(lately, destinations.rules_for(name, config.filter, rules)[0])
-                for name in [OWNER, *(chat.name for chat in config.chats)]
+                for name in _reading(destinations)
             }
     for read in reads:
         failed = _report_source(config, read, rules, say)
@@ -187,9 +189,9 @@ def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -
     if waiting := routes.waiting():
         say(f"alerts: FAILED: {waiting}")
         return 1
-    going = [
+    going = [  # the owner's chat without an owner is the first [[chats]]: said once
         f"{destinations.label(name)} -> {routes.of(destinations.to_of(name)).name}"
-        for name in destinations.names()
+        for name in _reading(destinations)
     ]
     said = "; ".join(going)
     if not half and any(
@@ -198,6 +200,20 @@ def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -
         said += f" (printed here: no channel is set; set {channels.setup_help()})"
     say(f"alerts: {said}")
     return 1 if half else 0
+
+
+def _owner(config: Config, env: Environment) -> str | None:
+    """The owner's chat as `run` finds it; None when it cannot be told (its check says why)."""
+    try:
+        return channels.owner_of(env, config)
+    except HunterError:
+        return None
+
+
+def _reading(destinations: Destinations) -> list[str]:
+    """The chats whose rules make rows: the owner's only with an owner, or with no [[chats]]
+    (without one its rows are hunter's notices, which go to the first [[chats]])."""
+    return [n for n in destinations.names() if n != OWNER or destinations.owner_reads]
 
 
 def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]) -> int:

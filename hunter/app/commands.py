@@ -143,7 +143,7 @@ def _off(on: list[Webhook]) -> list[Hook]:
     from hunter.web.routes import Hook
 
     def refuse(path: str, why: str) -> Hook:
-        return Hook(path, lambda headers: (404, why), lambda body, headers: 404)
+        return Hook(path, lambda headers: (404, why), lambda body, headers: 404, on=False)
 
     return [refuse(path, why) for path, why in channels.chats_off(on)]
 

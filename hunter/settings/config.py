@@ -22,9 +22,10 @@ from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
 from hunter.settings.chats import parse_chats
-from hunter.settings.keys import FILTER, SOURCES, TOP, Key, named
+from hunter.settings.keys import FILTER, SOURCES, TABLES, TOP, Key, named
 from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import (
+    check_brackets,
     languages,
     places,
     refuse_a_variable,
@@ -187,6 +188,7 @@ def _toml_hint(text: str, error: str) -> str:
 
 def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:
     """Validate an already parsed TOML document (used by `load_config` and the demo)."""
+    check_brackets(raw, [t for t in TABLES if t.startswith("[")], where)
     reject_unknown(raw, _TOP_KEYS, where)
     global_filter = _filter(raw.get("filter", {}), f"{where} [filter]", FilterConfig())
     sources_raw = raw.get("sources")

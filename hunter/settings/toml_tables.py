@@ -35,6 +35,25 @@ def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> No
     )
 
 
+def check_brackets(raw: Mapping[str, Any], tables: Collection[str], where: str) -> None:
+    """Each table of `tables` ("[filter]", "[[sources]]") written with its own brackets: one
+    for a single table, two for a list of them. TOML reads "[sources]" as one table and
+    "[[filter]]" as a list, and the errors that followed named neither mistake."""
+    for table in tables:
+        many, key = table.startswith("[["), table.strip("[]")
+        value = raw.get(key)
+        if many and isinstance(value, Mapping):
+            raise ConfigError(
+                f"{where}: [{key}] is written with one bracket on each side: write [[{key}]], "
+                f"with two, above each of the {key} (one [[{key}]] line for each)"
+            )
+        if not many and isinstance(value, list) and value and isinstance(value[0], Mapping):
+            raise ConfigError(
+                f"{where}: [[{key}]] is written with two brackets on each side: there is one "
+                f"[{key}] table, written [{key}]"
+            )
+
+
 def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
     """`raw` is a table whose keys are all in `allowed`; else a ConfigError naming them."""
     if not isinstance(raw, Mapping):

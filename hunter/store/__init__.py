@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hunter.errors import SchemaError, StoreError
+from hunter.errors import NotMadeYet, SchemaError
 from hunter.settings.environment import Environment
 from hunter.settings.hosts import refuse_ephemeral_sqlite
 from hunter.store.base import Store
@@ -29,7 +29,7 @@ def open_store(env: Environment, create: bool = True) -> Store:
 
         store = SQLiteStore(env.sqlite_path, create=create)
     try:
-        if create:
+        if create or (not env.database_url and env.supabase_url):  # Supabase's only checks
             store.migrate()
         else:
             require_schema(store)
@@ -45,14 +45,18 @@ def require_schema(store: Store) -> None:
 
     current, latest = store.schema_version(), queries.latest_version(store.dialect)
     if current == 0:
-        raise StoreError(
+        raise NotMadeYet(
             "hunter's tables are not in this database yet; `hunter run` or `hunter prime` "
             "creates them"
         )
+    if current < latest:
+        raise NotMadeYet(
+            f"the database holds hunter schema {current}, this hunter uses {latest}; "
+            "`hunter run` upgrades it"
+        )
     if current != latest:
         raise SchemaError(
-            f"the database holds hunter schema {current}, this hunter uses {latest}; "
-            + ("`hunter run` upgrades it" if current < latest else "upgrade hunter")
+            f"the database holds hunter schema {current}, this hunter uses {latest}; upgrade hunter"
         )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from postgrest.exceptions import APIError
@@ -21,6 +20,7 @@ from supabase import create_client
 from supabase.lib.client_options import SyncClientOptions
 
 from hunter.errors import SchemaError, StoreError, StoreRefused
+from hunter.network import unreached
 from hunter.store import queries
 from hunter.store.columns import whole_number
 from hunter.store.functions import Document, FunctionStore, JsonText
@@ -47,7 +47,6 @@ def _json(value: Any) -> Any:
 class SupabaseStore(FunctionStore):
     def __init__(self, url: str, key: str) -> None:
         super().__init__()
-        self._host = urlsplit(url).netloc
         self._http = httpx.Client(timeout=TIMEOUT_SECONDS)
         options = SyncClientOptions(
             httpx_client=self._http, auto_refresh_token=False, persist_session=False
@@ -78,8 +77,8 @@ class SupabaseStore(FunctionStore):
             raise StoreError(said) from exc
         except httpx.HTTPError as exc:
             raise StoreError(
-                f"cannot reach Supabase at {self._host}: {type(exc).__name__}; check SUPABASE_URL "
-                "and that the project is not paused"
+                f"cannot reach Supabase: {unreached(exc)}; check SUPABASE_URL and that the "
+                "project is not paused"
             ) from exc
 
     def schema_version(self) -> int:

@@ -37,6 +37,7 @@ class Hook:
     path: str
     admit: Callable[[Headers], tuple[int, str] | None]  # (status, why) refuses; on the loop
     receive: Callable[[bytes, Headers], int]  # the body -> HTTP status; on the thread pool
+    on: bool = True  # False: its chat is off, and it answers 404 with what to set
 
 
 @dataclass(frozen=True)

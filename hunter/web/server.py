@@ -113,7 +113,8 @@ class HttpServer:
             ) from None
         self.port = self._server.sockets[0].getsockname()[1]
         self._thread.start()
-        paths = [*(hook.path for hook in self.hooks), *(page.path for page in self.pages)]
+        # A webhook whose chat is off is not said as served (a new user read it as on).
+        paths = [*(hook.path for hook in self.hooks if hook.on), *(p.path for p in self.pages)]
         served = " and ".join(["/healthz", *paths])
         log.info("serving %s on port %d", served, self.port)
         return self

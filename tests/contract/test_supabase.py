@@ -235,7 +235,8 @@ def test_an_unreachable_project_is_one_clear_error(tmp_path: Path) -> None:
     env = supabase_env(tmp_path, f"http://127.0.0.1:{port}", SECRET_KEY)
     result = run_hunter(tmp_path, "run", "--once", env=env)
     assert result.returncode == 1
-    assert f"cannot reach Supabase at 127.0.0.1:{port}" in result.stderr
+    said = f"cannot reach Supabase: 127.0.0.1:{port} refused the connection (nothing listens"
+    assert said in result.stderr  # not a bare "ConnectError" (a new user's find)
     assert "SUPABASE_URL" in result.stderr and SECRET_KEY not in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -112,6 +112,15 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             f'[[chats]]\nname = "d\u0435sign"\nto = "C{"0" * 32}"\n',
             ("[[chats]] #1", "letters A-Z and a-z", "d\u0435sign"),
         ),
+        (  # a new user's find: said "no [[sources]]", which they thought they had written
+            '[sources]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n',
+            ("[sources] is written with one bracket on each side: write [[sources]]",),
+        ),
+        (  # and "[filter]: expected a table of settings, got list"
+            '[[filter]]\ninclude = ["python"]\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ("[[filter]] is written with two brackets on each side", "written [filter]"),
+        ),
     ],
     ids=[
         "malformed",
@@ -131,6 +140,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "chat-unknown-key",
         "chat-named-line-to",
         "chat-look-alike-name",
+        "sources-one-bracket",
+        "filter-two-brackets",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

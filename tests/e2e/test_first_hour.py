@@ -17,6 +17,7 @@ from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import TOKEN, LineStandIn
 from tests.support.local_server import free_port, wait_for
+from tests.support.telegram_standin import TelegramStandIn
 
 FIRST = [("1", "Old python job")]
 
@@ -245,6 +246,9 @@ def test_lines_verify_without_the_channel_secret_names_it(tmp_path: Path, board:
         _out, err = process.communicate(timeout=60)
     assert "LINE called /line/webhook, but its chat is off here: set LINE_CHANNEL_SECRET" in err
     assert "t" * 40 not in err
+    # The start says what is served: not the webhook of a chat that is off (a new user read
+    # "serving /healthz and /line/webhook ..." as the chat being on).
+    assert f"serving /healthz on port {port}" in err
 
 
 def test_check_says_the_line_webhook_is_off_without_its_secret(
@@ -387,6 +391,43 @@ def test_filter_keys_appended_below_the_last_source_are_named_as_its_own(
     write_config(tmp_path, [{**s, "include": ["python"]} for s in sources])
     check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
     assert check.stdout.startswith("config:") and "warning: [[sources]]" not in check.stdout
+
+
+def test_check_says_each_chat_once_with_or_without_an_owner(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn, line: LineStandIn
+) -> None:
+    """A new user's find: with [[chats]] and no owner, check said "alerts: tg -> Telegram;
+    tg -> Telegram", and with one, what each chat's rules would have brought twice for the
+    first [[chats]] and never for the owner."""
+    url = board.serve_jobs("/jobs", FIRST)
+    chats = [{"name": "tg", "to": "telegram:111"}]
+    write_config(tmp_path, [html_source("board", url)], chats=chats)
+    env = {**base_env(tmp_path), **telegram.env()}
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # its listings seen
+    lines = run_hunter(tmp_path, "check", env=env).stdout.splitlines()
+    assert [x for x in lines if x.startswith("alerts:")] == ["alerts: tg -> Telegram"]
+    assert len([x for x in lines if x.startswith("chat tg: ")]) == 1
+    with_owner = {**env, **line.env()}  # LINE_TO: the owner's chat, on LINE
+    lines = run_hunter(tmp_path, "check", env=with_owner).stdout.splitlines()
+    assert [x for x in lines if x.startswith("alerts:")] == [
+        "alerts: owner -> LINE; tg -> Telegram"
+    ]
+    assert len([x for x in lines if x.startswith("chat tg: ")]) == 1
+    assert len([x for x in lines if x.startswith("chat owner: ")]) == 1
+
+
+def test_check_makes_no_database(tmp_path: Path, board: Board) -> None:
+    """A new user's find: `hunter check` in a folder left a hunter.db there (it made and
+    migrated the database it was to look at). It looks only, and says who makes it."""
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 0, check.stdout
+    assert not (tmp_path / "hunter.db").exists()
+    [said] = [x for x in check.stdout.splitlines() if x.startswith("database: ")]
+    assert said.endswith("yet (HUNTER_DB); `hunter run` or `hunter prime` creates it")
+    assert run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)).returncode == 0
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert "reachable, schema up to date" in check.stdout
 
 
 def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:

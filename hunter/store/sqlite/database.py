@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hunter.errors import SchemaError, StoreError, StoreGone, StoreRefused
+from hunter.errors import NotMadeYet, SchemaError, StoreError, StoreGone, StoreRefused
 from hunter.store import queries
 from hunter.store.base import Store
 from hunter.store.columns import Row, integer
@@ -43,7 +43,7 @@ class SQLiteDatabase(Store):
         self.path = str(path)
         self._lock = threading.RLock()
         if not create and not os.path.exists(self.path):
-            raise StoreError(
+            raise NotMadeYet(
                 f"there is no hunter database at {self.path} yet (HUNTER_DB); `hunter run` or "
                 "`hunter prime` creates it"
             )
