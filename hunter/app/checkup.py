@@ -69,7 +69,8 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
     failed += _guarded("Telegram", lambda: _check_telegram(config, env, say), say)
     failed += _guarded("Discord", lambda: _check_discord(config, env, say), say)
     reach = _guarded("alerts", lambda: _check_reach(config, env, say), say)
-    failures += failed + (reach if not failed else 0)  # one cause, counted once
+    refused = refused or reach == 2  # a chat's channel not set: the environment's mistake
+    failures += failed + (min(reach, 1) if not failed else 0)  # one cause, counted once
 
     now = datetime.now(UTC)
     reads = read_sources(config.sources, {}, config.fetch_timeout_seconds, now, conditional=False)
@@ -182,7 +183,7 @@ def _check_reach(config: Config, env: Environment, say: Callable[[str], None]) -
         destinations = Destinations(channels.owner_of(env, config), config.chats)
     except HunterError as exc:
         say(f"alerts: FAILED: {exc}")
-        return 1
+        return 2 if isinstance(exc, ConfigError) else 1  # the environment's: exit 2, as run
     half = channels.half_set(env, config)
     for said in half:
         say(f"alerts: FAILED: {said}")

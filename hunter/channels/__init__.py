@@ -138,11 +138,17 @@ def may_join(env: Environment, config: Config) -> Callable[[str], bool]:
 
 
 def open_channels(
-    env: Environment, config: Config, deadline: float | None = None, answering: bool = True
+    env: Environment,
+    config: Config,
+    deadline: float | None = None,
+    answering: bool = True,
+    looking: bool = False,
 ) -> Channels:
     """The channels in use, as one router: the one whose ids have no prefix (or the terminal
     in its place) and each other with [[chats]] on it. `answering`: the cards of a channel
-    whose chat is on carry the buttons it answers."""
+    whose chat is on carry the buttons it answers. `looking` (`hunter status`, which sends
+    nothing): a channel that cannot be opened (its token not set) stands as one not set,
+    whose `why` says what to set, instead of stopping the command."""
     default: Channel | None = None
     others: dict[str, Channel] = {}
     answers: dict[str, bool] = {}
@@ -152,7 +158,14 @@ def open_channels(
         tos = chats_on(config, kind)
         if not tos and kind in joins:  # its subscribers' chats need it, whatever hunter.toml says
             tos = [ChatConfig("subscribers", kind.prefix, {})]
-        channel = kind.open(found, tos, bool(config.chats), deadline)
+        try:
+            channel = kind.open(found, tos, bool(config.chats), deadline)
+        except ConfigError as exc:
+            if not looking:
+                raise
+            from hunter.channels.unset import Unset
+
+            channel = Unset(str(exc))
         if channel is None:
             continue
         # The cards of a channel whose chat is on carry the buttons it answers.

@@ -509,6 +509,14 @@ def test_an_owner_on_telegram_without_its_token_is_named_as_the_owner(tmp_path: 
     said = one_line(run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)), 2)
     assert 'the owner (owner = "telegram:123" in hunter.toml) is a Telegram chat' in said
     assert "[[chats]]" not in said
+    # `check` exits as `run` does (it said 1), and `status`, which sends nothing, reads the
+    # database without the token and says what to set (it stopped for want of it).
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 2 and "TELEGRAM_BOT_TOKEN" in check.stdout
+    status = run_hunter(tmp_path, "status", env=base_env(tmp_path))
+    assert status.returncode == 0, status.stderr
+    assert "alerts wait for a channel: the owner" in status.stdout
+    assert "TELEGRAM_BOT_TOKEN is not set" in status.stdout
 
 
 def test_a_config_path_given_that_does_not_exist_names_the_path(tmp_path: Path) -> None:
