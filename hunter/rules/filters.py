@@ -156,11 +156,13 @@ def drawn(like: str) -> Judgement:
 
 
 def unread(listing: Listing, languages: tuple[str, ...]) -> str:
-    """Why `listing` is in none of `languages`, in words; "" when it is in one, or its language
-    is unknown (never "no" for want of knowledge: rules/language.py)."""
-    from hunter.rules.language import language_of, left_out
+    """Why `listing` is in none of `languages`, or its title asks for a language none of
+    them is, in words; "" when it is in one, or its language is unknown (never "no" for want
+    of knowledge: rules/language.py)."""
+    from hunter.rules.language import language_of, left_out, not_asked_of
 
-    return left_out(language_of(listing.title, listing.summary), languages)
+    written = left_out(language_of(listing.title, listing.summary), languages)
+    return written or not_asked_of(listing.title, languages)
 
 
 def elsewhere_for(listing: Listing, places: tuple[str, ...]) -> str:

@@ -96,6 +96,56 @@ NAMES = {
     "italian": "it",
 }  # fmt: skip
 EVERY = frozenset(["all", "any", "every", "ทั้งหมด", "ทุกภาษา"])
+
+# A title that asks for a language asks it of whoever takes the job, whatever language the ad
+# is written in: "(fluent German & English) Customer Support", "Dutch Speaking Agent",
+# "ประสานงาน (ภาษาจีน)". A chat that reads none of what one ask allows is not for that job.
+# Names as boards write them: English's, and each language's own.
+_ASKABLE = {
+    **{name: code for name, code in NAMES.items() if name.isascii()},
+    "mandarin": "zh", "cantonese": "zh", "swedish": "sv", "danish": "da", "norwegian": "no",
+    "finnish": "fi", "turkish": "tr", "arabic": "ar", "hebrew": "he", "greek": "el",
+    "czech": "cs", "hungarian": "hu", "romanian": "ro", "hindi": "hi", "deutsch": "de",
+    "français": "fr", "francais": "fr", "español": "es", "nederlands": "nl", "português": "pt",
+    "italiano": "it", "polski": "pl",
+}  # fmt: skip
+_NAME = "|".join(sorted(_ASKABLE, key=len, reverse=True))
+_NAMES_SAID = rf"(?:{_NAME})(?:\s*(?:,|&|/|\+|\band\b|\bor\b)\s*(?:{_NAME}))*"
+_ASKED = re.compile(
+    rf"\b({_NAMES_SAID})[\s-]*(?:speaking|speakers?|native)\b"
+    rf"|\b(?:fluent|native)\s+(?:in\s+)?({_NAMES_SAID})\b",
+    re.IGNORECASE,
+)
+_THAI_ASKED = re.compile("ภาษา(" + "|".join(n for n in NAMES if not n.isascii()) + ")")
+
+
+@lru_cache(maxsize=4096)
+def asked_in(title: str) -> tuple[frozenset[str], ...]:
+    """The languages `title` asks for, each ask as the codes any one of which will do
+    ("German or English speaking": one ask of two; "fluent German & English": two asks)."""
+    asks: list[frozenset[str]] = []
+    for match in _ASKED.finditer(title):
+        said = match.group(1) or match.group(2)
+        names = re.findall(_NAME, said, re.IGNORECASE)
+        codes = [_ASKABLE[n.casefold()] for n in names]
+        either = re.search(r"/|\bor\b", said, re.IGNORECASE)
+        asks += [frozenset(codes)] if either else [frozenset([c]) for c in codes]
+    asks += [frozenset([NAMES[name]]) for name in _THAI_ASKED.findall(title)]
+    return tuple(dict.fromkeys(asks))
+
+
+def not_asked_of(title: str, languages: tuple[str, ...]) -> str:
+    """Why a chat that reads `languages` is not who `title` asks for, in words; "" when it
+    is, or the title asks for no language, or the chat reads any."""
+    if not languages:
+        return ""
+    for ask in asked_in(title):
+        if not ask & set(languages):
+            said = " or ".join(sorted(ask))
+            return f"its title asks for {said} (this chat reads {', '.join(languages)})"
+    return ""
+
+
 LANGUAGES_MOST = 10  # languages one chat reads at most: each one a word it typed
 
 

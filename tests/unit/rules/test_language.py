@@ -4,13 +4,15 @@ out, with the reason /why and `hunter check` give; one whose language cannot be 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hunter.errors import ConfigError
 from hunter.rules.fanout import Fanout
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
-from hunter.rules.language import language_of
+from hunter.rules.language import asked_in, language_of
 from hunter.rules.listing import Listing
 from hunter.settings.config import parse_config
 
@@ -67,6 +69,52 @@ def test_the_index_leaves_out_what_a_chat_cannot_read_for_that_chat_only() -> No
     assert [name for name, _v in fanout.judge(GERMAN)] == ["reads-all", "everything-de"]
     assert [name for name, _v in fanout.judge(ENGLISH)] == ["reads-en", "reads-all"]
     assert [name for name, _v in fanout.judge(BARE)] == ["reads-en", "reads-all", "everything-de"]
+
+
+@pytest.mark.parametrize(
+    ("title", "asks"),
+    [
+        ("(fluent German & English) L1 Customer Support Consultant", [{"de"}, {"en"}]),
+        ("Dutch Speaking Customer Service Agent, Work from Home", [{"nl"}]),
+        ("Customer Support - German or English speaking", [{"de", "en"}]),  # either will do
+        ("Kundenservice (Deutsch/English speaking)", [{"de", "en"}]),
+        ("Native Japanese Translator", [{"ja"}]),
+        ("Thai-speaking Sales Executive", [{"th"}]),
+        ("เจ้าหน้าที่ประสานงานจัดซื้อ (ภาษาจีน)", [{"zh"}]),
+        ("React Native Developer", []),  # a native app, no language
+        ("Cloud Native Platform Engineer", []),
+        ("Japanese Restaurant Manager", []),  # a kind of place, not an ask
+        ("Speaking Coach", []),
+    ],
+)
+def test_the_languages_a_title_asks_for(title: str, asks: list[set[str]]) -> None:
+    assert [set(ask) for ask in asked_in(title)] == asks
+
+
+def test_a_job_whose_title_asks_for_a_language_the_chat_does_not_read_is_left_out() -> None:
+    """Issue 69, made-up listings: written in English, so the language the ad is written in
+    let them through, to people who read neither German nor Dutch."""
+    support = ("customer support", "customer service")
+    reads = FilterConfig(include=support, languages=("es", "en"))
+    german = Listing(
+        "a:7",
+        "a",
+        "(fluent German & English) L1 Customer Support Consultant (EU Remote)",
+        "https://a.test/7",
+        summary="You will answer our customers by chat and e-mail in German and English, "
+        "from anywhere in the EU, on a team of twelve.",
+    )
+    dutch = Listing("a:8", "a", "Dutch Speaking Customer Service Agent", "https://a.test/8")
+    verdict = judge(german, reads)
+    assert not verdict.matched
+    assert verdict.reason == "its title asks for de (this chat reads es, en)"
+    assert not judge(dutch, reads).matched
+    either = Listing("a:9", "a", "Customer Support (Spanish or Dutch speaking)", "https://a.test/9")
+    assert judge(either, reads).matched  # Spanish will do
+    assert judge(german, FilterConfig(include=support, languages=("de", "en"))).matched
+    assert judge(dutch, FilterConfig(include=support)).matched  # reads any: every ask is kept
+    fanout = Fanout([("es-en", reads, {}), ("nl", replace(reads, languages=("nl",)), {})])
+    assert [name for name, _v in fanout.judge(dutch)] == ["nl"]  # the index judges alike
 
 
 def test_languages_in_the_filter_and_a_chats_are_checked_at_load() -> None:
