@@ -9,8 +9,9 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from hunter.rules.place import REMOTE_SAID
 from hunter.rules.text_sketch import plain as _plain
+
+REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (place.as_remote)
 
 # Words that say how a job is advertised, not which job it is.
 _FILLER = frozenset(
@@ -118,7 +119,14 @@ _COUNTRY = {_plain(k): v for k, v in _COUNTRY.items()}
 
 # What a title's last part may say of where or how a job is done, beside the places:
 # "(Remote - Europe)", "- Remote, APAC", "(Contract)", "(Spain)", "(ES)".
+# Regions of two words, each as the one word _REGIONS knows it by (the gazetteer's names)
+_REGION_PHRASES = {
+    "latin america": "latam", "south america": "latam", "north america": "northamerica",
+    "middle east": "mena", "southeast asia": "southeastasia", "asia pacific": "apac",
+}  # fmt: skip
 _REGIONS = {
+    "northamerica": "north america",
+    "southeastasia": "southeast asia",
     "europe": "europe",
     "eu": "europe",
     "emea": "emea",
@@ -186,11 +194,25 @@ def _countries() -> dict[str, str]:
     return found
 
 
+# ISO 3166's three-letter codes that titles say as something else: "Security Engineer (GRC)"
+# is governance, risk and compliance, not Greece; "FIN" finance; the rest English words
+_NOT_CODES3 = frozenset(["grc", "fin", "can", "and", "are", "per", "com", "mar", "ben", "tun"])
+
+
+def code3(word: str, raw: list[str]) -> bool:
+    """Whether a three-letter word of a title's part may be a country's ISO code: written in
+    capitals ("QA Tester (ESP)"), and no acronym titles use for something else."""
+    return len(word) == 3 and word.upper() in raw and word not in _NOT_CODES3
+
+
 def _said_where(part: str) -> tuple[str, ...] | None:
     """The places a title's last part names, when all it says is where or how the job is
     done ("Remote - Europe": ("europe",); "Contract": ()); None when it says more."""
     places: list[str] = []
-    words = _plain(part).split()
+    plain = _plain(part)
+    for phrase, region in _REGION_PHRASES.items():  # "Latin America": one region, two words
+        plain = plain.replace(phrase, region)
+    words = plain.split()
     raw = re.findall(r"[^\W_]+", part)
     if not words or len(words) > 6:
         return None
@@ -200,7 +222,7 @@ def _said_where(part: str) -> tuple[str, ...] | None:
             places.append(_REGIONS[word])
         elif word in _COUNTRY:
             places.append(_COUNTRY[word])
-        elif (len(word) > 2 or short) and word in _countries():
+        elif (len(word) > 3 or short or code3(word, raw)) and word in _countries():
             places.append(_countries()[word])
         elif word not in _HOW:
             return None

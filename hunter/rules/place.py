@@ -28,10 +28,10 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.gazetteer import WORLD, Area, gazetteer, key
+from hunter.rules.job_keys import REMOTE_SAID, split_title
 from hunter.rules.thai_places import PREFIXES, RAIL
 
 REMOTE = "remote"
-REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (as_remote)
 _REMOTE_WORDS = re.compile(
     r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed"
     # German, French, Spanish, Portuguese and Italian boards' words for it
@@ -105,9 +105,14 @@ def _where(location: str, title: str, summary: str) -> Where:
     zones = [gazetteer().areas(region)[0] for pattern, region in _ZONES if pattern.search(location)]
     if not at and zones:
         remote = True  # "Time zone: CET (+/- 3 hours)": a remote board's whom-it-takes
+    # The last parts of a title that say only where ("Java Engineer - Latin America", "QA
+    # Tester (Spain)", "Support Lead - Remote, APAC"): where, or whom a remote job takes,
+    # when the location names no country or region of its own ("Anywhere in the World")
+    regions = [a for a in at if a.point is None and a.countries is not None]  # not the world
+    titled = [] if regions else _title_areas(title)
     if not remote:
-        return Where(at=at)
-    open_to = list(at)
+        return Where(at=at or tuple(titled))
+    open_to = [a for a in at if a.countries is not None] + titled if titled else list(at)
     for text in (location, title, summary):
         for match in _ONLY.finditer(text):
             said = next(group for group in match.groups() if group).rstrip(".")
@@ -116,6 +121,11 @@ def _where(location: str, title: str, summary: str) -> Where:
     if any(a.countries is None for a in open_to):
         open_to = [WORLD]
     return Where(at=(), remote=True, open_to=tuple(dict.fromkeys(open_to)))
+
+
+def _title_areas(title: str) -> list[Area]:
+    """The countries and regions a title's last parts name, as the gazetteer has them."""
+    return [a for p in split_title(title)[1] for a in gazetteer().areas(p)[:1] if a.point is None]
 
 
 def as_remote(location: str) -> str:

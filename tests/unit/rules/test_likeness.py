@@ -232,6 +232,8 @@ def test_the_labelled_set_of_real_listings() -> None:
         ("Sales Manager, Thailand", "Sales Manager (TH)", True),
         ("QA Tester (Spain)", "QA Tester (Portugal)", False),  # two countries: two jobs
         ("Support Engineer (IT)", "Support Engineer", False),  # IT is the field, not Italy
+        ("Security Engineer (GRC)", "Security Engineer (Greece)", False),  # governance, risk
+        ("Sales Manager (Latin America)", "Sales Manager - LATAM", True),
         ("Customer Success Manager (West)", "Customer Success Manager (Central)", False),
         ("Python Developer - Django", "Python Developer", False),
         ("Engineer, Backend", "Engineer", False),

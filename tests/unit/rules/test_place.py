@@ -79,6 +79,11 @@ def test_a_place_is_not_read_inside_what_does_not_hold_it(location: str, not_ins
         ("Time zone: CET (+/- 3 hours)", "Senior Backend Developer (Python)", "", "EMEA"),
         ("Remote, EMEA", "Account Executive", "", "EMEA"),
         ("", "Backend Engineer", "This is a fully remote role.", ""),
+        # Issue 69: the title's last part says whom it takes where the location does not
+        ("Anywhere in the World", "Java Engineer - Latin America", "", "LATAM"),
+        ("Remote", "Support Lead \u2013 Remote, APAC", "", "APAC"),
+        ("Remote", "Account Executive (DACH)", "", "DACH"),
+        ("Remote, EMEA", "Account Executive (Spain)", "", "EMEA"),  # the location's own first
     ],
 )
 def test_a_remote_job_and_whom_it_takes(
@@ -137,6 +142,12 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (("remote",), "Remote - US only", "Python Developer", True),
         (("Munich", "remote"), "Remote, Germany", "Security Engineer", True),
         (("Munich",), "Garching bei München", "Security Engineer", True),  # 13 km: a suburb
+        # Issue 69: a title's last part says where when the location does not
+        (("Kraków", "remote"), "Anywhere in the World", "Java Engineer - Latin America", False),
+        (("Buenos Aires", "remote"), "Anywhere in the World", "Java Engineer - LATAM", True),
+        (LISBON_REMOTE, "", "QA Tester (Spain)", False),  # an office in Spain
+        (LISBON_REMOTE, "", "QA Tester (PT)", True),
+        (LISBON_REMOTE, "Remote", "Security Engineer (GRC)", True),  # governance, not Greece
     ],
 )
 def test_a_listing_suits_a_chats_places_or_says_why_not(
