@@ -4,10 +4,10 @@ and what each layer costs per listing.
     uv run python bench/relevance.py              # prints the tables
     uv run python bench/relevance.py --write      # and puts them in bench/RESULTS.md
 
-1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19
-   people), held back (held_back.json, nine) and unseen (unseen.json, nine), and another
-   hand's (../shared/fixtures/relevance-people, four); each of the 603 real listings of
-   ../shared/fixtures/dupes judged by hand for each person. Scored as a person meets hunter
+1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19 people),
+   held back (held_back.json, nine), unseen (unseen.json, nine) and fresh (fresh.json, nine),
+   and another hand's (../shared/fixtures/relevance-people, four); each of the 603 real listings
+   of ../shared/fixtures/dupes judged by hand for each person. Scored as a person meets hunter
    (tests/support/relevance_set.py): listings in the order they were posted, judged by the
    person's keywords alone, then with their places, their languages, and their taps (they tap
    every alert 👍 when they wanted it, 👎 when not). Pooled precision (of the alerts, the share
@@ -69,6 +69,11 @@ def table(which: str) -> list[str]:
             "The project's set judged at the end of the stop that wrote the rules "
             "(tests/fixtures/relevance/unseen.json), never tuned on; few listings suit its "
             "people, a rough check"
+        ),
+        "fresh": (
+            "The project's set judged at the start of the next stop (tests/fixtures/relevance/"
+            "fresh.json), measured only at its end, never tuned on; few listings suit its people, "
+            "a rough check"
         ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "

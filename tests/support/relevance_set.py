@@ -2,9 +2,9 @@
 real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
 another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
 would type and three listings each would 👍 first), the project's sets held back from tuning
-(tests/fixtures/relevance/held_back.json and unseen.json: nine people each of other trades and
-languages, judged by a hand that never read hunter's code), and how hunter's layers score on
-each.
+(tests/fixtures/relevance/held_back.json, unseen.json and fresh.json: nine people each of
+other trades and languages, judged by a hand that never read hunter's code), and how hunter's
+layers score on each.
 Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is
@@ -29,9 +29,11 @@ PEOPLE = Path(__file__).resolve().parents[1] / "fixtures" / "relevance" / "peopl
 HELD_BACK = PEOPLE.with_name("held_back.json")
 # Judged on the day of a stop's last rule and measured only at its end: a rough check
 UNSEEN = PEOPLE.with_name("unseen.json")
+# The same, judged at the start of the next stop, measured only at its end
+FRESH = PEOPLE.with_name("fresh.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "others")
+SETS = ("own", "held back", "unseen", "fresh", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -95,7 +97,7 @@ def people(which: str = "own") -> list[Person]:
             )
             for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
         ]
-    path = {"held back": HELD_BACK, "unseen": UNSEEN}.get(which, PEOPLE)
+    path = {"held back": HELD_BACK, "unseen": UNSEEN, "fresh": FRESH}.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
         Person(
@@ -154,6 +156,6 @@ def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
 
 
 __all__ = [
-    "DUPES", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
+    "DUPES", "FRESH", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
     "Person", "Score", "people", "pooled",
 ]  # fmt: skip
