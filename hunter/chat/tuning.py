@@ -29,7 +29,7 @@ from hunter.rules.keywords import KEYWORDS_MAX, word_problem
 from hunter.rules.language import read_languages
 from hunter.rules.listing import Listing
 from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor, pay_text
-from hunter.rules.place import PLACES_TEXT_MOST, read_chat_places, unknown_said
+from hunter.rules.place import PLACES_TEXT_MOST, ambiguous, read_chat_places, unknown_said
 from hunter.settings.config import Config
 from hunter.store import Store
 
@@ -204,10 +204,12 @@ class Tuning:
         chosen = read_chat_places(said) if argument.strip() else None
         unknown = unknown_said(said)[:40] if chosen is None else ""
         named = f"ไม่รู้จัก “{unknown}” · hunter does not know “{unknown}” as a place. "
-        return self._list_said(
+        said, changed = self._list_said(
             chat, at, chosen, argument, self.store.chat.tune_places,
             "ที่ทำงาน · places", "ทุกที่ · every place", (named if unknown else "") + PLACES_USAGE,
         )  # fmt: skip
+        notes = [note for p in chosen or () if (note := ambiguous(p))]  # "Valencia": which one
+        return "\n".join([said, *notes]), changed
 
     def _list_said(
         self,

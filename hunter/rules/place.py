@@ -281,13 +281,22 @@ def _said(name: str) -> str | None:
     return plain if plain and chat_place(plain) else None
 
 
+_QUALIFIED = re.compile(r"\s*(.+?)\s*(?:,\s*|\(\s*)([^,()]+?)\s*\)?\s*")
+
+
 def chat_place(name: str) -> tuple[Area, ...]:
     """The areas a chat means by a place's `name`: as the gazetteer reads it, else a country's
     or a region's name in another language ("Suiza", "泰国", "Niemcy", "欧洲": Unicode CLDR's,
-    country_names.json)."""
+    country_names.json). "Valencia (ES)", "Valencia, Spain", "Georgia (US)": those of the name
+    inside what follows it, as a place of several countries is told apart (ambiguous)."""
     found = gazetteer().areas(name)
     if found:
         return found
+    if (qualified := _QUALIFIED.fullmatch(name)) is not None:
+        places, within = chat_place(qualified[1]), chat_place(qualified[2])
+        inside = tuple(p for p in places if any(w.holds(p) for w in within))
+        if inside:
+            return inside
     said = _other_names().get(key(name))
     if said is None:
         return ()
@@ -300,6 +309,41 @@ def _other_names() -> dict[str, str]:
     text = resources.files("hunter.rules").joinpath("country_names.json").read_text("utf-8")
     names = json.loads(text)["names"]
     return {str(k): str(v) for k, v in names.items()}
+
+
+def ambiguous(name: str) -> str:
+    """A note for a chat's place whose name is as much another country's ("Valencia":
+    Venezuela's and Spain's cities, each of about a million; "Georgia": the country and the US
+    state): which one it is read as (the largest), and how to name the other; "" when there
+    is no doubt (Paris, France's, beside a town of Texas: a radius a half of its, or less)."""
+    found = chat_place(name) if not _remote(name) else ()
+    if not found or found[0].countries is None:
+        return ""
+    first = found[0]
+    rivals = [
+        a for a in found[1:] if a.countries and a.countries != first.countries and _as_big(a, first)
+    ]
+    if not rivals:
+        return ""
+    return (
+        f"“{name}” is read as {_shown(first)}, the largest so named; for {_shown(rivals[0])}, "
+        f"write “{name} ({sorted(rivals[0].countries or ())[0]})”"
+    )
+
+
+def _as_big(other: Area, first: Area) -> bool:
+    """Whether `other` is a place of the size of `first`: both countries or provinces, or
+    both cities, the other's radius (its population's) at least half the first's."""
+    if first.point is None or other.point is None:
+        return first.point is None and other.point is None
+    return other.point[2] >= first.point[2] / 2
+
+
+def _shown(area: Area) -> str:
+    """An area with its country, as a person tells it from another of its name."""
+    if area.point is not None or not area.countries or len(area.countries) > 1:
+        return area.name
+    return f"{area.name} ({sorted(area.countries)[0]})"
 
 
 def unknown_places(places: tuple[str, ...]) -> list[str]:

@@ -235,7 +235,20 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
         path=path,
         warnings=_appended_filter(sources_raw, sources),
     )
-    return config
+    return replace(config, warnings=config.warnings + _ambiguous_places(config))
+
+
+def _ambiguous_places(config: Config) -> tuple[str, ...]:
+    """A note for each place of the file whose name is as much another country's ("Valencia",
+    "Georgia"): which one it is read as, and how to name the other (place.ambiguous)."""
+    named = [config.filter.places, *(s.filter.places for s in config.sources)]
+    named += [tuple(chat.rules.get("places", ())) for chat in config.chats]
+    if not any(named):
+        return ()
+    from hunter.rules.place import ambiguous  # the gazetteer: only for a file that names places
+
+    said = dict.fromkeys(p for places in named for p in places)
+    return tuple(note for p in said if (note := ambiguous(p)))
 
 
 def _appended_filter(raw: list[Any], sources: tuple[SourceConfig, ...]) -> tuple[str, ...]:

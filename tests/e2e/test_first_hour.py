@@ -430,6 +430,19 @@ def test_check_makes_no_database(tmp_path: Path, board: Board) -> None:
     assert "reachable, schema up to date" in check.stdout
 
 
+def test_a_place_of_two_countries_in_the_file_says_which_one_it_is_read_as(
+    tmp_path: Path, board: Board
+) -> None:
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], filter={"places": ["Valencia"]})
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    note = "“Valencia” is read as Valencia, VE, the largest so named; for Valencia, ES, write"
+    assert f"  warning: {note} “Valencia (ES)”" in check.stdout.splitlines()
+    write_config(tmp_path, [html_source("board", url)], filter={"places": ["Valencia (ES)"]})
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 0 and "is read as" not in check.stdout
+
+
 def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:
     import socket
 

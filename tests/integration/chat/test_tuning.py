@@ -538,3 +538,15 @@ def test_a_chat_names_its_places_in_its_own_language(setting: Setting) -> None:
     assert setting.store.chat.rules(setting.clock())[""].places == ("Suiza", "欧洲", "remote")
     assert "Qwertyville" in setting.say("places Qwertyville")
     assert setting.store.chat.rules(setting.clock())[""].places == ("Suiza", "欧洲", "remote")
+
+
+def test_a_place_of_two_countries_is_said_as_the_one_taken_and_the_other_can_be_named(
+    setting: Setting,
+) -> None:
+    """A new user's find: "Valencia" was Venezuela's, and nothing said so to a chat in Spain.
+    The answer says which one it took, and how to name the other, which then holds."""
+    said = setting.say("ที่ทำงาน Valencia, remote")
+    assert "ที่ทำงาน · places: Valencia, remote" in said
+    assert "“Valencia” is read as Valencia, VE" in said and "write “Valencia (ES)”" in said
+    said = setting.say("ที่ทำงาน Valencia (ES), remote")
+    assert "ที่ทำงาน · places: Valencia (ES), remote" in said and "is read as" not in said

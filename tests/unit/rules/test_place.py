@@ -15,7 +15,14 @@ from hunter.rules.filters import judge
 from hunter.rules.gazetteer import gazetteer
 from hunter.rules.language import language_of
 from hunter.rules.listing import Listing
-from hunter.rules.place import elsewhere, read_chat_places, unknown_places, where_of
+from hunter.rules.place import (
+    ambiguous,
+    chat_place,
+    elsewhere,
+    read_chat_places,
+    unknown_places,
+    where_of,
+)
 from hunter.settings.config import parse_config
 
 
@@ -355,3 +362,35 @@ def test_a_division_whose_seat_is_not_found_is_left_out_not_guessed() -> None:
     elsewhere_city = (area("Munich"),)  # a city, but not in the seat's country
     found = dict(named_divisions(lambda name: elsewhere_city if name == "Linz" else ()))
     assert "Oberösterreich" not in found
+
+
+@pytest.mark.parametrize(
+    ("name", "read_as"),
+    [
+        ("Valencia (ES)", ["Valencia, ES"]),
+        ("Valencia, Spain", ["Valencia, ES"]),
+        ("Georgia (US)", ["Georgia"]),
+        ("Córdoba (Argentina)", ["Córdoba, AR"]),
+        ("Valencia (Thailand)", []),  # no Valencia there: unknown, and said so at load
+    ],
+)
+def test_a_place_of_several_countries_is_told_apart_by_its_country(
+    name: str, read_as: list[str]
+) -> None:
+    assert [a.name for a in chat_place(name)] == read_as
+
+
+def test_a_place_as_much_another_countrys_says_which_one_it_is_read_as() -> None:
+    """A new user's find: "Valencia" was Venezuela's, silently, for a chat in Spain."""
+    assert ambiguous("Valencia") == (
+        "“Valencia” is read as Valencia, VE, the largest so named; for Valencia, ES, write "
+        "“Valencia (ES)”"
+    )
+    assert ambiguous("Georgia").endswith("for Georgia (US), write “Georgia (US)”")
+    for sure in ("Paris", "Lisbon", "Bangkok", "Portugal", "remote", "Valencia (ES)", "กรุงเทพ"):
+        assert ambiguous(sure) == "", sure  # a town of Texas is no rival of Paris
+    spain = elsewhere(where_of("Valencia, Spain", "Python Developer", ""), ("Valencia (ES)",))
+    venezuela = elsewhere(
+        where_of("Valencia, Venezuela", "Python Developer", ""), ("Valencia (ES)",)
+    )
+    assert spain == "" and venezuela.startswith("place read as Valencia, VE")
