@@ -88,7 +88,7 @@ def proxy_refused(environ: Mapping[str, str]) -> str | None:
     line without its URL; None when there is none."""
     for key, url in _proxies(environ).items():
         kind = url.split("://", 1)[0].lower() if "://" in url else "http"
-        if key != "no" and kind not in PROXY_SCHEMES:
+        if kind not in PROXY_SCHEMES:
             return (
                 f"{key.upper()}_PROXY (or its lowercase) names a {kind}:// proxy, which hunter "
                 "cannot use: name an http:// or https:// proxy, or unset it for hunter"
@@ -97,13 +97,15 @@ def proxy_refused(environ: Mapping[str, str]) -> str | None:
 
 
 def _proxies(environ: Mapping[str, str]) -> dict[str, str]:
-    """`environ`'s *_PROXY variables as urllib reads them: by scheme, the lowercase first."""
+    """The proxies `environ` names as httpx reads them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY,
+    either case, the lowercase first; no other *_PROXY: a FTP_PROXY is not hunter's), by
+    scheme."""
     found: dict[str, str] = {}
     for name, value in environ.items():
-        if name.lower().endswith("_proxy") and value.strip():
-            key = name.lower()[: -len("_proxy")]
-            if name.islower() or key not in found:
-                found[key] = value.strip()
+        key = name.lower().removesuffix("_proxy")
+        named = key in ("http", "https", "all") and name.lower().endswith("_proxy")
+        if named and value.strip() and (name.islower() or key not in found):
+            found[key] = value.strip()
     return found
 
 

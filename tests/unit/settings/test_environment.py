@@ -79,3 +79,9 @@ def test_a_socks_proxy_is_refused_without_its_url(proxy: str) -> None:
         read_environment({"all_proxy": proxy})
     assert str(said.value).startswith("ALL_PROXY (or its lowercase) names a socks5")
     assert "proxy.test" not in str(said.value) and "s3cret" not in str(said.value)
+
+
+def test_a_proxy_variable_httpx_does_not_read_is_not_judged() -> None:
+    """httpx reads HTTP_PROXY, HTTPS_PROXY and ALL_PROXY; a SOCKS proxy for another tool
+    (FTP_PROXY, a company's GIT_PROXY) is none of hunter's business."""
+    assert read_environment({"FTP_PROXY": "socks5://proxy.test:1080", "no_proxy": "*"})
