@@ -93,6 +93,16 @@ def proxy_refused(environ: Mapping[str, str]) -> str | None:
                 f"{key.upper()}_PROXY (or its lowercase) names a {kind}:// proxy, which hunter "
                 "cannot use: name an http:// or https:// proxy, or unset it for hunter"
             )
+        try:  # what httpx would refuse with a traceback at its first request
+            parts = urlsplit(url if "://" in url else f"http://{url}")
+            port = parts.port
+        except ValueError:
+            parts, port = None, None
+        if parts is None or not parts.hostname or (port is not None and not 0 < port < 65536):
+            return (
+                f"{key.upper()}_PROXY (or its lowercase) is no proxy's address hunter can read: "
+                "write it as http://host:port (with user:password@ before the host if it asks)"
+            )
     return None
 
 

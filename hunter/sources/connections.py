@@ -177,7 +177,10 @@ def proxy_mounts() -> dict[str, httpx.BaseTransport | None]:
             mounts[f"{scheme}://"] = _through(url, f"{scheme.upper()}_PROXY")
     if not mounts:
         return {}
-    for host in exempt:
+    # This machine itself is never reached through a proxy (a board served here, `hunter
+    # demo`'s own): a company network's proxy cannot reach it, and curl's NO_PROXY habit
+    # of listing it is easy to forget.
+    for host in [*exempt, "localhost", "127.0.0.1", "::1"]:
         mounts[_exempt(host)] = None
     return mounts
 

@@ -190,6 +190,19 @@ def test_a_proxy_named_in_the_environment_is_used(
     assert (first.error, first.body, len(proxy.requests)) == (None, b"direct", 2)
 
 
+def test_this_machine_is_never_reached_through_the_proxy(
+    site: Callable[[Script], RawSite], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new user's find: with a company's HTTP_PROXY set, `hunter demo` read its own board on
+    # 127.0.0.1 through the proxy, which cannot reach it, and every poll failed.
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{free_port()}")  # refuses
+    local = site(replies(answer(b"here")))
+    first, _ = read_twice(local.url)
+    assert (first.error, first.body) == (None, b"here")
+    first, _ = read_twice(local.url.replace("127.0.0.1", "localhost"))
+    assert (first.error, first.body) == (None, b"here")
+
+
 def test_a_proxy_hunter_cannot_use_is_said_in_a_line_without_its_password(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

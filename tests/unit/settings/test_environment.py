@@ -85,3 +85,15 @@ def test_a_proxy_variable_httpx_does_not_read_is_not_judged() -> None:
     """httpx reads HTTP_PROXY, HTTPS_PROXY and ALL_PROXY; a SOCKS proxy for another tool
     (FTP_PROXY, a company's GIT_PROXY) is none of hunter's business."""
     assert read_environment({"FTP_PROXY": "socks5://proxy.test:1080", "no_proxy": "*"})
+
+
+@pytest.mark.parametrize(
+    "proxy", ["http://[bad", "http://me:pw@proxy.test:abc", "http://", "http://p:99999"]
+)
+def test_a_proxy_address_that_cannot_be_read_is_said_not_crashed_on(proxy: str) -> None:
+    """A new user's find: these crashed the first request with a traceback (httpx's
+    InvalidURL, ValueError), after `run` had made its database."""
+    with pytest.raises(ConfigError) as said:
+        read_environment({"HTTPS_PROXY": proxy})
+    assert str(said.value).startswith("HTTPS_PROXY (or its lowercase) is no proxy's address")
+    assert "pw" not in str(said.value)
