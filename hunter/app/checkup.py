@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.chat.tuning import preview, recent
-from hunter.errors import ConfigError, HunterError, NotMadeYet
+from hunter.errors import ChatGone, ConfigError, HunterError, NotMadeYet
 from hunter.network import cause
 from hunter.poll.merging import Copies
 from hunter.poll.poller import judges
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from hunter.channels.line.settings import LineSettings
 
 log = logging.getLogger("hunter")
+CHATS_ASKED = 20  # the Telegram chats `check` asks about, at most: a getChat each
 
 
 def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> int:
@@ -240,9 +241,19 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
             "the subscribers who join" if joins else "no chat yet (the alerts line says more)"
         )
         say(f"Telegram: {bot}, pushing to {names}")
+        failed = 0
+        for chat in telegram[:CHATS_ASKED]:  # getChat: a wrong id, or a chat never opened
+            try:
+                channel.members(chat.to)
+            except ChatGone as exc:
+                failed = 1
+                say(
+                    f"Telegram chat {chat.name} ({chat.to}): FAILED: {exc}: check its id, and "
+                    "that its person sent the bot /start (a group: that the bot was added)"
+                )
         if not settings.secret:
             say("Telegram chat: off; set TELEGRAM_WEBHOOK_SECRET, then `hunter telegram setup`")
-            return 0
+            return failed
         hook = channel.webhook_info()
         if not hook.get("url"):
             say("Telegram chat: FAILED: no webhook set; run `hunter telegram setup --url URL`")
@@ -251,7 +262,7 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
         say(f"Telegram chat: webhook {hook['url']} ({waiting} updates waiting)")
         if hook.get("last_error_message"):  # e.g. "Wrong response from the webhook: 403"
             say(f"  Telegram's last error calling it: {hook['last_error_message']}")
-        return 0
+        return failed
     except HunterError as exc:
         say(f"Telegram: FAILED: {exc}")
         return 1

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.errors import ChannelError, ChatGone, TokenRefused
-from hunter.rules.destinations import Destinations
+from hunter.rules.destinations import OWNER, Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import GONE, ChatRow, PaceState
@@ -26,6 +26,14 @@ from hunter.words import notices
 log = logging.getLogger("hunter")
 
 MEMBERS_FRESH = timedelta(days=1)  # a group's member count is read again after this
+# ... and a chat the channel said the bot is not in, sooner: its notice promises that its
+# listings go with the next poll once the bot is back (a new user's owner chat, whose id was
+# right once its person pressed Start, waited a day)
+GONE_ASKED_AGAIN = timedelta(minutes=10)
+OWNER_GONE_FIX = (
+    "its listings wait, and it is asked again at each poll: check its id, and that its person "
+    "pressed Start in the bot's chat (a group: that the bot is in it)"
+)
 SHAPE_NOTICE_WAITS = timedelta(days=1)  # for a listing's push to go with, at most
 
 
@@ -91,7 +99,7 @@ class Allowance:
         known = self.chats().get(chat)
         if known is not None and known.to != address:
             known = None  # the chat now points elsewhere: its old count says nothing
-        if known is not None and known.members is not None and _fresh(known.members_at, now):
+        if known is not None and known.members is not None and _fresh(known, now):
             if known.gone:
                 said = f"{where.channel} said so on {known.members_at:%d %b}"
                 raise ChatGone(f"the bot is not in {to} ({said})")
@@ -119,12 +127,10 @@ class Allowance:
     def _gone(
         self, chat: str, address: str, known: ChatRow | None, now: datetime, to: str, why: str
     ) -> None:
-        """The bot left `chat` (its channel said so): kept as its member count (GONE) until the
-        channel says otherwise, asked again daily or when members join; the owner is told
-        once, through the outbox. Its rows wait, and no push to it is tried meanwhile (issue
-        29: a group the bot left cost 23 refused pushes a poll). A subscriber that blocked
-        the bot, or a group that removed it, leaves instead, as by /stop: its rows go, so it
-        costs no more sends, and the owner is not told of each."""
+        """The bot left `chat` (its channel said so): kept as its member count (GONE), asked
+        again after GONE_ASKED_AGAIN; the owner told once, through the outbox. Its rows wait,
+        no push tried (a group the bot left once cost 23 refused pushes a poll). A
+        subscriber that blocked the bot, or a group that removed it, leaves, as by /stop."""
         if self.destinations.subscriber(chat):
             if self.store.subscribers.leave(chat, now):
                 log.info("a subscriber is gone (%s says so): it left", self.channels.of(to).name)
@@ -133,6 +139,9 @@ class Allowance:
         self._chats = None
         if known is not None and known.gone and known.to == address:
             return  # told already
+        if chat == OWNER and self.destinations.owner is not None:  # telling it reaches no one
+            log.error("the owner's chat %s: %s; %s", to, why, OWNER_GONE_FIX)
+            return
         # The owner's chat without LINE_TO is the first [[chats]]: one notice for the two,
         # which share its name and so the notice's id.
         label = self.destinations.label(chat)
@@ -236,8 +245,10 @@ class Allowance:
             log.warning("%s: a notice goes out with the next push", notice.title)
 
 
-def _fresh(read_at: datetime | None, now: datetime) -> bool:
-    return read_at is not None and now - read_at < MEMBERS_FRESH
+def _fresh(known: ChatRow, now: datetime) -> bool:
+    """Whether a chat's member count (or that it is gone) was read lately enough to stand."""
+    window = GONE_ASKED_AGAIN if known.gone else MEMBERS_FRESH
+    return known.members_at is not None and now - known.members_at < window
 
 
 def local_time(moment: datetime, timezone: str, now: datetime) -> str:

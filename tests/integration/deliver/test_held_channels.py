@@ -92,3 +92,28 @@ def test_a_token_line_refuses_to_a_groups_count_is_said_on_its_rows_not_waited_o
     assert "LINE rejected the channel access token" in report.delivery.refused
     stuck = [r for r in store.outbox.rows(50) if r.status == "stuck"]
     assert stuck and all("check LINE_CHANNEL_ACCESS_TOKEN" in (r.last_error or "") for r in stuck)
+
+
+def test_an_owner_chat_telegram_did_not_know_gets_its_listings_once_its_person_pressed_start(
+    store: SQLiteStore, board: Board, telegram: TelegramStandIn, telegram_sender: TelegramSender
+) -> None:
+    """A new user's find: the owner's id was right, but its person had not pressed Start in
+    the bot's chat: Telegram said "chat not found", the chat was kept as gone, and after Start
+    its listings waited a day (the member count's freshness), though the notice promises the
+    next poll. A chat kept as gone is asked again after GONE_ASKED_AGAIN."""
+    me = 4242
+    url = board.serve_jobs("/a", [("seed", "seed")])
+    config = parse_config({"sources": [html_source("a", url)], "owner": f"telegram:{me}"})
+    routes = Channels(ScriptedSender(), {"telegram:": telegram_sender})
+    clock = Clock(T0)
+    hunter = Hunter(config, store, routes, clock, "w", threading.Event(), line_to=f"telegram:{me}")
+    hunter.poll()  # primes
+    board.serve_jobs("/a", [("seed", "seed"), ("1", "python one")])
+    clock.advance(1800)
+    hunter.poll()
+    assert telegram.texts(me) == [] and store.outbox.job_states()["a:1"] == "pending"
+    telegram.users.add(me)  # its person opens the bot's chat and presses Start
+    clock.advance(1800)  # the next poll
+    hunter.poll()
+    assert [t.split("\n", 1)[0] for t in telegram.texts(me)] == ["python one"]
+    assert store.outbox.job_states()["a:1"] == "sent"
