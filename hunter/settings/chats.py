@@ -38,7 +38,7 @@ def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfi
     chats: list[ChatConfig] = []
     for n, table in enumerate(raw, start=1):
         at = f"{where} [[chats]] #{n}"
-        reject_unknown(table, _KEYS, at)
+        reject_unknown(table, _KEYS, at, table="[[chats]]")
         chats.append(_chat(table, at, sources))
     names = [chat.name for chat in chats]
     for name in names:

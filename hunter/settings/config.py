@@ -371,7 +371,7 @@ def _number(
 
 def _filter(raw: Any, where: str, base: FilterConfig) -> FilterConfig:
     """A filter from `raw`; keys it does not set keep the value of `base`."""
-    reject_unknown(raw, _FILTER_KEYS, where)
+    reject_unknown(raw, _FILTER_KEYS, where, table="[filter]")
     return _filter_fields(raw, where, base)
 
 

@@ -109,6 +109,11 @@ def _clean(name: str, raw: str, secret: bool) -> str:
             what = "a line break"
         elif char == "\t" or unicodedata.category(char) in ("Cc", "Cf"):
             what = f"an invisible character (U+{ord(char):04X})"
+        elif char.isspace() and secret and value[:at].casefold() in ("bearer", "bot"):
+            raise ConfigError(  # an Authorization header's value, pasted whole
+                f'{name} starts with "{value[:at]} ", as an HTTP header says it: set it to '
+                "what follows, the token alone"
+            )
         elif char.isspace() and secret:
             what = "a space"
         elif not char.isascii() and secret and name != "DATABASE_URL":  # a header's: ASCII

@@ -58,7 +58,7 @@ def parse_subscribers(raw: Any, where: str) -> SubscribersConfig:
     if raw is None:
         return SubscribersConfig()
     at = f"{where} [subscribers]"
-    reject_unknown(raw, _KEYS, at)
+    reject_unknown(raw, _KEYS, at, table="[subscribers]")
     assert isinstance(raw, Mapping)
     join = raw.get("join", "closed")
     if join not in JOIN:

@@ -8,11 +8,21 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from hunter.errors import ConfigError
+from hunter.settings.keys import TOP, named
 
 # A key written as an environment variable ("LINE_CHANNEL_ACCESS_TOKEN"), or named as a secret
 # is ("telegram_bot_token", "database_url"): what hunter reads from the environment only.
 _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _SECRET = re.compile(r"token|secret|password|api_?key|service_role|database_url|webhook_", re.I)
+# ... and the variable each such word is, as a person who wrote "token" meant it
+_SECRET_NAMES = (
+    ("telegram", "TELEGRAM_BOT_TOKEN"), ("line", "LINE_CHANNEL_ACCESS_TOKEN"),
+    ("token", "TELEGRAM_BOT_TOKEN (Telegram) or LINE_CHANNEL_ACCESS_TOKEN (LINE)"),
+    ("secret", "LINE_CHANNEL_SECRET (LINE) or TELEGRAM_WEBHOOK_SECRET (Telegram)"),
+    ("webhook", "DISCORD_WEBHOOK_<NAME> (a [[chats]] with to = \"discord:<name>\")"),
+    ("database", "DATABASE_URL"), ("password", "DATABASE_URL (the password inside it)"),
+    ("key", "SUPABASE_SERVICE_ROLE_KEY"), ("service_role", "SUPABASE_SERVICE_ROLE_KEY"),
+)  # fmt: skip
 
 
 def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> None:
@@ -23,6 +33,8 @@ def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> No
     if not (_VARIABLE.fullmatch(str(key)) or (secret_words and _SECRET.search(str(key)))):
         return
     name = str(key).upper()
+    if not _VARIABLE.fullmatch(str(key)):  # "token": which variable it is, not "TOKEN"
+        name = next((said for word, said in _SECRET_NAMES if word in str(key).lower()), name)
     table = (
         " (written below a [[sources]] line, it was read as that source's key)"
         if "[[sources]]" in where
@@ -54,14 +66,21 @@ def check_brackets(raw: Mapping[str, Any], tables: Collection[str], where: str) 
             )
 
 
-def reject_unknown(raw: Any, allowed: Collection[str], where: str) -> None:
-    """`raw` is a table whose keys are all in `allowed`; else a ConfigError naming them."""
+def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = "") -> None:
+    """`raw` is a table whose keys are all in `allowed`; else a ConfigError naming them. A key
+    of the top level written below the `table` line ("[filter]") is said as such, with the fix
+    (the example file warns of it, and `owner` under [filter] got "unknown key")."""
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
     for key in raw:
         if key in allowed:
             continue
         refuse_a_variable(key, where, secret_words=True)
+        if table and key in named(TOP):
+            raise ConfigError(
+                f"{where}: {key} is a key of the top level: written below the {table} line, "
+                f"TOML reads it as that table's; move it above {table}"
+            )
         raise ConfigError(
             f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
         )
@@ -87,6 +106,10 @@ def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     from hunter.rules.language import KNOWN
 
     value = raw.get(key, [])
+    if isinstance(value, str):  # `languages = "en"`: "'en' is not one" said the wrong thing
+        raise ConfigError(
+            f'{where}: {key} must be a list, in brackets: {key} = ["{value.strip()}"]'
+        )
     codes = (
         [v.strip().lower() for v in value if isinstance(v, str)] if isinstance(value, list) else []
     )

@@ -121,6 +121,21 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             'url = "https://x.test/feed"\n',
             ("[[filter]] is written with two brackets on each side", "written [filter]"),
         ),
+        (  # a new user's find: "unknown key 'owner'" and the filter's keys
+            '[filter]\nowner = "telegram:5"\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ("[filter]: owner is a key of the top level", "move it above [filter]"),
+        ),
+        (  # and "'en' is not one" of the codes, of a code that is
+            '[filter]\nlanguages = "en"\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ('languages must be a list, in brackets: languages = ["en"]',),
+        ),
+        (  # and "set TOKEN where hunter runs", a variable there is not
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            '[[chats]]\nname = "tg"\nto = "telegram:5"\ntoken = "123:abc"\n',
+            ("token belongs in the environment", "set TELEGRAM_BOT_TOKEN (Telegram) or"),
+        ),
     ],
     ids=[
         "malformed",
@@ -142,6 +157,9 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "chat-look-alike-name",
         "sources-one-bracket",
         "filter-two-brackets",
+        "owner-under-filter",
+        "languages-a-string",
+        "token-in-a-chat",
     ],
 )
 def test_bad_config_exits_2(tmp_path: Path, toml: str, needles: tuple[str, ...]) -> None:

@@ -36,6 +36,11 @@ def read(environ: Mapping[str, str]) -> TelegramSettings:
     token = (environ.get("TELEGRAM_BOT_TOKEN") or "").strip() or None
     secret = (environ.get("TELEGRAM_WEBHOOK_SECRET") or "").strip() or None
     redact.register(token, secret)
+    if token and re.fullmatch(r"bot[0-9]{1,20}:[A-Za-z0-9_-]{20,100}", token):
+        raise ConfigError(  # copied from an API address: https://api.telegram.org/bot<token>/
+            'TELEGRAM_BOT_TOKEN starts with "bot", as in an API address: set it to what '
+            'follows "bot", the token alone (123456:ABC-...)'
+        )
     if token and not re.fullmatch(r"[0-9]{1,20}:[A-Za-z0-9_-]{20,100}", token):
         raise ConfigError(
             "TELEGRAM_BOT_TOKEN is not a bot token (BotFather gives one like 123456:ABC-...); "

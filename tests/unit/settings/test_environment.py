@@ -7,8 +7,9 @@ from pathlib import Path
 import certifi
 import pytest
 
+from hunter.channels.telegram import settings as telegram_settings
 from hunter.errors import ConfigError
-from hunter.settings.environment import read_environment
+from hunter.settings.environment import cleaned, read_environment
 
 
 @pytest.mark.parametrize(
@@ -97,3 +98,20 @@ def test_a_proxy_address_that_cannot_be_read_is_said_not_crashed_on(proxy: str) 
         read_environment({"HTTPS_PROXY": proxy})
     assert str(said.value).startswith("HTTPS_PROXY (or its lowercase) is no proxy's address")
     assert "pw" not in str(said.value)
+
+
+def test_a_token_pasted_with_its_header_word_says_to_take_it_off() -> None:
+    """A new user's finds: "Bearer abc" (an Authorization header) said only "holds a space";
+    "bot123:..." (from an API address) said "not a bot token"."""
+    with pytest.raises(ConfigError) as said:
+        cleaned({"LINE_CHANNEL_ACCESS_TOKEN": "Bearer abc.def"}, ["LINE_<NAME>"], ["LINE_<NAME>"])
+    assert str(said.value) == (
+        'LINE_CHANNEL_ACCESS_TOKEN starts with "Bearer ", as an HTTP header says it: set it to '
+        "what follows, the token alone"
+    )
+    assert "abc" not in str(said.value)
+    token = "bot123456:AAHtest-token-for-the-stand-in_0123456"
+    with pytest.raises(ConfigError) as said:
+        telegram_settings.read({"TELEGRAM_BOT_TOKEN": token})
+    assert str(said.value).startswith('TELEGRAM_BOT_TOKEN starts with "bot", as in an API')
+    assert "AAH" not in str(said.value)
