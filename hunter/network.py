@@ -55,6 +55,8 @@ def _network(exc: BaseException, host: str) -> str | None:
             return f"{host} refused the connection (nothing listens there: check the port)"
         if isinstance(link, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in text:
             return f"{host}'s certificate is not trusted"
+        if "WRONG_VERSION_NUMBER" in text or "record layer failure" in text:
+            return f"{host} answered https:// in plain http (is its address http://?)"
         if isinstance(link, OSError) and link.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
             return f"no route to {name} (is this machine online?)"
         if isinstance(link, TimeoutError) or "timed out" in text.lower():

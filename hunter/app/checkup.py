@@ -312,6 +312,10 @@ def _report_source(
         say(f"  warning: {warning}")
     if read.skipped:
         say(f"  warning: {read.skipped} items skipped for lack of a title or an id")
+    if not read.listings and read.skipped:  # the items were found: their fields were not
+        say("  no listings: items were found, none with a title and an id: check the title and "
+            "id (or link) selectors against one item")  # fmt: skip
+        return 1
     if not read.listings:
         say("  no listings: check the item/items selector against the page")
         return 1

@@ -238,7 +238,8 @@ def prune(args: argparse.Namespace, load: Loader) -> int:
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
         deleted = prune_store(store, config, utcnow(), days)
-    _say(f"pruned {plural(deleted, 'row')} not seen for {days:g} days (sent, ignored or primed)")
+    span = f"{days:g} day{'' if days == 1 else 's'}"
+    _say(f"pruned {plural(deleted, 'row')} not seen for {span} (sent, ignored or primed)")
     return 0
 
 

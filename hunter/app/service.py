@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.deliverer import Deliverer, Delivery, Looked, anything_due
@@ -55,6 +56,7 @@ class PollReport:
     pruned: int | None = None
     seconds: float = 0.0
     not_due: int = 0  # sources not read: not due yet, or read by another replica
+    timezone: str = "UTC"  # the config's: a time the line says is the user's clock's
 
     @property
     def all_sources_failed(self) -> bool:
@@ -75,9 +77,10 @@ class PollReport:
         if self.delivery.failed:
             parts.append(f"{self.delivery.failed} waiting after a failed push")
         if self.delivery.held and self.delivery.next_push_at:
+            until = self.delivery.next_push_at.astimezone(ZoneInfo(self.timezone))
             parts.append(
                 f"{self.delivery.held} held by {self.delivery.held_by} until "
-                f"{self.delivery.next_push_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+                f"{until:%Y-%m-%d %H:%M} {self.timezone}"
             )
         if unchanged:
             parts.append(f"{unchanged} unchanged (304)")
@@ -177,7 +180,9 @@ class Hunter:
         if due:
             pruned = self.prune()
         seconds = time.monotonic() - started
-        report = PollReport(sources, delivery, pruned, seconds, polled.not_due)
+        report = PollReport(
+            sources, delivery, pruned, seconds, polled.not_due, self.config.timezone
+        )
         log.info(report.line())
         return report
 

@@ -25,8 +25,11 @@ from hunter.settings.chats import RECIPIENT_HELP
 from hunter.settings.config import Config
 from hunter.settings.environment import Environment, cleaned, reads
 from hunter.settings.hosts import host_of
+from hunter.settings.toml_tables import register_secrets
 
 KINDS: tuple[ChannelKind, ...] = (line.KIND, telegram.KIND, discord.KIND)
+# A "token = ..." in hunter.toml is told which of these it is (settings/toml_tables.py)
+register_secrets(*(secret for kind in KINDS for secret in kind.secrets))
 
 
 def kind_of(to: str) -> ChannelKind | None:

@@ -14,15 +14,14 @@ from hunter.settings.keys import TOP, named
 # is ("telegram_bot_token", "database_url"): what hunter reads from the environment only.
 _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _SECRET = re.compile(r"token|secret|password|api_?key|service_role|database_url|webhook_", re.I)
-# ... and the variable each such word is, as a person who wrote "token" meant it
-_SECRET_NAMES = (
-    ("telegram", "TELEGRAM_BOT_TOKEN"), ("line", "LINE_CHANNEL_ACCESS_TOKEN"),
-    ("token", "TELEGRAM_BOT_TOKEN (Telegram) or LINE_CHANNEL_ACCESS_TOKEN (LINE)"),
-    ("secret", "LINE_CHANNEL_SECRET (LINE) or TELEGRAM_WEBHOOK_SECRET (Telegram)"),
-    ("webhook", "DISCORD_WEBHOOK_<NAME> (a [[chats]] with to = \"discord:<name>\")"),
-    ("database", "DATABASE_URL"), ("password", "DATABASE_URL (the password inside it)"),
-    ("key", "SUPABASE_SERVICE_ROLE_KEY"), ("service_role", "SUPABASE_SERVICE_ROLE_KEY"),
-)  # fmt: skip
+# ... and the store's variables a word of a key means (the channels' are their registry's)
+_CHANNEL_SECRETS: list[str] = []  # register_secrets
+_STORE_SECRETS = {
+    "password": "DATABASE_URL",
+    "database": "DATABASE_URL",
+    "key": "SUPABASE_SERVICE_ROLE_KEY",
+    "role": "SUPABASE_SERVICE_ROLE_KEY",
+}
 
 
 def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> None:
@@ -34,7 +33,7 @@ def refuse_a_variable(key: object, where: str, secret_words: bool = False) -> No
         return
     name = str(key).upper()
     if not _VARIABLE.fullmatch(str(key)):  # "token": which variable it is, not "TOKEN"
-        name = next((said for word, said in _SECRET_NAMES if word in str(key).lower()), name)
+        name = _variable_for(str(key)) or name
     table = (
         " (written below a [[sources]] line, it was read as that source's key)"
         if "[[sources]]" in where
@@ -64,6 +63,25 @@ def check_brackets(raw: Mapping[str, Any], tables: Collection[str], where: str) 
                 f"{where}: [[{key}]] is written with two brackets on each side: there is one "
                 f"[{key}] table, written [{key}]"
             )
+
+
+def register_secrets(*names: str) -> None:
+    """The environment's secret variables a channel reads (hunter/channels/__init__.py
+    registers each channel's): a key of hunter.toml that sounds like one is told which."""
+    _CHANNEL_SECRETS.extend(n for n in names if n not in _CHANNEL_SECRETS)
+
+
+def _variable_for(key: str) -> str:
+    """The variables a secret-sounding key of hunter.toml stands for, as the channels (their
+    registered secrets) and the store name them: "token" is each channel's token variable,
+    "bot_token" the one, "webhook_url" the one of that name; "" when none is."""
+    words = [w for w in key.lower().replace("-", "_").split("_") if w]
+    secrets = _CHANNEL_SECRETS
+    for wanted in (words, *([w] for w in reversed(words))):  # all its words, else one
+        found = [s for s in secrets if wanted and all(w in s.lower() for w in wanted)]
+        if found:
+            return " or ".join(found[:3])
+    return next((v for w, v in _STORE_SECRETS.items() if w in words), "")
 
 
 def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = "") -> None:

@@ -54,6 +54,7 @@ def _link(entry: Any, base_url: str) -> str:
 # The XML declaration's encoding, in text already decoded by it (encoding.py): feedparser
 # would turn the text back into UTF-8 bytes and decode those by the declaration again, so a
 # feed declaring TIS-620 came out as mojibake. Decoded once is enough.
+_HTML = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL)
 _DECLARED = re.compile(r"""^(\s*<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""")
 
 
@@ -67,6 +68,8 @@ def parse_rss(
     if not feed.entries and not feed.get("version"):
         problem = feed.get("bozo_exception")
         reason = f" ({type(problem).__name__}: {problem})" if problem else ""
+        if _HTML.match(text[:2000]):  # feedparser's "no Content-type specified" said nothing
+            reason = ': it is an HTML page (kind = "html" reads one, with item and title)'
         raise SourceError(f"{source.name}: not an RSS or Atom feed{reason}")
     result = ParseResult()
     for done, entry in enumerate(feed.entries):

@@ -134,7 +134,10 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         (  # and "set TOKEN where hunter runs", a variable there is not
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
             '[[chats]]\nname = "tg"\nto = "telegram:5"\ntoken = "123:abc"\n',
-            ("token belongs in the environment", "set TELEGRAM_BOT_TOKEN (Telegram) or"),
+            (
+                "token belongs in the environment",
+                "set LINE_CHANNEL_ACCESS_TOKEN or TELEGRAM_BOT_TOKEN",
+            ),
         ),
     ],
     ids=[

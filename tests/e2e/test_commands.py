@@ -102,7 +102,7 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     early = run_hunter(tmp_path, "prune", "--days", "0", env=env)
     assert early.returncode == 2 and "--days must be 1 or more" in early.stderr
     pruned = run_hunter(tmp_path, "prune", "--days", "1", env=env)
-    assert pruned.returncode == 0 and "pruned 0 rows" in pruned.stdout
+    assert pruned.returncode == 0 and "pruned 0 rows not seen for 1 day (" in pruned.stdout
     retry = run_hunter(tmp_path, "retry", "board:1", env=env)
     assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
     unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)

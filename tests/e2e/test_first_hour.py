@@ -443,6 +443,19 @@ def test_a_place_of_two_countries_in_the_file_says_which_one_it_is_read_as(
     assert check.returncode == 0 and "is read as" not in check.stdout
 
 
+def test_a_title_selector_that_finds_nothing_is_named_not_the_item_selector(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: items found but their title not, and check said "check the
+    item/items selector", the one that was right."""
+    source = {**html_source("board", board.serve_jobs("/jobs", FIRST)), "title": "h9.nothing"}
+    write_config(tmp_path, [source])
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 1
+    assert "items were found, none with a title and an id: check the title and id" in check.stdout
+    assert "check the item/items selector" not in check.stdout
+
+
 def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:
     import socket
 

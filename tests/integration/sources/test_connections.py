@@ -16,6 +16,7 @@ import pytest
 from hunter.errors import ConfigError
 from hunter.settings.environment import read_environment
 from hunter.sources.fetch import Deadline, Fetched, Validators, client, fetch
+from tests.support.board import Board
 from tests.support.local_server import free_port
 from tests.support.raw_site import RawSite, Script
 
@@ -188,6 +189,14 @@ def test_a_proxy_named_in_the_environment_is_used(
     monkeypatch.setenv("NO_PROXY", "localhost, 127.0.0.1")
     first, _ = read_twice(direct.url)
     assert (first.error, first.body, len(proxy.requests)) == (None, b"direct", 2)
+
+
+def test_an_https_address_of_a_plain_http_site_says_so(board: Board) -> None:
+    # A new user's find: "could not connect: 127.0.0.1:8765: ConnectError" explained nothing.
+    plain = board.serve_jobs("/jobs", [("1", "python")])
+    first, _ = read_twice(plain.replace("http://", "https://"))
+    assert first.error is not None and first.error.startswith("could not connect: 127.0.0.1:")
+    assert first.error.endswith("answered https:// in plain http (is its address http://?)")
 
 
 def test_this_machine_is_never_reached_through_the_proxy(

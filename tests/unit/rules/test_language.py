@@ -128,6 +128,8 @@ def test_languages_in_the_filter_and_a_chats_are_checked_at_load() -> None:
     )
     assert config.filter.languages == ("en", "th")
     assert config.chats[0].filter_for(config.filter).languages == ("pt",)
-    for wrong in (["english"], "en", ["xx"], [3]):
+    for wrong in (["english"], ["xx"], [3]):
         with pytest.raises(ConfigError, match="two-letter language codes"):
             parse_config({"sources": [source], "filter": {"languages": wrong}})
+    with pytest.raises(ConfigError, match=r"must be a list, in brackets: languages = \["):
+        parse_config({"sources": [source], "filter": {"languages": "en"}})

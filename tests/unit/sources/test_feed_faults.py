@@ -118,3 +118,19 @@ FEEDS = [
 def test_real_world_feeds(feed: str, rows: list[tuple[str, str]]) -> None:
     result = parse(SOURCE, feed, URL, NOW)
     assert [(x.title, x.url) for x in result.listings] == rows
+
+
+@pytest.mark.parametrize(
+    "page", ["<!DOCTYPE html><html><body><ul><li>job</li></ul></body></html>", "\n<html lang='th'>"]
+)
+def test_an_html_page_read_as_a_feed_says_it_is_html(page: str) -> None:
+    """A new user's find: kind = "rss" at an HTML page said "NonXMLContentType: no
+    Content-type specified", though the site had sent text/html."""
+    from hunter.errors import SourceError
+
+    with pytest.raises(SourceError) as said:
+        parse(SOURCE, page, URL, NOW)
+    assert str(said.value) == (
+        'f: not an RSS or Atom feed: it is an HTML page (kind = "html" reads one, with item and '
+        "title)"
+    )
