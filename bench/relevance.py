@@ -142,7 +142,7 @@ def places() -> list[str]:
 
 
 def cost() -> list[str]:
-    from hunter.rules import language, place, roles, stacks, taste
+    from hunter.rules import job_keys, language, place, roles, stacks, taste
     from hunter.rules.gazetteer import gazetteer
 
     started = time.perf_counter()
@@ -151,11 +151,19 @@ def cost() -> list[str]:
     started = time.perf_counter()
     language._model()
     loads["language model"] = time.perf_counter() - started
+    started = time.perf_counter()
+    job_keys._countries()  # a title's places (place._where), read once a process
+    loads["countries"] = time.perf_counter() - started
     items = listings()
     took: dict[str, list[float]] = {"place": [], "language": [], "words": [], "roles": []}
     readers = (
         ("place", lambda x: place.where_of(x.location, x.title, x.summary), (place._where,)),
-        ("language", lambda x: language.language_of(x.title, x.summary), (language._language,)),
+        # the language it is written in, and those its title asks for
+        (
+            "language",
+            lambda x: (language.language_of(x.title, x.summary), language.asked_in(x.title)),
+            (language._language, language.asked_in),
+        ),
         ("words", lambda x: taste.bag(x.title, x.summary), (taste._bag,)),
         # its title's words and joins, its families (issue 63's words in other words) and the
         # programming stacks it names
