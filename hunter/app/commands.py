@@ -100,6 +100,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
             return 0
         _check_line(env)
+        _check_telegram(env, config)
         from hunter.app import collector
         from hunter.app.schedule import run_forever
 
@@ -208,6 +209,27 @@ def _check_line(env: Environment) -> None:
         log.warning("could not check the LINE token at start (%s); going on", exc)
         return
     log.info("LINE: bot %s (%s)", info["name"], info["basic_id"])
+
+
+def _check_telegram(env: Environment, config: Config) -> None:
+    """The same for Telegram's token, when a chat is on Telegram or strangers join there (a
+    new user's worker with a revoked token started, and looked healthy, until a push met it):
+    getMe's 401 stops the start (exit 2); Telegram unreachable does not."""
+    settings = channels.telegram_settings(env)
+    kind = channels.telegram.KIND
+    if not settings.token or not (
+        channels.chats_on(config, kind) or kind in channels.joining(env, config)
+    ):
+        return
+    sender = channels.telegram.sender(settings)
+    try:
+        info = sender.bot_info()
+    except ChannelError as exc:  # a wrong token raises ConfigError and stops the start
+        log.warning("could not check the Telegram token at start (%s); going on", exc)
+        return
+    finally:
+        sender.close()
+    log.info("Telegram: bot %s (@%s)", info["name"], info["username"])
 
 
 def prime(args: argparse.Namespace, load: Loader) -> int:

@@ -190,6 +190,21 @@ def test_a_token_telegram_refuses_mid_run_stops_the_run_with_the_fix_and_loses_n
     assert rows(tmp_path, tg_env) == []  # nothing waits or is stuck
 
 
+def test_a_worker_started_with_a_token_telegram_refuses_stops_at_start(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    """A new user's find: `hunter run` with a revoked token started and looked healthy until
+    the first push met the 401. It proves the token at start, as it does LINE's."""
+    configure(tmp_path, board.serve_jobs("/jobs", [("seed", "python seed")]))
+    revoked = {**tg_env, "TELEGRAM_BOT_TOKEN": "123456789:AAHrevoked-token-of-the-same-shape_0123"}
+    result = run_hunter(tmp_path, "run", env=revoked, timeout=60, own_process=True)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "hunter: Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN (BotFather's "
+        "/token)"
+    )
+
+
 def test_check_asks_telegram_for_each_chat_and_names_a_wrong_id(
     tmp_path: Path, board: Board, telegram: TelegramStandIn
 ) -> None:
