@@ -157,6 +157,7 @@ def pace(
         next_push_at=next_at,
         waiting=waiting,
         quiet_hours=None if config.quiet_hours is None else str(config.quiet_hours),
+        quiet_now=config.calendar.is_quiet(now),
     )
 
 

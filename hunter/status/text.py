@@ -130,6 +130,8 @@ def membership_text(m: Membership, now: datetime) -> str:
 
 def _pace_lines(pace: PaceView, at: Callable[[datetime | None], str], channel: str) -> list[str]:
     quiet = f"; quiet hours {pace.quiet_hours}" if pace.quiet_hours else ""
+    if pace.quiet_now:  # what waits, waits for them (a new user saw "1 waiting", not why)
+        quiet += f", now: nothing is pushed before {at(pace.next_push_at)}"
     if pace.plan is None:
         # A channel that counts none (the terminal, none set yet) is not named as if it could.
         said = (

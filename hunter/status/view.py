@@ -135,6 +135,7 @@ class PaceView:
     next_push_at: datetime
     waiting: int
     quiet_hours: str | None
+    quiet_now: bool = False  # within the quiet hours: nothing goes before next_push_at
 
 
 @dataclass(frozen=True)

@@ -456,6 +456,23 @@ def test_a_title_selector_that_finds_nothing_is_named_not_the_item_selector(
     assert "check the item/items selector" not in check.stdout
 
 
+def test_status_within_quiet_hours_says_what_waits_waits_for_them(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: at night, status said "1 waiting" beside "Pace: none, every listing
+    goes in the poll that finds it" and nothing of the quiet hours that held it."""
+    from datetime import UTC, datetime
+
+    hour = datetime.now(UTC).hour
+    quiet = f"{hour:02d}:00-{(hour + 2) % 24:02d}:00"  # now is within them
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], quiet_hours=quiet, timezone="UTC")
+    assert run_hunter(tmp_path, "run", "--once", env=base_env(tmp_path)).returncode == 0
+    status = run_hunter(tmp_path, "status", env=base_env(tmp_path)).stdout
+    [pace] = [line for line in status.splitlines() if line.startswith("Pace: ")]
+    assert f"; quiet hours {quiet}, now: nothing is pushed before " in pace
+
+
 def test_a_port_in_use_is_one_line(tmp_path: Path, board: Board) -> None:
     import socket
 
