@@ -10,6 +10,7 @@ found by walking what each one kept of it (`reason`, `__cause__`, `__context__`)
 from __future__ import annotations
 
 import errno
+import os
 import socket
 import ssl
 import urllib.request
@@ -64,43 +65,50 @@ def _network(exc: BaseException, host: str) -> str | None:
     return None
 
 
+def proxies(environ: Mapping[str, str]) -> dict[str, str]:
+    """The proxies `environ` names as httpx reads them: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and
+    NO_PROXY, either case, the lowercase first (no other *_PROXY: a FTP_PROXY is not
+    hunter's); by scheme ("http", "https", "all", "no"), an address written without one read
+    as http://, as curl and httpx read it. The one reading of them: the sources' mounts, the
+    check at start and the errors' words all go by it."""
+    found: dict[str, str] = {}
+    for name, value in environ.items():
+        key = name.lower().removesuffix("_proxy")
+        named = key in ("http", "https", "all", "no") and name.lower().endswith("_proxy")
+        if named and value.strip() and (name.islower() or key not in found):
+            found[key] = value.strip()
+    return {k: v if k == "no" or "://" in v else f"http://{v}" for k, v in found.items()}
+
+
 def proxy_for(scheme: str, host: str) -> tuple[str, str] | None:
     """The proxy the environment names for a request to `host` by `scheme`, as httpx picks
-    one (the scheme's variable, else ALL_PROXY, either case; none for a host NO_PROXY names):
-    its variable and its host:port, never its URL (which may hold a password)."""
-    named = urllib.request.getproxies_environment()
+    one (the scheme's variable, else ALL_PROXY; none for a host NO_PROXY names): its variable
+    and its host:port, never its URL (which may hold a password)."""
+    named = proxies(os.environ)
     for key in (scheme, "all"):
-        if not named.get(key):
+        if key not in named:
             continue
         if urllib.request.proxy_bypass_environment(host, named):  # type: ignore[attr-defined]
             return None
-        url = named[key] if "://" in named[key] else f"http://{named[key]}"
-        parts = urlsplit(url)
-        try:
-            port = parts.port
-        except ValueError:
-            port = None
-        return f"{key.upper()}_PROXY", f"{parts.hostname or '?'}" + (f":{port}" if port else "")
+        return f"{key.upper()}_PROXY", _address(named[key]) or "?"
     return None
 
 
 def proxy_refused(environ: Mapping[str, str]) -> str | None:
     """What is wrong with a proxy the environment names that hunter cannot go through (a
-    SOCKS proxy, which needs a package hunter does not install, or another scheme), in a
-    line without its URL; None when there is none."""
-    for key, url in _proxies(environ).items():
-        kind = url.split("://", 1)[0].lower() if "://" in url else "http"
+    SOCKS proxy, which needs a package hunter does not install, another scheme, or an address
+    httpx would refuse with a traceback at its first request), in a line without its URL;
+    None when there is none."""
+    for key, url in proxies(environ).items():
+        kind = url.split("://", 1)[0].lower()
+        if key == "no":
+            continue
         if kind not in PROXY_SCHEMES:
             return (
                 f"{key.upper()}_PROXY (or its lowercase) names a {kind}:// proxy, which hunter "
                 "cannot use: name an http:// or https:// proxy, or unset it for hunter"
             )
-        try:  # what httpx would refuse with a traceback at its first request
-            parts = urlsplit(url if "://" in url else f"http://{url}")
-            port = parts.port
-        except ValueError:
-            parts, port = None, None
-        if parts is None or not parts.hostname or (port is not None and not 0 < port < 65536):
+        if _address(url) is None:
             return (
                 f"{key.upper()}_PROXY (or its lowercase) is no proxy's address hunter can read: "
                 "write it as http://host:port (with user:password@ before the host if it asks)"
@@ -108,17 +116,17 @@ def proxy_refused(environ: Mapping[str, str]) -> str | None:
     return None
 
 
-def _proxies(environ: Mapping[str, str]) -> dict[str, str]:
-    """The proxies `environ` names as httpx reads them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY,
-    either case, the lowercase first; no other *_PROXY: a FTP_PROXY is not hunter's), by
-    scheme."""
-    found: dict[str, str] = {}
-    for name, value in environ.items():
-        key = name.lower().removesuffix("_proxy")
-        named = key in ("http", "https", "all") and name.lower().endswith("_proxy")
-        if named and value.strip() and (name.islower() or key not in found):
-            found[key] = value.strip()
-    return found
+def _address(url: str) -> str | None:
+    """A proxy URL's host and port ("proxy.corp:3128"), without its user and password; None
+    when it names no host or its port is no port."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or (port is not None and not 0 < port < 65536):
+        return None
+    return parts.hostname + (f":{port}" if port else "")
 
 
 def _proxy_of(exc: BaseException) -> tuple[str, str] | None:

@@ -216,10 +216,7 @@ def _check_telegram(env: Environment, config: Config) -> None:
     new user's worker with a revoked token started, and looked healthy, until a push met it):
     getMe's 401 stops the start (exit 2); Telegram unreachable does not."""
     settings = channels.telegram_settings(env)
-    kind = channels.telegram.KIND
-    if not settings.token or not (
-        channels.chats_on(config, kind) or kind in channels.joining(env, config)
-    ):
+    if not settings.token or not channels.in_use(env, config, channels.telegram.KIND):
         return
     sender = channels.telegram.sender(settings)
     try:

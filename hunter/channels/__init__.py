@@ -118,6 +118,12 @@ def joining(env: Environment, config: Config, owner: str | None = None) -> list[
     return [kind for kind in kinds if kind.chat(settings(env, config, kind), None) is not None]
 
 
+def in_use(env: Environment, config: Config, kind: ChannelKind) -> bool:
+    """Whether hunter pushes on `kind`: a chat of hunter.toml is on it, or strangers join
+    there."""
+    return bool(chats_on(config, kind)) or kind in joining(env, config)
+
+
 def chats_off(on: Sequence[Webhook]) -> list[tuple[str, str]]:
     """The webhooks of the channels whose chat is off (not among `on`, open_chats' webhooks):
     (path, why) for each, the why naming what turns it on. A call there (LINE's Verify

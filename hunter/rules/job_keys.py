@@ -199,7 +199,7 @@ def _countries() -> dict[str, str]:
 _NOT_CODES3 = frozenset(["grc", "fin", "can", "and", "are", "per", "com", "mar", "ben", "tun"])
 
 
-def code3(word: str, raw: list[str]) -> bool:
+def _code3(word: str, raw: list[str]) -> bool:
     """Whether a three-letter word of a title's part may be a country's ISO code: written in
     capitals ("QA Tester (ESP)"), and no acronym titles use for something else."""
     return len(word) == 3 and word.upper() in raw and word not in _NOT_CODES3
@@ -222,7 +222,7 @@ def _said_where(part: str) -> tuple[str, ...] | None:
             places.append(_REGIONS[word])
         elif word in _COUNTRY:
             places.append(_COUNTRY[word])
-        elif (len(word) > 3 or short or code3(word, raw)) and word in _countries():
+        elif (len(word) > 3 or short or _code3(word, raw)) and word in _countries():
             places.append(_countries()[word])
         elif word not in _HOW:
             return None

@@ -29,6 +29,7 @@ from hunter.settings.toml_tables import (
     languages,
     places,
     refuse_a_variable,
+    refuse_top_level,
     reject_unknown,
     words,
 )
@@ -437,11 +438,7 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     for key in raw:
         if key not in kind.accepted:
             refuse_a_variable(key, where)
-            if key in _TOP_KEYS:
-                raise ConfigError(
-                    f"{where}: {key} is a key of the top level: written below a [[sources]] "
-                    "line, TOML reads it as that source's; move it above the first [[sources]]"
-                )
+            refuse_top_level(key, where, "[[sources]]", "move it above the first [[sources]]")
             raise ConfigError(
                 f"{where}: unknown key {key!r} for kind {kind.name!r}; {kind.name} sources "
                 f"accept {', '.join(kind.accepted)}"

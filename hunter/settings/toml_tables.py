@@ -84,6 +84,16 @@ def _variable_for(key: str) -> str:
     return next((v for w, v in _STORE_SECRETS.items() if w in words), "")
 
 
+def refuse_top_level(key: object, where: str, table: str, fix: str) -> None:
+    """A key of the top level written below a `table` line ("[filter]", "[[sources]]"), which
+    TOML reads as that table's: ConfigError saying so, with the `fix`."""
+    if key in named(TOP):
+        raise ConfigError(
+            f"{where}: {key} is a key of the top level: written below a {table} line, TOML "
+            f"reads it as that table's; {fix}"
+        )
+
+
 def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = "") -> None:
     """`raw` is a table whose keys are all in `allowed`; else a ConfigError naming them. A key
     of the top level written below the `table` line ("[filter]") is said as such, with the fix
@@ -94,11 +104,8 @@ def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = 
         if key in allowed:
             continue
         refuse_a_variable(key, where, secret_words=True)
-        if table and key in named(TOP):
-            raise ConfigError(
-                f"{where}: {key} is a key of the top level: written below the {table} line, "
-                f"TOML reads it as that table's; move it above {table}"
-            )
+        if table:
+            refuse_top_level(key, where, table, f"move it above {table}")
         raise ConfigError(
             f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
         )

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import os
 import ssl
 import threading
-import urllib.request
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -30,7 +30,7 @@ import httpcore
 import httpx
 
 from hunter.errors import ConfigError
-from hunter.network import proxy_refused
+from hunter.network import proxies, proxy_refused
 
 # Every site's connections, in one httpcore pool: a source thread never waits for another's
 # connection (the reader bounds requests to a host, HostGate), and the idle ones a poll keeps
@@ -166,15 +166,14 @@ def proxy_mounts() -> dict[str, httpx.BaseTransport | None]:
     get_environment_proxies, which follows curl's NO_PROXY: "*" is every host, ".site.com"
     its subdomains, "site.com" it and them). A client given its own transport, as the
     sources' is, would otherwise ignore them: a company network's proxy never used."""
-    named = urllib.request.getproxies()  # the environment's *_proxy, as httpx reads it
+    named = proxies(os.environ)  # the environment's, as httpx reads them
     exempt = [host.strip() for host in named.get("no", "").split(",") if host.strip()]
     if "*" in exempt:
         return {}
     mounts: dict[str, httpx.BaseTransport | None] = {}
     for scheme in ("http", "https", "all"):
         if named.get(scheme):
-            url = named[scheme] if "://" in named[scheme] else f"http://{named[scheme]}"
-            mounts[f"{scheme}://"] = _through(url, f"{scheme.upper()}_PROXY")
+            mounts[f"{scheme}://"] = _through(named[scheme], f"{scheme.upper()}_PROXY")
     if not mounts:
         return {}
     # This machine itself is never reached through a proxy (a board served here, `hunter

@@ -19,6 +19,7 @@ import pytest
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port, wait_for
 from tests.support.telegram_standin import TOKEN, TelegramStandIn
 
 FAST = {"backoff_seconds": [0.2, 0.2, 0.2, 0.2, 0.5], "lease_seconds": 2}
@@ -203,6 +204,28 @@ def test_a_worker_started_with_a_token_telegram_refuses_stops_at_start(
         "hunter: Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN (BotFather's "
         "/token)"
     )
+
+
+def test_a_worker_that_cannot_reach_telegram_at_start_goes_on(
+    tmp_path: Path, board: Board, tg_env: dict
+) -> None:
+    """Telegram away at start is no config error: the worker says so and serves (its
+    deliveries retry by themselves), as it does for LINE."""
+    configure(tmp_path, board.serve_jobs("/jobs", [("seed", "python seed")]))
+    port = free_port()
+    away = {
+        **tg_env,
+        "HUNTER_TELEGRAM_API_URL": f"http://127.0.0.1:{free_port()}",
+        "PORT": str(port),
+    }
+    process = start_hunter(tmp_path, "run", env=away)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", 200, 60)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=60)
+    assert "could not check the Telegram token at start (cannot reach Telegram:" in err
+    assert "refused the connection" in err and "Traceback" not in err
 
 
 def test_check_asks_telegram_for_each_chat_and_names_a_wrong_id(
