@@ -98,6 +98,11 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             if result.delivery.refused:  # a cron's run goes red: the token is the user's to fix
                 raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
+            if not result.delivery.pushes:
+                # No push met the tokens (a priming run, a quiet tick): a revoked one would
+                # pass unseen until the first new listing, so each is asked (exit 2 on 401).
+                _check_line(env)
+                _check_telegram(env, config)
             return 0
         _check_line(env)
         _check_telegram(env, config)

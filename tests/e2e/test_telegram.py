@@ -206,6 +206,22 @@ def test_a_worker_started_with_a_token_telegram_refuses_stops_at_start(
     )
 
 
+def test_a_first_run_once_that_sends_nothing_still_proves_the_token(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn, tg_env: dict
+) -> None:
+    """A new user's find: the first `run --once` (it primes: nothing is sent) with a revoked
+    token exited 0, and the cron looked green until the first new listing. A run that pushed
+    nothing asks getMe, so the 401 turns it red at once; nothing primed is lost."""
+    configure(tmp_path, board.serve_jobs("/jobs", [("seed", "python seed")]))
+    revoked = {**tg_env, "TELEGRAM_BOT_TOKEN": "123456789:AAHrevoked-token-of-the-same-shape_0123"}
+    result = run_hunter(tmp_path, "run", "--once", env=revoked)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("hunter: Telegram rejected the bot token (401): check TELEGRAM_BOT")
+    assert run_hunter(tmp_path, "run", "--once", env=tg_env).returncode == 0
+    assert telegram.texts(ME) == []  # the seed was primed, never sent
+
+
 def test_a_worker_that_cannot_reach_telegram_at_start_goes_on(
     tmp_path: Path, board: Board, tg_env: dict
 ) -> None:
