@@ -65,7 +65,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
 
     line = channels.line_settings(env)
     failed = _guarded("LINE", lambda: _check_line(config, line, say), say)
-    if line.token:
+    if line.token and not failed:  # a token LINE refused is one failed check, not two
         failed += _guarded("LINE rich menu", lambda: _check_chat(line, say), say)
     failed += _guarded("Telegram", lambda: _check_telegram(config, env, say), say)
     failed += _guarded("Discord", lambda: _check_discord(config, env, say), say)
@@ -310,6 +310,8 @@ def _report_source(
     say(f"{head}{count} listing{'' if count == 1 else 's'}")
     for warning in read.warnings:
         say(f"  warning: {warning}")
+    for note in read.notes:
+        say(f"  note: {note}")
     if read.skipped:
         say(f"  warning: {read.skipped} items skipped for lack of a title or an id")
     if not read.listings and read.skipped:  # the items were found: their fields were not
