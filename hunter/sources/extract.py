@@ -70,6 +70,8 @@ class ParseResult:
     listings: list[Listing] = field(default_factory=list)
     skipped: int = 0
     warnings: list[str] = field(default_factory=list)
+    # What `hunter check` tells, no fault of the config's (links made absolute): not a warning
+    notes: list[str] = field(default_factory=list)
     cursor: str = ""  # where the next page starts, when the answer says (json `cursor`)
     cut: str = ""  # what was left unread past MAX_ITEMS_PER_PAGE
     _ids: set[str] = field(default_factory=set, repr=False)

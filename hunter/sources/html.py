@@ -120,7 +120,7 @@ def parse_html(
             )
         )
     if relative:
-        result.warnings.append(f"{relative} links were relative; made absolute against {base_url}")
+        result.notes.append(f"{relative} relative links made absolute against {base_url}")
     return result
 
 

@@ -67,6 +67,7 @@ class SourceRead:
     listings: list[Listing] = field(default_factory=list)
     skipped: int = 0
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what check tells, no fault's sign
     error: str | None = None
     unchanged: bool = False  # 304: the page is as it was
     stopped: bool = False  # a stop request cut the read short: no verdict on the source
@@ -173,6 +174,7 @@ def _read_by_kind(
         read.error = str(exc)
         return read
     read.listings, read.skipped, read.warnings = parsed.listings, parsed.skipped, parsed.warnings
+    read.notes = parsed.notes
     if len(read.listings) > MAX_ITEMS_PER_READ:
         read.cut = f"read the first {MAX_ITEMS_PER_READ:,} of {len(read.listings):,} listings"
         read.warnings.append(read.cut)
@@ -202,6 +204,7 @@ def _parse_into(
     read.listings += [x for x in parsed.listings if x.job_id not in known]
     read.skipped += parsed.skipped
     read.warnings += parsed.warnings
+    read.notes += [note for note in parsed.notes if note not in read.notes]
     read.cut = read.cut or parsed.cut
     read.pages += 1
     return parsed

@@ -231,8 +231,8 @@ def test_html_without_ids_uses_the_clean_link() -> None:
     assert result.skipped == 1
     assert result.warnings == [
         "duplicate id on one page: b:https://board.test/th/job?id=7",
-        "3 links were relative; made absolute against https://board.test/th/",
     ]
+    assert result.notes == ["3 relative links made absolute against https://board.test/th/"]
 
 
 @pytest.mark.parametrize(
