@@ -98,9 +98,10 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             if result.delivery.refused:  # a cron's run goes red: the token is the user's to fix
                 raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
-            if not result.delivery.pushes:
-                # No push met the tokens (a priming run, a quiet tick): a revoked one would
-                # pass unseen until the first new listing, so each is asked (exit 2 on 401).
+            if result.primed and not result.delivery.pushes:
+                # The first hour's run primes and pushes nothing: a revoked token would pass
+                # unseen until the first new listing, so each is asked (exit 2 on its 401).
+                # Not on a quiet tick: it loads no channel's SDK (a tenth of a cron's run).
                 _check_line(env)
                 _check_telegram(env, config)
             return 0

@@ -62,10 +62,15 @@ class PollReport:
     def all_sources_failed(self) -> bool:
         return bool(self.sources) and all(s.error for s in self.sources)
 
+    @property
+    def primed(self) -> int:
+        """Listings recorded as seen and not sent: a source read for the first time."""
+        return sum(s.count(RowStatus.PRIMED) for s in self.sources)
+
     def line(self) -> str:
         reads = [s.read for s in self.sources]
         new = sum(s.count(RowStatus.PENDING) for s in self.sources)
-        primed = sum(s.count(RowStatus.PRIMED) for s in self.sources)
+        primed = self.primed
         failed = [r.name for r in reads if r.error]
         unchanged = sum(r.unchanged for r in reads)
         parts = [
