@@ -5,13 +5,14 @@ and what each layer costs per listing.
     uv run python bench/relevance.py --write      # and puts them in bench/RESULTS.md
 
 1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19 people),
-   held back (held_back.json, nine), unseen (unseen.json, nine) and fresh (fresh.json, nine),
-   and another hand's (../shared/fixtures/relevance-people, four); each of the 603 real listings
-   of ../shared/fixtures/dupes judged by hand for each person. Scored as a person meets hunter
-   (tests/support/relevance_set.py): listings in the order they were posted, judged by the
-   person's keywords alone, then with their places, their languages, and their taps (they tap
-   every alert 👍 when they wanted it, 👎 when not). Pooled precision (of the alerts, the share
-   wanted) and recall (of the wanted, the share alerted), and each person's.
+   held back (held_back.json, nine), unseen (unseen.json, nine), fresh (fresh.json, nine) and
+   blind (blind.json, nine), and another hand's (../shared/fixtures/relevance-people, four);
+   each of the 603 real listings of ../shared/fixtures/dupes judged by hand for each person.
+   Scored as a person meets hunter (tests/support/relevance_set.py): listings in the order they
+   were posted, judged by the person's keywords alone, then with their places, their languages,
+   and their taps (they tap every alert 👍 when they wanted it, 👎 when not). Pooled precision (of
+   the alerts, the share wanted) and recall (of the wanted, the share alerted), and each
+   person's.
 2. How each board's places are read (issue 63: 北京市 was unknown, and kept for a chat in
    Bangkok): of the listings that give a place, the share read as remote, as somewhere, and
    unknown (kept for every chat, as a place it cannot judge), with the unknown ones named.
@@ -74,6 +75,11 @@ def table(which: str) -> list[str]:
             "The project's set judged at the start of the next stop (tests/fixtures/relevance/"
             "fresh.json), measured only at its end, never tuned on; few listings suit its people, "
             "a rough check"
+        ),
+        "blind": (
+            "The project's set judged at the start of the stop after fresh.json's "
+            "(tests/fixtures/relevance/blind.json), measured at that stop's start and end only, "
+            "never tuned on; few listings suit its people, a rough check"
         ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "

@@ -187,6 +187,7 @@ class Gazetteer:
         self._here = here
         self.names: dict[str, tuple[Area, ...]] = {}
         self.countries: dict[str, Area] = {}
+        self.us_states: dict[str, Area] = {}  # by their codes ("TX"), read after a US city only
         self._hashes = array("q")  # the hash of each name of a city, sorted
         self._rows = array("I")  # ... the city it names, beside it
         self._labels = ""  # "Name, CC" of each city, one a line
@@ -252,7 +253,9 @@ class Gazetteer:
         states = json.loads((data / "us_states.json").read_text(encoding="utf-8"))
         for state in states.values():
             code = f"US.{state['code']}"
-            self._add(str(state["name"]), Area(str(state["name"]), _US, frozenset([code])))
+            area = Area(str(state["name"]), _US, frozenset([code]))
+            self._add(str(state["name"]), area)
+            self.us_states[str(state["code"])] = area
         self._thai()
         if self._here or not READ_IN_CHILD or not self._cities_from_child():
             self._cities_here()

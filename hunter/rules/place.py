@@ -61,9 +61,10 @@ _ZONES = (
 )
 _SPLIT = re.compile(r"[,;/|()\[\]·•]| - | \u2013 |\s-\s|\n")
 _NOISE = re.compile(
-    r"\b(remote|hybrid|on[- ]?site|only|time ?zone|anywhere in|based|within|in|the|area|"
+    r"\b(remote|hybrid|on[- ]?site|only|fully|completely|entirely|full[- ]time|"  # "Fully": a town
+    r"time ?zone|anywhere in|based|within|in|the|area|"
     r"region|metro|greater|district|province|city|state|of|and|or|\+/?-? ?\d+ ?hours?)\b"
-    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน",
+    r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|全职|完全",
     re.IGNORECASE,
 )
 _TEXT_MOST = 3000  # characters of a listing's text read for cues
@@ -260,10 +261,33 @@ def unknown_said(said: str) -> str:
 
 def _read_chunks(said: str) -> Iterator[tuple[str, list[str | None]]]:
     """Each name a chat typed apart by commas, with the places it reads as: the name whole, or
-    its runs of words (None for a word that is no place)."""
-    for chunk in (c.strip() for c in re.split(r"[,;\n]", said) if c.strip()):
-        whole = _said(chunk)
-        yield chunk, [whole] if whole is not None else _runs(chunk.split(), _said)
+    its runs of words (None for a word that is no place). A name and the next read together
+    when the next alone is no place ("Austin, TX")."""
+    chunks = [c.strip() for c in re.split(r"[,;\n]", said) if c.strip()]
+    i = 0
+    while i < len(chunks):
+        if i + 1 < len(chunks) and _read_whole(chunks[i + 1]) is None:
+            pair = f"{chunks[i]}, {chunks[i + 1]}"
+            if (whole := _read_whole(pair)) is not None:
+                yield pair, [whole]
+                i += 2
+                continue
+        whole = _read_whole(chunks[i])
+        yield chunks[i], [whole] if whole is not None else _runs(chunks[i].split(), _said)
+        i += 1
+
+
+def _read_whole(name: str) -> str | None:
+    """What a chat's `name` is kept as: a place hunter knows (_said), or the name itself when
+    it reads as a listing's location does and says remote first ("Remote (US)", "remote
+    LATAM": remote work open to it) or its words are no list of places ("Austin, TX");
+    None otherwise ("Samut Prakan remote", "กรุงเทพ ปริมณฑล": each word a place)."""
+    said = _said(name)
+    if said is not None or _own_words(name) is None:
+        return said
+    if _REMOTE_WORDS.match(name.strip()) or None in _runs(name.split(), _said):
+        return name
+    return None
 
 
 def _remote(name: str) -> bool:
@@ -348,13 +372,57 @@ def _shown(area: Area) -> str:
 
 def unknown_places(places: tuple[str, ...]) -> list[str]:
     """The names of `places` hunter does not know as a place (for hunter.toml's check)."""
-    return [p for p in places if not _remote(p) and not chat_place(p)]
+    return [p for p in places if not _remote(p) and not chat_place(p) and _own_words(p) is None]
+
+
+def _own_words(name: str) -> tuple[bool, tuple[Area, ...]] | None:
+    """A chat's place written as a listing's location is ("Remote (US)", "remote LATAM",
+    "Remote Deutschland", "全职远程", "Austin, TX"): whether it says remote work, and the places
+    it names; None when a word of it names no place (a typo is refused, where a listing's
+    unknown word is passed over)."""
+    remote = bool(_REMOTE_WORDS.search(name))
+    rest = _REMOTE_WORDS.sub(" ", name)
+    named: list[Area] = []
+    for part in _SPLIT.split(rest):
+        text = _NOISE.sub(" ", re.sub(r"\d[\d,.]*", " ", part))  # "100% remote"
+        words = [w for w in (_unprefixed(w) for w in text.split()) if any(c.isalnum() for c in w)]
+        state = gazetteer().us_states.get(" ".join(words))
+        if state is not None and any("US" in (a.countries or ()) for a in named):
+            continue  # "Austin, TX": a state's code after a US city
+        found = _runs(words, _listed)
+        if None in found:
+            return None
+        named += [gazetteer().areas(n)[0] for n in found if n is not None]
+    if not named:
+        return (True, ()) if remote else None
+    return remote, tuple(finest(read_places(rest)) or named)
+
+
+@dataclass(frozen=True, slots=True)
+class _ChatPlaces:
+    areas: tuple[Area, ...]  # where it works on site
+    remote: bool  # "remote": every remote job open to one of `areas`, or to all
+    remote_to: tuple[Area, ...]  # "Remote (US)": remote jobs open to one of these
 
 
 @lru_cache(maxsize=1024)
-def _chat_areas(places: tuple[str, ...]) -> tuple[tuple[Area, ...], bool]:
-    areas = tuple(a for p in places if not _remote(p) for a in chat_place(p)[:1])
-    return areas, any(_remote(p) for p in places)
+def _chat_areas(places: tuple[str, ...]) -> _ChatPlaces:
+    areas: list[Area] = []
+    remote_to: list[Area] = []
+    remote = False
+    for place in places:
+        if _remote(place):
+            remote = True
+        elif found := chat_place(place):
+            areas.append(found[0])
+        elif (own := _own_words(place)) is not None:
+            if not own[0]:
+                areas += own[1]
+            elif own[1] and all(a.countries is not None for a in own[1]):
+                remote_to += own[1]
+            else:
+                remote = True  # "全职远程", "remote worldwide"
+    return _ChatPlaces(tuple(areas), remote, tuple(remote_to))
 
 
 def _from_home_in(open_to: tuple[Area, ...], areas: tuple[Area, ...]) -> bool:
@@ -376,22 +444,28 @@ def elsewhere(where: Where, places: tuple[str, ...]) -> str:
     home within one of the chat's places (a city's or a province's, not a country's)."""
     if not places:
         return ""
-    areas, remote_ok = _chat_areas(places)
+    chat = _chat_areas(places)
+    areas = chat.areas
     wanted = ", ".join(p for p in places)
-    if where.remote and not remote_ok:
+    if where.remote and not chat.remote and not chat.remote_to:
         if _from_home_in(where.open_to, areas):
             return ""
         return f"place read as {where.shown()} (this chat works in {wanted}, not remote)"
     if where.remote:
-        if not where.open_to or not areas or any(a.countries is None for a in where.open_to):
+        if not where.open_to or any(a.countries is None for a in where.open_to):
             return ""
-        if any(o.overlaps(c) for o in where.open_to for c in areas):
+        if chat.remote and not areas:
+            return ""
+        reach = (areas if chat.remote else ()) + chat.remote_to
+        if any(o.overlaps(c) for o in where.open_to for c in reach):
+            return ""
+        if _from_home_in(where.open_to, areas):
             return ""
         return f"place read as {where.shown()} (this chat works in {wanted})"
     if not where.at:
         return ""
     if any(a.overlaps(c) for a in finest(where.at) for c in areas):
         return ""
-    if not areas and not remote_ok:
+    if not areas and not chat.remote and not chat.remote_to:
         return ""
     return f"place read as {where.shown()} (this chat works in {wanted})"

@@ -77,6 +77,24 @@ def test_a_subscriber_says_where_it_can_work_in_thai(community: Community) -> No
 
 
 @pytest.mark.parametrize("community", ["open"], indirect=True)
+def test_a_subscriber_writes_its_places_as_a_listing_does(community: Community) -> None:
+    """Issue 69: "Remote (US)" was refused as an unknown place, and "remote LATAM" read as
+    every remote job and all of LATAM on site. Written as a listing's location is, a place
+    with a word for remote first is remote work open to that place."""
+    community.say(STRANGER, "/start python")
+    said = community.say(STRANGER, "/places Remote (US), Austin, TX")
+    assert said.splitlines()[0] == "ที่ทำงาน · places: Remote (US), Austin, TX"
+    count = len(community.telegram.texts(STRANGER))
+    community.post(
+        "Python engineer (Remote, Germany)", "Python developer (Remote - US only)", "Python dev"
+    )
+    got = titles(community.read(STRANGER, count + 2)[count:])
+    assert sorted(got) == ["Python dev", "Python developer (Remote - US only)"]  # no place: kept
+    why = community.say(STRANGER, "/why board:j0")
+    assert "open to Germany (this chat works in Remote (US), Austin, TX)" in why, why
+
+
+@pytest.mark.parametrize("community", ["open"], indirect=True)
 def test_a_job_written_in_other_words_comes_marked_as_a_job_like_its_word(
     community: Community,
 ) -> None:

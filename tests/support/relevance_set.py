@@ -2,9 +2,9 @@
 real listings of ../shared/fixtures/dupes judged by hand for each), issue 63's set judged by
 another hand (../shared/fixtures/relevance-people/people.json: four more, with the words they
 would type and three listings each would 👍 first), the project's sets held back from tuning
-(tests/fixtures/relevance/held_back.json, unseen.json and fresh.json: nine people each of
-other trades and languages, judged by a hand that never read hunter's code), and how hunter's
-layers score on each.
+(tests/fixtures/relevance/held_back.json, unseen.json, fresh.json and blind.json: nine people
+each of other trades and languages, judged by a hand that never read hunter's code), and how
+hunter's layers score on each.
 Used by tests/unit/rules/test_relevance.py and bench/relevance.py.
 
 Scored as a person meets hunter: the listings arrive in the order they were posted; each is
@@ -31,9 +31,11 @@ HELD_BACK = PEOPLE.with_name("held_back.json")
 UNSEEN = PEOPLE.with_name("unseen.json")
 # The same, judged at the start of the next stop, measured only at its end
 FRESH = PEOPLE.with_name("fresh.json")
+# The same, judged at the start of the stop after, measured at its start and its end only
+BLIND = PEOPLE.with_name("blind.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "fresh", "others")
+SETS = ("own", "held back", "unseen", "fresh", "blind", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -97,7 +99,8 @@ def people(which: str = "own") -> list[Person]:
             )
             for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
         ]
-    path = {"held back": HELD_BACK, "unseen": UNSEEN, "fresh": FRESH}.get(which, PEOPLE)
+    sets = {"held back": HELD_BACK, "unseen": UNSEEN, "fresh": FRESH, "blind": BLIND}
+    path = sets.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
         Person(
@@ -156,6 +159,6 @@ def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
 
 
 __all__ = [
-    "DUPES", "FRESH", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
+    "BLIND", "DUPES", "FRESH", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
     "Person", "Score", "people", "pooled",
 ]  # fmt: skip

@@ -107,6 +107,8 @@ def test_hybrid_and_on_site_are_not_remote() -> None:
 
 
 LISBON_REMOTE = ("Portugal", "remote")
+DUSSELDORF = ("Düsseldorf", "Remote Deutschland")
+AUSTIN = ("Austin, TX", "Remote (US)")
 BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
 
 
@@ -155,6 +157,21 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (LISBON_REMOTE, "", "QA Tester (Spain)", False),  # an office in Spain
         (LISBON_REMOTE, "", "QA Tester (PT)", True),
         (LISBON_REMOTE, "Remote", "Security Engineer (GRC)", True),  # governance, not Greece
+        (LISBON_REMOTE, "Fully remote", "Python Developer", True),  # not Fully, a Swiss town
+        # Issue 69: a chat's place written as a listing's location: remote work open to it
+        (DUSSELDORF, "Remote: Germany", "Account Manager", True),
+        (DUSSELDORF, "Remote, Europe", "Account Manager", True),  # a region that holds it
+        (DUSSELDORF, "Remote", "Account Manager", True),  # whom it takes unsaid: kept
+        (DUSSELDORF, "Remote - US only", "Account Manager", False),
+        (DUSSELDORF, "Berlin, Germany", "Account Manager", False),  # on site: Düsseldorf only
+        (DUSSELDORF, "Düsseldorf, Germany", "Account Manager", True),
+        (AUSTIN, "Austin, Texas", "Customer Success Manager", True),
+        (AUSTIN, "Dallas, TX", "Customer Success Manager", False),
+        (AUSTIN, "Remote - US only", "Customer Success Manager", True),
+        (AUSTIN, "Remote, Germany", "Customer Success Manager", False),
+        (("remote LATAM",), "Anywhere in the World", "Java Engineer - Latin America", True),
+        (("remote LATAM",), "Remote - US only", "Java Engineer", False),
+        (("remote LATAM",), "São Paulo, Brazil", "Java Engineer", False),  # on site
     ],
 )
 def test_a_listing_suits_a_chats_places_or_says_why_not(
@@ -204,6 +221,10 @@ def test_the_filter_and_the_index_leave_out_a_listing_elsewhere_for_that_chat_on
         ("ทั้งหมด", ()),
         ("all", ()),
         ("Qwertyville", None),
+        # Issue 69: written as a listing's location is, read as it is
+        ("Austin, TX, Remote (US)", ("Austin, TX", "Remote (US)")),
+        ("remote LATAM; 全职远程", ("remote LATAM", "全职远程")),
+        ("Remote Qwertyville", None),
         ("Bangkok, Qwertyville", None),
         (", ".join(["Bangkok"] * 11), ("Bangkok",)),
         (", ".join(f"{c}" for c in ["Portugal", "Spain", "France", "Italy", "Poland", "Germany",
@@ -229,6 +250,12 @@ def test_places_in_the_filter_and_a_chats_are_checked_at_load() -> None:
     assert config.chats[0].filter_for(config.filter).places == ("กรุงเทพฯ", "ปริมณฑล")
     with pytest.raises(ConfigError, match="'Qwertyville', a place hunter does not know"):
         parse_config({"sources": [source], "filter": {"places": ["Qwertyville"]}})
+    # Issue 69: written as a listing's location is; a word no place is refused, not passed over
+    own = ["Remote (US)", "Austin, TX", "100% remote", "remote within Austria", "全职远程"]
+    config = parse_config({"sources": [source], "filter": {"places": own}})
+    assert config.filter.places == tuple(own)
+    with pytest.raises(ConfigError, match="'Remote Qwertyville', a place hunter does not know"):
+        parse_config({"sources": [source], "filter": {"places": ["Remote Qwertyville"]}})
     with pytest.raises(ConfigError, match="must be a list of place names"):
         parse_config({"sources": [source], "filter": {"places": "Portugal"}})
 
