@@ -300,6 +300,10 @@ def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | Non
 @lru_cache(maxsize=16384)
 def trades_of(include: tuple[str, ...]) -> frozenset[str]:
     """The families of roles.json a chat's keywords are titles of, or say ("IT Support",
-    "Frontend", "cybersecurity"): the trades its words name."""
-    named = {f for k in include for f in _family_of().get(_key(k.casefold()), ())}
-    return frozenset(named | {f for k in include for f in families_in(k)})
+    "Frontend", "cybersecurity"): the trades its words name. A keyword of two families one of
+    which another keyword names alone is of that one: "IT-Security Vertrieb" beside "Account
+    Executive" is a salesperson's, the other its field (a security firm's engineers are no
+    job of theirs)."""
+    each = [frozenset(_family_of().get(_key(k.casefold()), ())) | families_in(k) for k in include]
+    alone = {f for said in each if len(said) == 1 for f in said}
+    return frozenset(f for said in each for f in (said & alone if said & alone else said))

@@ -222,3 +222,21 @@ def test_a_thumbs_up_of_a_job_in_a_field_is_for_the_chats_own_role_not_the_field
     assert liking.drawn("Cybersecurity Sales Manager DACH", text) != ""
     # A chat whose words name no trade is taught the field as before, by two 👍s of it.
     assert taste(liked, ("zero trust",)).drawn("Cybersecurity Analyst", text) != ""
+
+
+def test_a_field_said_in_one_of_a_salespersons_words_is_no_trade_of_theirs() -> None:
+    """Issue 69, made-up titles: a salesperson whose words name the field they sell in
+    ("Cybersecurity Vertrieb") beside their role ("Account Executive") was taken as of both
+    trades, so a 👍 of a security firm's sales job drew its engineers. A keyword of two trades
+    one of which another keyword names alone is of that one; a chat of the field alone keeps it."""
+    from hunter.rules.roles import trades_of
+
+    words = ("Cybersecurity Vertrieb", "Account Executive")
+    assert trades_of(words) == {"sales"}
+    assert trades_of(("Cybersecurity Vertrieb",)) == {"security", "sales"}
+    assert trades_of(("cybersecurity", "Account Executive")) == {"security", "sales"}
+    text = "Protect our customers' cloud: threat detection, incident response and zero trust."
+    liked = (Tap(True, "Sales Manager für Cybersecurity Lösungen (d/m/w)", text),)
+    liking = taste(liked, words)
+    assert liking.drawn("Product Security Engineer (m/w/d)", text) == ""
+    assert liking.drawn("Sales Manager Cybersecurity Lösungen DACH", text) != ""
