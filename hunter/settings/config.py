@@ -27,6 +27,7 @@ from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import (
     check_brackets,
     languages,
+    meant,
     places,
     refuse_a_variable,
     refuse_top_level,
@@ -440,8 +441,8 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             refuse_a_variable(key, where)
             refuse_top_level(key, where, "[[sources]]", "move it above the first [[sources]]")
             raise ConfigError(
-                f"{where}: unknown key {key!r} for kind {kind.name!r}; {kind.name} sources "
-                f"accept {', '.join(kind.accepted)}"
+                f"{where}: unknown key {key!r}{meant(key, kind.accepted)} for kind "
+                f"{kind.name!r}; {kind.name} sources accept {', '.join(kind.accepted)}"
             )
     url = raw.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):

@@ -3,6 +3,7 @@ are errors that name the allowed ones, and keyword lists read one way wherever t
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -107,8 +108,16 @@ def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = 
         if table:
             refuse_top_level(key, where, table, f"move it above {table}")
         raise ConfigError(
-            f"{where}: unknown key {key!r}; allowed keys are {', '.join(sorted(allowed))}"
+            f"{where}: unknown key {key!r}{meant(key, allowed)}; allowed keys are "
+            f"{', '.join(sorted(allowed))}"
         )
+
+
+def meant(key: str, allowed: Collection[str]) -> str:
+    """What an error adds when `key` is a near miss of one allowed key (a letter doubled or
+    dropped, a plural): " (did you mean 'interval_minutes'?)"; else ""."""
+    close = difflib.get_close_matches(key.strip().lower(), list(allowed), n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -126,6 +135,18 @@ def words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value)
 
 
+# What a newcomer writes for a language's code: its country's code ("jp") or its name ("Thai")
+_LANGUAGES_SAID = {
+    "jp": "ja", "cn": "zh", "tw": "zh", "hk": "zh", "kr": "ko", "gr": "el", "cz": "cs",
+    "dk": "da", "ua": "uk", "vn": "vi", "il": "he", "ir": "fa", "gb": "en", "us": "en",
+    "english": "en", "thai": "th", "german": "de", "deutsch": "de", "chinese": "zh",
+    "japanese": "ja", "korean": "ko", "french": "fr", "spanish": "es", "portuguese": "pt",
+    "italian": "it", "dutch": "nl", "polish": "pl", "vietnamese": "vi", "indonesian": "id",
+    "ไทย": "th", "อังกฤษ": "en", "中文": "zh",
+}  # fmt: skip
+_LANGUAGE_CODES = {said: f"write {code!r}" for said, code in _LANGUAGES_SAID.items()}
+
+
 def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     """A list of ISO 639-1 codes of languages hunter can tell apart ("en", "th"), lower case."""
     from hunter.rules.language import KNOWN
@@ -141,9 +162,11 @@ def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     wrong = [v for v in value if not isinstance(v, str)] if isinstance(value, list) else [value]
     wrong += [code for code in codes if code not in KNOWN]
     if wrong:
+        said = str(wrong[0]).strip().lower() if isinstance(wrong[0], str) else ""
+        hint = f" ({_LANGUAGE_CODES[said]})" if said in _LANGUAGE_CODES else ""
         raise ConfigError(
             f"{where}: {key} must be a list of two-letter language codes (ISO 639-1) hunter can "
-            f'tell apart, e.g. ["en", "th"]; {wrong[0]!r} is not one'
+            f'tell apart, e.g. ["en", "th"]; {wrong[0]!r} is not one{hint}'
         )
     return tuple(dict.fromkeys(codes))
 

@@ -39,7 +39,13 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
     ("toml", "needles"),
     [
         ("interval_minutes = 30\n[[sources]\n", ("not valid TOML", "line 2")),
-        ("interval_minute = 30\n", ("unknown key 'interval_minute'", "interval_minutes")),
+        (
+            "interval_minute = 30\n",
+            (
+                "unknown key 'interval_minute' (did you mean 'interval_minutes'?)",
+                "interval_minutes",
+            ),
+        ),
         (
             '[[sources]]\nname = "b"\nitem = "li"\ntitle = "a"\nlink = "a@href"\n',
             ("(b)", "missing or invalid url"),
@@ -67,7 +73,11 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         (
             '[[sources]]\nname = "b"\nurl = "https://x.test"\nitem = "li"\nitems = "x"\n'
             'title = "a"\nlink = "a@href"\n',
-            ("unknown key 'items' for kind 'html'", "accept", "include, item, kind"),
+            (
+                "unknown key 'items' (did you mean 'item'?) for kind 'html'",
+                "accept",
+                "include, item, kind",
+            ),
         ),
         (
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\nitem = "li"\n',
@@ -131,6 +141,16 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             'url = "https://x.test/feed"\n',
             ('languages must be a list, in brackets: languages = ["en"]',),
         ),
+        (  # a new user's find: a country's code for its language, and no hint of the right one
+            '[filter]\nlanguages = ["th", "jp"]\n[[sources]]\nname = "f"\nkind = "rss"\n'
+            'url = "https://x.test/feed"\n',
+            ("'jp' is not one (write 'ja')",),
+        ),
+        (  # ... and a near miss of a key, with no "did you mean"
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            'inclde = ["python"]\n',
+            ("unknown key 'inclde' (did you mean 'include'?) for kind 'rss'",),
+        ),
         (  # and "set TOKEN where hunter runs", a variable there is not
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
             '[[chats]]\nname = "tg"\nto = "telegram:5"\ntoken = "123:abc"\n',
@@ -162,6 +182,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "filter-two-brackets",
         "owner-under-filter",
         "languages-a-string",
+        "languages-a-country-code",
+        "source-key-near-miss",
         "token-in-a-chat",
     ],
 )
