@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hunter.errors import ConfigError
+from hunter.redact import clip
 from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
@@ -177,6 +178,13 @@ def _toml_hint(text: str, error: str) -> str:
     has them outside a string; else "fix that line"."""
     found = re.search(r"line (\d+)", error)
     lines = text.splitlines()
+    if "end of document" in error and (start := _unclosed(lines)) is not None:
+        return (
+            f"the file ends inside {_opened(lines[start - 1])} that starts on line {start}: a "
+            "list's ], a string's quote or an inline table's } is missing there"
+        )
+    if found and "Illegal character '\\n'" in error:  # a string's line ends, and it goes on
+        return f'a string on line {found[1]} is not closed: add its closing quote (")'
     if found and 0 < int(found[1]) <= len(lines):
         line = lines[int(found[1]) - 1]
         odd = next((name for char, name in _LOOKALIKES.items() if char in line), None)
@@ -186,6 +194,32 @@ def _toml_hint(text: str, error: str) -> str:
                 'plain straight quotes (") and spaces, in a plain-text editor'
             )
     return "fix that line"
+
+
+_UNCLOSED_LINES_MOST = 2_000  # a config is tens of lines; each one looked at is a parse
+
+
+def _opened(line: str) -> str:
+    """What a line opens, by its key only (its value may be a token pasted in): "the value of
+    include"; "the value" when it has no key."""
+    key = line.split("=", 1)[0].strip() if "=" in line else ""
+    return f"the value of {clip(key, 40)}" if key and len(key) <= 40 else "the value"
+
+
+def _unclosed(lines: list[str]) -> int | None:
+    """The line where a value the file never closes starts (TOML says only "at end of
+    document"): the last line before which the file reads as TOML; None when none is."""
+    if len(lines) > _UNCLOSED_LINES_MOST:
+        return None
+    for end in range(len(lines) - 1, -1, -1):
+        if not lines[end].strip() or lines[end].lstrip().startswith("#"):
+            continue
+        try:
+            tomllib.loads("\n".join(lines[:end]))
+        except tomllib.TOMLDecodeError:
+            continue
+        return end + 1
+    return None
 
 
 def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:

@@ -151,6 +151,18 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             'inclde = ["python"]\n',
             ("unknown key 'inclde' (did you mean 'include'?) for kind 'rss'",),
         ),
+        (  # a new user's find: "at end of document; fix that line", and no line named
+            '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
+            'include = ["python",\n  "django",\n\n# the end\n',
+            (
+                "the file ends inside the value of include that starts on line 5",
+                "a list's ],",
+            ),
+        ),
+        (  # ... and a string's quote left out: "Illegal character '\n'"
+            '[[sources]]\nname = "f\nkind = "rss"\n',
+            ('a string on line 2 is not closed: add its closing quote (")',),
+        ),
         (  # and "set TOKEN where hunter runs", a variable there is not
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
             '[[chats]]\nname = "tg"\nto = "telegram:5"\ntoken = "123:abc"\n',
@@ -184,6 +196,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "languages-a-string",
         "languages-a-country-code",
         "source-key-near-miss",
+        "toml-unclosed-list",
+        "toml-unclosed-string",
         "token-in-a-chat",
     ],
 )
