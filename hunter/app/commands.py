@@ -245,7 +245,13 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
             _say(f"{result.name}: failed: {result.error}")
         else:
             seen = plural(len(result.read.listings), "listing")
-            _say(f"{result.name}: {seen} recorded as seen, none sent")
+            said = f"{result.name}: {seen} recorded as seen, none sent"
+            if unsent := result.recorded.get("unsent", 0):  # a person decided: never silently
+                said += (
+                    f"; of them, {plural(unsent, 'alert')} that waited to be sent (quiet "
+                    "hours, the pace, a failed push) will not be sent"
+                )
+            _say(said)
     if all(r.error for r in results):
         raise RunError("no source could be primed; run `hunter check` to see why")
     return 0

@@ -49,8 +49,11 @@ def test_an_empty_page_does_not_prime_a_source(store: Store) -> None:
 def test_prime_on_demand_takes_pending_rows_out_of_the_outbox(store: Store) -> None:
     store.outbox.record("a", jobs("a", 1), set(), T0)
     store.outbox.record("a", jobs("a", 1, 2), {"a:2"}, T0)
-    assert store.outbox.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True) == {"primed": 1}
+    # A person decided; what waited is said ("unsent"), never dropped in silence
+    primed = store.outbox.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True)
+    assert primed == {"primed": 1, "unsent": 1}
     assert store.outbox.job_states() == {"a:1": "primed", "a:2": "primed", "a:3": "primed"}
+    assert store.outbox.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True) == {}
 
 
 def test_claim_new_takes_each_pending_row_once(store: Store) -> None:

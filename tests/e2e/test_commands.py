@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,30 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
     unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)
     assert unknown.returncode == 2 and "no source named 'nope'" in unknown.stderr
+
+
+def test_prime_says_the_waiting_alerts_it_leaves_unsent(tmp_path: Path, board: Board) -> None:
+    """A new user's find: an alert held by quiet hours, primed after a change of the search,
+    was marked seen with not a word, and never came. prime still sends nothing (a person
+    decided), and says how many waiting alerts that is."""
+    env = base_env(tmp_path)
+    hour = datetime.now(UTC).hour  # quiet hours around this moment: the new alert waits
+    quiet = f"{(hour - 1) % 24:02d}:00-{(hour + 2) % 24:02d}:00"
+    url = board.serve_jobs("/jobs", [("1", "python a")])
+    write_config(tmp_path, [html_source("board", url)], quiet_hours=quiet)
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs("/jobs", [("1", "python a"), ("2", "python b")])
+    held = run_hunter(tmp_path, "run", "--once", env=env)
+    assert held.returncode == 0 and "python b" not in held.stdout
+    assert "1 held by quiet hours" in held.stderr, held.stderr
+    prime = run_hunter(tmp_path, "prime", env=env)
+    assert prime.returncode == 0, prime.stderr
+    assert prime.stdout.strip() == (
+        "board: 2 listings recorded as seen, none sent; of them, 1 alert that waited to be "
+        "sent (quiet hours, the pace, a failed push) will not be sent"
+    )
+    again = run_hunter(tmp_path, "prime", env=env)
+    assert again.stdout.strip() == "board: 2 listings recorded as seen, none sent"
 
 
 def test_looking_never_creates_a_database(tmp_path: Path) -> None:

@@ -129,8 +129,10 @@ def _record(
     row = db.execute(Q["source_primed"], {"source": source}).fetchone()
     primed = bool(row and flag(row, "primed")) and not prime
     db.execute(Q["refresh_seen"], {"now": at, "ids": ids})
-    if prime:
-        db.execute(Q["prime_known"], {"ids": ids})
+    if prime:  # waiting alerts a person's prime dropped: said
+        unsent = db.execute(Q["prime_known"], {"ids": ids}).rowcount
+        if unsent > 0:
+            counts["unsent"] = unsent
     unknown = 0
     if primed and flood > 0 and flood_notice is not None:
         unknown = integer(db.execute(Q["count_unknown"], {"ids": ids}).fetchone(), "unknown")

@@ -183,6 +183,7 @@ DECLARE
     v_new    bigint;
     v_shown  bigint;
     v_flood  boolean := false;
+    v_unsent bigint := 0;
 BEGIN
     INSERT INTO hunter_sources (name) VALUES (p_source) ON CONFLICT (name) DO NOTHING;
     SELECT s.primed_at IS NOT NULL INTO v_primed FROM hunter_sources s
@@ -201,6 +202,7 @@ BEGIN
             last_error = NULL, next_attempt_at = NULL
         WHERE j.status IN ('pending', 'retry', 'stuck')
           AND j.job_id IN (SELECT e->>'job_id' FROM jsonb_array_elements(p_jobs) e);
+        GET DIAGNOSTICS v_unsent = ROW_COUNT;  -- waiting alerts a person's prime dropped: said
     END IF;
 
     IF v_primed AND p_flood > 0 AND p_notice IS NOT NULL THEN
@@ -263,7 +265,9 @@ BEGIN
     UNION ALL
     SELECT 'chats', count(*) FROM for_chats HAVING count(*) > 0
     UNION ALL
-    SELECT 'flood', v_new WHERE v_flood;
+    SELECT 'flood', v_new WHERE v_flood
+    UNION ALL
+    SELECT 'unsent', v_unsent WHERE v_unsent > 0;
 END $function$;
 
 -- A person sends stuck rows again (all of them when p_ids is null). Returns their ids.
