@@ -163,9 +163,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hunter.app import commands
 
         command: Callable[..., int] = getattr(commands, args.command)
-        return command(args, _load)
+        code = command(args, _load)
+        if commands.reader_gone():  # nothing more to the closed pipe at exit; the code stands
+            _stdout_to_devnull()
+        return code
     except HunterError as exc:
         _last_words(f"hunter: {redact(str(exc))}")
+        commands = sys.modules.get("hunter.app.commands")
+        if commands is not None and commands.reader_gone():
+            _stdout_to_devnull()
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

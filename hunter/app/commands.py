@@ -31,10 +31,28 @@ log = logging.getLogger("hunter")
 Loader = Callable[[argparse.Namespace], tuple[Config, Environment]]
 
 
+class _Reader:
+    """Whether the reader of stdout has gone (`hunter check | head -1`)."""
+
+    gone = False
+
+
 def _say(text: str) -> None:
     """Print a command's output, with every secret hidden: what hunter prints may quote a
-    site's refusal or a stored error, and either may quote a credential back."""
-    print(redact(text), flush=True)
+    site's refusal or a stored error, and either may quote a credential back. A reader that
+    left (`| head`) ends the printing, not the command: a check that fails still exits 1
+    (stdout stays as it is: a terminal channel still finds nobody reads its alerts)."""
+    if _Reader.gone:
+        return
+    try:
+        print(redact(text), flush=True)
+    except BrokenPipeError:
+        _Reader.gone = True
+
+
+def reader_gone() -> bool:
+    """Whether a command's output met a reader that had left (cli ends it quietly)."""
+    return _Reader.gone
 
 
 def run(args: argparse.Namespace, load: Loader) -> int:

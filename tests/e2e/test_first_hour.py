@@ -149,6 +149,25 @@ def test_output_piped_to_head_ends_quietly(tmp_path: Path, board: Board, command
     assert result.returncode == 0
 
 
+def test_a_failing_check_piped_to_head_still_fails(tmp_path: Path) -> None:
+    """A new user's find: `hunter check | head -1` of a check that fails exited 0 (the
+    closed pipe ended the command): a script's `set -o pipefail` saw success. The checks run
+    to their end and the code is theirs."""
+    write_config(tmp_path, [html_source("board", f"http://127.0.0.1:{free_port()}/jobs")])
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {sys.executable} -m hunter check | head -1"],
+        cwd=tmp_path,
+        env=base_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.stdout.count("\n") == 1
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+    assert result.returncode == 1, result.stderr
+
+
 # -- keywords in hunter.toml are held as the chat holds them ---------------------------------
 
 
