@@ -169,8 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except HunterError as exc:
         _last_words(f"hunter: {redact(str(exc))}")
-        commands = sys.modules.get("hunter.app.commands")
-        if commands is not None and commands.reader_gone():
+        said = sys.modules.get("hunter.app.commands")  # imported when a command ran
+        if said is not None and said.reader_gone():
             _stdout_to_devnull()
         return exc.exit_code
     except KeyboardInterrupt:
