@@ -48,7 +48,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     for s in view.sources:
         row = s.row
         state = f"error: {s.problem}" if s.problem else plural(row.last_count or 0, "listing")
-        primed = "" if row.primed_at else " (not primed yet)"
+        primed = "" if row.primed_at else " (not primed yet: no listing found so far)"
         lines.append(f"  {s.name}: last poll {at(row.last_poll_at)}, {state}{primed}")
         if not s.in_config:
             lines.append("    not in hunter.toml any more: read no more (its rows are kept)")

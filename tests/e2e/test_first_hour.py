@@ -598,3 +598,24 @@ def test_a_log_level_that_is_none_is_said(tmp_path: Path, board: Board) -> None:
     assert "HUNTER_LOG_LEVEL is not one of DEBUG, INFO, WARNING, ERROR: INFO is used" in (
         result.stderr
     )
+
+
+def test_a_source_whose_selectors_find_nothing_says_so_at_each_poll(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: `item = "li.crad"` (a typo) found nothing, poll after poll, with
+    exit 0 and not a word outside `hunter check`. A source that never found a listing is no
+    failure (a search may have no result yet), but each poll says so, and so does status."""
+    source = {**html_source("board", board.serve_jobs("/jobs", FIRST)), "item": "li.crad"}
+    write_config(tmp_path, [source])
+    env = base_env(tmp_path)
+    for _ in range(2):
+        result = run_hunter(tmp_path, "run", "--once", env=env)
+        assert result.returncode == 0, result.stderr
+        assert "source board: no listing found on its page yet" in result.stderr
+        assert "`hunter check` shows what they find" in result.stderr
+    status = run_hunter(tmp_path, "status", env=env).stdout
+    assert "0 listings (not primed yet: no listing found so far)" in status
+    write_config(tmp_path, [html_source("board", board.url + "/jobs")])  # the typo mended
+    mended = run_hunter(tmp_path, "run", "--once", env=env)
+    assert "no listing found" not in mended.stderr and "1 primed" in mended.stderr
