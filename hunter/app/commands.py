@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from hunter import channels
 from hunter.app.service import Hunter, prune_store, utcnow, worker_name
@@ -111,6 +112,15 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                     f"{plural(result.not_due, 'source')} not due yet, so none was read; "
                     "`hunter run --once --all` reads every source now, and `hunter status` "
                     "says when each is read next"
+                )
+            held = result.delivery
+            if held.held_by == "quiet hours" and held.held and held.next_push_at:
+                # Where the alerts print, what waits is said too (at night a newcomer's try
+                # printed nothing, the reason only in the log)
+                until = held.next_push_at.astimezone(ZoneInfo(config.timezone))
+                _say(
+                    f'{plural(held.held, "alert")} held by quiet_hours = "{config.quiet_hours}" '
+                    f"until {until:%H:%M} {config.timezone}; `hunter status` lists what waits"
                 )
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")

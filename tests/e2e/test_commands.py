@@ -124,6 +124,9 @@ def test_prime_says_the_waiting_alerts_it_leaves_unsent(tmp_path: Path, board: B
     held = run_hunter(tmp_path, "run", "--once", env=env)
     assert held.returncode == 0 and "python b" not in held.stdout
     assert "1 held by quiet hours" in held.stderr, held.stderr
+    # ... and said where the alerts print (a newcomer's try at night printed nothing)
+    until = f"{(hour + 2) % 24:02d}:00 UTC"
+    assert f'1 alert held by quiet_hours = "{quiet}" until {until}; `hunter status`' in held.stdout
     prime = run_hunter(tmp_path, "prime", env=env)
     assert prime.returncode == 0, prime.stderr
     assert prime.stdout.strip() == (
