@@ -292,10 +292,13 @@ def _appended_filter(raw: list[Any], sources: tuple[SourceConfig, ...]) -> tuple
     end of the file for every source, where TOML gives them to the table above them (a new
     user's find: `places` appended there held back the other sources' listings for nobody)."""
     own = [sorted(k for k in _FILTER_KEYS if isinstance(r, dict) and k in r) for r in raw]
-    if len(sources) < 2 or not own[-1] or any(own[:-1]):
+    # Keys no other source sets: the example's first source sets its own `include`, and
+    # `places` appended below the last went to it alone, unsaid
+    alone = [k for k in own[-1] if not any(k in keys for keys in own[:-1])] if own else []
+    if len(sources) < 2 or not alone:
         return ()
     return (
-        f"[[sources]] {sources[-1].name!r}, the last, sets {', '.join(own[-1])} for its own "
+        f"[[sources]] {sources[-1].name!r}, the last, sets {', '.join(alone)} for its own "
         "listings alone (TOML gives every key below a [[sources]] line to that source); for "
         "every source, move them under [filter]",
     )

@@ -411,6 +411,12 @@ def test_filter_keys_appended_below_the_last_source_are_named_as_its_own(
     write_config(tmp_path, [{**s, "include": ["python"]} for s in sources])
     check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
     assert check.stdout.startswith("config:") and "warning: [[sources]]" not in check.stdout
+    # The example's way: the first source sets its own include; places appended below the
+    # last are still named (a new user's find: said nothing then)
+    path = write_config(tmp_path, [{**sources[0], "include": ["python"]}, sources[1]])
+    path.write_text(path.read_text(encoding="utf-8") + 'places = ["Bangkok"]\n', encoding="utf-8")
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert "warning: [[sources]] 'last', the last, sets places for its own" in check.stdout
 
 
 def test_check_says_each_chat_once_with_or_without_an_owner(
