@@ -222,8 +222,22 @@ def _unclosed(lines: list[str]) -> int | None:
     return None
 
 
+def _trimmed(value: Any) -> Any:
+    """Every text of the document without the spaces and line ends pasted around it: each key
+    read its own way, and `timezone = "Asia/Bangkok "` was "unknown timezone" while an owner's
+    pasted space was taken (a new user's find). The class, once."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, Mapping):
+        return {k: _trimmed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_trimmed(v) for v in value]
+    return value
+
+
 def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | None = None) -> Config:
     """Validate an already parsed TOML document (used by `load_config` and the demo)."""
+    raw = _trimmed(raw)
     check_brackets(raw, [t for t in TABLES if t.startswith("[")], where)
     reject_unknown(raw, _TOP_KEYS, where)
     global_filter = _filter(raw.get("filter", {}), f"{where} [filter]", FilterConfig())

@@ -159,3 +159,24 @@ def test_a_path_pasted_with_a_line_end_is_the_same_file_and_may_hold_a_space(
     assert result.returncode == 0, result.stderr
     assert (folder / "hunter.db").exists()
     assert "primed silently: 1 listing" in result.stderr
+
+
+def test_hunter_toml_values_pasted_with_spaces_and_line_ends_read_as_typed(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: `timezone = "Asia/Bangkok "` was an unknown timezone, while an
+    owner's or a keyword's pasted space was taken. Every text of hunter.toml is read without
+    what was pasted around it, whichever key it is."""
+    url = board.serve_jobs("/jobs", [("1", "python seed")])
+    source = {**html_source("board ", url + "\n"), "item": " li.job"}
+    write_config(
+        tmp_path,
+        [source],
+        timezone="Asia/Bangkok ",
+        quiet_hours=" 23:00-07:00\n",
+        filter={"include": ["python\n"], "places": ["Bangkok "], "languages": [" en"]},
+    )
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "timezone Asia/Bangkok" in check.stdout
+    assert "source board: HTTP 200" in check.stdout and "1 listing" in check.stdout
