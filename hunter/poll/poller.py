@@ -219,14 +219,7 @@ class Poller:
                 # counts as a failed poll of this source, with the database's reason.
                 read = replace(read, error=f"recording its listings failed: {exc}")
                 judged = health.assess(read, state, self.config, now)
-            if judged.verdict.good is False:
-                log.warning("source %s: %s", read.name, judged.verdict.reason)
-            elif _never_found(read, state):  # an empty search, or selectors that miss
-                log.warning(
-                    "source %s: no listing found on its page yet; if the page shows some, "
-                    "its selectors find none: `hunter check` shows what they find",
-                    read.name,
-                )
+            _warn(read, judged.verdict, state)
             if read.cut:
                 log.warning("source %s: %s", read.name, read.cut)
             polls.append(SourcePoll(read, judged.verdict, recorded))
@@ -385,11 +378,19 @@ def fresh_burst(listings: Sequence[Listing], flood: int, state: SourceState | No
     return sum(1 for x in listings if x.posted and x.posted >= after) > flood
 
 
-def _never_found(read: SourceRead, state: SourceState | None) -> bool:
-    """Whether a read answered, found nothing, and its source never found a listing: no
-    failure (a search may have no result yet), and no silence either (a selector's typo)."""
+def _warn(read: SourceRead, verdict: HealthVerdict, state: SourceState | None) -> None:
+    """The log's word on a read: a failure's reason; or, for a read that answered and found
+    nothing of a source that never found a listing, that too: no failure (a search may have
+    no result yet), and no silence either (a selector's typo)."""
     answered = not (read.error or read.unchanged or read.stopped or read.waited)
-    return answered and not read.listings and not (state and state.last_good_at)
+    if verdict.good is False:
+        log.warning("source %s: %s", read.name, verdict.reason)
+    elif answered and not read.listings and not (state and state.last_good_at):
+        log.warning(
+            "source %s: no listing found on its page yet; if the page shows some, its "
+            "selectors find none: `hunter check` shows what they find",
+            read.name,
+        )
 
 
 def _arrived(recorded: Mapping[str, int]) -> int:

@@ -137,8 +137,10 @@ TOP = (
     ),
     Key(
         "broken_after",
-        "reads in a row that fail (or find no listing) before the owner is told, once, that a "
-        "source stopped working; `hunter status` says BROKEN",
+        "reads in a row that fail (or find no listing where there used to be some) before the "
+        "owner is told, once, that a source stopped working; `hunter status` says BROKEN. A "
+        "source that never found a listing is not broken (a search may have no result yet): "
+        "each poll warns, and `hunter check` shows what its selectors find",
         3,
         least=1,
         most=1000,
@@ -180,8 +182,9 @@ TOP = (
     ),
     Key(
         "quiet_hours",
-        'e.g. `"23:00-07:00"` in `timezone`: nothing is pushed then; the first push after '
-        "carries the night's listings",
+        'e.g. `"23:00-07:00"` in `timezone`: nothing is pushed then, to the terminal neither; '
+        "the first push after carries the night's listings. `run --once` says on stdout how "
+        "many alerts wait and until when",
     ),
     Key(
         "merge",
