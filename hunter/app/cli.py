@@ -74,8 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     status = sub.add_parser(
         "status", parents=[common], help="sources, the outbox, stuck rows and why, the last prune"
     )
-    status.add_argument("--json", action="store_true", help="machine-readable output")
-    status.add_argument(
+    shape = status.add_mutually_exclusive_group()  # both said: one of them silently lost
+    shape.add_argument("--json", action="store_true", help="machine-readable output")
+    shape.add_argument(
         "--markdown",
         action="store_true",
         help="GitHub-flavoured Markdown, for a job summary ($GITHUB_STEP_SUMMARY)",
@@ -135,14 +136,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "check",
         parents=[common],
-        help="validate config and environment, reach the database and LINE, "
-        "fetch every source and show what it parsed",
+        help="validate config and environment, reach the database and each channel (LINE, "
+        "Telegram, Discord), fetch every source and show what it parsed",
     )
-    sub.add_parser(
+    demo = sub.add_parser(
         "demo",
-        parents=[common],
         help="the real pipeline, offline, in seconds: a built-in job board, "
         "a temporary database, alerts in this terminal",
+    )
+    demo.add_argument(  # taken, to say what to run instead: the demo reads no hunter.toml
+        "--config", metavar="PATH", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
     return parser
 

@@ -252,7 +252,8 @@ def parse_config(raw: Mapping[str, Any], where: str = "config", path: Path | Non
     for source in sources:
         if source.name in seen:
             raise ConfigError(
-                f"{where}: two sources are named {source.name!r}; names must be unique"
+                f"{where}: two sources are named {source.name!r}; names must be unique: give "
+                'each its own name = "..." (a source of a preset is named after the preset)'
             )
         seen.add(source.name)
 

@@ -146,6 +146,10 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             'url = "https://x.test/feed"\n',
             ("'jp' is not one (write 'ja')",),
         ),
+        (  # a new user's find: two searches of one preset, and no word of how to have both
+            '[[sources]]\npreset = "remoteok"\n[[sources]]\npreset = "remoteok"\n',
+            ("two sources are named 'remoteok'", 'give each its own name = "..."'),
+        ),
         (  # ... and a near miss of a key, with no "did you mean"
             '[[sources]]\nname = "f"\nkind = "rss"\nurl = "https://x.test/feed"\n'
             'inclde = ["python"]\n',
@@ -195,6 +199,7 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "owner-under-filter",
         "languages-a-string",
         "languages-a-country-code",
+        "two-presets-one-name",
         "source-key-near-miss",
         "toml-unclosed-list",
         "toml-unclosed-string",
@@ -224,6 +229,10 @@ def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> No
     [
         ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN}, ("LINE_TO is not set",)),
         ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "my friend"}, ("LINE_TO must be",)),
+        (  # a new user's find: a character short was "not a display name"
+            {"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "U" + "a1" * 15 + "b"},
+            ("LINE_TO has 32 characters where an ID has 33", "copy it whole"),
+        ),
         ({"DATABASE_URL": f"mysql://u:{PASSWORD}@h/db"}, ("PostgreSQL URL",)),
         (
             {"LINE_CHANNEL_SECRET": PASSWORD},
@@ -231,7 +240,14 @@ def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> No
         ),
         ({"HUNTER_STATUS_TOKEN": "short-" + PASSWORD[:4]}, ("HUNTER_STATUS_TOKEN must be",)),
     ],
-    ids=["no-line-to", "bad-line-to", "not-postgres", "secret-without-token", "short-status-token"],
+    ids=[
+        "no-line-to",
+        "bad-line-to",
+        "short-line-to",
+        "not-postgres",
+        "secret-without-token",
+        "short-status-token",
+    ],
 )
 def test_bad_environment_exits_2(
     tmp_path: Path, extra: dict[str, str], needles: tuple[str, ...]
@@ -264,3 +280,10 @@ def test_one_failing_source_does_not_stop_the_others(tmp_path: Path, board: Boar
     assert result.returncode == 0, result.stderr
     assert "source gone: HTTP 404" in result.stderr
     assert "primed silently: 1 listing recorded" in result.stderr
+
+
+def test_two_shapes_of_status_at_once_are_refused(tmp_path: Path) -> None:
+    """A new user's find: `status --json --markdown` printed JSON and dropped the other."""
+    write_config(tmp_path, [GOOD])
+    result = run_hunter(tmp_path, "status", "--json", "--markdown", env=base_env(tmp_path))
+    check_one_line(result, 2, "--markdown: not allowed with argument --json")

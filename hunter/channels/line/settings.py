@@ -39,6 +39,20 @@ class LineSettings:
         return bool(self.token and self.secret)
 
 
+def _what_is_wrong(to: str) -> str:
+    """What a LINE_TO that is no ID looks like, in words (it is no secret, but never quoted
+    whole: a person may paste a token there)."""
+    if to[:1] in "UCR" and all(c in "0123456789abcdef" for c in to[1:].lower()):
+        return (
+            f"has {len(to)} characters where an ID has 33 (U, C or R and 32 hex digits): "
+            "copy it whole"
+        )
+    return (
+        "must be a user, group or room ID (33 characters starting with U, C or R), not a "
+        "display name"
+    )
+
+
 def read(environ: Mapping[str, str]) -> LineSettings:
     token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
     secret = environ.get("LINE_CHANNEL_SECRET") or None
@@ -57,9 +71,6 @@ def read(environ: Mapping[str, str]) -> LineSettings:
             f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
         )
     if to and not (to[:1] in "UCR" and len(to) == 33):
-        raise ConfigError(
-            "LINE_TO must be a user, group or room ID (33 characters starting with U, C or R), "
-            "not a display name; see docs/channels.md, LINE"
-        )
+        raise ConfigError(f"LINE_TO {_what_is_wrong(to)}; see docs/channels.md, LINE")
     url = api_url(environ, "HUNTER_LINE_API_URL", "https://api.line.me")
     return LineSettings(token, to, secret, url)
