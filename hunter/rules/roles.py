@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -244,6 +245,37 @@ RANKS = frozenset(
         "trainee", "apprentice", "praktikant", "werkstudent", "stagiaire",
     ]
 )  # fmt: skip
+# What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
+# in the languages of the boards (taste.py: a role 👎'd often enough and never 👍'd holds back
+# the keyword hits whose every role it is, unless the chat's own words name that role).
+ROLE_WORDS = (
+    "engineer developer analyst architect consultant manager executive specialist "
+    "administrator technician designer scientist tester writer representative director "
+    "officer coordinator assistant recruiter accountant agent advisor auditor editor "
+    "programmer researcher trainer teacher translator operator"
+)
+ROLES = {
+    **{word: word for word in ROLE_WORDS.split(" ")},
+    "engineers": "engineer", "developers": "developer", "analysts": "analyst",
+    "entwickler": "developer", "ingenieur": "engineer", "berater": "consultant",
+    "วิศวกร": "engineer", "นักพัฒนา": "developer", "โปรแกรมเมอร์": "programmer",
+    "นักวิเคราะห์": "analyst", "ผู้จัดการ": "manager", "เจ้าหน้าที่": "officer",
+    "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
+    "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
+}  # fmt: skip
+# Role words say what a person does, not which job: two titles that share only "product" and
+# "manager" share one word of what the job is (taste.SHARED_LEAST counts the others)
+ROLE_SET = frozenset(ROLES)
+
+
+def roles_of(title: str) -> frozenset[str]:
+    """The roles a title names ("Cloud Security Engineer": engineer), as ROLES reads them."""
+    text = unicodedata.normalize("NFKC", title).casefold()
+    found = {role for word, role in ROLES.items() if not word.isascii() and word in text}
+    found |= {ROLES[w] for w in re.findall(r"[a-zäöü]+", text) if w in ROLES}
+    return frozenset(found)
+
+
 # A title whose only role word says no trade ("Senior Engineer", "Developer II", "Specialist
 # (m/w/d)"): its text says what the job is. The words around such a role that say nothing of it
 # either: rank, terms, gender marks, numbers.
@@ -281,7 +313,21 @@ def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | No
     form = found(title, include) or found_in_text(title, text, include)
     if form is not None and form.family and in_another_stack(title, chat_stacks(include)):
         return None
+    if form is not None and form.family and _of_another_role(form, title, include):
+        return None
     return form
+
+
+def _of_another_role(form: Form, title: str, include: tuple[str, ...]) -> bool:
+    """Whether a job like a keyword that names a field, no role ("Informationssicherheit",
+    "cybersecurity"), says a role where the chat's other words name others ("Information
+    Security Officer", "IT-Security Manager"): the field's engineers are no job like theirs.
+    A chat of field words alone, or a title of no role word, is judged by the field."""
+    if form.family.startswith(NEAR) or roles_of(form.keyword):
+        return False
+    own = frozenset(role for keyword in include for role in roles_of(keyword))
+    said = roles_of(title)
+    return bool(own and said) and not said & own
 
 
 def found_in_text(title: str, text: str, include: tuple[str, ...]) -> Form | None:

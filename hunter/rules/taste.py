@@ -26,7 +26,16 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import NEAR, RANKS, families_in, near_titles, trades_of
+from hunter.rules.roles import (
+    NEAR,
+    RANKS,
+    ROLE_SET,
+    ROLES,
+    families_in,
+    near_titles,
+    roles_of,
+    trades_of,
+)
 from hunter.rules.stacks import chat_stacks, in_another_stack
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
@@ -61,27 +70,6 @@ _THAI_STOP = (
 SHARED_LEAST = 2  # words a listing shares with a 👍'd one, at least, to be drawn by it
 ROLE_DISLIKES = 2  # 👎s of one role, none 👍'd, that teach "not this role"
 ROLE_LIKES = 2  # 👍s of a role (roles.json's) that teach "this role" (when one does: liked_roles)
-# What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
-# in the languages of the boards. A role 👎'd ROLE_DISLIKES times and never 👍'd holds back
-# the keyword hits whose every role it is, unless the chat's own words name that role.
-_ROLE_WORDS = (
-    "engineer developer analyst architect consultant manager executive specialist "
-    "administrator technician designer scientist tester writer representative director "
-    "officer coordinator assistant recruiter accountant agent advisor auditor editor "
-    "programmer researcher trainer teacher translator operator"
-)
-_ROLES = {
-    **{word: word for word in _ROLE_WORDS.split(" ")},
-    "engineers": "engineer", "developers": "developer", "analysts": "analyst",
-    "entwickler": "developer", "ingenieur": "engineer", "berater": "consultant",
-    "วิศวกร": "engineer", "นักพัฒนา": "developer", "โปรแกรมเมอร์": "programmer",
-    "นักวิเคราะห์": "analyst", "ผู้จัดการ": "manager", "เจ้าหน้าที่": "officer",
-    "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
-    "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
-}  # fmt: skip
-# Role words say what a person does, not which job: two titles that share only "product" and
-# "manager" share one word of what the job is (SHARED_LEAST counts the others)
-_ROLE_SET = frozenset(_ROLES)
 
 
 @dataclass(frozen=True)
@@ -138,14 +126,6 @@ def _role_free(title: str) -> str:
     "fullstack engineer" are one neighbour ("fullstack")."""
     words = [w for w in title.split() if w not in ("engineer", "developer")]
     return "".join(words) or title
-
-
-def roles_of(title: str) -> frozenset[str]:
-    """The roles a title names ("Cloud Security Engineer": engineer), as _ROLES reads them."""
-    text = unicodedata.normalize("NFKC", title).casefold()
-    found = {role for word, role in _ROLES.items() if not word.isascii() and word in text}
-    found |= {_ROLES[w] for w in re.findall(r"[a-zäöü]+", text) if w in _ROLES}
-    return frozenset(found)
 
 
 def _near_roles(title: str) -> frozenset[str]:
@@ -223,9 +203,9 @@ class Taste:
         Engineer" for a chat of "sales"): a role it wants, whatever its 👎s of others."""
         words = re.findall(r"[^\W\d_]+", unicodedata.normalize("NFKC", title).casefold())
         return frozenset(
-            _ROLES[after]
+            ROLES[after]
             for before, after in pairwise(words)
-            if after in _ROLES and before in self.ignore
+            if after in ROLES and before in self.ignore
         )
 
     def nearest(self, title: str, text: str) -> tuple[float, Tap | None, float, Tap | None]:
@@ -272,7 +252,7 @@ class Taste:
         if liked is None:
             return ""  # no word in common with any 👍
         if like >= DRAW and like > unlike and self._of_its_role(title, liked.title):
-            shared = set(_words(title)) & set(_words(liked.title)) - self.ignore - _ROLE_SET
+            shared = set(_words(title)) & set(_words(liked.title)) - self.ignore - ROLE_SET
             if len(shared) >= SHARED_LEAST:
                 return liked.title
         if disliked is not None and unlike >= HOLD and unlike > like:

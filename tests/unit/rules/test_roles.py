@@ -243,3 +243,17 @@ def test_a_titles_families_are_those_a_scan_of_every_family_finds() -> None:
                "Pastry Chef", ""]  # fmt: skip
     for title in titles:
         assert families_in(title) == scan(title), title
+
+
+def test_a_job_like_a_field_word_is_of_the_roles_the_chats_other_words_name() -> None:
+    """Issue 69, made-up titles: a governance specialist's "Informationssicherheit" (a field,
+    no role) brought every security engineer as "a job like" it, though their other words
+    name the roles they do ("IT-Security Manager"). A job like a field word must then be of
+    one of those roles; a chat of field words alone still gets the field's jobs."""
+    from hunter.rules.roles import in_other_words
+
+    words = ("Informationssicherheit", "IT-Security Manager")
+    assert in_other_words("Cloud Security Engineer", "", words) is None
+    assert in_other_words("Cloud Security Engineer", "", ("Informationssicherheit",)) is not None
+    form = in_other_words("Information Security Manager (m/w/d)", "", words)
+    assert form is not None and form.family
