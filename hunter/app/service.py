@@ -70,12 +70,16 @@ class PollReport:
     def line(self) -> str:
         reads = [s.read for s in self.sources]
         new = sum(s.count(RowStatus.PENDING) for s in self.sources)
+        # The other chats' alerts of new listings (a [[chats]]'s, a subscriber's): a poll that
+        # brought one only to them said "0 new matching" (a new user's find)
+        others = sum(s.recorded.get("chats", 0) for s in self.sources)
+        matching = f"{new} new matching" + (f" (+{others} for the other chats)" if others else "")
         primed = self.primed
         failed = [r.name for r in reads if r.error]
         unchanged = sum(r.unchanged for r in reads)
         parts = [
             f"poll: {plural(len(reads), 'source')}, "
-            f"{plural(sum(len(r.listings) for r in reads), 'listing')}, {new} new matching, "
+            f"{plural(sum(len(r.listings) for r in reads), 'listing')}, {matching}, "
             f"{primed} primed",
             f"{self.delivery.sent} sent in {plural(self.delivery.pushes, 'push', 'pushes')}",
         ]

@@ -33,6 +33,8 @@ def test_a_listing_for_the_owner_and_a_group_of_4_costs_5_messages(
     board.serve_jobs("/jobs", [("seed", "seed"), ("1", "python scraper"), ("2", "logo design")])
     result = run_hunter(tmp_path, "run", "--once", env=env)
     assert result.returncode == 0, result.stderr
+    # The owner's new listing, and the group's two (a new user's find: only the owner's said)
+    assert "3 listings, 1 new matching (+2 for the other chats), 0 primed" in result.stderr
     pushed = {p.to: sorted(p.titles) for p in line.pushes if p.status == 200}
     assert pushed == {TO: ["python scraper"], GROUP: ["logo design", "python scraper"]}
     assert line.used == 1 + 4 and not line.violations
