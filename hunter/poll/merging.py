@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.destinations import OWNER, Destinations
-from hunter.rules.likeness import Likeness, Sameness, in_another_language, same_job
+from hunter.rules.likeness import Likeness, Sameness, in_another_language, same_job, site_of
 from hunter.rules.listing import Listing
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
@@ -106,8 +106,9 @@ class Copies:
         made nor sent; all of them: no call)."""
         known = known_marks(last)
         marks = _marks(listings)
+        bare = _shares_its_site(source, config)
         pairs: list[tuple[Listing, Likeness | None]] = [
-            (x, None if m in known else _comparable(Likeness.of(x)))
+            (x, None if m in known else _comparable(Likeness.of(x), bare))
             for x, m in zip(listings, marks, strict=True)
         ]
         before = frozenset(x.job_id for x, m in zip(listings, marks, strict=True) if m in known)
@@ -214,8 +215,19 @@ def _within(
     return firsts, frozenset(copies)
 
 
-def _comparable(likeness: Likeness) -> Likeness | None:
-    return likeness if likeness.comparable else None
+def _comparable(likeness: Likeness, bare: bool) -> Likeness | None:
+    """The likeness to keep and look up, if any. `bare`: a title and a link are enough (two
+    searches of one board: the same job under both is one page, likeness.same_job)."""
+    if likeness.comparable or (bare and likeness.title and likeness.link):
+        return likeness
+    return None
+
+
+def _shares_its_site(source: SourceConfig, config: Config) -> bool:
+    """Whether another of the config's sources reads `source`'s site (its host): two
+    searches of one board, whose bare titles are kept to be merged by their link."""
+    site = site_of(source.url)
+    return sum(site_of(s.url) == site for s in config.sources) > 1
 
 
 def with_page(

@@ -21,6 +21,8 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
 - the text is near-identical where both boards give some: 55% or more of the shorter one's
   character 5-grams are in the longer one (a board that cuts descriptions at 500 characters still
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
+- where neither states an employer nor shows text, the same link is the evidence (two
+  searches of one board that show titles only: one page);
 - a merge needs evidence from both sides: the same text, or (where either has none) one
   board re-posting its own listing, or two boards neither of which shows its text naming the
   same employer; never a bare copy beside a listing with its text (a
@@ -65,6 +67,7 @@ class Likeness:
     language: str = ""  # its text's, where one stands out
     site: str = ""  # the host of its link, "www." aside: "adzuna.at"
     names: tuple[str, ...] = ()  # what a translation keeps of it (languages_apart.py)
+    link: str = ""  # its link, as the store keeps it beside: two searches of one board show one
 
     @classmethod
     def of(cls, listing: Listing) -> Likeness:
@@ -86,13 +89,15 @@ class Likeness:
             language=language,
             site=site_of(listing.url),
             names=names_of(listing.title, listing.summary, listing.company),
+            link=listing.url,
         )
 
     @property
     def comparable(self) -> bool:
         """Whether it could ever be one job with another listing: a title, and a text or an
         employer (a title alone never merges: same_job). One that cannot is neither kept nor
-        looked up: a board showing thousands of bare titles costs nothing."""
+        looked up: a board showing thousands of bare titles costs nothing. (A read of a board
+        another source reads too keeps them: merging.Copies, by their link.)"""
         return bool(self.title) and bool(self.shingles or self.company)
 
     def document(self) -> dict[str, object]:
@@ -134,6 +139,7 @@ class Likeness:
             language=language if isinstance(language, str) else "",
             site=site_of(url) if isinstance(url, str) else "",
             names=tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
+            link=url if isinstance(url, str) else "",
         )
 
 
@@ -300,6 +306,9 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     reposted = same_board and stated and bool(a.place and b.place)
     if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
+    bare = not (a.shingles or b.shingles or a.company or b.company)
+    if bare and a.link and a.link == b.link:  # one page: two searches of one board, titles only
+        return Sameness(True, (*reasons, "same link"), share)
     # A title and an employer without text beside a listing with its text, on another
     # board: the absence of text is no evidence (a copycat board posts the titles of real
     # employers, and its bare copy would stand for their listing). But where neither shows

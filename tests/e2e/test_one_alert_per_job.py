@@ -271,3 +271,38 @@ def test_a_title_that_adds_where_the_job_is_done_is_the_same_job(
     show(board, "two", ("91", second))
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
     assert line.delivered == [first] and len(line.pushes) == 1
+
+
+def bare(jobs: list[tuple[str, str]]) -> dict[str, Any]:
+    """One board's search answer: titles and links only, no employer, no text."""
+    return {"jobs": [{"id": j, "title": t, "link": f"https://acme.test/jobs/{j}"} for j, t in jobs]}
+
+
+def test_two_searches_of_one_board_that_show_only_titles_are_one_alert(
+    tmp_path: Path, board: Board, line: LineStandIn, env: dict[str, str]
+) -> None:
+    """A new user's find: two sources (two searches of one board) showed the same job, its
+    title and link alone, and it was alerted twice: with no text and no employer, nothing
+    vouched for a merge. The same title at the same link is one page, one job."""
+    searches = {"python": "/search-python", "chatbot": "/search-chatbot"}
+    for path in searches.values():
+        board.serve_json(path, bare([("seed", "seed listing")]))
+    sources = [
+        {"name": name, "kind": "json", "url": board.url + path, "items": "jobs", "id": "id",
+         "title": "title", "link": "link"}
+        for name, path in searches.items()
+    ]  # fmt: skip
+    write_config(tmp_path, sources, filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes both
+    job = [("7", "Python developer (LINE chatbot)"), ("seed", "seed listing")]
+    for path in searches.values():
+        board.serve_json(path, bare(job))
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert line.delivered == ["Python developer (LINE chatbot)"] and len(line.pushes) == 1
+    assert "same title, same link" in result.stderr
+    # Another job at another link of the same title is another job: alerted
+    for path in searches.values():
+        board.serve_json(path, bare([("8", "Python developer (LINE chatbot)"), *job]))
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    assert line.delivered == ["Python developer (LINE chatbot)"] * 2

@@ -4,6 +4,8 @@ pay) stay apart; on the labelled set of 603 real listings, precision and recall.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hunter.rules.job_keys import company_key, place_parts, title_key
@@ -387,3 +389,21 @@ def test_a_stored_likeness_of_unreadable_parts_reads_as_unstated() -> None:
     back = Likeness.from_document("x", {"names": "PCI-DSS", "url": 7, "sketch": ""})
     assert (back.names, back.site) == ((), "")
     assert Likeness.from_document("x", {"names": ["AWS", 3, None]}).names == ("AWS",)
+
+
+def test_two_listings_of_titles_only_at_one_link_are_one_job() -> None:
+    """A new user's find: two searches of one board, titles and links only, alerted one job
+    twice. Where neither states an employer nor shows text, the same link says it; another
+    link, or an employer or a text on either side, is judged as before."""
+
+    def bare(source: str, link: str, company: str = "", summary: str = "") -> Likeness:
+        listing = Listing(f"{source}:7", source, "Python developer", link, summary=summary)
+        return Likeness.of(replace(listing, company=company))
+
+    one, two = (
+        bare("python", "https://acme.test/jobs/7"),
+        bare("chatbot", "https://acme.test/jobs/7"),
+    )
+    assert str(same_job(one, two)) == "same title, same link"
+    assert not same_job(one, bare("chatbot", "https://acme.test/jobs/8")).same
+    assert not same_job(one, bare("chatbot", "https://acme.test/jobs/7", company="Acme")).same
