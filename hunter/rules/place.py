@@ -370,6 +370,13 @@ def _shown(area: Area) -> str:
     return f"{area.name} ({sorted(area.countries)[0]})"
 
 
+def spelled_like(name: str) -> str:
+    """A hint for a place hunter does not know: ' (did you mean "Chiang Mai"?)'; "" when no
+    known place is spelled close to it."""
+    close = gazetteer().spelled_like(name)
+    return f' (did you mean "{close}"?)' if close and key(close) != key(name) else ""
+
+
 def unknown_places(places: tuple[str, ...]) -> list[str]:
     """The names of `places` hunter does not know as a place (for hunter.toml's check)."""
     return [p for p in places if not _remote(p) and not chat_place(p) and _own_words(p) is None]

@@ -174,7 +174,7 @@ def languages(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
 def places(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     """A list of places a chat can work in, each one hunter knows ("Portugal", "กรุงเทพฯ",
     "EMEA", "remote"); the gazetteer is loaded only when a table names places."""
-    from hunter.rules.place import unknown_places
+    from hunter.rules.place import spelled_like, unknown_places
 
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
@@ -186,7 +186,8 @@ def places(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     unknown = unknown_places(said)
     if unknown:
         raise ConfigError(
-            f"{where}: {key} names {unknown[0]!r}, a place hunter does not know: write a "
+            f"{where}: {key} names {unknown[0]!r}, a place hunter does not know"
+            f"{spelled_like(unknown[0])}: write a "
             'country, a region ("EU", "EMEA", "APAC", "ปริมณฑล"), a province, a city or "remote"'
         )
     return said

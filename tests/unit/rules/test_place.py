@@ -254,6 +254,9 @@ def test_places_in_the_filter_and_a_chats_are_checked_at_load() -> None:
     own = ["Remote (US)", "Austin, TX", "100% remote", "remote within Austria", "全职远程"]
     config = parse_config({"sources": [source], "filter": {"places": own}})
     assert config.filter.places == tuple(own)
+    # A near miss of a known place names it (a new user's find: "Chaing Mai" was refused bare)
+    with pytest.raises(ConfigError, match='does not know \\(did you mean "Chiang Mai"\\?\\)'):
+        parse_config({"sources": [source], "filter": {"places": ["Chaing Mai"]}})
     with pytest.raises(ConfigError, match="'Remote Qwertyville', a place hunter does not know"):
         parse_config({"sources": [source], "filter": {"places": ["Remote Qwertyville"]}})
     with pytest.raises(ConfigError, match="must be a list of place names"):
