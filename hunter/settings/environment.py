@@ -245,18 +245,23 @@ def _check_supabase(url: str, key: str | None) -> None:
     )
 
 
+# What a URL libpq reads as meant may hold after its authority: a path (the database) and a
+# query of key=value pairs; no fragment, no "@" outside a value
+_REST = re.compile(r"(?:/[^?#@]*)?(?:\?[^=&#@]+=[^&#]*(?:&[^=&#@]+=[^&#]*)*)?")
+
+
 def _unencoded(url: str) -> str:
     """A character a URL's user or password cannot hold as it is ("@", "/", "#", "?"); "" when
-    none. Its authority ends at the first "/", "?" or "#": two "@" in it, or a user:password
-    cut there before its "@" (not a host:port), is one written as it is."""
+    none. A URL whose authority holds one "@" at most and whose rest is a path and a query is
+    read as meant; else the user or password is what comes before its last "@", and the
+    first of those characters in it is named ("a@b?TAIL@host": libpq read "?TAIL@host" as
+    the query and said it back, the password's end with it)."""
+    after = url.split("://", 1)[1]
     authority = urlsplit(url).netloc
-    if authority.count("@") > 1:
-        return "@"
-    rest = url.split("://", 1)[1][len(authority) :]
-    password = authority.partition(":")[2]
-    if "@" not in authority and password and not password.isdigit() and "@" in rest:
-        return rest[0]
-    return ""
+    if authority.count("@") <= 1 and _REST.fullmatch(after[len(authority) :]):
+        return ""
+    userinfo = after.rpartition("@")[0]
+    return next((char for char in "@/#?" if char in userinfo), "")
 
 
 def _password_of(url: str | None) -> str | None:

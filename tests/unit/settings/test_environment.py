@@ -22,6 +22,11 @@ SOURCE = {"name": "b", "kind": "rss", "url": "https://x.test/feed"}
         ("postgresql://bob:Top/Secret99@db.example.test/hunter", "/"),
         ("postgres://bob:Top#Secret99@db.example.test/hunter", "#"),
         ("postgresql://bob:Top?Secret99@db.example.test/hunter", "?"),
+        # A new user's find: an "@" and then "?", "#" or "/" slipped through, and libpq said
+        # the password's end back ("SECRETTAIL@127.0.0.1:5544/...")
+        ("postgresql://bob:Top@Secret?Xyz99@127.0.0.1:5544/hunter", "@"),
+        ("postgresql://bob:Top@Secret#Xyz99@127.0.0.1:5544/hunter", "@"),
+        ("postgresql://bob:p@Secret#w/rd?Xyz99@127.0.0.1:5544/hunter", "@"),
     ],
 )
 def test_a_password_written_as_it_is_is_refused_without_showing_it(
