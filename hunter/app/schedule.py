@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("hunter")
 
 WAKE_MIN_SECONDS = 1.0  # a source due again at once waits this long: no busy loop
+# A poll that failed (the database restarting) is tried again as a failed push is, after the
+# first of backoff_seconds, doubled each time it fails again, up to the poll's interval: a
+# blip of seconds delayed alerts by half an hour
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
@@ -98,9 +101,10 @@ def run_forever(
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
     first = True  # the first poll reads a fixed schedule's sources at once, as before
+    failed = 0  # polls failed in a row
 
     def poll() -> None:
-        nonlocal first
+        nonlocal first, failed
         with busy:
             if hunter.stop.is_set():  # a stop that came as the scheduler started
                 stop_scheduler()
@@ -109,13 +113,18 @@ def run_forever(
                 hunter.poll(ahead=0.0, fixed_now=first)  # the sources due now
                 first = False
                 health.polled(datetime.now(tz))
+                failed = 0
                 wake(hunter.next_wake())
             except StoreGone as exc:  # polling on would forget what was sent: stop
                 gone.append(exc)
                 hunter.stop.set()
                 stop_scheduler()
             except HunterError as exc:
-                log.error("poll failed: %s", exc)
+                failed += 1
+                first_wait = max(config.backoff_seconds[0], WAKE_MIN_SECONDS)
+                after = min(first_wait * 2 ** (failed - 1), interval)
+                log.error("poll failed: %s; tried again in %s", exc, _seconds(after))
+                wake(datetime.now(tz) + timedelta(seconds=after))
             except Exception:  # a bug must not kill the scheduler: log it and poll again later
                 log.exception("poll failed unexpectedly")
 
@@ -169,3 +178,8 @@ def run_forever(
     if gone:
         raise gone[0]
     log.info("stopped")
+
+
+def _seconds(seconds: float) -> str:
+    """A wait as the log says it: "60 s", "4 min"."""
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"

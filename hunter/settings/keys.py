@@ -107,7 +107,8 @@ TOP = (
     Key(
         "backoff_seconds",
         "waits after the 1st..5th failed push, each above 0 and at most a day; the 5th parks "
-        "the batch and paces its probes",
+        "the batch and paces its probes. A poll that failed (the database away) is tried again "
+        "after the 1st (1 s at least), doubled each time, up to `interval_minutes`",
         (1.0, 5.0, 30.0, 120.0, 300.0),
         shown="`[1, 5, 30, 120, 300]`",
     ),

@@ -7,11 +7,13 @@ tests need not wait minutes; the logic is the same as with the defaults.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,15 +190,25 @@ def test_monthly_limit_waits_without_burning_attempts(setup: Setup) -> None:
     assert_once(setup.line, titles)
 
 
-def test_database_lost_between_push_and_its_result(setup: Setup) -> None:
-    socket_path = postgres.unix_socket_of(setup.database_url)
-    parts = urlsplit(setup.database_url)
+@contextlib.contextmanager
+def behind_a_proxy(database_url: str) -> Iterator[tuple[Proxy, str]]:
+    """The test database behind a TCP proxy a test can cut ("the database is down"), and the
+    URL that reaches it through the proxy."""
+    socket_path = postgres.unix_socket_of(database_url)
+    parts = urlsplit(database_url)
     proxy = Proxy(socket_path or (parts.hostname or "127.0.0.1", parts.port or 5432))
     try:
         userinfo = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else "postgres@"
-        proxied = urlunsplit(
-            (parts.scheme, f"{userinfo}127.0.0.1:{proxy.port}", parts.path, "", "")
+        yield (
+            proxy,
+            urlunsplit((parts.scheme, f"{userinfo}127.0.0.1:{proxy.port}", parts.path, "", "")),
         )
+    finally:
+        proxy.close()
+
+
+def test_database_lost_between_push_and_its_result(setup: Setup) -> None:
+    with behind_a_proxy(setup.database_url) as (proxy, proxied):
         setup.env["DATABASE_URL"] = proxied
         titles = setup.prime_then_post(2)
         setup.line.on_accept = proxy.cut
@@ -211,8 +223,33 @@ def test_database_lost_between_push_and_its_result(setup: Setup) -> None:
         assert again.returncode == 0, again.stderr
         assert [p.status for p in setup.line.pushes] == [200, 409]
         assert_once(setup.line, titles)
-    finally:
-        proxy.close()
+
+
+def test_a_worker_whose_database_blinked_polls_again_within_seconds(setup: Setup) -> None:
+    """A new user's find: the database restarted for a few seconds, the poll failed, and
+    `hunter run` read nothing more for half an hour (its interval). A failed poll is tried
+    again as a failed push is: after backoff_seconds' first, doubled, up to the interval."""
+    with behind_a_proxy(setup.database_url) as (proxy, proxied):
+        setup.configure(interval_minutes=0.1, backoff_seconds=[1, 1, 1, 1, 1])  # polls 6 s apart
+        process = start_hunter(setup.folder, "run", env={**setup.env, "DATABASE_URL": proxied})
+        try:
+
+            def read_after(hits: int) -> bool:  # the board is read again within 30 s
+                deadline = time.monotonic() + 30
+                while setup.board.hits.get("/jobs", 0) <= hits and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                return setup.board.hits.get("/jobs", 0) > hits
+
+            assert read_after(0)  # the first poll
+            proxy.cut()
+            time.sleep(8)  # a poll fails, and is tried again after 1 s, 2 s, 4 s
+            proxy.restore()
+            assert read_after(setup.board.hits["/jobs"])
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _out, err = process.communicate(timeout=60)
+        assert "; tried again in 1 s" in err and "; tried again in 2 s" in err, err
+        assert "Traceback" not in err
 
 
 def test_one_rejected_listing_does_not_hold_back_the_others(setup: Setup) -> None:
