@@ -83,6 +83,11 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         on = bool(chats[2])
         inbox, hooks = _chat(config, env, routes, chats, resources) if port and on else (None, [])
         hooks += _off(chats[2]) if port else []
+        if env.status_token and not args.once and not port:
+            log.warning(
+                "HUNTER_STATUS_TOKEN is set but PORT is not: the status page is served only by "
+                "a web service; set PORT (docs/status-page.md)"
+            )
         if on and not args.once and not port:
             log.warning(
                 "%s is set but PORT is not: the chat's webhook cannot be reached; run hunter "

@@ -150,7 +150,7 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         raise ConfigError(
             "HUNTER_STATUS_TOKEN must be 24 to 256 of A-Z, a-z, 0-9, _ and - (it is all that "
             "keeps the status page to you); make one with "
-            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+            "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
         )
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)

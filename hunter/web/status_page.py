@@ -64,7 +64,7 @@ def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetim
         given = (query.get("token") or [""])[0].encode("ascii", "replace")
         if given:  # from the chat's link: set the cookie, and drop the token from the address
             if not hmac.compare_digest(given, expected):
-                return _refused()
+                return _refused(page=True)
             secure = "; Secure" if headers.get(b"x-forwarded-proto") == b"https" else ""
             cookie = (
                 f"{COOKIE}={token}; Path=/status; HttpOnly; SameSite=Strict; "
@@ -72,7 +72,7 @@ def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetim
             )
             return Answer(303, b"", (("location", "/status"), ("set-cookie", cookie), *PRIVATE))
         if not shown(headers):
-            return _refused()
+            return _refused(page=True)
         try:
             report = gather()
         except HunterError as exc:
@@ -82,7 +82,7 @@ def pages(token: str, gather: Gather, timezone: str, clock: Callable[[], datetim
 
     def document(target: str, headers: Headers) -> Answer:
         if not shown(headers):
-            return _refused()
+            return _refused(page=False)
         try:
             body = redact(as_json(gather())).encode("utf-8")
         except HunterError as exc:
@@ -99,10 +99,21 @@ def _unavailable(error: HunterError) -> Answer:
     return Answer(503, said.encode(), (("content-type", "application/json"), *PRIVATE))
 
 
-def _refused() -> Answer:
+_REFUSED_PAGE = (
+    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    "<title>hunter</title><p>This page needs its link with the status token: the owner's "
+    "chat's สถานะ ends with it, or open /status?token=&lt;HUNTER_STATUS_TOKEN&gt;.</p>"
+).encode()
+
+
+def _refused(page: bool) -> Answer:
+    """401: for a browser, a line it shows (a phone showed raw JSON); for a script, JSON
+    naming the header (the page's cookie is not sent to /status.json)."""
+    if page:
+        return Answer(401, _REFUSED_PAGE, (*HTML, ("www-authenticate", "Bearer"), *PRIVATE))
     return Answer(
         401,
-        b'{"message": "show the status token (Authorization: Bearer, or /status?token=)"}',
+        b'{"message": "show the status token: Authorization: Bearer <HUNTER_STATUS_TOKEN>"}',
         (("content-type", "application/json"), ("www-authenticate", "Bearer"), *PRIVATE),
     )
 

@@ -113,6 +113,17 @@ def test_a_person_opens_the_page_in_a_browser(
         ).stdout
         shot = tmp_path / "status.png"
         subprocess.run([*browser, f"--screenshot={shot}", link], capture_output=True, timeout=60)
+        # Without its token, in a fresh profile (no cookie): words, not raw JSON
+        fresh = [a for a in browser if not a.startswith("--user-data-dir=")]
+        fresh.append(f"--user-data-dir={tmp_path / 'other'}")
+        refused = subprocess.run(
+            [*fresh, "--dump-dom", f"{url}/status"], capture_output=True, text=True, timeout=60
+        ).stdout
+        subprocess.run(
+            [*fresh, f"--screenshot={tmp_path / 'refused.png'}", f"{url}/status"],
+            capture_output=True,
+            timeout=60,
+        )
     finally:
         process.terminate()  # type: ignore[attr-defined]
         process.wait(30)  # type: ignore[attr-defined]
@@ -121,6 +132,7 @@ def test_a_person_opens_the_page_in_a_browser(
     assert "HTTP 503" in dom and "✅" in dom  # the failing one says why, the other is well
     assert TOKEN not in dom
     assert shot.is_file() and shot.stat().st_size > 8_000  # not a blank page
+    assert "needs its link with the status token" in refused and "{" not in refused
     if SCREENSHOT:
         Path(SCREENSHOT).write_bytes(shot.read_bytes())
 
@@ -248,3 +260,17 @@ def test_eight_viewers_never_hold_up_lines_signed_requests(
     finally:
         process.terminate()  # type: ignore[attr-defined]
         process.wait(30)  # type: ignore[attr-defined]
+
+
+def test_a_status_token_without_port_says_the_page_is_off(
+    tmp_path: Path, board: Board, env: dict[str, str]
+) -> None:
+    """A new user's find: HUNTER_STATUS_TOKEN on one's own server, without PORT, started as
+    if the page were there, and status-page.md never named PORT."""
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", [("1", "seed")]))])
+    process = start_hunter(tmp_path, "run", env={**env, "HUNTER_STATUS_TOKEN": TOKEN})
+    time.sleep(3)
+    process.terminate()  # type: ignore[attr-defined]
+    _out, err = process.communicate(timeout=60)  # type: ignore[attr-defined]
+    assert "HUNTER_STATUS_TOKEN is set but PORT is not: the status page is served" in err
+    assert TOKEN not in err

@@ -64,5 +64,5 @@ def _check_secret(secret: str | None, token: str | None) -> None:
     if not re.fullmatch(r"[A-Za-z0-9_-]{16,256}", secret):
         raise ConfigError(
             "TELEGRAM_WEBHOOK_SECRET must be 16 to 256 of A-Z, a-z, 0-9, _ and -; make one with "
-            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+            "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
         )

@@ -79,6 +79,14 @@ def test_no_token_no_report(page: tuple[int, SQLiteStore]) -> None:
         assert status == 401, (target, headers)
         assert b"board" not in body and TOKEN.encode() not in body
         assert found.get("www-authenticate") == "Bearer"
+        # A browser is told in words (a phone showed raw JSON); a script, the header to send
+        if target.startswith("/status.json"):
+            assert found["content-type"] == "application/json"
+            assert b"Authorization: Bearer <HUNTER_STATUS_TOKEN>" in body
+        else:
+            assert found["content-type"].startswith("text/html")
+            assert "default-src 'none'" in found["content-security-policy"]
+            assert b"needs its link with the status token" in body
 
 
 def test_a_bearer_token_reads_the_page_and_its_json(page: tuple[int, SQLiteStore]) -> None:
