@@ -5,11 +5,15 @@ a SQLite file there would forget what was sent).
 Each platform sets its variables in every service's environment, by its documentation:
 Render (RENDER, RENDER_SERVICE_ID), Railway (RAILWAY_PROJECT_ID, RAILWAY_ENVIRONMENT_NAME,
 RAILWAY_SERVICE_ID), GitHub Actions (GITHUB_ACTIONS=true), Heroku (DYNO), Fly.io
-(FLY_APP_NAME), Cloud Run (K_SERVICE) and Kubernetes (KUBERNETES_SERVICE_HOST).
+(FLY_APP_NAME), Cloud Run (K_SERVICE) and Kubernetes (KUBERNETES_SERVICE_HOST). A service of
+one's own server under systemd is told by its stdout being the journal (JOURNAL_STREAM).
 """
 
 from __future__ import annotations
 
+import io
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -42,9 +46,29 @@ HOSTS = (
 )
 
 
+# A service of one's own server under systemd, whose output goes to the journal: nobody reads
+# it as a chat either (a new user's find: alerts "sent" there were lost)
+JOURNAL = Host("a systemd service (its output goes to the journal)", ("JOURNAL_STREAM",), None)
+
+
 def host_of(environ: Mapping[str, str]) -> Host | None:
     """The platform hunter runs on, or None: a person's own machine, whose terminal is read."""
-    return next((h for h in HOSTS if any(environ.get(mark) for mark in h.marks)), None)
+    found = next((h for h in HOSTS if any(environ.get(mark) for mark in h.marks)), None)
+    return found or (JOURNAL if _output_is_the_journal(environ) else None)
+
+
+def _output_is_the_journal(environ: Mapping[str, str]) -> bool:
+    """Whether stdout is systemd's journal: JOURNAL_STREAM holds the device and inode of the
+    stream systemd connected, for a process to compare with its own (systemd.exec(5)). Only
+    that: a terminal a systemd service opened passes the variable on to its shells."""
+    device, _, inode = environ.get("JOURNAL_STREAM", "").partition(":")
+    if not (device.isdigit() and inode.isdigit()):
+        return False
+    try:
+        stat = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+    return (stat.st_dev, stat.st_ino) == (int(device), int(inode))
 
 
 def refuse_ephemeral_sqlite(environ: Mapping[str, str]) -> None:

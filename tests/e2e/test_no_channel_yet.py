@@ -6,12 +6,14 @@ the channel. A host whose disk does not outlive a run refuses SQLite, GitHub Act
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.board import Board, html_source
-from tests.support.cli import base_env, run_hunter, write_config
+from tests.support.cli import base_env, hunter_command, run_hunter, write_config
 from tests.support.line_standin import LineStandIn
 from tests.support.telegram_standin import TelegramStandIn
 
@@ -131,3 +133,41 @@ def test_a_host_whose_disk_does_not_last_refuses_sqlite(
     assert "Traceback" not in result.stderr
     assert needle in result.stderr and "SUPABASE_URL" in result.stderr
     assert not (tmp_path / "hunter.db").exists()
+
+
+def test_a_systemd_service_whose_output_is_the_journal_is_a_host(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: hunter as a systemd service of one's own server, with no channel
+    yet, printed its alerts into the journal and counted them sent. Its stdout being the
+    journal (JOURNAL_STREAM names the stream's device and inode, systemd.exec(5)) makes it a
+    host: alerts wait. The variable alone, passed on to a terminal's shells, does not."""
+    write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
+    journal = tmp_path / "journal.log"
+
+    def run_as_a_service(stream: str) -> subprocess.CompletedProcess[str]:
+        with journal.open("w") as out:
+            mark = os.fstat(out.fileno())
+            env = base_env(tmp_path, JOURNAL_STREAM=stream or f"{mark.st_dev}:{mark.st_ino}")
+            return subprocess.run(
+                hunter_command("run", "--once"),
+                cwd=tmp_path,
+                env=env,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=90,
+                check=False,
+            )
+
+    assert run_as_a_service("").returncode == 0  # primes
+    board.serve_jobs("/jobs", NEW + FIRST)
+    result = run_as_a_service("")
+    assert result.returncode == 0, result.stderr
+    assert "New python bot" not in journal.read_text() + result.stderr
+    assert "no channel is set on a systemd service (its output goes to the journal)" in (
+        result.stderr
+    )
+    assert outbox(tmp_path, base_env(tmp_path))["outbox"]["pending"] == 2  # type: ignore[index]
+    other = run_as_a_service("1:2")  # the variable of another stream: a person's terminal
+    assert other.returncode == 0 and "New python bot" in journal.read_text()
