@@ -293,12 +293,15 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
 def prune(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     least = TOP_KEY["prune_after_days"].least or 1
+    most = TOP_KEY["prune_after_days"].most or 3650
     if args.days is not None and not args.days >= least:
         # A listing still on its page, seen less than a day ago, forgotten, is alerted again
         raise ConfigError(
             f"--days must be {least:g} or more, as prune_after_days: a listing seen "
             "more recently may still be on its page, and once forgotten it is alerted again"
         )
+    if args.days is not None and not args.days <= most:  # 99999 days: a date no clock has
+        raise ConfigError(f"--days must be {most:g} or fewer, as prune_after_days")
     days = config.prune_after_days if args.days is None else args.days
     with open_store(env, create=False) as store:
         deleted = prune_store(store, config, utcnow(), days)

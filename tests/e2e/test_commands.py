@@ -102,6 +102,8 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     # Rows seen less than a day ago may be of listings still on their page: never pruned
     early = run_hunter(tmp_path, "prune", "--days", "0", env=env)
     assert early.returncode == 2 and "--days must be 1 or more" in early.stderr
+    late = run_hunter(tmp_path, "prune", "--days", "99999", env=env)  # a new user's find
+    assert late.returncode == 2 and "--days must be 3650 or fewer" in late.stderr
     pruned = run_hunter(tmp_path, "prune", "--days", "1", env=env)
     assert pruned.returncode == 0 and "pruned 0 rows not seen for 1 day (" in pruned.stdout
     retry = run_hunter(tmp_path, "retry", "board:1", env=env)
