@@ -8,6 +8,7 @@ refreshed, a never-primed source primed silently, a flood recorded quietly with 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -142,12 +143,8 @@ class Poller:
         mine = [s for s in sources if s.name in claimed]
         mine.sort(key=lambda s: states[s.name].read_reason != WAITED if s.name in states else True)
         not_due = len(self.config.sources) - len(mine)
-        reads = []
-        if mine:  # a cron run with nothing due loads no HTTP client and no reader
-            from hunter.sources.reader import read_sources
-
-            timeout = self.config.fetch_timeout_seconds
-            reads = read_sources(mine, states, timeout, now, stop=self.stop)
+        # A cron run with nothing due loads no HTTP client and no reader
+        reads = _read(self, mine, states, now, until) if mine else []
         polled = self._take(reads, states, now, prime=False, next_reads=next_reads)
         return replace(polled, not_due=not_due)
 
@@ -376,6 +373,36 @@ def fresh_burst(listings: Sequence[Listing], flood: int, state: SourceState | No
         return False
     after = (since - POSTED_SLACK).astimezone(UTC).isoformat(timespec="seconds")
     return sum(1 for x in listings if x.posted and x.posted >= after) > flood
+
+
+def _read(
+    poller: Poller,
+    mine: list[SourceConfig],
+    states: dict[str, SourceState],
+    now: datetime,
+    until: datetime,
+) -> list[SourceRead]:
+    """Read the sources a poll claimed until `until`. What a stop cut short (Ctrl-C, a
+    deploy's SIGTERM) is due again at once, not when the claim runs out: the next `run
+    --once` said "not due yet" for a minute."""
+    from hunter.sources.reader import read_sources
+
+    timeout = poller.config.fetch_timeout_seconds
+    try:
+        reads = read_sources(mine, states, timeout, now, stop=poller.stop)
+    except KeyboardInterrupt:  # `run --once` in a terminal: Python's own Ctrl-C
+        _release([s.name for s in mine], until, poller.store, now)
+        raise
+    _release([r.name for r in reads if r.stopped], until, poller.store, now)
+    return reads
+
+
+def _release(stopped: list[str], until: datetime, store: Store, now: datetime) -> None:
+    """The sources whose read a stop cut short: due at `now`, as the claim was taken (a
+    compare-and-set: a claim that is no longer this poll's, until `until`, stays)."""
+    if stopped:
+        with contextlib.suppress(StoreError):  # the claim runs out by itself then
+            store.sources.claim(dict.fromkeys(stopped, until), now)
 
 
 def _warn(read: SourceRead, verdict: HealthVerdict, state: SourceState | None) -> None:

@@ -625,3 +625,24 @@ def test_a_source_whose_selectors_find_nothing_says_so_at_each_poll(
     write_config(tmp_path, [html_source("board", board.url + "/jobs")])  # the typo mended
     mended = run_hunter(tmp_path, "run", "--once", env=env)
     assert "no listing found" not in mended.stderr and "1 primed" in mended.stderr
+
+
+def test_a_first_read_stopped_by_ctrl_c_is_due_again_at_once(tmp_path: Path, board: Board) -> None:
+    """A new user's find: Ctrl-C during a first read that hung left its source claimed, so
+    the next `run --once` said "1 source not due yet" for a minute. A read a stop cut short
+    is due again at once."""
+    url = board.serve_jobs("/jobs", FIRST, hang=30)  # no answer before the stop
+    write_config(tmp_path, [html_source("board", url)], schedule="learned")
+    env = base_env(tmp_path)
+    process = start_hunter(tmp_path, "run", "--once", env=env)
+    deadline = time.monotonic() + 30
+    while not board.hits.get("/jobs") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert "Traceback" not in err
+    board.serve_jobs("/jobs", FIRST)
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    assert "not due yet" not in again.stdout + again.stderr
+    assert "1 listing, 0 new matching, 1 primed" in again.stderr
