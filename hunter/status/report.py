@@ -59,6 +59,7 @@ def gather(
     found = store.status(now, rows)
     configured = {source.name for source in config.sources}
     rules = store.chat.rules(now)
+    named, quota = channels.quota_name, quota_view(channels)
     chat_views = chats(
         destinations,
         store.pace.chats(),
@@ -67,10 +68,10 @@ def gather(
         config.calendar.month(now),
         store.outbox.sent_by_chat(config.calendar.month_bounds(now)[0]),
         channels,
+        counted=quota is not None,
     )
     fresh = freshness(store.outbox.sent_times(now - timedelta(days=FRESH_DAYS)))
     days = history(store.reads.by_day(days_of(now, config.timezone)))
-    named, quota = channels.quota_name, quota_view(channels)
     counts = found.outbox
     outbox = OutboxCounts(counts["pending"], counts["sending"], counts["retry"], counts["stuck"])
     owner = next((c for c in chat_views if c.name == OWNER_NAME), None)
@@ -169,10 +170,12 @@ def chats(
     month: str,
     sent: Mapping[str, int],
     channels: Reporting,
+    counted: bool = True,
 ) -> list[ChatView]:
     """Each chat alerts go to: where, how many a push reaches (where its channel counts one
     message for each), what its pushes cost this month, the listings it was sent this month
-    (`sent`), what waits for it (`waiting`: its rows not sent, by state), its mutes."""
+    (`sent`), what waits for it (`waiting`: its rows not sent, by state), its mutes.
+    `counted`: whether the paced channel counts messages (the terminal does not)."""
     found = []
     for name in destinations.names():
         to = destinations.to_of(name)
@@ -189,7 +192,9 @@ def chats(
                 name=name or OWNER_NAME,
                 to=to,
                 where=where,
-                paced=where.channel == channels.quota_name,
+                # A channel that counts no message (the terminal) says what it was sent: "1
+                # recipient, 0 messages this month" beside 4 printed (a new user's find)
+                paced=counted and where.channel == channels.quota_name,
                 recipients=1 if single else (row.members if row else None),
                 gone=row is not None and row.gone,
                 messages_this_month=row.spent_in(month) if row else 0,

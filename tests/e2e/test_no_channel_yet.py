@@ -78,6 +78,9 @@ def test_on_a_persons_own_machine_the_terminal_is_the_channel(tmp_path: Path, bo
     assert "New python bot" in result.stdout
     check = run_hunter(tmp_path, "check", env=env)
     assert "alerts: owner -> terminal (printed here: no channel is set" in check.stdout
+    # What it printed, not "1 recipient, 0 messages this month" (a new user's find)
+    status = run_hunter(tmp_path, "status", env=env).stdout
+    assert "owner (terminal): terminal, no monthly quota, 2 sent this month, 0 waiting" in status
 
 
 def test_a_telegram_token_without_a_chat_waits_on_a_host_and_check_names_the_owner_line(
