@@ -165,16 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         from hunter.app import commands
 
+        commands.reader_back()
         command: Callable[..., int] = getattr(commands, args.command)
-        code = command(args, _load)
-        if commands.reader_gone():  # nothing more to the closed pipe at exit; the code stands
-            _stdout_to_devnull()
-        return code
+        return command(args, _load)
     except HunterError as exc:
         _last_words(f"hunter: {redact(str(exc))}")
-        said = sys.modules.get("hunter.app.commands")  # imported when a command ran
-        if said is not None and said.reader_gone():
-            _stdout_to_devnull()
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
@@ -190,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"hunter: unexpected error ({type(exc).__name__}); please report it with the log"
         )
         return 1
+    finally:
+        said = sys.modules.get("hunter.app.commands")  # imported when a command ran
+        if said is not None and said.reader_gone():  # its output met a closed pipe: nothing
+            _stdout_to_devnull()  # more to it at exit; the command's code stands
 
 
 def _stdout_to_devnull() -> None:

@@ -8,7 +8,6 @@ import logging
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from hunter import channels
 from hunter.app.service import Hunter, prune_store, utcnow, worker_name
@@ -54,6 +53,11 @@ def _say(text: str) -> None:
 def reader_gone() -> bool:
     """Whether a command's output met a reader that had left (cli ends it quietly)."""
     return _Reader.gone
+
+
+def reader_back() -> None:
+    """A new command's output has its reader (a process may run several: the tests')."""
+    _Reader.gone = False
 
 
 def run(args: argparse.Namespace, load: Loader) -> int:
@@ -118,14 +122,13 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                     "`hunter run --once --all` reads every source now, and `hunter status` "
                     "says when each is read next"
                 )
-            held = result.delivery
-            if held.held_by == "quiet hours" and held.held and held.next_push_at:
+            until = result.held_until("%H:%M")
+            if until and result.delivery.held_by == "quiet hours":
                 # Where the alerts print, what waits is said too (at night a newcomer's try
                 # printed nothing, the reason only in the log)
-                until = held.next_push_at.astimezone(ZoneInfo(config.timezone))
                 _say(
-                    f'{plural(held.held, "alert")} held by quiet_hours = "{config.quiet_hours}" '
-                    f"until {until:%H:%M} {config.timezone}; `hunter status` lists what waits"
+                    f"{plural(result.delivery.held, 'alert')} held by quiet_hours = "
+                    f'"{config.quiet_hours}" until {until}; `hunter status` lists what waits'
                 )
             if result.all_sources_failed:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
@@ -135,11 +138,9 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 # The first hour's run primes and pushes nothing: a revoked token would pass
                 # unseen until the first new listing, so each is asked (exit 2 on its 401).
                 # Not on a quiet tick: it loads no channel's SDK (a tenth of a cron's run).
-                _check_line(env)
-                _check_telegram(env, config)
+                _check_tokens(env, config)
             return 0
-        _check_line(env)
-        _check_telegram(env, config)
+        _check_tokens(env, config)
         from hunter.app import collector
         from hunter.app.schedule import run_forever
 
@@ -234,6 +235,12 @@ def _port(env: Environment) -> int | None:
     if not raw.isdigit() or not 0 < int(raw) < 65536:
         raise ConfigError(f"PORT must be a TCP port number, got {raw!r}")
     return int(raw)
+
+
+def _check_tokens(env: Environment, config: Config) -> None:
+    """Each channel's token in use proved at once (a worker's start, a first run)."""
+    _check_line(env)
+    _check_telegram(env, config)
 
 
 def _check_line(env: Environment) -> None:

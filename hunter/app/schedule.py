@@ -46,9 +46,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("hunter")
 
 WAKE_MIN_SECONDS = 1.0  # a source due again at once waits this long: no busy loop
-# A poll that failed (the database restarting) is tried again as a failed push is, after the
-# first of backoff_seconds, doubled each time it fails again, up to the poll's interval: a
-# blip of seconds delayed alerts by half an hour
 STOP_GRACE_SECONDS = 25.0  # Render gives 30 s after SIGTERM; Railway as long as drainingSeconds
 
 
@@ -120,6 +117,9 @@ def run_forever(
                 hunter.stop.set()
                 stop_scheduler()
             except HunterError as exc:
+                # Tried again as a failed push is: after the first of backoff_seconds, doubled
+                # each time it fails again, up to the interval (a database's blip of seconds
+                # delayed alerts by half an hour)
                 failed += 1
                 first_wait = max(config.backoff_seconds[0], WAKE_MIN_SECONDS)
                 after = min(first_wait * 2 ** (failed - 1), interval)

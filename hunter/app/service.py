@@ -67,6 +67,14 @@ class PollReport:
         """Listings recorded as seen and not sent: a source read for the first time."""
         return sum(s.count(RowStatus.PRIMED) for s in self.sources)
 
+    def held_until(self, shape: str) -> str:
+        """When what the pace or quiet hours held may go, on the user's clock ("07:00
+        Asia/Bangkok" for "%H:%M"); "" when nothing was held."""
+        at = self.delivery.next_push_at
+        if not self.delivery.held or at is None:
+            return ""
+        return f"{at.astimezone(ZoneInfo(self.timezone)):{shape}} {self.timezone}"
+
     def line(self) -> str:
         reads = [s.read for s in self.sources]
         new = sum(s.count(RowStatus.PENDING) for s in self.sources)
@@ -85,12 +93,8 @@ class PollReport:
         ]
         if self.delivery.failed:
             parts.append(f"{self.delivery.failed} waiting after a failed push")
-        if self.delivery.held and self.delivery.next_push_at:
-            until = self.delivery.next_push_at.astimezone(ZoneInfo(self.timezone))
-            parts.append(
-                f"{self.delivery.held} held by {self.delivery.held_by} until "
-                f"{until:%Y-%m-%d %H:%M} {self.timezone}"
-            )
+        if until := self.held_until("%Y-%m-%d %H:%M"):
+            parts.append(f"{self.delivery.held} held by {self.delivery.held_by} until {until}")
         if unchanged:
             parts.append(f"{unchanged} unchanged (304)")
         if self.not_due:
