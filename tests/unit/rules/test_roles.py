@@ -58,7 +58,6 @@ def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str)
         "Technical Support Engineer",
         "Application Support (MRT Silom/BTS Sala Deang)",
         "NOC Engineer (Junior–Team Lead)",
-        "System Administrator (Outsource)",
         "เจ้าหน้าที่ IT ประจำสาขา",
         "ช่างไอทีซัพพอร์ท",
         "Großhandel ช่างไอที",  # "ß" folds to two letters: the title's end moves
@@ -70,6 +69,29 @@ def test_it_support_brings_a_job_like_it_marked_as_not_its_words(title: str) -> 
     assert (matched, reason, kin) == (True, "not your words: a job like 'IT Support'", "IT Support")
     marked = judge(listing, FilterConfig(include=("IT Support",))).marked(listing)
     assert f"{KIN_MARK} “IT Support”" in details(marked)  # what the card says
+
+
+def test_a_system_administrator_is_next_to_it_support_not_one_of_its_jobs() -> None:
+    # ISCO-08 keeps them apart: systems administrators (2522) are professionals beside network
+    # and database administrators; user support (3512) technicians beside systems technicians
+    # (3513). A sysadmin's chat was sent every helpdesk job as "a job like" its words
+    sysadmin = FilterConfig(include=("System Administrator", "ผู้ดูแลระบบ"))
+    for title in ("IT Support", "Application Support", "เจ้าหน้าที่ไอทีซัพพอร์ต", "Helpdesk Agent"):
+        assert both(job(title), sysadmin)[:2] == (False, "no include keyword"), title
+    assert both(job("Linux Administrator"), sysadmin)[:2] == (
+        True,
+        "not your words: a job like 'System Administrator'",
+    )
+    assert both(job("Database Administrator (Oracle)"), sysadmin)[:2] == (
+        True,
+        "near your words: a job next to 'System Administrator'",
+    )
+    # ... and a helpdesk chat still hears of a sysadmin's job, as one next to its words
+    helpdesk = FilterConfig(include=("IT Support",))
+    assert both(job("System Administrator (Outsource)"), helpdesk)[:2] == (
+        True,
+        "near your words: a job next to 'IT Support'",
+    )
 
 
 def test_a_thumbs_up_of_it_support_in_bangkok_brings_technical_support_in_bangkok() -> None:

@@ -191,16 +191,16 @@ def test_two_titles_that_share_only_role_words_or_thai_boilerplate_are_not_alike
 def test_one_thumbs_up_of_another_trade_than_the_chats_words_teaches_it_only_with_a_second() -> (
     None
 ):
-    """Made-up titles: a network engineer 👍s a "System Administrator" job (next to theirs, of
-    the IT-support family): one 👍 brings no IT-support job; a second 👍 of one does. A chat
-    whose words name no trade ("python") is taught by one 👍, as before."""
+    """Made-up titles: a network engineer 👍s a "NOC Engineer" job (next to theirs, of the
+    IT-support family): one 👍 brings no IT-support job; a second 👍 of one does. A chat whose
+    words name no trade ("python") is taught by one 👍, as before."""
     from hunter.rules.taste import Tap, taste
 
-    words, job = ("network engineer",), "Helpdesk Administrator"
-    sysadmin = Tap(True, "System Administrator (Outsource)")
-    assert taste((sysadmin,), words).drawn(job, "") == ""
-    assert taste((sysadmin, Tap(True, "Helpdesk")), words).drawn(job, "") == "Helpdesk"
-    assert taste((sysadmin,), ("python",)).drawn(job, "") == "System Administrator (Outsource)"
+    words, job = ("network engineer",), "Helpdesk Engineer"
+    noc = Tap(True, "NOC Engineer (Outsource)")
+    assert taste((noc,), words).drawn(job, "") == ""
+    assert taste((noc, Tap(True, "Helpdesk")), words).drawn(job, "") == "Helpdesk"
+    assert taste((noc,), ("python",)).drawn(job, "") == "NOC Engineer (Outsource)"
 
 
 def test_a_thumbs_up_of_a_job_in_a_field_is_for_the_chats_own_role_not_the_field() -> None:
