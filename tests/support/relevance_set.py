@@ -33,9 +33,11 @@ UNSEEN = PEOPLE.with_name("unseen.json")
 FRESH = PEOPLE.with_name("fresh.json")
 # The same, judged at the start of the stop after, measured at its start and its end only
 BLIND = PEOPLE.with_name("blind.json")
+# The same, judged at the start of the stop after that, measured at its start and its end only
+BLIND2 = PEOPLE.with_name("blind2.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "fresh", "blind", "others")
+SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -99,7 +101,13 @@ def people(which: str = "own") -> list[Person]:
             )
             for name, p in json.loads(OTHERS.read_text(encoding="utf-8")).items()
         ]
-    sets = {"held back": HELD_BACK, "unseen": UNSEEN, "fresh": FRESH, "blind": BLIND}
+    sets = {
+        "held back": HELD_BACK,
+        "unseen": UNSEEN,
+        "fresh": FRESH,
+        "blind": BLIND,
+        "blind 2": BLIND2,
+    }
     path = sets.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
@@ -159,6 +167,6 @@ def pooled(layer: str, which: str = "own") -> tuple[Score, dict[str, Score]]:
 
 
 __all__ = [
-    "BLIND", "DUPES", "FRESH", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
+    "BLIND", "BLIND2", "DUPES", "FRESH", "HELD_BACK", "LAYERS", "OTHERS", "SETS", "UNSEEN",
     "Person", "Score", "people", "pooled",
 ]  # fmt: skip
