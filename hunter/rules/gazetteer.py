@@ -142,12 +142,20 @@ def key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+# Latin letters that are no letter and a mark, which NFKD leaves whole: "Đà Nẵng" is Da Nang
+_UNMARKED = str.maketrans(
+    {"Đ": "D", "đ": "d", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Ħ": "H", "ħ": "h", "ı": "i"}  # noqa: RUF001
+)
+
+
 def plain(name: str) -> str:
-    """A Latin name without its diacritics, as boards often write it ("Shāmli" -> "Shamli");
-    a name of another script as it is (a Thai name's marks are its letters)."""
+    """A Latin name without its diacritics, as boards often write it ("Shāmli" -> "Shamli",
+    "Đà Nẵng" -> "Da Nang"); a name of another script as it is (a Thai name's marks are its
+    letters)."""
     if name.isascii() or not _LATIN_ONLY.match(name):
         return name
-    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    decomposed = unicodedata.normalize("NFKD", name.translate(_UNMARKED))
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return bare if bare.isascii() else name
 
 

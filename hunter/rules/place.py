@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from hunter.rules.gazetteer import WORLD, Area, gazetteer, key
+from hunter.rules.gazetteer import WORLD, Area, gazetteer, key, plain
 from hunter.rules.job_keys import REMOTE_SAID, split_title
 from hunter.rules.thai_places import PREFIXES, RAIL
 
@@ -36,7 +36,11 @@ _REMOTE_WORDS = re.compile(
     r"\b(remote|anywhere|worldwide|work from home|wfh|home[- ]?office|telecommute|distributed"
     # German, French, Spanish, Portuguese and Italian boards' words for it
     r"|fernarbeit|mobiles arbeiten|t[ée]l[ée]travail|teletrabajo|remoto|trabalho remoto"
-    r"|lavoro da remoto)\b"
+    r"|lavoro da remoto"
+    # ... Polish, Dutch, Czech, Swedish, Turkish, Russian, Ukrainian, Vietnamese, Indonesian
+    r"|(?:praca )?zdaln(?:ie|a|y)|thuiswerk(?:en)?|op afstand|na dálku|práce z domova"
+    r"|på distans|distansarbete|uzaktan|удал[её]нн?(?:о|ая)|віддалено"  # noqa: RUF001
+    r"|(?:làm việc )?từ xa|jarak jauh|kerja dari rumah)\b"
     r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|ทำงานที่ไหนก็ได้|รีโมท"
     r"|远程|遠程|居家办公|在宅勤務|テレワーク|リモート|원격|재택",  # Chinese, Japanese, Korean
     re.IGNORECASE,
@@ -312,7 +316,8 @@ def chat_place(name: str) -> tuple[Area, ...]:
     """The areas a chat means by a place's `name`: as the gazetteer reads it, else a country's
     or a region's name in another language ("Suiza", "泰国", "Niemcy", "欧洲": Unicode CLDR's,
     country_names.json). "Valencia (ES)", "Valencia, Spain", "Georgia (US)": those of the name
-    inside what follows it, as a place of several countries is told apart (ambiguous)."""
+    inside what follows it, as a place of several countries is told apart (ambiguous); last, a
+    Latin name without its marks."""
     found = gazetteer().areas(name)
     if found:
         return found
@@ -322,8 +327,9 @@ def chat_place(name: str) -> tuple[Area, ...]:
         if inside:
             return inside
     said = _other_names().get(key(name))
-    if said is None:
-        return ()
+    if said is None:  # last, a city GeoNames has only without its marks: "Hà Nội", "Đà Nẵng"
+        bare = plain(name)  # (not before: "frança" is France, not Franca in Brazil)
+        return gazetteer().areas(bare) if bare is not name else ()
     country = gazetteer().countries.get(said)
     return (country,) if country is not None else gazetteer().areas(said)
 

@@ -273,7 +273,21 @@ def test_a_thai_listing_is_thai_and_in_bangkok() -> None:
 
 
 @pytest.mark.parametrize(
-    "word", ["远程", "リモート", "원격", "Homeoffice", "télétravail", "remoto"]
+    "word",
+    [
+        "远程",
+        "リモート",
+        "원격",
+        "Homeoffice",
+        "télétravail",
+        "remoto",
+        "zdalnie",
+        "praca zdalna",
+        "thuiswerken",
+        "удаленно",
+        "làm việc từ xa",
+        "uzaktan",
+    ],
 )
 def test_a_chats_word_for_remote_is_a_listings_word_for_it(word: str) -> None:
     """A chat whose places say remote in its own language gets a listing that says so in
@@ -309,6 +323,27 @@ def test_a_chats_place_in_its_own_language_is_the_place(
     assert read_chat_places(place) == (place,)
     why = elsewhere(where_of(location, "Python Developer", ""), (place,))
     assert (why == "") is kept, why
+
+
+@pytest.mark.parametrize(
+    ("place", "location"),
+    [
+        ("Đà Nẵng", "Da Nang, Vietnam"),  # GeoNames has it only as Latin letters
+        ("Hà Nội", "Hanoi"),
+        ("Thành phố Hồ Chí Minh", "Ho Chi Minh City, Vietnam"),
+    ],
+)
+def test_a_city_written_with_its_letters_marks_is_the_city(place: str, location: str) -> None:
+    """Vietnamese writes its cities with marks NFKD keeps whole ("Đ"): a chat of "Đà Nẵng"
+    was refused as an unknown place."""
+    assert unknown_places((place,)) == []
+    assert elsewhere(where_of(location, "Video Editor", ""), (place,)) == ""
+    assert elsewhere(where_of("Berlin", "Video Editor", ""), (place,)) != ""
+
+
+def test_a_countrys_name_in_another_language_is_not_a_city_without_its_marks() -> None:
+    # Portuguese "França" is France; "Franca", its letters without the mark, a city of Brazil
+    assert elsewhere(where_of("Paris, France", "Video Editor", ""), ("França",)) == ""
 
 
 def test_a_region_in_its_own_language_takes_remote_work_open_to_it() -> None:
