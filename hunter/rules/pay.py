@@ -20,7 +20,7 @@ from hunter.rules.filter_config import FilterConfig, PayFloor
 
 class _Pattern:
     """A regular expression compiled at its first use: a cron run that parses no page and
-    reads no floor (a quiet poll) never compiles the fourteen below, about 6 ms of its start
+    reads no floor (a quiet poll) never compiles the fifteen below, about 6 ms of its start
     (bench/peer.py)."""
 
     __slots__ = ("_compiled", "_flags", "_source")
@@ -44,8 +44,14 @@ PERIODS = ("hour", "day", "week", "month", "year")  # and "" for a whole job
 GUESSES = tuple(f"{period}?" for period in PERIODS)
 HOME = PayFloor(0, "THB", "")  # what a bare number means: baht for a whole job
 
-# A number and its multiplier word; "m" of "monthly" or "months" is no million.
-_NUMBER = _Pattern(r"(\d[\d,\s]*(?:\.\d+)?)\s*([kKmM](?![A-Za-z])|พัน|หมื่น|แสน|ล้าน)?")
+# A number and its multiplier word; "m" of "monthly" or "months" is no million. Europe's boards
+# group thousands with a dot and write cents after a comma ("26.000 €", "1.234,56 zł"): a dot
+# before three digits and no more is a thousands' mark (no pay is written "1.500" for 1.5).
+_NUMBER = _Pattern(
+    r"(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,\s]*(?:\.\d+)?)"
+    r"\s*([kKmM](?![A-Za-z])|พัน|หมื่น|แสน|ล้าน)?"
+)
+_DOTTED = _Pattern(r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?")
 _MULTIPLIERS = {
     "k": 1_000,
     "m": 1_000_000,
@@ -55,19 +61,21 @@ _MULTIPLIERS = {
     "ล้าน": 1_000_000,
 }
 _PLAIN_NUMBER = _Pattern(r"\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*|\s*[-+]?(inf|nan)\s*", re.I)
-_UNIT = r"(?:[฿$€£¥₹]|thb|usd|baht|บาท)?"
+_UNIT = r"(?:[฿$€£¥₹]|thb|usd|eur|pln|zł|baht|บาท)?"
 # Between a range's two numbers: a dash (hyphen, en, em), "~", "to" or "ถึง", currency aside.
 _RANGE = _Pattern(rf"\s*{_UNIT}\s*(?:-|\u2013|\u2014|~|to|ถึง)\s*{_UNIT}\s*", re.IGNORECASE)
 
 # Currency as written beside an amount: the prefixed dollars before the bare "$".
 _SIGNS = {
     "US$": "USD", "S$": "SGD", "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD",
-    "NZ$": "NZD", "HK$": "HKD", "$": "USD", "฿": "THB", "€": "EUR", "£": "GBP", "₹": "INR",
-    "¥": "JPY", "₱": "PHP", "₫": "VND", "₩": "KRW",
+    "NZ$": "NZD", "HK$": "HKD", "R$": "BRL", "MX$": "MXN", "$": "USD", "฿": "THB", "€": "EUR",
+    "£": "GBP", "₹": "INR", "¥": "JPY", "₱": "PHP", "₫": "VND", "₩": "KRW", "zł": "PLN",
+    "Kč": "CZK",
 }  # fmt: skip
 _CODES = frozenset({
-    "AUD", "CAD", "CHF", "CNY", "EUR", "GBP", "HKD", "IDR", "INR", "JPY", "KRW", "MYR", "NZD",
-    "PHP", "SGD", "THB", "TWD", "USD", "VND",
+    "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "INR",
+    "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TWD",
+    "USD", "VND", "ZAR",
 })  # fmt: skip
 _CURRENCY = _Pattern(
     "|".join(re.escape(sign) for sign in sorted(_SIGNS, key=len, reverse=True))
@@ -90,15 +98,25 @@ _PERIOD_WORD = {
 }
 # ... and as a pay text says it after an amount: "per month", "/hr", "a year", "monthly",
 # "p.a.", "ต่อเดือน", "/เดือน", "เดือนละ". A bare word ("12 months contract") says no period.
+# ... and Europe's boards: "pro Jahr", "/Monat", "al año", "por hora", "par mois", "/mies.",
+# "brutto/Jahr", "monatlich", "rocznie"
 _PERIOD_IN_TEXT = {  # period: (nouns after per, a, /, ต่อ; adjectives; Thai "<noun>ละ")
-    "hour": (r"hours?|hrs?|h|ชั่วโมง|ชม\.?", r"hourly", "ชั่วโมง"),
-    "day": (r"days?|วัน", r"daily", "วัน"),
-    "week": (r"weeks?|wk|สัปดาห์", r"weekly", "สัปดาห์"),
-    "month": (r"months?|mo|mth|เดือน", r"monthly", "เดือน"),
-    "year": (r"years?|yr|annum|ปี", r"yearly|annual(?:ly)?|p\.a\.", "ปี"),
+    "hour": (r"hours?|hrs?|h|ชั่วโมง|ชม\.?|stunde|std\.?|hora|heure|godz\.?", r"hourly", "ชั่วโมง"),
+    "day": (r"days?|วัน|tag|d[ií]a|jour|dzie[nń]", r"daily", "วัน"),
+    "week": (r"weeks?|wk|สัปดาห์|woche|semana|semaine|tydzie[nń]", r"weekly", "สัปดาห์"),
+    "month": (
+        r"months?|mo|mth|เดือน|monat|m[eê]s|mois|mies\.?|miesi[aą]c",
+        r"monthly|monatlich|mensual|mensuel|miesi[eę]cznie",
+        "เดือน",
+    ),
+    "year": (
+        r"years?|yr|annum|ปี|jahr|a[nñ]o|an|rok",
+        r"yearly|annual(?:ly)?|p\.a\.|j[aä]hrlich|anual|annuel|rocznie",
+        "ปี",
+    ),
 }
 _PERIOD_TEXT = _Pattern(  # one pass for all five; a group per period and form ("month_n")
-    r"(?:\bper|\ban?|/|ต่อ)\s*(?:"
+    r"(?:\b(?:per|an?|pro|al|por|par|im|na)\s+|/\s*|ต่อ\s*)(?:"
     + "|".join(f"(?P<{p}_n>{nouns})" for p, (nouns, _a, _t) in _PERIOD_IN_TEXT.items())
     + r")(?![A-Za-z])|\b(?:"
     + "|".join(f"(?P<{p}_a>{adjectives})" for p, (_n, adjectives, _t) in _PERIOD_IN_TEXT.items())
@@ -142,7 +160,11 @@ def parse_budget_range(value: object) -> tuple[int | None, int | None]:
 
 
 def _amount_of(match: re.Match[str]) -> int | None:
-    digits = re.sub(r"[,\s]", "", match.group(1))
+    written = match.group(1)
+    if _DOTTED().fullmatch(written):
+        digits = written.replace(".", "").replace(",", ".")
+    else:
+        digits = re.sub(r"[,\s]", "", written)
     try:
         amount = float(digits)
     except ValueError:

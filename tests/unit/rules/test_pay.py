@@ -41,6 +41,17 @@ from hunter.words.details import money
         ("ชั่วโมงละ 300 บาท", ("THB", ""), (300, None, "THB", "hour")),
         ("₹40,000", ("USD", ""), (40000, None, "INR", "")),
         ("12 months contract", ("THB", ""), (12, None, "THB", "")),  # a bare word: no period
+        # Europe's boards group thousands with a dot and say the period in their language:
+        # "26.000 €" was 26 euros
+        ("26.000 € - 30.000 € al año", ("USD", ""), (26000, 30000, "EUR", "year")),
+        ("45.000 - 55.000 EUR brutto/Jahr", ("USD", ""), (45000, 55000, "EUR", "year")),
+        ("80.000 € pro Jahr", ("USD", ""), (80000, None, "EUR", "year")),
+        ("1.234,56 € pro Monat", ("USD", ""), (1234, None, "EUR", "month")),
+        ("5.000 - 7.000 zł / mies.", ("USD", ""), (5000, 7000, "PLN", "month")),
+        ("15 000 – 20 000 PLN brutto miesięcznie", ("USD", ""), (15000, 20000, "PLN", "month")),
+        ("R$ 8.000 por mês", ("USD", ""), (8000, None, "BRL", "month")),
+        ("25 € por hora", ("USD", ""), (25, None, "EUR", "hour")),
+        ("$1.5k", ("USD", ""), (1500, None, "USD", "")),  # a decimal point stays one
     ],
 )
 def test_pay_texts_keep_their_currency_and_period(
@@ -232,5 +243,5 @@ def test_every_pattern_is_valid_though_compiled_at_first_use() -> None:
 
     patterns = [v for v in vars(pay).values() if isinstance(v, pay._Pattern)]
     patterns += pay._PERIOD_WORD.values()
-    assert len(patterns) == 14
+    assert len(patterns) == 15
     assert all(isinstance(pattern(), re.Pattern) for pattern in patterns)
