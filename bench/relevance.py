@@ -5,8 +5,9 @@ and what each layer costs per listing.
     uv run python bench/relevance.py --write      # and puts them in bench/RESULTS.md
 
 1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19 people),
-   held back (held_back.json, nine), unseen (unseen.json, nine), fresh (fresh.json, nine) and
-   blind (blind.json, nine), blind 2 (blind2.json, nine), and another hand's (../shared/fixtures/relevance-people, four);
+   held back (held_back.json, nine), unseen (unseen.json, nine), fresh (fresh.json, nine),
+   blind (blind.json, nine) and blind 2 (blind2.json, nine), and another hand's
+   (../shared/fixtures/relevance-people, four);
    each of the 603 real listings of ../shared/fixtures/dupes judged by hand for each person.
    Scored as a person meets hunter (tests/support/relevance_set.py): listings in the order they
    were posted, judged by the person's keywords alone, then with their places, their languages,

@@ -59,6 +59,8 @@ _LEGAL = frozenset(
         "corporation",
         "sa",
         "sas",
+        "sl",
+        "slu",
         "sarl",
         "srl",
         "spa",
@@ -83,6 +85,28 @@ _LEGAL = frozenset(
         "บมจ",
     ]
 )
+# Words after an employer's name that say its trade, not which one it is: "Solvia Tech" and
+# "Solvia Tecnología, S.L." are one employer (a wrong merge loses nothing: the copy's link shows)
+_TRADE_WORDS = frozenset(
+    _plain(w)
+    for w in [
+        "tech", "technology", "technologies", "tecnologia", "tecnología", "tecnologias",
+        "tecnologías", "technologie",
+        "technik", "labs", "lab", "software", "solutions", "systems", "digital", "holding",
+        "holdings", "international", "services", "consulting", "global",
+    ]
+)  # fmt: skip
+# ... and in Chinese, with its legal forms (有限公司: limited company), and the cities a name
+# begins with (深圳微澜科技: Weilan of Shenzhen)
+_HAN_FORMS = (
+    "股份有限公司", "有限责任公司", "有限公司", "公司", "集团", "科技", "技术", "网络",
+    "信息", "软件", "智能",
+)  # fmt: skip
+_HAN_CITIES = (
+    "北京", "上海", "深圳", "广州", "杭州", "成都", "南京", "武汉", "西安", "苏州", "天津",
+    "重庆", "厦门", "长沙", "青岛", "大连", "宁波", "合肥", "郑州", "济南", "东莞", "佛山",
+    "珠海", "香港", "台北",
+)  # fmt: skip
 # German public bodies' legal forms, written out or short ("KöR", "AöR").
 _LEGAL_PHRASES = ("körperschaft des öffentlichen rechts", "anstalt des öffentlichen rechts")
 _LEGAL_SHORT = frozenset(["kör", "aör", "ev", "eg"])
@@ -144,10 +168,23 @@ _REGIONS = {
     "uk": "united kingdom",
     "usa": "united states",
 }
+# How the work is done, in the boards' languages: a title's last part that says one may name
+# its city too ("- Berlin, hybrid", "- Warszawa / hybrydowo"), a place like any other
+_MODES = frozenset(
+    _plain(w)
+    for w in [
+        "remote", "hybrid", "onsite", "wfh", "homeoffice", "hybride", "hibrido", "ibrido",
+        "hybrydowo", "hybrydowa", "zdalnie", "zdalna", "remoto", "teletrabajo", "teletravail",
+        "ทำงานที่บ้าน", "ไฮบริด",
+    ]
+)  # fmt: skip
 _HOW = frozenset(
-    [*_FILLER, *_REMOTE_PLACES, "only", "based", "first", "friendly", "time", "zone", "timezone",
-     "tz", "contract", "contractor", "freelance", "permanent", "temporary", "full", "part",
-     "fulltime", "parttime", "or", "and", "in", "from"]
+    [*_FILLER, *_REMOTE_PLACES, *_MODES, "only", "based", "first", "friendly", "time", "zone",
+     "timezone", "tz", "contract", "contractor", "freelance", "permanent", "temporary", "full",
+     "part", "fulltime", "parttime", "or", "and", "in", "from", "days", "day", "week", "per",
+     "praca", "vollzeit", "teilzeit", "festanstellung", "unbefristet", "befristet",
+     "tiempo", "completo", "parcial", "jornada", "temps", "plein", "partiel", "cdi", "cdd",
+     *(_plain(w) for w in ("วัน", "สัปดาห์"))]
 )  # fmt: skip
 # Two letters that are a country's code and, in a title, more often a job's word: "(IT)".
 _NOT_CODES = frozenset(
@@ -216,6 +253,8 @@ def _said_where(part: str) -> tuple[str, ...] | None:
     raw = re.findall(r"[^\W_]+", part)
     if not words or len(words) > 6:
         return None
+    moded = not _MODES.isdisjoint(words)
+    town: list[str] = []  # beside how it is done, the words of its city ("Berlin, hybrid")
     for word in words:
         short = len(word) == 2 and word.upper() in raw and word not in _NOT_CODES
         if word in _REGIONS:
@@ -224,9 +263,13 @@ def _said_where(part: str) -> tuple[str, ...] | None:
             places.append(_COUNTRY[word])
         elif (len(word) > 3 or short or _code3(word, raw)) and word in _countries():
             places.append(_countries()[word])
-        elif word not in _HOW:
+        elif word in _HOW or (moded and word.isdigit()):  # "Hybrid 3 days a week"
+            continue
+        elif moded and len(word) > 2 and word.isalpha() and len(town) < 3:
+            town.append(word)
+        else:
             return None
-    return tuple(places)
+    return (" ".join(town), *places) if town else tuple(places)
 
 
 def split_title(title: str) -> tuple[str, tuple[str, ...]]:
@@ -258,12 +301,34 @@ def title_key(title: str) -> str:
 
 
 def company_key(company: str) -> str:
-    """The employer or client without its legal form: "Avanade Inc." is "avanade",
-    "HITS.nrw Körperschaft des öffentlichen Rechts" is "hits nrw"."""
+    """The employer or client without its legal form, nor the words after its name that say
+    its trade: "Avanade Inc." is "avanade", "HITS.nrw Körperschaft des öffentlichen Rechts"
+    "hits nrw", "Solvia Tecnología, S.L." and "Solvia Tech" "solvia". A name in Chinese is its
+    own words without its city, trade and legal form: "深圳微澜科技有限公司" and "Weilan Tech
+    微澜科技" are "微澜"."""
     text = _plain(company)
     for form in _LEGAL_PHRASES:
         text = text.replace(form, " ")
-    return " ".join(w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT)
+    text = re.sub(r"\b([a-z]) (?=[a-z]\b)", r"\1", text)  # "S.L.", "S.A.": "sl", "sa"
+    if (han := _han_core(text)) is not None:
+        return han
+    words = [w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT]
+    while len(words) > 1 and words[-1] in _TRADE_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def _han_core(text: str) -> str | None:
+    """A Chinese name's own characters: its Han run without its city first and its trade and
+    legal form last (of two characters at least); None when it has no such run."""
+    runs = re.findall(r"[\u4e00-\u9fff]+", text)
+    if not runs:
+        return None
+    run = max(runs, key=len)
+    run = next((run[len(c) :] for c in _HAN_CITIES if run.startswith(c)), run)
+    while end := next((e for e in _HAN_FORMS if run.endswith(e) and len(run) > len(e)), ""):
+        run = run[: -len(end)]
+    return run if len(run) >= 2 else None
 
 
 def place_parts(location: str) -> tuple[str, ...]:

@@ -5,9 +5,12 @@ decides.
 
 A wrong merge is a lost listing, so the rule is strict and every part must agree:
 - the title is the same once normalised (case, punctuation, emoji, words such as "remote",
-  "urgent" or a gender mark "(m/w/d)" dropped; seniority kept, so "Senior" and "Junior" differ);
+  "urgent" or a gender mark "(m/w/d)" dropped, and a last part that says only where or how the
+  job is done, "(Remote - Europe)", "- Berlin, hybrid": its place is compared as a place;
+  seniority kept, so "Senior" and "Junior" differ);
 - the employer or client is the same where both boards state one (legal forms such as "GmbH",
-  "Inc." or "บริษัท ... จำกัด" aside); where either does not, near-identical text must say it;
+  "Inc." or "บริษัท ... จำกัด" aside, and the trade after its name: "Solvia Tech"); where
+  either does not, near-identical text must say it;
 - the place agrees (or the text is word for word the same on one board's sites for two
   countries, adzuna.at and adzuna.ch: one ad, its place read by each site in its country):
   unstated or remote on either side, one inside the other ("Switzerland" and
@@ -16,8 +19,8 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   "Bangkok"), and a part it does not know is no evidence ("Derendorf, Germany" is somewhere in
   Germany, so "Düsseldorf, Germany" agrees with it; "Munich, Germany" and "Düsseldorf,
   Germany" do not);
-- the pay agrees: unstated on either side, or the same currency and period with ranges that
-  meet;
+- the pay agrees: unstated on either side, or the same currency and period (or one board's
+  unsaid) with ranges that meet;
 - the text is near-identical where both boards give some: 55% or more of the shorter one's
   character 5-grams are in the longer one (a board that cuts descriptions at 500 characters still
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
@@ -25,8 +28,9 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   searches of one board that show titles only: one page);
 - a merge needs evidence from both sides: the same text, or (where either has none) one
   board re-posting its own listing, or two boards neither of which shows its text naming the
-  same employer; never a bare copy beside a listing with its text (a
-  copycat board's text-less copy hid the employer's own listing for 45 days).
+  same employer; never a bare copy seen before a listing with its text (a copycat board's
+  text-less copy hid the employer's own listing for 45 days). A bare copy seen after it
+  joins it: the employer's listing was alerted, and the copy's link shows beside it.
 Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
 What a listing's title, employer and place are as keys: job_keys.py; its text's sketch and
 language: text_sketch.py.
@@ -249,9 +253,12 @@ def companies_agree(a: str, b: str) -> bool:
 
 
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:
+    """Unstated on either side, or the same currency and ranges that meet, in one period or
+    where one board does not say it ("฿60,000 - ฿90,000 per month" and "60,000 - 90,000 บาท")."""
     if a is None or b is None:
         return True
-    return a[0] == b[0] and a[1] == b[1] and a[2] <= b[3] and b[2] <= a[3]
+    periods = a[1] == b[1] or not (a[1] and b[1])
+    return a[0] == b[0] and periods and a[2] <= b[3] and b[2] <= a[3]
 
 
 def in_another_language(mine: Likeness, earlier: Likeness) -> bool:
@@ -315,13 +322,17 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     # its text (Proxify on two boards), the same title, employer, place and pay
     # are one job, and a wrong merge hides no listing: the copy's link is shown on the first
     # alert ("also on", docs/promise.md).
+    # A copy without text of a listing seen before with its text stands for nothing: the
+    # employer's own listing was alerted first, and the copy's link joins it ("also on")
     neither = not (a.shingles or b.shingles)
+    later = stated and not a.shingles and bool(b.shingles)
     partial = share is None and not (a.shingles and b.shingles) and not same_board
-    if partial and not (neither and stated):
+    if partial and not (neither and stated) and not later:
         return Sameness(False, (*reasons, "no text to compare"), share)
     if stated:
         said = " on one board" if share is None and same_board else ""
         said = ", neither shows its text" if share is None and not same_board else said
+        said = ", a copy without text of it" if later and not same_board else said
         reasons.append("same employer" + said)
     elif share is None or share < TEXT_ALONE:
         # No employer on one side and no text to vouch for it: not enough to merge.
