@@ -112,6 +112,10 @@ _LEGAL_PHRASES = ("körperschaft des öffentlichen rechts", "anstalt des öffent
 _LEGAL_SHORT = frozenset(["kör", "aör", "ev", "eg"])
 _REMOTE_PLACES = frozenset(["remote", "anywhere", "worldwide", "global", "online", "wfh"])
 _PLACE_NOISE = frozenset(["more", "locations", "location", "and", "or"])
+_TIME_ZONES = re.compile(
+    r"(?i:(?:\s|[-+/±:,()]|\d|\b(?:utc|gmt|cet|cest|eet|wet|est|edt|cst|cdt|mst|pst|pdt|ist|aest"
+    r"|sgt|ict|time\s?zones?|tz|hours?|hrs?|to|and|within|overlap)\b)+)"
+)
 # The same country in the languages boards write it in (as the recorded answers show).
 _COUNTRY = {
     "deutschland": "germany",
@@ -212,6 +216,12 @@ _NOT_CODES = frozenset(
         "hr",
     ]
 )
+# An ad's own number, in a title's last part: "(Req #48213)", "- R0012345", "[JR-2026-117]",
+# "Ref: 7781", "Job ID 55120": a run of four digits at least, in three words at most
+_REQUISITION = re.compile(
+    r"(?i:(?:req(?:uisition)?|ref(?:erence)?|job|vacancy|position|id|no)\.?\s*(?:id|no|nr)?\.?"
+    r"\s*[:#]?\s*)?#?[A-Za-z]{0,4}[-_ ]?\d{4,}(?:[-_/]\d+)*"
+)
 _LAST_PART = re.compile(
     r"\s*(?:\(([^()]*)\)|\[([^\[\]]*)\])\s*$|\s+[-\u2013\u2014|]\s+([^-\u2013\u2014|()]+)$"
     r"|,\s*([^,()]+)$"
@@ -244,7 +254,10 @@ def _code3(word: str, raw: list[str]) -> bool:
 
 def _said_where(part: str) -> tuple[str, ...] | None:
     """The places a title's last part names, when all it says is where or how the job is
-    done ("Remote - Europe": ("europe",); "Contract": ()); None when it says more."""
+    done ("Remote - Europe": ("europe",); "Contract": (); an ad's own number, "Req #48213",
+    "JR-2026-117": ()); None when it says more."""
+    if _REQUISITION.fullmatch(part.strip()):
+        return ()
     places: list[str] = []
     plain = _plain(part)
     for phrase, region in _REGION_PHRASES.items():  # "Latin America": one region, two words
@@ -297,7 +310,16 @@ def title_key(title: str) -> str:
     for filler in _THAI_FILLER:
         text = text.replace(filler, " ")
     text = _GENDER.sub(" ", text)
-    return " ".join(word for word in text.split() if word not in _FILLER)
+    words = (_SHORT.get(word, word) for word in text.split())
+    return " ".join(word for word in words if word not in _FILLER)
+
+
+# Words boards shorten in titles: "Sr. Account Mgr" is "Senior Account Manager"
+_SHORT = {
+    "sr": "senior", "jr": "junior", "mgr": "manager", "asst": "assistant", "assoc": "associate",
+    "exec": "executive", "coord": "coordinator", "engr": "engineer", "mktg": "marketing",
+    "dev": "developer", "devs": "developers", "rep": "representative",
+}  # fmt: skip
 
 
 def company_key(company: str) -> str:
@@ -335,6 +357,8 @@ def place_parts(location: str) -> tuple[str, ...]:
     """Each comma- or slash-separated part of a place, plain, countries in one language; ()
     when unstated or remote ("Remote", "Anywhere", "Worldwide"). A remote board's "Remote:
     Europe" (place.as_remote) is its "Europe"."""
+    if _TIME_ZONES.fullmatch(location.removeprefix(REMOTE_SAID).strip()):
+        return ()  # whom a remote job takes by its hours ("UTC-5 to UTC-3"): no place
     parts = []
     for part in re.split(r"[,/;|]| - |\+", location.removeprefix(REMOTE_SAID)):
         words = [_COUNTRY.get(w, w) for w in _plain(part).split()]

@@ -42,6 +42,7 @@ import base64
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from urllib.parse import urlsplit
 
 from hunter.rules.job_keys import company_key, place_parts, split_title, title_key
@@ -164,6 +165,8 @@ def _country_site(site: str) -> tuple[str, str]:
     adzuna.at, ("adzuna", "uk") for adzuna.co.uk, ("indeed", "de") for de.indeed.com;
     ("", "") for a site of no country's (himalayas.app, jobs.workable.com)."""
     labels = site.split(".")
+    if len(labels) == 2 and labels[-1] == "com":
+        return labels[0], "com"  # adzuna.com: its site for the US, beside adzuna.ca
     if len(labels) >= 2 and len(labels[-1]) == 2:
         rest = labels[:-1]
         if len(rest) >= 2 and rest[-1] in _SECOND_LEVEL:
@@ -243,13 +246,18 @@ def _read_places_agree(a: str, b: str) -> bool:
 
 def companies_agree(a: str, b: str) -> bool:
     """Whether two employers' keys name one employer: the same, spelled with or without a
-    space ("data dog", "datadog"), or one the other's first words ("acme", "acme robotics":
-    a division, or the name in full). A wrong merge loses nothing: the copy's link shows on
+    space ("data dog", "datadog"), or one the other's first words, spaces aside ("acme",
+    "acme robotics": a division, or the name in full; "harbourview cx", "harbourviewcx
+    philippines"). A wrong merge loses nothing: the copy's link shows on
     the first alert."""
     if a == b or a.replace(" ", "") == b.replace(" ", ""):
         return True
-    short, long = sorted((a.split(), b.split()), key=len)
-    return len("".join(short)) >= 3 and long[: len(short)] == short
+    short, long = sorted((a.split(), b.split()), key=lambda words: len("".join(words)))
+    # The shorter, its spaces aside, ends where a word of the longer does: "harbourview cx"
+    # and "harbourviewcx philippines" are one; "acme" and "acmeworks" two
+    cut = "".join(short)
+    ends = set(accumulate(len(word) for word in long))
+    return len(cut) >= 3 and "".join(long).startswith(cut) and len(cut) in ends
 
 
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:

@@ -59,6 +59,10 @@ def job(
         ("Security Analyst (w/m/d)", "Security Analyst"),
         ("รับสมัครด่วน! โปรแกรมเมอร์ PHP", "โปรแกรมเมอร์ PHP"),
         ("Full-Stack Developer – React/Node", "Full Stack Developer React Node"),
+        ("Sr. Account Mgr", "Senior Account Manager"),  # the words boards shorten
+        ("Warehouse Supervisor (Req #48213)", "Warehouse Supervisor"),  # the ad's own number
+        ("QA Engineer [JR-2026-117]", "QA Engineer"),
+        ("Data Analyst - R0012345", "Data Analyst"),
     ],
 )
 def test_titles_that_are_one_job(a: str, b: str) -> None:
@@ -72,6 +76,7 @@ def test_titles_that_are_one_job(a: str, b: str) -> None:
         ("Python Developer", "Python Developer Intern"),
         ("Full-time Designer", "Part-time Designer"),
         ("นักพัฒนา PHP", "นักพัฒนา Java"),
+        ("Engineer II", "Engineer III"),
     ],
 )
 def test_titles_that_are_two_jobs(a: str, b: str) -> None:
@@ -103,6 +108,9 @@ def test_places_remote_or_unstated_are_none_and_countries_one_language() -> None
     # A remote board's place says whom its job takes: the same place as written.
     assert place_parts("Remote: Europe, Netherlands") == place_parts("Europe,  Netherlands")
     assert place_parts("Kraków, Poland +4 more locations") == ("kraków", "poland")
+    # Whom a remote job takes by its hours is no place: "Americas" and "UTC-5 to UTC-3" agree
+    assert place_parts("UTC-5 to UTC-3") == place_parts("CET +/- 3 hours") == ()
+    assert place_parts("Remote: UTC+7") == ()
 
 
 @pytest.mark.parametrize(
@@ -300,6 +308,7 @@ def test_a_title_that_adds_where_or_how_the_job_is_done_is_one_job(
         ("Solvia Tecnología, S.L.", "Solvia Tech", True),  # the trade after the name
         ("深圳微澜科技有限公司", "Weilan Tech 微澜科技", True),  # Shenzhen's Weilan, Ltd.
         ("深圳微澜科技有限公司", "深圳微光科技有限公司", False),
+        ("Harbourview CX", "HarbourviewCX Philippines Inc.", True),  # spaces aside, then words
         ("Tech Mahindra", "Mahindra", False),  # a trade's word first is its name
     ],
 )
@@ -423,6 +432,7 @@ def test_one_job_posted_in_two_languages_is_one_job() -> None:
         ("https://www.adzuna.at/x", "https://adzuna.ch/y", True),
         ("https://www.adzuna.co.uk/x", "https://www.adzuna.com.au/y", True),
         ("https://de.indeed.com/x", "https://uk.indeed.com/y", True),
+        ("https://www.adzuna.com/x", "https://www.adzuna.ca/y", True),  # .com: the US site
         ("https://www.adzuna.at/x", "https://www.adzuna.at/y", False),  # one site
         ("https://jobs.workable.com/x", "https://apply.workable.com/y", False),  # no country's
         ("http://127.0.0.1:8080/x", "http://127.0.0.2:8080/y", False),
