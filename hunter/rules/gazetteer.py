@@ -37,6 +37,7 @@ from typing import BinaryIO
 from hunter.rules import thai_places
 from hunter.rules.divisions import DIVISIONS
 from hunter.rules.language import THAI
+from hunter.rules.text_sketch import unmarked
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,20 +143,13 @@ def key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-# Latin letters that are no letter and a mark, which NFKD leaves whole: "Đà Nẵng" is Da Nang
-_UNMARKED = str.maketrans(
-    {"Đ": "D", "đ": "d", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Ħ": "H", "ħ": "h", "ı": "i"}  # noqa: RUF001
-)
-
-
 def plain(name: str) -> str:
     """A Latin name without its diacritics, as boards often write it ("Shāmli" -> "Shamli",
     "Đà Nẵng" -> "Da Nang"); a name of another script as it is (a Thai name's marks are its
     letters)."""
     if name.isascii() or not _LATIN_ONLY.match(name):
         return name
-    decomposed = unicodedata.normalize("NFKD", name.translate(_UNMARKED))
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = unmarked(name)
     return bare if bare.isascii() else name
 
 

@@ -10,6 +10,7 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.text_sketch import plain as _plain
+from hunter.rules.text_sketch import unmarked
 
 REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (place.as_remote)
 
@@ -78,6 +79,15 @@ _LEGAL = frozenset(
         "zoo",
         "the",
         "group",
+        "cv",
+        "sapi",
+        "pt",
+        "tbk",
+        "tnhh",
+        "công",
+        "ty",
+        "bhd",
+        "sdn",
         "บริษัท",
         "จำกัด",
         "มหาชน",
@@ -222,6 +232,13 @@ _REQUISITION = re.compile(
     r"(?i:(?:req(?:uisition)?|ref(?:erence)?|job|vacancy|position|id|no)\.?\s*(?:id|no|nr)?\.?"
     r"\s*[:#]?\s*)?#?[A-Za-z]{0,4}[-_ ]?\d{4,}(?:[-_/]\d+)*"
 )
+# ... before the title: "JO-2026-114 Production Supervisor", "[R12345] Nurse" (not a year: a
+# "2026 Graduate Programme" is that year's)
+_REQUISITION_FIRST = re.compile(
+    r"^\s*\[?(?:[A-Za-z]{1,4}-?\d{3,}(?:-\d+)*|#?\d{5,})\]?(?:\s*[-:|]\s*|\s+)(?=\S)"
+)
+# A Thai board's branch after the title: "พนักงานขาย ประจำสาขาเชียงใหม่"
+_THAI_BRANCH = re.compile(r"\s*(?:ประจำ)?สาขา\s*(\S+)$")
 _LAST_PART = re.compile(
     r"\s*(?:\(([^()]*)\)|\[([^\[\]]*)\])\s*$|\s+[-\u2013\u2014|]\s+([^-\u2013\u2014|()]+)$"
     r"|,\s*([^,()]+)$"
@@ -285,16 +302,24 @@ def _said_where(part: str) -> tuple[str, ...] | None:
     return (" ".join(town), *places) if town else tuple(places)
 
 
-def split_title(title: str) -> tuple[str, tuple[str, ...]]:
+def split_title(title: str, location: str = "") -> tuple[str, tuple[str, ...]]:
     """A title without the last parts that say only where or how the job is done, and the
     places they name: "Senior Data Engineer (Remote - Europe)" is ("Senior Data Engineer",
-    ("europe",)); "QA Tester (ES)" and "QA Tester (Spain)" name one place."""
+    ("europe",)); "QA Tester (ES)" and "QA Tester (Spain)" name one place. A part that says
+    only what the listing's `location` says is its place too: "Sous Chef (Sentosa)" at
+    "Sentosa, Singapore"; "Sales Executive ประจำสาขาเชียงใหม่" (at the Chiang Mai branch) at
+    "อ.เมืองเชียงใหม่ จ.เชียงใหม่"."""
+    title = _REQUISITION_FIRST.sub("", title)  # "JO-2026-114 Production Supervisor"
     places: list[str] = []
+    where = _plain(location)
     for _ in range(3):
-        found = _LAST_PART.search(title)
+        found = _LAST_PART.search(title) or _THAI_BRANCH.search(title)
         if found is None or found.start() == 0:
             break
-        said = _said_where(next(g for g in found.groups() if g is not None))
+        part = next(g for g in found.groups() if g is not None)
+        said = _said_where(part)
+        if said is None and where and _plain(part) and _plain(part) in where:
+            said = ()  # the listing's own place, said again
         if said is None:
             break
         places[:0] = said
@@ -302,11 +327,14 @@ def split_title(title: str) -> tuple[str, tuple[str, ...]]:
     return title, tuple(dict.fromkeys(places))
 
 
-def title_key(title: str) -> str:
+def title_key(title: str, location: str = "") -> str:
     """The title as a job's identity: "🔥 URGENT: Senior Python Developer (Remote) (m/w/d)"
     and "Senior Python developer" are one key; "Junior Python Developer" another; so are
     "Support Lead - Remote, APAC" and "Support Lead" (the place is compared on its own)."""
-    text = _plain(split_title(title)[0])
+    rest = split_title(title, location)[0]
+    text = _plain(rest)
+    if not _PART_TIME.isdisjoint(_plain(title[len(rest) :]).split()):
+        text += " part time"  # "Service Crew (Part Time)" and "(Full Time)": two jobs
     for filler in _THAI_FILLER:
         text = text.replace(filler, " ")
     text = _GENDER.sub(" ", text)
@@ -314,6 +342,7 @@ def title_key(title: str) -> str:
     return " ".join(word for word in words if word not in _FILLER)
 
 
+_PART_TIME = frozenset(["part", "parttime", "teilzeit", "partiel", "parcial", "minijob"])
 # Words boards shorten in titles: "Sr. Account Mgr" is "Senior Account Manager"
 _SHORT = {
     "sr": "senior", "jr": "junior", "mgr": "manager", "asst": "assistant", "assoc": "associate",
@@ -335,9 +364,17 @@ def company_key(company: str) -> str:
     if (han := _han_core(text)) is not None:
         return han
     words = [w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT]
+    latin = [w for w in words if _LATIN_WORD.fullmatch(w)]
+    if latin and len(latin) < len(words) and len("".join(latin)) >= 3:
+        words = latin  # "Sandpiper Beach Resort แซนด์ไพเพอร์ บีช รีสอร์ท": its name twice
+    # "Việt Nam", "Nestlé": as often written without their marks (a Thai name's are letters)
+    words = [unmarked(w) if _LATIN_WORD.fullmatch(w) else w for w in words]
     while len(words) > 1 and words[-1] in _TRADE_WORDS:
         words.pop()
     return " ".join(words)
+
+
+_LATIN_WORD = re.compile(r"[a-z0-9\u00c0-\u024f\u1e00-\u1eff]+")
 
 
 def _han_core(text: str) -> str | None:

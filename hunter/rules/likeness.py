@@ -84,7 +84,7 @@ class Likeness:
         shingles, sketch = text_hashes(plain_text)
         language = language_of(plain_text) if shingles else ""
         return cls(
-            title=title_key(listing.title),
+            title=title_key(listing.title, listing.location),
             company=company_key(listing.company),
             # The listing's place, or where its title says it is done.
             place=place_parts(listing.location) or split_title(listing.title)[1],
@@ -262,7 +262,9 @@ def companies_agree(a: str, b: str) -> bool:
 
 def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:
     """Unstated on either side, or the same currency and ranges that meet, in one period or
-    where one board does not say it ("฿60,000 - ฿90,000 per month" and "60,000 - 90,000 บาท")."""
+    where one board does not say it ("฿60,000 - ฿90,000 per month" and "60,000 - 90,000 บาท").
+    Not as a year's pay: an agency's "3.600 € - 4.200 € pro Monat" in Fürth and "50.000 € -
+    60.000 € pro Jahr" in Nürnberg, its text a template, are two clients' jobs."""
     if a is None or b is None:
         return True
     periods = a[1] == b[1] or not (a[1] and b[1])

@@ -24,6 +24,19 @@ def plain(text: str) -> str:
     return _NOT_WORD.sub(" ", text).strip()
 
 
+# Latin letters that are no letter and a mark, which NFKD leaves whole: "Đà Nẵng" is Da Nang
+_UNMARKED = str.maketrans(
+    {"Đ": "D", "đ": "d", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Ħ": "H", "ħ": "h", "ı": "i"}  # noqa: RUF001
+)
+
+
+def unmarked(latin: str) -> str:
+    """Latin text without its letters' marks: "Việt Nam" -> "Viet Nam", "Łódź" -> "Lodz".
+    For Latin text only: a Thai word's marks are its letters."""
+    decomposed = unicodedata.normalize("NFKD", latin.translate(_UNMARKED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 # The commonest words of the languages the boards write in: a text's language is the one whose
 # words it uses most (Smals posts one job in French and in Dutch; their texts share no words,
 # so they say nothing about whether the job is one).

@@ -24,8 +24,9 @@ from hunter.sources.presets import PRESETS
 DUPES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dupes" / "listings.jsonl"
 LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "likeness" / "labels.json"
 # Made-up listings in groups of one job and pairs of two, each file with its labels, written by
-# helpers who read no code (issue 69's pairs never seen): one tuned on, one measured only
+# helpers who read no code (issue 69's pairs never seen): two tuned on, one measured only
 MADE_UP = LABELS.with_name("made_up.json")
+MADE_UP_2 = LABELS.with_name("made_up_2.json")
 MADE_UP_BLIND = LABELS.with_name("made_up_blind.json")
 Pair = frozenset[str]
 
@@ -111,7 +112,7 @@ class Score:
 
 def score(made_up: Path | None = None) -> Score:
     """The labelled set's score; or, `made_up`, a set of made-up listings that holds its own
-    labels (MADE_UP, MADE_UP_BLIND)."""
+    labels (MADE_UP, MADE_UP_2, MADE_UP_BLIND)."""
     if made_up is None:
         found, labels = rows(), json.loads(LABELS.read_text(encoding="utf-8"))
     else:
