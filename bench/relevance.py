@@ -80,7 +80,16 @@ def table(which: str) -> list[str]:
         "blind": (
             "The project's set judged at the start of the stop after fresh.json's "
             "(tests/fixtures/relevance/blind.json), measured at that stop's start and end only, "
-            "never tuned on; few listings suit its people, a rough check"
+            "never tuned on; few listings suit its people, a rough check. Since read: a rule of "
+            "the next stop (systems administrators apart from IT support) came from its SRE's "
+            "alerts"
+        ),
+        "blind 2": (
+            "The project's set judged at the start of the stop after blind.json's "
+            "(tests/fixtures/relevance/blind2.json), measured at that stop's start (0.71 / "
+            "0.69) and after each rule; its people's places were read (words for remote work "
+            "in Polish, Vietnamese's city names) when the set was assembled, none of its "
+            "listings"
         ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
