@@ -20,7 +20,7 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   Germany, so "Düsseldorf, Germany" agrees with it; "Munich, Germany" and "Düsseldorf,
   Germany" do not);
 - the pay agrees: unstated on either side, or the same currency and period (or one board's
-  unsaid) with ranges that meet;
+  unsaid) with ranges that meet; at one place (not two near each other), as a year's pay too;
 - the text is near-identical where both boards give some: 55% or more of the shorter one's
   character 5-grams are in the longer one (a board that cuts descriptions at 500 characters still
   matches), estimated from a bottom-k sketch of 64 hashes (exact below 64 distinct 5-grams);
@@ -260,15 +260,36 @@ def companies_agree(a: str, b: str) -> bool:
     return len(cut) >= 3 and "".join(long).startswith(cut) and len(cut) in ends
 
 
-def _pays_agree(a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None) -> bool:
+# A year's hours, days, weeks and months: pay in two periods at one place is compared as a
+# year's
+_PER_YEAR = {"hour": 2080, "day": 260, "week": 52, "month": 12, "year": 1}
+
+
+def _pays_agree(
+    a: tuple[str, str, int, int] | None, b: tuple[str, str, int, int] | None, here: bool = False
+) -> bool:
     """Unstated on either side, or the same currency and ranges that meet, in one period or
     where one board does not say it ("฿60,000 - ฿90,000 per month" and "60,000 - 90,000 บาท").
-    Not as a year's pay: an agency's "3.600 € - 4.200 € pro Monat" in Fürth and "50.000 € -
-    60.000 € pro Jahr" in Nürnberg, its text a template, are two clients' jobs."""
+    `here`: both at the place one names (not only near it): as a year's pay too, in the
+    currency either board says ("$2,200 - $2,500 a month" and "26400-30000" in Tampines;
+    "USD 19 - 23" an hour and "$39k - $47k" in the US). Not for two places near each other:
+    an agency's "3.600 € - 4.200 € pro Monat" in Fürth and "50.000 € - 60.000 € pro Jahr" in
+    Nürnberg, its text a template, are two clients' jobs."""
     if a is None or b is None:
         return True
     periods = a[1] == b[1] or not (a[1] and b[1])
-    return a[0] == b[0] and periods and a[2] <= b[3] and b[2] <= a[3]
+    if a[0] == b[0] and periods and a[2] <= b[3] and b[2] <= a[3]:
+        return True
+    if not here or (a[0] and b[0] and a[0] != b[0]):
+        return False
+    low_a, high_a = (n * _PER_YEAR.get(a[1], 1) for n in a[2:])
+    low_b, high_b = (n * _PER_YEAR.get(b[1], 1) for n in b[2:])
+    return low_a <= high_b and low_b <= high_a
+
+
+def _one_place(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two places are one by their words: the same, or one's parts all the other's."""
+    return bool(a and b) and (set(a) <= set(b) or set(b) <= set(a))
 
 
 def in_another_language(mine: Likeness, earlier: Likeness) -> bool:
@@ -313,7 +334,7 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     far = not _places_agree(a.place, b.place)
     if far and not (stated and two_countries_sites(a.site, b.site)):
         return Sameness(False, ("same title", "another place"))
-    if not _pays_agree(a.pay, b.pay):
+    if not _pays_agree(a.pay, b.pay, _one_place(a.place, b.place)):
         return Sameness(False, ("same title", "other pay"))
     share = text_share(a, b)
     if far and (share is None or share < TEXT_VERBATIM):
