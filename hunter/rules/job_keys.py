@@ -1,6 +1,6 @@
 """A listing as a job's identity, for one alert per job (hunter/rules/likeness.py): its title
-without how it is advertised ("🔥 URGENT", "(m/w/d)", "(Remote - Europe)"), its employer
-without its legal form ("Avanade Inc."), its place in parts. Pure, no I/O."""
+without how it is advertised ("🔥 URGENT", "(m/w/d)", "(Remote - Europe)") and its place in
+parts; its employer's: employer_key.py. Pure, no I/O."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.text_sketch import plain as _plain
-from hunter.rules.text_sketch import unmarked
 
 REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (place.as_remote)
 
@@ -41,85 +40,6 @@ _FILLER = frozenset(
 # Gender marks of German, French and Dutch ads: (m/w/d), (f/m/x), (h/f), (all genders).
 _GENDER = re.compile(r"\b(?:[mwfdxh](?:\s[mwfdxh]){1,2}|all\sgenders?|in)\b")
 _THAI_FILLER: tuple[str, ...] = ("รับสมัครด่วน", "ด่วนมาก", "งานด่วน", "ด่วน", "รับสมัคร")
-_LEGAL = frozenset(
-    [
-        "inc",
-        "incorporated",
-        "ltd",
-        "limited",
-        "llc",
-        "llp",
-        "plc",
-        "gmbh",
-        "mbh",
-        "kg",
-        "ag",
-        "co",
-        "company",
-        "corp",
-        "corporation",
-        "sa",
-        "sas",
-        "sl",
-        "slu",
-        "sarl",
-        "srl",
-        "spa",
-        "bv",
-        "nv",
-        "pte",
-        "pty",
-        "oy",
-        "ab",
-        "as",
-        "se",
-        "kft",
-        "sro",
-        "sp",
-        "zoo",
-        "the",
-        "group",
-        "cv",
-        "sapi",
-        "pt",
-        "tbk",
-        "tnhh",
-        "công",
-        "ty",
-        "bhd",
-        "sdn",
-        "บริษัท",
-        "จำกัด",
-        "มหาชน",
-        "บจก",
-        "บมจ",
-    ]
-)
-# Words after an employer's name that say its trade, not which one it is: "Solvia Tech" and
-# "Solvia Tecnología, S.L." are one employer (a wrong merge loses nothing: the copy's link shows)
-_TRADE_WORDS = frozenset(
-    _plain(w)
-    for w in [
-        "tech", "technology", "technologies", "tecnologia", "tecnología", "tecnologias",
-        "tecnologías", "technologie",
-        "technik", "labs", "lab", "software", "solutions", "systems", "digital", "holding",
-        "holdings", "international", "services", "consulting", "global",
-    ]
-)  # fmt: skip
-# ... and in Chinese, with its legal forms (有限公司: limited company), and the cities a name
-# begins with (深圳微澜科技: Weilan of Shenzhen)
-_HAN_FORMS = (
-    "股份有限公司", "有限责任公司", "有限公司", "公司", "集团", "科技", "技术", "网络",
-    "信息", "软件", "智能",
-)  # fmt: skip
-_HAN_CITIES = (
-    "北京", "上海", "深圳", "广州", "杭州", "成都", "南京", "武汉", "西安", "苏州", "天津",
-    "重庆", "厦门", "长沙", "青岛", "大连", "宁波", "合肥", "郑州", "济南", "东莞", "佛山",
-    "珠海", "香港", "台北",
-)  # fmt: skip
-# German public bodies' legal forms, written out or short ("KöR", "AöR").
-_LEGAL_PHRASES = ("körperschaft des öffentlichen rechts", "anstalt des öffentlichen rechts")
-_LEGAL_SHORT = frozenset(["kör", "aör", "ev", "eg"])
 _REMOTE_PLACES = frozenset(["remote", "anywhere", "worldwide", "global", "online", "wfh"])
 _PLACE_NOISE = frozenset(["more", "locations", "location", "and", "or"])
 _TIME_ZONES = re.compile(
@@ -149,8 +69,6 @@ _COUNTRY = {
 
 
 # The word lists as _plain leaves text (NFKC writes Thai's SARA AM as two characters).
-_LEGAL = frozenset(_plain(w) for w in _LEGAL)
-_LEGAL_SHORT = frozenset(_plain(w) for w in _LEGAL_SHORT)
 _THAI_FILLER = tuple(_plain(w) for w in _THAI_FILLER)
 _COUNTRY = {_plain(k): v for k, v in _COUNTRY.items()}
 
@@ -318,13 +236,26 @@ def split_title(title: str, location: str = "") -> tuple[str, tuple[str, ...]]:
             break
         part = next(g for g in found.groups() if g is not None)
         said = _said_where(part)
-        if said is None and where and _plain(part) and _plain(part) in where:
+        if said is None and _said_in(_plain(part), where):
             said = ()  # the listing's own place, said again
         if said is None:
             break
         places[:0] = said
         title = title[: found.start()]
     return title, tuple(dict.fromkeys(places))
+
+
+def _said_in(part: str, location: str) -> bool:
+    """Whether each word of `part` is a word of `location` (Thai, written without spaces, a
+    run of it anywhere): "(IT)" is no word of "British Columbia"."""
+    if not part or not location:
+        return False
+    if _THAI_OR_HAN.search(part):
+        return all(word in location for word in part.split())
+    return set(part.split()) <= set(location.split())
+
+
+_THAI_OR_HAN = re.compile(r"[\u0e00-\u0e7f\u3400-\u9fff]")
 
 
 def title_key(title: str, location: str = "") -> str:
@@ -349,45 +280,6 @@ _SHORT = {
     "exec": "executive", "coord": "coordinator", "engr": "engineer", "mktg": "marketing",
     "dev": "developer", "devs": "developers", "rep": "representative",
 }  # fmt: skip
-
-
-def company_key(company: str) -> str:
-    """The employer or client without its legal form, nor the words after its name that say
-    its trade: "Avanade Inc." is "avanade", "HITS.nrw Körperschaft des öffentlichen Rechts"
-    "hits nrw", "Solvia Tecnología, S.L." and "Solvia Tech" "solvia". A name in Chinese is its
-    own words without its city, trade and legal form: "深圳微澜科技有限公司" and "Weilan Tech
-    微澜科技" are "微澜"."""
-    text = _plain(company)
-    for form in _LEGAL_PHRASES:
-        text = text.replace(form, " ")
-    text = re.sub(r"\b([a-z]) (?=[a-z]\b)", r"\1", text)  # "S.L.", "S.A.": "sl", "sa"
-    if (han := _han_core(text)) is not None:
-        return han
-    words = [w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT]
-    latin = [w for w in words if _LATIN_WORD.fullmatch(w)]
-    if latin and len(latin) < len(words) and len("".join(latin)) >= 3:
-        words = latin  # "Sandpiper Beach Resort แซนด์ไพเพอร์ บีช รีสอร์ท": its name twice
-    # "Việt Nam", "Nestlé": as often written without their marks (a Thai name's are letters)
-    words = [unmarked(w) if _LATIN_WORD.fullmatch(w) else w for w in words]
-    while len(words) > 1 and words[-1] in _TRADE_WORDS:
-        words.pop()
-    return " ".join(words)
-
-
-_LATIN_WORD = re.compile(r"[a-z0-9\u00c0-\u024f\u1e00-\u1eff]+")
-
-
-def _han_core(text: str) -> str | None:
-    """A Chinese name's own characters: its Han run without its city first and its trade and
-    legal form last (of two characters at least); None when it has no such run."""
-    runs = re.findall(r"[\u4e00-\u9fff]+", text)
-    if not runs:
-        return None
-    run = max(runs, key=len)
-    run = next((run[len(c) :] for c in _HAN_CITIES if run.startswith(c)), run)
-    while end := next((e for e in _HAN_FORMS if run.endswith(e) and len(run) > len(e)), ""):
-        run = run[: -len(end)]
-    return run if len(run) >= 2 else None
 
 
 def place_parts(location: str) -> tuple[str, ...]:

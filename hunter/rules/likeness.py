@@ -32,8 +32,8 @@ A wrong merge is a lost listing, so the rule is strict and every part must agree
   text-less copy hid the employer's own listing for 45 days). A bare copy seen after it
   joins it: the employer's listing was alerted, and the copy's link shows beside it.
 Character n-grams need no word splitter, so Thai (no spaces) is compared like English.
-What a listing's title, employer and place are as keys: job_keys.py; its text's sketch and
-language: text_sketch.py.
+What a listing's title and place are as keys: job_keys.py; its employer's: employer_key.py;
+its text's sketch and language: text_sketch.py.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ from functools import lru_cache
 from itertools import accumulate
 from urllib.parse import urlsplit
 
-from hunter.rules.job_keys import company_key, place_parts, split_title, title_key
+from hunter.rules.employer_key import company_key
+from hunter.rules.job_keys import place_parts, split_title, title_key
 from hunter.rules.languages_apart import names_of, ranks, translated
 from hunter.rules.listing import Listing
 from hunter.rules.text_sketch import SKETCH_SIZE, language_of, plain, text_hashes

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from hunter.rules.job_keys import company_key, place_parts, title_key
+from hunter.rules.employer_key import company_key
+from hunter.rules.job_keys import place_parts, title_key
 from hunter.rules.likeness import Likeness, same_job, text_share
 from hunter.rules.listing import Listing
 from hunter.rules.text_sketch import language_of
@@ -341,6 +342,8 @@ def test_a_title_that_says_the_listings_place_again_is_the_job_there(
     word of which job it is. Elsewhere, it says which (a branch in another part of town)."""
     assert title_key(title, location) == title_key(other, location)
     assert title_key(title, "Bangkok") != title_key(other, "Bangkok")
+    # ... its words, not letters inside them: "IT" is no word of "British Columbia"
+    assert title_key("Support Engineer (IT)", "British Columbia") != "support engineer"
 
 
 def test_pay_whose_period_one_board_does_not_say_agrees_with_the_other() -> None:
