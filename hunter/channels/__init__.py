@@ -190,19 +190,29 @@ def open_channels(
 
 def _standing_in(env: Environment) -> Channel:
     """In place of the channel whose ids have no prefix, when it is not set: the terminal on a
-    person's own machine; on a host, whose log nobody reads as a chat, no channel: its alerts
-    wait for one (unset.py)."""
-    host = host_of(env.values)
-    if host is None:
-        from hunter.channels.terminal import TerminalSender
-
-        return TerminalSender()
+    person's own machine with its own SQLite file; no channel on a host, whose log nobody
+    reads as a chat, nor beside a database of its own (DATABASE_URL, SUPABASE_URL), which a
+    deployment shares: a `hunter run --once` on a laptop, its channel's variables left on the
+    host, printed the deployment's next alert and counted it sent (a new user's find). Its
+    alerts wait for a channel (unset.py)."""
     from hunter.channels.unset import Unset
 
-    return Unset(
-        f"no channel is set on {host.name}, whose log nobody reads as a chat: alerts wait, "
-        f"unsent, until one is. Set {setup_help()} (docs/channels.md)"
-    )
+    host = host_of(env.values)
+    if host is not None:
+        return Unset(
+            f"no channel is set on {host.name}, whose log nobody reads as a chat: alerts "
+            f"wait, unsent, until one is. Set {setup_help()} (docs/channels.md)"
+        )
+    shared = "DATABASE_URL" if env.database_url else "SUPABASE_URL" if env.supabase_url else ""
+    if shared:
+        return Unset(
+            f"no channel is set, and {shared} is a database a deployment may share, whose "
+            f"alerts are its channel's, not this terminal's: they wait, unsent, until one is "
+            f"set. Set {setup_help()} here as on the host (docs/channels.md)"
+        )
+    from hunter.channels.terminal import TerminalSender
+
+    return TerminalSender()
 
 
 def half_set(env: Environment, config: Config) -> list[str]:

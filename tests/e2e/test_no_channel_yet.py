@@ -1,7 +1,8 @@
 """No channel yet, on a host: nobody reads Render's or Railway's log as a chat, so alerts are
 never printed there and counted as sent. They wait, the log and the status say so once, and
 when a channel is set each arrives once. On a person's own machine the terminal is still
-the channel. A host whose disk does not outlive a run refuses SQLite, GitHub Actions too."""
+the channel, unless its database is a deployment's (DATABASE_URL, SUPABASE_URL). A host
+whose disk does not outlive a run refuses SQLite, GitHub Actions too."""
 
 from __future__ import annotations
 
@@ -81,6 +82,32 @@ def test_on_a_persons_own_machine_the_terminal_is_the_channel(tmp_path: Path, bo
     # What it printed, not "1 recipient, 0 messages this month" (a new user's find)
     status = run_hunter(tmp_path, "status", env=env).stdout
     assert "owner (terminal): terminal, no monthly quota, 2 sent this month, 0 waiting" in status
+
+
+def test_a_laptop_run_against_the_deployments_database_leaves_its_alerts_to_its_channel(
+    tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str
+) -> None:
+    """A new user's find: README's `hunter run --once --all`, run on a laptop against the
+    deployment's database without its LINE variables, printed the next alert and counted it
+    sent; it never reached LINE. A database of its own (DATABASE_URL, SUPABASE_URL) is a
+    deployment's: without a channel its alerts wait, and the deployment sends them once."""
+    deployed = base_env(tmp_path, DATABASE_URL=migrated_pg_url, **line.env())
+    url = board.serve_jobs("/jobs", FIRST)
+    write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
+    assert run_hunter(tmp_path, "run", "--once", env=deployed).returncode == 0  # primes
+    board.serve_jobs("/jobs", NEW + FIRST)
+
+    laptop = base_env(tmp_path, DATABASE_URL=migrated_pg_url)
+    result = run_hunter(tmp_path, "run", "--once", "--all", env=laptop)
+    assert result.returncode == 0, result.stderr
+    assert "New python bot" not in result.stdout + result.stderr
+    assert "DATABASE_URL is a database a deployment may share" in result.stderr
+    check = run_hunter(tmp_path, "check", env=laptop)
+    assert check.returncode == 1 and "alerts: FAILED: no channel is set, and DATABASE_URL" in (
+        check.stdout
+    )
+    assert run_hunter(tmp_path, "run", "--once", env=deployed).returncode == 0
+    assert sorted(line.delivered) == ["New python bot", "python scraper"]
 
 
 def test_a_telegram_token_without_a_chat_waits_on_a_host_and_check_names_the_owner_line(
