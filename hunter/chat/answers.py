@@ -228,7 +228,7 @@ class Chat:
         elif verb in (MUTE, *MARKS) and argument and not self._may_change(event, chat):
             self._text(event, NOT_YOURS)  # a tap teaches the chat's taste
         elif verb == MUTE and argument:
-            self._text(event, tuning.mute(argument, chat, now))
+            self._text(event, tuning.mutes.mute(argument, chat, now))
         elif verb in MARKS and argument:
             self._text(event, marked(self.store, argument, MARKS[verb], now, chat))
         else:

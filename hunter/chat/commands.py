@@ -22,6 +22,7 @@ TABLE = (
     Verb("words", ("คำ", "words")),  # the rules in force in this chat
     Verb("add", ("เพิ่ม", "add"), argument=True),
     Verb("remove", ("ลบ", "remove"), argument=True),
+    Verb("unmute", ("เปิดคำ", "unmute"), argument=True),  # a card's "ไม่เอาคำนี้" undone
     Verb("budget", ("งบ", "budget"), argument=True),
     Verb("languages", ("ภาษา", "languages"), argument=True),  # what it reads
     Verb("places", ("ที่ทำงาน", "places"), argument=True),  # where it can work
@@ -40,6 +41,7 @@ TUNING = {
     "words",
     "add",
     "remove",
+    "unmute",
     "budget",
     "languages",
     "places",

@@ -1,6 +1,7 @@
 """Tuning hunter from the chat: keywords, budget and pause, each for the chat it is said in.
 
     เพิ่ม WORD / add WORD        a keyword more            ลบ WORD / remove WORD   one less
+    เปิดคำ WORD / unmute WORD    a card's mute lifted
     คำ / words                   what is in force          งบ N / budget N         minimum budget
     หยุด / pause, ต่อ / resume   pushes stop and start     ทำไม LINK / why LINK    see why.py
 
@@ -17,9 +18,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from hunter.chat.commands import Command
+from hunter.chat.mutes import CHANGED, Mutes
 from hunter.errors import StoreError
 from hunter.rules.chat_rules import ChatRules
 from hunter.rules.destinations import Destinations
@@ -32,10 +33,6 @@ from hunter.rules.pay import HOME, describe_floors, describe_terms, parse_floor,
 from hunter.rules.place import PLACES_TEXT_MOST, ambiguous, read_chat_places, unknown_said
 from hunter.settings.config import Config
 from hunter.store import Store
-
-CHANGED = ("คำ", "งานใหม่")  # quick replies after a change
-MUTE_FOR = timedelta(days=30)  # a card's mute button
-
 
 log = logging.getLogger(__name__)
 PREVIEWED = frozenset({"add", "remove", "budget", "languages", "places"})
@@ -149,7 +146,10 @@ class Tuning:
                 return self.cap_refusal, ("คำ",)
             said = "เพิ่มคำ" if command.verb == "add" else "ลบคำ"
             done = "added" if command.verb == "add" else "removed"
-            return f"{said} “{word}” แล้ว · {done} “{word}”", CHANGED
+            still = self.mutes.still(word, chat, at)
+            return f"{said} “{word}” แล้ว · {done} “{word}”{still}", CHANGED
+        if command.verb == "unmute":
+            return self.mutes.lift(argument, chat)
         if command.verb == "budget":
             floor = parse_floor(argument)
             if floor is None:
@@ -239,36 +239,10 @@ class Tuning:
             f"{self.cap} keywords: remove one first"
         )
 
-    def mute(self, argument: str, chat: str, now: datetime) -> str:
-        """A card's mute button: `argument` muted in `chat` for MUTE_FOR, or why not (a
-        button's data is the chat's to write too: a typed word's rules hold)."""
-        word = argument.casefold()
-        refused = self.mute_refused(word, chat, now)
-        if refused:
-            return refused
-        until = now + MUTE_FOR
-        self.store.chat.mute(word, until, now, chat)
-        local = until.astimezone(ZoneInfo(self.config.timezone))
-        return (
-            f"ปิดคำ “{argument}” ถึง {local:%d %b} · muted “{argument}” for 30 days "
-            f"(hunter unmute {argument} to undo)"
-        )
-
-    def mute_refused(self, word: str, chat: str, now: datetime) -> str | None:
-        """Why `word` may not be muted in `chat`: what a typed keyword may not be (hidden
-        characters, look-alikes, too long), or past the cap of a chat's keywords (forged
-        buttons must not leave mutes of hidden words); None: it may."""
-        problem = word_problem(word)
-        if problem:
-            return problem
-        rules = self.store.chat.rules(now).get(chat)
-        muted = rules.mutes if rules else {}
-        if word not in muted and len(muted) >= self.cap:
-            return (
-                f"ปิดคำได้ไม่เกิน {self.cap} คำ · a chat mutes at most {self.cap} words: "
-                "hunter unmute one first"
-            )
-        return None
+    @property
+    def mutes(self) -> Mutes:
+        """A card's mute button and the chat's เปิดคำ (mutes.py), within this chat's cap."""
+        return Mutes(self.store, self.config.timezone, self.cap)
 
     def in_force(self, chat: str, now: datetime) -> tuple[FilterConfig, ChatRules | None]:
         """`chat`'s filter as the next poll judges with it (a source's own keys aside), and
@@ -296,4 +270,6 @@ class Tuning:
         if rules and rules.mutes:
             lines.append("ปิดคำ · muted: " + ", ".join(sorted(rules.mutes)))
         quick = tuple(f"ลบ {word}" for word in rule.include[:8])
-        return "\n".join(lines), (*quick, "ต่อ" if rules and rules.paused else "หยุด", "งบ 0")
+        lifts = tuple(f"เปิดคำ {word}" for word in sorted(rules.mutes)[:2]) if rules else ()
+        pause = "ต่อ" if rules and rules.paused else "หยุด"
+        return "\n".join(lines), (*quick, *lifts, pause, "งบ 0")

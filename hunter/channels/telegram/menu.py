@@ -21,6 +21,7 @@ COMMANDS = (
     ("start", "Get new job listings here", "รับงานใหม่ในแชทนี้"),
     ("add", "Add a keyword: /add python", "เพิ่มคำ: /add python"),
     ("remove", "Remove a keyword: /remove python", "ลบคำ: /remove python"),
+    ("unmute", "Lift a card's mute: /unmute python", "เปิดคำที่ปิดไว้: /unmute python"),
     ("words", "Your keywords and rules", "คำและเงื่อนไขของคุณ"),
     ("new", "What waits for you, now", "งานที่รอส่ง ตอนนี้เลย"),
     ("budget", "Least pay: /budget 5000", "งบขั้นต่ำ: /budget 5000"),

@@ -347,6 +347,26 @@ def test_a_mute_by_button_keeps_the_rules_and_the_cap_of_typed_keywords(
     assert len(s.store.chat.mutes(s.clock())) == KEYWORDS_MAX
 
 
+def test_a_cards_mute_is_lifted_from_the_chat(setting: Setting) -> None:
+    """A new user's find: "ไม่เอาคำนี้" said "hunter unmute python to undo", a command line a
+    person on their phone cannot run, and "เพิ่ม python" answered "added" while its listings
+    stayed muted. "เปิดคำ WORD" / "unmute WORD" lifts it in the chat it is said in; adding a
+    muted word says it is still muted, and until when."""
+    s = setting
+    s.n += 1
+    s.chat.handle(ChatEvent(f"B{s.n}", "tap", TO, f"b{s.n}", data="mute python", at=s.clock()))
+    muted = s.line.said()
+    assert "เปิดคำ python" in muted and "hunter unmute" not in muted
+    assert "ปิดคำ · muted: python" in s.say("คำ")
+    still = s.say("เพิ่ม python")
+    assert "still muted until" in still and "unmute python lifts it" in still
+    assert "no longer muted" in s.say("เปิดคำ python")
+    assert "python" in s.store.chat.rules(s.clock())[""].added
+    assert not s.store.chat.mutes(s.clock())
+    assert "is not muted in this chat" in s.say("unmute python")  # nothing left: says so
+    assert "still muted" not in s.say("เพิ่ม python")
+
+
 def test_the_daily_prune_forgets_old_removals_but_hunter_tomls(setting: Setting) -> None:
     s = setting
     for n in range(20):
