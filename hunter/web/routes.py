@@ -26,6 +26,9 @@ from hunter.web.limits import BodyBudget, Limits
 
 HEALTH_PATHS = ("/healthz", "/")
 READ_CHUNK = 64 * 1024
+# What a webhook's answer says: a 500 is "not kept" (the database is down: LINE redelivers it,
+# with Webhook redelivery on), never "bad request", which says the sender's request was wrong
+_SAID = {200: b"{}", 400: b'{"message": "bad request"}'}
 Headers = Mapping[bytes, bytes]  # a request's headers, names lower-case
 
 
@@ -137,7 +140,7 @@ class Routes:
         ready()
         loop = asyncio.get_running_loop()
         status = await loop.run_in_executor(self._pool, hook.receive, body, headers)
-        return Answer(status, b"{}" if status == 200 else b'{"message": "bad request"}')
+        return Answer(status, _SAID.get(status, b'{"message": "not kept: send it again"}'))
 
     async def _body(
         self, h: h11.Connection, reader: asyncio.StreamReader, length: bytes | None

@@ -333,6 +333,25 @@ def test_connections_take_turns_however_many_requests_one_has_buffered(tmp_path:
         server.close(grace=1.0)
 
 
+def test_a_webhook_request_not_kept_is_answered_so_not_as_a_bad_request(tmp_path: Path) -> None:
+    """A new user's find: with the database down, LINE's request was answered 500 with
+    {"message": "bad request"}, which says LINE's request was wrong. A 500 says it was not
+    kept (LINE sends it again, with Webhook redelivery on); a 400 still says bad request."""
+    health = Liveness(stale_after=timedelta(minutes=60))
+    health.polled(datetime.now(UTC))
+    answers = iter((500, 400))
+    hook = Hook("/line/webhook", lambda headers: None, lambda body, headers: next(answers))
+    server = HttpServer(health, 0, [hook], host="127.0.0.1", limits=LIMITS).start()
+    try:
+        served = Served(server, health)
+        status, _headers, body = served.exchange(post(VERIFY))
+        assert (status, json.loads(body)) == (500, {"message": "not kept: send it again"})
+        status, _headers, body = served.exchange(post(VERIFY))
+        assert (status, json.loads(body)) == (400, {"message": "bad request"})
+    finally:
+        server.close(grace=1.0)
+
+
 def test_requests_one_at_a_time_are_never_counted_as_pipelined(served: Served) -> None:
     with served.connect() as conn:
         for _ in range(3 * LIMITS.max_pipelined):
