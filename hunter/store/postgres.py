@@ -7,6 +7,7 @@ Supabase's pooler in transaction mode (port 6543) works too.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import psycopg
@@ -170,6 +171,21 @@ def _unreachable(sqlstate: str | None) -> bool:
 
 
 def _reason(exc: BaseException) -> str:
-    """The driver's message, first line only, secrets removed."""
+    """The driver's message, first line only, secrets removed; a name that does not resolve
+    said as network.py says it of a source, with what it often is here."""
     text = str(exc).strip().splitlines()
-    return redact(text[0] if text else type(exc).__name__)
+    first = text[0] if text else type(exc).__name__
+    if (unresolved := _UNRESOLVED.search(first)) is not None:
+        name = unresolved[1] or unresolved[2]
+        return redact(
+            f"the name {name} does not resolve (a typo in the address, no DNS here, or a name "
+            "only the host's own services know: from your machine, use Render's External "
+            "Database URL)"
+        )
+    return redact(first)
+
+
+# psycopg's and libpq's words for a host name that does not resolve
+_UNRESOLVED = re.compile(
+    r"failed to resolve host '([^']+)'|could not translate host name \"([^\"]+)\" to address"
+)

@@ -224,6 +224,18 @@ def test_unreachable_database_exits_1_without_its_password(tmp_path: Path) -> No
     check_one_line(result, 1, "cannot reach PostgreSQL", "DATABASE_URL")
 
 
+def test_a_database_name_that_does_not_resolve_says_so(tmp_path: Path) -> None:
+    """A new user's find: Render's Internal Database URL, from a laptop, said "failed to
+    resolve host 'dpg-abc123-a': [Errno -2] Name or service not known", where deploy.md
+    promises "the name ... does not resolve" and the External URL to use."""
+    write_config(tmp_path, [GOOD])
+    url = f"postgresql://hunter:{PASSWORD}@dpg-abc123-a.invalid/hunter?connect_timeout=3"
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path, DATABASE_URL=url))
+    assert result.returncode == 1 and PASSWORD not in result.stdout + result.stderr
+    assert "the name dpg-abc123-a.invalid does not resolve" in result.stdout
+    assert "External Database URL" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("extra", "needles"),
     [
