@@ -91,7 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     tuning = sub.add_parser(
         "tuning",
         parents=[common],
-        help="what the chats changed from their chat (keywords, budget, pause); --reset drops it",
+        help=(
+            "what the chats changed from their chat (keywords, budget, places, languages, "
+            "pause); --reset drops it"
+        ),
     )
     tuning.add_argument(
         "--reset", action="store_true", help="drop the changes: hunter.toml's rules again"

@@ -384,14 +384,15 @@ def tuning(args: argparse.Namespace, load: Loader) -> int:
             names = ", ".join([OWNER_NAME, *(c.name for c in config.chats)])
             raise ConfigError(f"no chat named {args.chat!r}; the chats are {names}")
     with open_store(env, create=False) as store:
-        if args.reset:
-            dropped = store.chat.reset_tuning(chat)
-            _say(f"{dropped} changes made from the chats dropped: hunter.toml's rules apply again")
-            return 0
         rules = store.chat.rules(utcnow())
-    shown = {name or OWNER_NAME: r for name, r in rules.items() if r.changed}
-    if chat is not None:
-        shown = {k: v for k, v in shown.items() if k == (chat or OWNER_NAME)}
+        shown = {name or OWNER_NAME: r for name, r in rules.items() if r.changed}
+        if chat is not None:
+            shown = {k: v for k, v in shown.items() if k == (chat or OWNER_NAME)}
+        if args.reset:  # what it drops, said whole: places and languages too (a new user's find)
+            store.chat.reset_tuning(chat)
+            dropped = report.tuning_text(shown, hint=False)
+            _say(f"dropped, and hunter.toml's rules apply again:\n{dropped}" if shown else dropped)
+            return 0
     _say(report.tuning_text(shown))
     return 0
 

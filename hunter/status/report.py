@@ -210,14 +210,20 @@ def chats(
     return found
 
 
-def tuning_text(changed: Mapping[str, ChatRules]) -> str:
-    """What chats changed of hunter.toml from their phones, a line each."""
+def tuning_text(changed: Mapping[str, ChatRules], hint: bool = True) -> str:
+    """What chats changed of hunter.toml from their phones, a line each; `hint`: with how to
+    drop it (not once it is dropped)."""
     if not changed:
         return "no chat changed hunter.toml's rules from its phone"
-    return "\n".join(f"{name}: {_changes(rules)}" for name, rules in sorted(changed.items()))
+    said = _changes if hint else _changed
+    return "\n".join(f"{name}: {said(rules)}" for name, rules in sorted(changed.items()))
 
 
 def _changes(rules: ChatRules) -> str:
+    return _changed(rules) + " (hunter tuning --reset drops these)"
+
+
+def _changed(rules: ChatRules) -> str:
     parts = []
     if rules.added:
         parts.append("added " + ", ".join(rules.added))
@@ -227,9 +233,13 @@ def _changes(rules: ChatRules) -> str:
         parts.append(f"min budget ฿{rules.min_budget:,} a whole job")
     for floor in rules.floors:
         parts.append(f"min budget {floor.amount:,} {describe_terms(floor.currency, floor.period)}")
+    if rules.languages is not None:
+        parts.append("languages " + (", ".join(rules.languages) or "every one"))
+    if rules.places is not None:
+        parts.append("places " + (", ".join(rules.places) or "every one"))
     if rules.paused:
         parts.append("paused")
-    return "; ".join(parts) + " (hunter tuning --reset drops these)"
+    return "; ".join(parts)
 
 
 def applied_text(marked: list[Marked], now: datetime) -> str:

@@ -77,6 +77,8 @@ def test_add_remove_budget_floor_pause_and_resume_change_the_next_poll(
         assert "resume" in say("ต่อ")
         assert sorted(appear("6", "django again", "฿9,000")) == ["django again", "django later"]
         assert "$25 ต่อชั่วโมง" in say("งบ $25/ชม.")  # a floor in other terms, beside ฿5,000
+        assert "กรุงเทพ" in say("ที่ทำงาน กรุงเทพ ทำงานที่บ้าน")
+        assert "th" in say("ภาษา ไทย อังกฤษ")
         assert appear("7", "django hourly", "$20/hr") == []
         assert appear("8", "django rate", "$30/hr") == ["django rate"]
     finally:
@@ -96,8 +98,15 @@ def test_add_remove_budget_floor_pause_and_resume_change_the_next_poll(
     check = run_hunter(tmp_path, "check", env=env)
     assert "[matches 'django']" in check.stdout, check.stdout  # judged with the chat's words
     assert "[no include keyword]" in check.stdout, check.stdout  # python was removed
+    # A new user's find: places and languages set from the chat were in neither, and
+    # --reset dropped them without a word ("5 changes made from the chats dropped")
+    tuned = run_hunter(tmp_path, "tuning", env=env).stdout
+    assert "places กรุงเทพ, remote" in tuned and "languages th, en" in tuned, tuned
+    assert "places กรุงเทพ, remote" in text
     reset = run_hunter(tmp_path, "tuning", "--reset", env=env)
     assert reset.returncode == 0 and "hunter.toml's rules apply again" in reset.stdout
+    assert "owner: added django; removed python;" in reset.stdout, reset.stdout
+    assert "places กรุงเทพ, remote" in reset.stdout and "--reset drops" not in reset.stdout
     assert "no chat changed" in run_hunter(tmp_path, "tuning", env=env).stdout
     assert appear_after_reset(tmp_path, env, board, line) == ["python again"]
 
