@@ -140,7 +140,8 @@ def key(name: str) -> str:
     """A name as the index keeps it: NFKC, case-folded, its spaces one."""
     if name.isascii():  # NFKC leaves ASCII as it is, and casefold is lower there
         return " ".join(name.lower().split())
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    # Thai's abbreviation mark is often typed apart: "กรุงเทพ ฯ" is "กรุงเทพฯ"
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split()).replace(" ฯ", "ฯ")
 
 
 def plain(name: str) -> str:
@@ -205,7 +206,7 @@ class Gazetteer:
         """The known place `name` most likely misspells ("Chaing Mai": "Chiang Mai"); "" when
         none is close. For an error's hint only: it reads every city's label (0.2 s)."""
         cities = (label.rsplit(", ", 1)[0] for label in self._labels.split("\n") if label)
-        known = [*(n for n in self.names if n.isascii()), *cities]
+        known = [*self.names, *cities]  # Thai's names too: "ปริมนฑล" is "ปริมณฑล"
         close = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.85)
         close = close or difflib.get_close_matches(key(name), known, n=1, cutoff=0.85)
         return close[0] if close else ""

@@ -214,18 +214,23 @@ _RUN_MOST = 4  # words of the longest place name read as one ("Phra Nakhon Si Ay
 def _runs(words: Sequence[str], name_of: Callable[[str], str | None]) -> list[str | None]:
     """Left to right, the name `name_of` gives each longest run of `words` it knows (at most
     _RUN_MOST words); None for a word in no run."""
-    found: list[str | None] = []
+    return [name for name, _run in _spans(words, name_of)]
+
+
+def _spans(
+    words: Sequence[str], name_of: Callable[[str], str | None]
+) -> Iterator[tuple[str | None, str]]:
+    """_runs' names, each with the words it read them from."""
     i = 0
     while i < len(words):
         for n in range(min(_RUN_MOST, len(words) - i), 0, -1):
-            if (name := name_of(" ".join(words[i : i + n]))) is not None:
-                found.append(name)
+            if (name := name_of(run := " ".join(words[i : i + n]))) is not None:
+                yield name, run
                 i += n
                 break
         else:
-            found.append(None)
+            yield None, words[i]
             i += 1
-    return found
 
 
 def _unprefixed(word: str) -> str:
@@ -258,9 +263,13 @@ def read_chat_places(said: str) -> tuple[str, ...] | None:
 
 
 def unknown_said(said: str) -> str:
-    """The first name of what a chat typed for its places that is no place hunter knows ("" when
-    each is one): what its refusal names."""
-    return next((chunk for chunk, found in _read_chunks(said) if None in found), "")
+    """The words of the first name a chat typed for its places that are no place hunter knows
+    ("" when each is one): what its refusal names ("กรงเทพ" of "กรงเทพ ปริมณฑล", not both)."""
+    for chunk, found in _read_chunks(said):
+        if None in found:
+            unknown = [run for name, run in _spans(chunk.split(), _said) if name is None]
+            return " ".join(unknown) if len(found) > 1 else chunk
+    return ""
 
 
 def _read_chunks(said: str) -> Iterator[tuple[str, list[str | None]]]:

@@ -21,6 +21,7 @@ from hunter.rules.place import (
     elsewhere,
     read_chat_places,
     unknown_places,
+    unknown_said,
     where_of,
 )
 from hunter.settings.config import parse_config
@@ -257,6 +258,13 @@ def test_places_in_the_filter_and_a_chats_are_checked_at_load() -> None:
     # A near miss of a known place names it (a new user's find: "Chaing Mai" was refused bare)
     with pytest.raises(ConfigError, match='does not know \\(did you mean "Chiang Mai"\\?\\)'):
         parse_config({"sources": [source], "filter": {"places": ["Chaing Mai"]}})
+    # ... in Thai too, and Thai's abbreviation mark typed apart is the name (a new user's find)
+    with pytest.raises(ConfigError, match='does not know \\(did you mean "ปริมณฑล"\\?\\)'):
+        parse_config({"sources": [source], "filter": {"places": ["ปริมนฑล"]}})
+    assert unknown_places(("กรุงเทพ ฯ",)) == []
+    # A chat's refusal names the word it does not know, not the whole message
+    assert unknown_said("กรงเทพ ปริมณฑล") == "กรงเทพ"
+    assert unknown_said("Chiang Mai xyz") == "xyz"
     with pytest.raises(ConfigError, match="'Remote Qwertyville', a place hunter does not know"):
         parse_config({"sources": [source], "filter": {"places": ["Remote Qwertyville"]}})
     with pytest.raises(ConfigError, match="must be a list of place names"):
