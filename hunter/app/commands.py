@@ -488,7 +488,7 @@ def demo(args: argparse.Namespace, load: Loader) -> int:
             "hunter demo runs its own job board and filters and reads no hunter.toml; to try "
             f"{args.config}, run `hunter check --config {args.config}`"
         )
-    return run_demo(_say)
+    return run_demo(_say, reader_gone)
 
 
 def _reached(routes: channels.Channels, destinations: Destinations) -> str:

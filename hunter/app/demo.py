@@ -79,7 +79,9 @@ class _Board:
         self.server.server_close()
 
 
-def run_demo(say: Callable[[str], None]) -> int:
+def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: False) -> int:
+    """The demo, told by `say`; it ends when `gone` says its reader left (`| head`): its
+    alerts go to the terminal too, and each would wait out its retries for nobody."""
     logging.getLogger("hunter").setLevel(logging.WARNING)  # the narration says it all
     board = _Board()
     source = {
@@ -110,6 +112,8 @@ def run_demo(say: Callable[[str], None]) -> int:
                 f"1) First poll: the board shows {len(board.listings)} listings. hunter has never "
                 "seen this source, so it primes it: records them all, sends nothing."
             )
+            if gone():
+                return 0
             report = hunter.poll()
             say(
                 f"   -> {report.sources[0].count(RowStatus.PRIMED)} primed, "
@@ -118,6 +122,8 @@ def run_demo(say: Callable[[str], None]) -> int:
 
             board.listings = NEW_LISTINGS + board.listings
             say("2) Three new listings appear. Two match; one only says ออนไลน์ (online).")
+            if gone():
+                return 0
             report = hunter.poll()
             say(
                 f"   -> {report.delivery.sent} alerts sent, "
@@ -125,6 +131,8 @@ def run_demo(say: Callable[[str], None]) -> int:
             )
 
             say("3) Poll again: nothing is new, so nothing is sent, on any restart either.")
+            if gone():
+                return 0
             report = hunter.poll()
             say(f"   -> {report.delivery.sent} sent\n")
 

@@ -149,6 +149,23 @@ def test_output_piped_to_head_ends_quietly(tmp_path: Path, board: Board, command
     assert result.returncode == 0
 
 
+def test_the_demo_piped_to_head_ends_without_retrying_for_nobody(tmp_path: Path) -> None:
+    """A new user's find: `hunter demo | head -3` exited 0 after three warnings "2 listings
+    wait (retry): attempt N failed: the terminal's reader has gone", each retry waited out
+    for a reader that had left. The demo ends when its reader does."""
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {sys.executable} -m hunter demo | head -3"],
+        cwd=tmp_path,
+        env=base_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0 and result.stdout.count("\n") == 3
+    assert "reader has gone" not in result.stderr and "Traceback" not in result.stderr
+
+
 def test_a_failing_check_piped_to_head_still_fails(tmp_path: Path) -> None:
     """A new user's find: `hunter check | head -1` of a check that fails exited 0 (the
     closed pipe ended the command): a script's `set -o pipefail` saw success. The checks run
