@@ -125,6 +125,23 @@ def test_a_source_that_cannot_be_reached_is_named_with_its_cause(tmp_path: Path)
 # -- piped output ----------------------------------------------------------------------------
 
 
+def piped(
+    folder: Path, command: str, lines: int, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """`hunter <command> | head -<lines>` in bash with pipefail: the pipe's exit code is the
+    command's."""
+    hunter = f"{sys.executable} -m hunter {command}"
+    return subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {hunter} | head -{lines}"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     "command", ["status", "status --json", "schema", "check"], ids=lambda c: c.replace(" ", "")
 )
@@ -132,17 +149,7 @@ def test_output_piped_to_head_ends_quietly(tmp_path: Path, board: Board, command
     write_config(tmp_path, [html_source("board", board.serve_jobs("/jobs", FIRST))])
     env = base_env(tmp_path)
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    hunter = f"{sys.executable} -m hunter {command}"
-    # Many lines at once, then a reader that leaves after the first.
-    result = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {hunter} | head -1"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = piped(tmp_path, command, 1, env)  # many lines at once, a reader that reads one
     assert result.stdout.count("\n") == 1
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr, result.stderr
     assert "Exception ignored" not in result.stderr
@@ -153,15 +160,7 @@ def test_the_demo_piped_to_head_ends_without_retrying_for_nobody(tmp_path: Path)
     """A new user's find: `hunter demo | head -3` exited 0 after three warnings "2 listings
     wait (retry): attempt N failed: the terminal's reader has gone", each retry waited out
     for a reader that had left. The demo ends when its reader does."""
-    result = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {sys.executable} -m hunter demo | head -3"],
-        cwd=tmp_path,
-        env=base_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = piped(tmp_path, "demo", 3, base_env(tmp_path))
     assert result.returncode == 0 and result.stdout.count("\n") == 3
     assert "reader has gone" not in result.stderr and "Traceback" not in result.stderr
 
@@ -171,15 +170,7 @@ def test_a_failing_check_piped_to_head_still_fails(tmp_path: Path) -> None:
     closed pipe ended the command): a script's `set -o pipefail` saw success. The checks run
     to their end and the code is theirs."""
     write_config(tmp_path, [html_source("board", f"http://127.0.0.1:{free_port()}/jobs")])
-    result = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {sys.executable} -m hunter check | head -1"],
-        cwd=tmp_path,
-        env=base_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = piped(tmp_path, "check", 1, base_env(tmp_path))
     assert result.stdout.count("\n") == 1
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
     assert result.returncode == 1, result.stderr
