@@ -326,7 +326,8 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     with open_store(env, create=False) as store:
         if args.applied:
             marked = store.chat.marks("applied")
-            _say(report.applied_json(marked) if args.json else report.applied_text(marked, now))
+            said = report.applied_text(marked, now, config.timezone)
+            _say(report.applied_json(marked) if args.json else said)
             return 0
         destinations = Destinations(channels.owner_of(env, config), config.chats)
         # A channel's token is not needed to read the database: one not set is said in the

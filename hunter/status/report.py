@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 from hunter.deliver.channel import Recipient
 from hunter.deliver.pace import MonthPlan, Pacer
@@ -242,11 +243,15 @@ def _changed(rules: ChatRules) -> str:
     return "; ".join(parts)
 
 
-def applied_text(marked: list[Marked], now: datetime) -> str:
+def applied_text(marked: list[Marked], now: datetime, timezone: str = "UTC") -> str:
+    """The listings marked applied, newest first, each on the day of `timezone` (hunter.toml's:
+    as the rest of the status says its times)."""
     if not marked:
         return "no listing marked 'applied' yet (the สมัครแล้ว button under a card)"
+    zone = ZoneInfo(timezone)
     return "\n".join(
-        f"{m.marked_at:%Y-%m-%d} ({ago(m.marked_at, now)}): {m.listing.title[:80]}\n  "
+        f"{m.marked_at.astimezone(zone):%Y-%m-%d} ({ago(m.marked_at, now)}): "
+        f"{m.listing.title[:80]}\n  "
         f"{m.listing.url or m.job_id}"
         for m in marked
     )

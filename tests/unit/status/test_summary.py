@@ -4,7 +4,7 @@ the table. Pure: a report in, Markdown out."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from markdown_it import MarkdownIt
 
@@ -124,3 +124,16 @@ def test_a_secret_a_site_quotes_is_out_before_a_cell_is_cut() -> None:
     report = view([source_view(source("keyed", None, said), None, None)], OutboxCounts())
     text = as_markdown(report, T0, "UTC")
     assert key[:8] not in text and "invalid key \\*\\*\\*" in text
+
+
+def test_applied_listings_are_dated_on_the_configs_clock() -> None:
+    """A new user's find: `hunter status --applied` dated a 👍 of 03:24 in Bangkok on the
+    day before, in UTC, where every other line speaks hunter.toml's timezone."""
+    from hunter.rules.listing import Listing
+    from hunter.status.report import applied_text
+    from hunter.store.records import Marked
+
+    at = datetime(2026, 12, 7, 20, 24, tzinfo=UTC)  # 03:24 on the 8th in Bangkok
+    marked = [Marked("b:1", "applied", Listing("b:1", "b", "Logo design", "https://b.test/1"), at)]
+    said = applied_text(marked, at + timedelta(minutes=31), "Asia/Bangkok")
+    assert said.startswith("2026-12-08 (31 min ago): Logo design"), said
