@@ -239,7 +239,10 @@ def test_a_database_name_that_does_not_resolve_says_so(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "needles"),
     [
-        ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN}, ("LINE_TO is not set",)),
+        (
+            {"LINE_CHANNEL_ACCESS_TOKEN": TOKEN},
+            ("LINE_TO is not set", "Basic settings", "LINE_CHANNEL_SECRET"),
+        ),
         ({"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "my friend"}, ("LINE_TO must be",)),
         (  # a new user's find: a character short was "not a display name"
             {"LINE_CHANNEL_ACCESS_TOKEN": TOKEN, "LINE_TO": "U" + "a1" * 15 + "b"},

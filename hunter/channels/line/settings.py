@@ -65,10 +65,16 @@ def read(environ: Mapping[str, str]) -> LineSettings:
         )
     # A token without LINE_TO is allowed with the webhook's secret: the bot then tells whoever
     # adds it their chat id, which is how a user finds the LINE_TO to set.
-    if bool(token) != bool(to) and not secret:
-        missing = "LINE_TO" if token else "LINE_CHANNEL_ACCESS_TOKEN"
+    if token and not to and not secret:  # where to find it (a new user's find: it said not)
         raise ConfigError(
-            f"{missing} is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO"
+            "LINE_TO is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO: your "
+            "user ID (U and 32 hex digits) is on the LINE Developers console, Basic settings, "
+            "or set LINE_CHANNEL_SECRET too and the bot tells whoever adds it their id"
+        )
+    if to and not token and not secret:
+        raise ConfigError(
+            "LINE_CHANNEL_ACCESS_TOKEN is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN "
+            "and LINE_TO"
         )
     if to and not (to[:1] in "UCR" and len(to) == 33):
         raise ConfigError(f"LINE_TO {_what_is_wrong(to)}; see docs/channels.md, LINE")
