@@ -271,9 +271,10 @@ def _check_telegram(config: Config, env: Environment, say: Callable[[str], None]
 
 
 def _check_discord(config: Config, env: Environment, say: Callable[[str], None]) -> int:
-    """Each [[chats]] on Discord: its webhook asked whether it exists, named by the chat and
-    the webhook's own name, never by its URL (which holds its token); 1 per failure."""
-    discord = [chat for chat in config.chats if channels.discord.KIND.owns(chat.to)]
+    """Each chat on Discord (the owner's where it is there, then the [[chats]]): its webhook
+    asked whether it exists, named by the chat and the webhook's own name, never by its URL
+    (which holds its token); 1 per failure."""
+    discord = channels.chats_on(config, channels.discord.KIND)
     if not discord:
         return 0
     from hunter.channels.discord.send import DiscordSender

@@ -184,8 +184,33 @@ def open_channels(
         else:
             default = channel
     if default is None:
-        default = _standing_in(env)
+        # Where no chat's alerts go to it (an owner on Discord, or only [[chats]] of other
+        # channels: hunter's notices go to the first chat), nothing stands in: a new user's
+        # Discord-only setup on GitHub Actions was told "no channel is set" on every run
+        used = _default_used(env, config)
+        default = _standing_in(env) if used else _unused()
     return Channels(default, others, answers)
+
+
+def _default_used(env: Environment, config: Config) -> bool:
+    """Whether a chat's alerts go to the channel whose ids have no prefix (LINE's, or the
+    terminal in its place): the owner's, when it names no other channel, or with no owner
+    and no [[chats]], everything."""
+    try:
+        owner = owner_of(env, config)
+    except ConfigError:
+        return True  # said by the check that reads it
+    ids = [owner] if owner is not None else [c.to for c in config.chats]
+    if not ids:
+        return True
+    return any(not any(to.startswith(k.prefix) for k in KINDS if k.prefix) for to in ids)
+
+
+def _unused() -> Channel:
+    """The channel no chat's alerts go to: the terminal, which nothing reaches."""
+    from hunter.channels.terminal import TerminalSender
+
+    return TerminalSender()
 
 
 def _standing_in(env: Environment) -> Channel:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.support.board import Board, html_source
-from tests.support.cli import run_hunter, write_config
+from tests.support.cli import base_env, run_hunter, write_config
 from tests.support.discord_standin import TOKEN, WEBHOOK_ID, DiscordStandIn
 from tests.support.line_standin import LineStandIn
 
@@ -74,6 +74,40 @@ def test_each_listing_reaches_line_and_discord_once_with_its_link(
     assert f"Discord: team (discord:team): webhook 'hunter alerts' (id {WEBHOOK_ID})" in check
     said = started.stdout + started.stderr + status + check
     assert TOKEN not in said and discord.webhook_url() not in said  # never shown
+
+
+@pytest.mark.parametrize("owner", [None, "discord:team"], ids=["chats", "owner"])
+def test_a_discord_only_setup_on_a_host_is_told_no_missing_channel(
+    tmp_path: Path,
+    board: Board,
+    discord: DiscordStandIn,
+    migrated_pg_url: str,
+    owner: str | None,
+) -> None:
+    """A new user's find: on GitHub Actions, alerts to a [[chats]] on Discord (or an owner
+    there), with no LINE, were delivered, yet every run warned "no channel is set on GitHub
+    Actions" and `hunter check` failed on it. No chat's alerts go to the channel of ids
+    without a prefix, so nothing stands in for it, and nothing is said of it."""
+    env = {
+        **base_env(tmp_path, DATABASE_URL=migrated_pg_url, GITHUB_ACTIONS="true"),
+        "DISCORD_WEBHOOK_TEAM": discord.webhook_url(),
+    }
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    chats = [] if owner else [{"name": "team", "to": "discord:team"}]
+    more = {"owner": owner} if owner else {}
+    write_config(
+        tmp_path, [html_source("board", url)], filter={"include": ["python"]}, chats=chats, **more
+    )
+    assert run(tmp_path, env).returncode == 0
+    board.serve_jobs("/jobs", [("j1", "python bot"), ("seed", "python seed")])
+    result = run(tmp_path, env)
+    assert result.returncode == 0 and "no channel is set" not in result.stdout + result.stderr
+    assert discord.titles() == ["python bot"]
+    check = run(tmp_path, env, "check")
+    assert check.returncode == 0, check.stdout
+    assert "no channel is set" not in check.stdout and "Discord: " in check.stdout
+    status = run(tmp_path, env, "status").stdout
+    assert "wait for a channel" not in status
 
 
 def test_a_mention_in_a_listing_pings_no_one(
