@@ -196,6 +196,16 @@ def test_a_discord_chat_without_its_webhook_stops_with_one_line(
     result = run_hunter(tmp_path, "run", "--once", env={**dc_env, "DISCORD_WEBHOOK_TEAM": bad})
     assert result.returncode == 2 and "is not a Discord webhook URL" in result.stderr
     assert bad not in result.stderr
+    # A new user's find: a webhook's path at another host, or Discord's over http, passed:
+    # its token would have gone to a typo's domain, or travelled unencrypted
+    secret = "T" * 68
+    for url, said in (
+        (f"https://discordd.com/api/webhooks/1234/{secret}", "names 'discordd.com', not Discord"),
+        (f"http://discord.com/api/webhooks/1234/{secret}", "its token would travel unencrypted"),
+    ):
+        result = run_hunter(tmp_path, "check", env={**dc_env, "DISCORD_WEBHOOK_TEAM": url})
+        assert result.returncode == 2 and said in result.stdout + result.stderr
+        assert secret not in result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("spelling", ["TEAM", "again"])

@@ -24,6 +24,24 @@ NAME = "Discord"
 PREFIX = "discord:"
 ID = re.compile(r"discord:[A-Za-z0-9_]{1,32}")
 IDS_HELP = '"discord:<name>" (its webhook URL in DISCORD_WEBHOOK_<NAME>)'
+# Where Discord's webhooks are (its own, and its test builds'); a stand-in on this machine
+# too (the tests', a person's). Another host would be sent the webhook's token: a typo's domain
+HOSTS = frozenset(["discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"])
+LOOPBACK = frozenset(["127.0.0.1", "localhost", "::1"])
+
+
+def _not_discords(scheme: str, host: str) -> str | None:
+    """Why a webhook URL's scheme and host are not Discord's, in words; None when they are
+    (https at Discord, or anything on this machine)."""
+    if host in LOOPBACK:
+        return None
+    if host not in HOSTS:
+        return f"names {host[:60]!r}, not Discord (discord.com): its token would be sent there"
+    if scheme != "https":
+        return "is http://: its token would travel unencrypted; Discord's is https://"
+    return None
+
+
 HOOK_PATH = re.compile(
     r"/api(?:/v\d+)?/webhooks/(?P<id>[0-9]{1,25})/(?P<token>[A-Za-z0-9_-]{1,100})"
 )
@@ -69,6 +87,8 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, D
                 f"{name} is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/"
                 "<token>); copy it again from the channel's Integrations -> Webhooks"
             )
+        if (problem := _not_discords(parts.scheme, parts.hostname or "")) is not None:
+            raise ConfigError(f"{name} {problem}; copy it again from the channel's Webhooks")
         hook = DiscordWebhook(url.split("?", 1)[0], match["id"])
         twin = next((c for c in chats if c.to in hooks and hooks[c.to].id == hook.id), None)
         if twin is not None:
