@@ -34,16 +34,16 @@ def sparkline(counts: list[int]) -> str:
 _MARKUP = re.compile(r"([\\`*\[\]()<>!|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
-def _line(text: str) -> str:
+def _line(text: str, most: int = 120) -> str:
     """Text from a board or a site on one line, secrets out (a site may quote back the key
     hunter sent it; cut first, a secret would no longer be found whole), then cut."""
-    return clip(" ".join(text.split()), 120)
+    return clip(" ".join(text.split()), most)
 
 
-def _cell(text: str) -> str:
+def _cell(text: str, most: int = 120) -> str:
     """Text from a board or a site as plain text: `_line`, then each character Markdown
     would read as markup escaped (cut after, an escape could lose its half)."""
-    return _MARKUP.sub(r"\\\1", _line(text))
+    return _MARKUP.sub(r"\\\1", _line(text, most))
 
 
 def _code(text: str) -> str:
@@ -97,7 +97,9 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
         f"{outbox.stuck} stuck, {view.sent_last_24h} sent in 24 h",
     ]
     if view.no_channel:
-        lines += ["", f"**{outbox.pending} alerts wait for a channel**: {_cell(view.no_channel)}"]
+        # hunter's own words, naming what to set: whole (cut at 120, it ended "Set LINE_TO, w")
+        why = _cell(view.no_channel, 600)
+        lines += ["", f"**{outbox.pending} alerts wait for a channel**: {why}"]
     if outbox.stuck:
         lines.append("")
         for stuck in view.stuck_rows:

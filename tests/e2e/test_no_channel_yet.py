@@ -57,6 +57,9 @@ def test_alerts_wait_for_a_channel_on_a_host_then_arrive_once(
     assert "alerts wait" in str(status["no_channel"])
     text = run_hunter(tmp_path, "status", env=env).stdout
     assert "2 alerts wait for a channel: no channel is set on" in text
+    # ... and the job summary (status --markdown) says it whole: it ended "Set LINE_TO, w"
+    markdown = run_hunter(tmp_path, "status", "--markdown", env=env).stdout
+    assert "**2 alerts wait for a channel**" in markdown and "DISCORD_WEBHOOK" in markdown
     check = run_hunter(tmp_path, "check", env=env)
     assert check.returncode == 1 and "alerts: FAILED: no channel is set on" in check.stdout
 
