@@ -62,7 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --once: read every source now, whatever its schedule (to try a change)",
     )
     prime = sub.add_parser(
-        "prime", parents=[common], help="record every listing shown now as seen; send nothing"
+        "prime",
+        parents=[common],
+        help="record every listing shown now as seen; send nothing",
+        description=(
+            "Record every listing the sources show now as seen, and send nothing: for when "
+            "you change what a source reads (its url, search or categories). An alert of one "
+            "of them still waiting to be sent (quiet hours, the pace, a failed push) is not "
+            "sent either: the line says how many."
+        ),
     )
     prime.add_argument("--source", metavar="NAME", help="only this source")
     prune = sub.add_parser(

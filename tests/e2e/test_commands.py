@@ -27,6 +27,14 @@ def test_every_command_has_help(tmp_path: Path, command: str) -> None:
     assert result.returncode == 0 and f"usage: hunter {command}" in result.stdout
 
 
+def test_primes_help_says_what_it_does_and_drops(tmp_path: Path) -> None:
+    """A new user's find: `hunter prime --help` said nothing of what it does, and nothing of
+    the alerts still waiting that it leaves unsent."""
+    said = run_hunter(tmp_path, "prime", "--help", env=base_env(tmp_path)).stdout
+    assert "Record every listing the sources show now as seen" in said
+    assert "is not sent either" in " ".join(said.split())
+
+
 def test_main_help_lists_every_command(tmp_path: Path) -> None:
     result = run_hunter(tmp_path, "--help", env=base_env(tmp_path))
     assert all(command in result.stdout for command in COMMANDS)
