@@ -281,11 +281,14 @@ class Deliverer:
 
 
 def _log_failed(count: int, decision: Decision) -> None:
-    """ "2 listings stuck: ..." (an error), or "1 listing wait (retry): ..." (a warning)."""
+    """ "2 listings stuck: ..." (an error), or "1 listing waits (retry): ..." (a warning)."""
     if decision.status is RowStatus.STUCK:
         log.error("%s stuck: %s", plural(count, "listing"), decision.error)
     else:
-        log.warning("%s wait (%s): %s", plural(count, "listing"), decision.status, decision.error)
+        verb = "waits" if count == 1 else "wait"
+        log.warning(
+            "%s %s (%s): %s", plural(count, "listing"), verb, decision.status, decision.error
+        )
 
 
 def moved(

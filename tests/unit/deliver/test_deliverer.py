@@ -6,6 +6,7 @@ stand-in; these pin down what the deliverer itself does with each answer.
 
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -187,3 +188,21 @@ def test_when_others_spent_the_month_the_warning_goes_out_from_the_reserve(
     assert (second.sent, second.pushes) == (2, 1)  # and carries the waiting listing with it
     assert states(store) == dict.fromkeys([*ids, *notices], "sent")
     assert [k for k in store.outbox.job_states() if k.startswith("hunter:quota")] == notices
+
+
+def test_a_failed_push_of_one_listing_is_said_in_good_english(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A new user's find: "1 listing wait (retry): ..."."""
+    from hunter.deliver.deliverer import _log_failed
+    from hunter.deliver.outcome import Decision
+    from hunter.store.states import RowStatus
+
+    caplog.set_level(logging.WARNING)
+    for count in (1, 2):
+        _log_failed(count, Decision(RowStatus.RETRY, error="attempt 1 failed: a 500"))
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "1 listing waits (retry): attempt 1 failed: a 500",
+        "2 listings wait (retry): attempt 1 failed: a 500",
+    ]
