@@ -17,7 +17,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from hunter.app.service import Hunter
+from hunter.app.service import Hunter, PollReport
 from hunter.channels import open_channels
 from hunter.settings.config import parse_config
 from hunter.settings.environment import read_environment
@@ -79,6 +79,10 @@ class _Board:
         self.server.server_close()
 
 
+class _ReaderGone(Exception):
+    """The demo's reader left (`| head`): it ends there."""
+
+
 def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: False) -> int:
     """The demo, told by `say`; it ends when `gone` says its reader left (`| head`): its
     alerts go to the terminal too, and each would wait out its retries for nobody."""
@@ -101,6 +105,12 @@ def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: Fals
         store = SQLiteStore(Path(folder) / "demo.db")
         store.migrate()
         hunter = Hunter(config, store, sender)
+
+        def poll() -> PollReport:
+            if gone():  # nobody reads on: its alerts would wait out their retries for no one
+                raise _ReaderGone
+            return hunter.poll()
+
         try:
             say(f"A job board is running at {board.url}; alerts go to {sender.name}.")
             say(
@@ -112,9 +122,7 @@ def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: Fals
                 f"1) First poll: the board shows {len(board.listings)} listings. hunter has never "
                 "seen this source, so it primes it: records them all, sends nothing."
             )
-            if gone():
-                return 0
-            report = hunter.poll()
+            report = poll()
             say(
                 f"   -> {report.sources[0].count(RowStatus.PRIMED)} primed, "
                 f"{report.delivery.sent} sent\n"
@@ -122,18 +130,14 @@ def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: Fals
 
             board.listings = NEW_LISTINGS + board.listings
             say("2) Three new listings appear. Two match; one only says ออนไลน์ (online).")
-            if gone():
-                return 0
-            report = hunter.poll()
+            report = poll()
             say(
                 f"   -> {report.delivery.sent} alerts sent, "
                 f"{report.sources[0].count(RowStatus.IGNORED)} ignored\n"
             )
 
             say("3) Poll again: nothing is new, so nothing is sent, on any restart either.")
-            if gone():
-                return 0
-            report = hunter.poll()
+            report = poll()
             say(f"   -> {report.delivery.sent} sent\n")
 
             states = store.outbox.job_states()
@@ -141,6 +145,8 @@ def run_demo(say: Callable[[str], None], gone: Callable[[], bool] = lambda: Fals
             for job_id, state in states.items():
                 say(f"   {job_id:<16} {state}")
             say("\nNext: copy hunter.example.toml to hunter.toml, then `hunter check`.")
+        except _ReaderGone:
+            return 0
         finally:
             store.close()
             board.close()

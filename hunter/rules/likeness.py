@@ -225,9 +225,7 @@ def text_share(a: Likeness, b: Likeness) -> float | None:
 
 
 def _places_agree(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    if not a or not b:
-        return True
-    if set(a) <= set(b) or set(b) <= set(a) or a[0] == b[0]:
+    if not a or not b or _one_place(a, b) or a[0] == b[0]:
         return True
     return _read_places_agree(", ".join(a), ", ".join(b))
 
