@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from hunter import channels
 from hunter.app.service import Hunter, prune_store, utcnow, worker_name
+from hunter.app.stopping import SignalStop
 from hunter.errors import ChannelError, ConfigError, RunError
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
@@ -19,6 +20,7 @@ from hunter.rules.destinations import OWNER, OWNER_NAME, OWNER_NAMES, Destinatio
 from hunter.settings.config import TOP_KEY, Config
 from hunter.settings.environment import Environment, describe_store
 from hunter.store import open_store
+from hunter.store.states import RowStatus
 from hunter.words import plural
 
 if TYPE_CHECKING:
@@ -115,7 +117,17 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         else:
             _say(started)
         if args.once:
+            asked = SignalStop(hunter.stop).install()
             result = hunter.poll() if args.all else hunter.poll_once()
+            if asked.received:  # a cancelled cron run: the next one sends what this left
+                counts = store.outbox.counts()
+                left = counts[RowStatus.PENDING] + counts[RowStatus.RETRY]
+                log.warning(
+                    "stopped by %s: %s for the next run",
+                    asked.received.name,
+                    plural(left, "listing waits", "listings wait"),
+                )
+                return asked.exit_code
             if result.not_due and not result.sources:  # said where the person looks
                 _say(
                     f"{plural(result.not_due, 'source')} not due yet, so none was read; "

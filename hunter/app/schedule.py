@@ -21,12 +21,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import signal
 import threading
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from types import FrameType
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
@@ -35,6 +33,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from hunter.app.service import Hunter
+from hunter.app.stopping import SignalStop
 from hunter.errors import HunterError, StoreGone
 from hunter.web.health import Liveness
 from hunter.web.server import HttpServer
@@ -66,15 +65,6 @@ def run_forever(
     gone: list[StoreGone] = []
     health = Liveness(stale_after=timedelta(seconds=2 * interval))
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        # Said once: Ctrl-C reaches `uv run` and hunter both, and uv passes it on again.
-        log.log(
-            logging.DEBUG if hunter.stop.is_set() else logging.INFO,
-            "%s received: finishing the push in flight, starting no new one",
-            signal.Signals(signum).name,
-        )
-        hunter.stop.set()  # the scheduler is stopped by stop_when_asked, not here
-
     def stop_when_asked() -> None:
         """Stop the scheduler once hunter is asked to stop. Not in the signal handler: it runs
         in the main thread, which may be inside the scheduler handing a poll to its thread
@@ -93,8 +83,7 @@ def run_forever(
     # deploy rolled back), and a SIGTERM before the handler was the default action's -15,
     # nothing said and nothing finished.
     threading.Thread(target=stop_when_asked, name="stop", daemon=True).start()
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    SignalStop(hunter.stop).install()
     server = HttpServer(health, port, hooks, pages=pages).start() if port else None
 
     first = True  # the first poll reads a fixed schedule's sources at once, as before

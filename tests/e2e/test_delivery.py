@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from hunter.store.postgres import PostgresStore
+from hunter.store.states import RowStatus
 from tests.support import postgres
 from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, start_hunter, write_config
@@ -63,6 +64,17 @@ class Setup:
         with PostgresStore(self.database_url) as store:
             return {k: v for k, v in store.outbox.job_states().items() if not k.endswith(":seed")}
 
+    def mid_push(self, answer: str, *args: str) -> subprocess.Popen[str]:
+        """hunter started with `args`, once its first push reached LINE, whose answer is
+        `answer` ("hold": none, "slow": two seconds late)."""
+        self.line.script.append(answer)
+        process = start_hunter(self.folder, *args, env=self.env)
+        deadline = time.monotonic() + 30
+        while not self.line.pushes and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.line.pushes, "hunter never pushed"
+        return process
+
     def status(self) -> dict[str, Any]:
         result = self.run("status", "--json")
         assert result.returncode == 0, result.stderr
@@ -102,12 +114,7 @@ def test_a_lost_response_is_not_sent_twice(setup: Setup) -> None:
 
 def test_kill_9_mid_push_then_restart(setup: Setup) -> None:
     titles = setup.prime_then_post(2)
-    setup.line.script.append("hold")
-    process = start_hunter(setup.folder, "run", "--once", env=setup.env)
-    deadline = time.monotonic() + 30
-    while not setup.line.pushes and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert setup.line.pushes, "hunter never pushed"
+    process = setup.mid_push("hold", "run", "--once")
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
     assert set(setup.states().values()) == {"sending"}  # the row says exactly what is known
@@ -331,12 +338,7 @@ def test_status_shows_the_pace(setup: Setup) -> None:
 
 def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:
     titles = setup.prime_then_post(2)
-    setup.line.script.append("slow")
-    process = start_hunter(setup.folder, "run", env=setup.env)
-    deadline = time.monotonic() + 30
-    while not setup.line.pushes and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert setup.line.pushes, "hunter never pushed"
+    process = setup.mid_push("slow", "run")
     stopped = time.monotonic()
     process.send_signal(signal.SIGTERM)
     _out, err = process.communicate(timeout=25)
@@ -348,6 +350,33 @@ def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:
     assert_once(setup.line, titles)
     assert set(setup.states().values()) == {"sent"}
     assert TOKEN not in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_cron_run_stopped_mid_push_finishes_it_and_leaves_the_rest_waiting(
+    setup: Setup, signum: signal.Signals
+) -> None:
+    """GitHub cancels a run with SIGINT, then SIGTERM 7.5 s later, then SIGKILL: the push in
+    flight finishes (not left `sending` for the next run to call stuck), no new one starts,
+    and the rest wait for the next run. Two chats: a push each."""
+    group = "C" + "0" * 32
+    setup.line.members[group] = 3
+    setup.configure(chats=[{"name": "studio", "to": group}])
+    titles = setup.prime_then_post(2)
+    process = setup.mid_push("slow", "run", "--once")
+    process.send_signal(signum)
+    _out, err = process.communicate(timeout=25)
+    assert process.returncode == 128 + signum, err
+    assert "Traceback" not in err
+    assert f"{signum.name} received" in err
+    assert "2 listings wait for the next run" in err
+    assert [p.status for p in setup.line.pushes] == [200]  # finished; no new push started
+    assert sorted(setup.line.delivered) == sorted(titles)
+    again = setup.run("run", "--once")
+    assert again.returncode == 0, again.stderr
+    assert sorted(setup.line.delivered) == sorted(titles * 2)  # each chat's, once
+    with PostgresStore(setup.database_url) as store:
+        assert store.outbox.counts()[RowStatus.SENDING] == 0
 
 
 def test_a_rate_limit_waits_then_delivers_once(setup: Setup) -> None:
