@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -72,6 +72,10 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _TEXT_MOST = 3000  # characters of a listing's text read for cues
+# A chat's city reaches this far: a commute, as job boards search a city by default (Indeed:
+# within 25 miles, 40 km; most boards' radius choices start at 20-25 km). A bigger city's own
+# radius is wider (Bangkok's 26 km).
+COMMUTE_KM = 25.0
 # A rail line's name: a Latin one a word of its own ("Charleroi" holds "arl"), a Thai one anywhere.
 _RAIL = re.compile(
     "|".join(rf"\b{re.escape(w)}" if w.isascii() else re.escape(w) for w in sorted(RAIL)),
@@ -436,7 +440,7 @@ def _chat_areas(places: tuple[str, ...]) -> _ChatPlaces:
         if _remote(place):
             remote = True
         elif found := chat_place(place):
-            areas.append(found[0])
+            areas.append(_commute(found[0]))
         elif (own := _own_words(place)) is not None:
             if not own[0]:
                 areas += own[1]
@@ -445,6 +449,15 @@ def _chat_areas(places: tuple[str, ...]) -> _ChatPlaces:
             else:
                 remote = True  # "全职远程", "remote worldwide"
     return _ChatPlaces(tuple(areas), remote, tuple(remote_to))
+
+
+def _commute(area: Area) -> Area:
+    """A chat's city as the reach of a commute from it: COMMUTE_KM around its centre, or the
+    city's own radius where that is wider (a chat in Bielefeld takes a job in Verl, 20 km
+    away; one in Munich is not sent Nuremberg's)."""
+    if area.point is None or area.point[2] >= COMMUTE_KM:
+        return area
+    return replace(area, point=(area.point[0], area.point[1], COMMUTE_KM))
 
 
 def _from_home_in(open_to: tuple[Area, ...], areas: tuple[Area, ...]) -> bool:

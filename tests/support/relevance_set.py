@@ -35,9 +35,11 @@ FRESH = PEOPLE.with_name("fresh.json")
 BLIND = PEOPLE.with_name("blind.json")
 # The same, judged at the start of the stop after that, measured at its start and its end only
 BLIND2 = PEOPLE.with_name("blind2.json")
+# The same, judged at the start of the stop after that, measured at its start and its end only
+BLIND3 = PEOPLE.with_name("blind3.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "others")
+SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "blind 3", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -107,6 +109,7 @@ def people(which: str = "own") -> list[Person]:
         "fresh": FRESH,
         "blind": BLIND,
         "blind 2": BLIND2,
+        "blind 3": BLIND3,
     }
     path = sets.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))

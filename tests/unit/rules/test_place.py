@@ -152,6 +152,12 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (("remote",), "Remote - US only", "Python Developer", True),
         (("Munich", "remote"), "Remote, Germany", "Security Engineer", True),
         (("Munich",), "Garching bei München", "Security Engineer", True),  # 13 km: a suburb
+        # A chat's city reaches as far as a commute (25 km), a bigger city's its own radius
+        (("Bielefeld",), "Verl, Germany", "Security Engineer", True),  # 20 km
+        (("Bielefeld",), "Hamm, Germany", "Security Engineer", False),  # 60 km
+        (("Lisbon",), "Sintra, Portugal", "Python Developer", True),  # 23 km
+        (("Lisbon",), "Setúbal, Portugal", "Python Developer", False),  # 32 km
+        (BANGKOK, "จ.พระนครศรีอยุธยา", "IT Support", False),  # 75 km
         # Issue 69: a title's last part says where when the location does not
         (("Kraków", "remote"), "Anywhere in the World", "Java Engineer - Latin America", False),
         (("Buenos Aires", "remote"), "Anywhere in the World", "Java Engineer - LATAM", True),
