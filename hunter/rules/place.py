@@ -71,6 +71,11 @@ _NOISE = re.compile(
     r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|全职|完全",
     re.IGNORECASE,
 )
+_TITLE_PLACE = re.compile(
+    r"\b(?:work(?:ing)?\s+in|relocat(?:e|ion)\s+to|based\s+in|located\s+in|move\s+to)\s+"
+    r"([^()\[\]|/\u2013\u2014]+)",
+    re.IGNORECASE,
+)
 _TEXT_MOST = 3000  # characters of a listing's text read for cues
 # A chat's city reaches this far: a commute, as job boards search a city by default (Indeed:
 # within 25 miles, 40 km; most boards' radius choices start at 20-25 km). A bigger city's own
@@ -111,6 +116,8 @@ def _where(location: str, title: str, summary: str) -> Where:
         or _REMOTE_TEXT.search(summary)
     )
     at = read_places(location)
+    if (moved := _moved_to(title)) and not any(a.overlaps(b) for a in at for b in moved):
+        at = moved
     zones = [gazetteer().areas(region)[0] for pattern, region in _ZONES if pattern.search(location)]
     if not at and zones:
         remote = True  # "Time zone: CET (+/- 3 hours)": a remote board's whom-it-takes
@@ -130,6 +137,14 @@ def _where(location: str, title: str, summary: str) -> Where:
     if any(a.countries is None for a in open_to):
         open_to = [WORLD]
     return Where(at=(), remote=True, open_to=tuple(dict.fromkeys(open_to)))
+
+
+def _moved_to(title: str) -> tuple[Area, ...]:
+    """Where a title says the job is done ("- Work in Athens, Greece", "Relocate to Lisbon",
+    "(Based in Malta)"), else (). An agency's ad on a board's site for another country is
+    there, not in that country (Adzuna's Swiss site places it in Switzerland)."""
+    said = _TITLE_PLACE.search(title)
+    return tuple(finest(read_places(said[1]))) if said else ()
 
 
 def _title_areas(title: str) -> list[Area]:

@@ -158,6 +158,11 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (("Lisbon",), "Sintra, Portugal", "Python Developer", True),  # 23 km
         (("Lisbon",), "Setúbal, Portugal", "Python Developer", False),  # 32 km
         (BANGKOK, "จ.พระนครศรีอยุธยา", "IT Support", False),  # 75 km
+        # A title that says where the job is done, over a board's site for another country
+        (("Griekenland",), "Switzerland", "Dutch Speaking Support - Work In Athens, Greece", True),
+        (("Zürich",), "Switzerland", "Dutch Speaking Support - Work In Athens, Greece", False),
+        (("Lisboa",), "Austria", "German Speaking Agent - Relocate to Lisbon", True),
+        (("Berlin",), "Berlin, Germany", "Engineer - relocation to Germany", True),
         # Issue 69: a title's last part says where when the location does not
         (("Kraków", "remote"), "Anywhere in the World", "Java Engineer - Latin America", False),
         (("Buenos Aires", "remote"), "Anywhere in the World", "Java Engineer - LATAM", True),
