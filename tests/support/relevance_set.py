@@ -37,9 +37,11 @@ BLIND = PEOPLE.with_name("blind.json")
 BLIND2 = PEOPLE.with_name("blind2.json")
 # The same, judged at the start of the stop after that, measured at its start and its end only
 BLIND3 = PEOPLE.with_name("blind3.json")
+# The same, judged beside it, measured at that stop's start and end only: kept blind
+BLIND4 = PEOPLE.with_name("blind4.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "blind 3", "others")
+SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "blind 3", "blind 4", "others")
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -110,6 +112,7 @@ def people(which: str = "own") -> list[Person]:
         "blind": BLIND,
         "blind 2": BLIND2,
         "blind 3": BLIND3,
+        "blind 4": BLIND4,
     }
     path = sets.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))
