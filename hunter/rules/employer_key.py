@@ -73,6 +73,8 @@ _TRADE_WORDS = frozenset(
         "tecnologías", "technologie",
         "technik", "labs", "lab", "software", "solutions", "systems", "digital", "holding",
         "holdings", "international", "services", "consulting", "global",
+        # a group is its name's employer: "Vandermolen Groep" and "Vandermolen B.V."
+        "group", "groep", "gruppe", "grupo", "groupe", "gruppo", "grupa",
     ]
 )  # fmt: skip
 # ... and in Chinese, with its legal forms (有限公司: limited company), and the cities a name
@@ -86,6 +88,7 @@ _HAN_CITIES = (
     "重庆", "厦门", "长沙", "青岛", "大连", "宁波", "合肥", "郑州", "济南", "东莞", "佛山",
     "珠海", "香港", "台北",
 )  # fmt: skip
+_AND = frozenset(["and", "und", "en", "et", "y", "e", "i", "u", "och", "og", "ve"])
 # German public bodies' legal forms, written out or short ("KöR", "AöR").
 _LEGAL_PHRASES = ("körperschaft des öffentlichen rechts", "anstalt des öffentlichen rechts")
 _LEGAL_SHORT = frozenset(["kör", "aör", "ev", "eg"])
@@ -108,6 +111,8 @@ def company_key(company: str) -> str:
     if (han := _han_core(text)) is not None:
         return han
     words = [w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT]
+    # "Kessler & Vogt" and "Kessler und Vogt": "and" between two names, in any language
+    words = [w for n, w in enumerate(words) if not (0 < n < len(words) - 1 and w in _AND)]
     latin = [w for w in words if _LATIN_WORD.fullmatch(w)]
     if latin and len(latin) < len(words) and len("".join(latin)) >= 3:
         words = latin  # "Sandpiper Beach Resort แซนด์ไพเพอร์ บีช รีสอร์ท": its name twice

@@ -250,11 +250,20 @@ def _said_in(part: str, location: str) -> bool:
     run of it anywhere): "(IT)" is no word of "British Columbia"."""
     if not part or not location:
         return False
+    words = [w for w in part.split() if w not in _AREA_WORDS]  # "(regio Utrecht)" at Utrecht
+    part = " ".join(words) or part
     if _THAI_OR_HAN.search(part):
         return all(word in location for word in part.split())
     return set(part.split()) <= set(location.split())
 
 
+# Words before a place that say "around it": "regio Utrecht", "Raum München", "Greater London"
+_AREA_WORDS = frozenset(
+    [
+        "regio", "region", "regione", "regiao", "raum", "umgebung", "umkreis", "okolice", "area",
+        "greater", "metro", "zone",
+    ]
+)  # fmt: skip
 _THAI_OR_HAN = re.compile(r"[\u0e00-\u0e7f\u3400-\u9fff]")
 
 
@@ -270,7 +279,14 @@ def title_key(title: str, location: str = "") -> str:
         text = text.replace(filler, " ")
     text = _GENDER.sub(" ", text)
     words = (_SHORT.get(word, word) for word in text.split())
-    return " ".join(word for word in words if word not in _FILLER)
+    text = " ".join(word for word in words if word not in _FILLER)
+    return _COMPOUND.sub(lambda m: m[1] + m[2], text)
+
+
+# Words boards write as one, in two or hyphenated ("Front-End", "Full Stack", "E-Commerce")
+_COMPOUND = re.compile(
+    r"\b(front|back|full|dev|e|data|web|multi)[ ](end|stack|ops|commerce|base|site|media)\b"
+)
 
 
 _PART_TIME = frozenset(["part", "parttime", "teilzeit", "partiel", "parcial", "minijob"])

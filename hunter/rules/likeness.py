@@ -277,7 +277,8 @@ def _pays_agree(
     if a is None or b is None:
         return True
     periods = a[1] == b[1] or not (a[1] and b[1])
-    if a[0] == b[0] and periods and a[2] <= b[3] and b[2] <= a[3]:
+    currencies = a[0] == b[0] or not (a[0] and b[0])  # "28000-32000" and "28.000 € - 32.000 €"
+    if currencies and periods and a[2] <= b[3] and b[2] <= a[3]:
         return True
     if not here or (a[0] and b[0] and a[0] != b[0]):
         return False
@@ -340,7 +341,10 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
         return Sameness(False, ("same title", "another place"), share)
     if far:
         reasons.append(f"one ad on {a.site} and {b.site}")
-    reposted = same_board and stated and bool(a.place and b.place)
+    # One board's re-post under a new id, or two boards that state one pay: the same title,
+    # employer, place and pay, each board's text its own introduction of it
+    paid = bool(a.pay and b.pay) and a.pay[2:] == b.pay[2:]  # type: ignore[index]
+    reposted = (same_board or paid) and stated and bool(a.place and b.place)
     if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
     bare = not (a.shingles or b.shingles or a.company or b.company)

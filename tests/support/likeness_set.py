@@ -28,6 +28,7 @@ LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "likeness" / "labels
 MADE_UP = LABELS.with_name("made_up.json")
 MADE_UP_2 = LABELS.with_name("made_up_2.json")
 MADE_UP_BLIND = LABELS.with_name("made_up_blind.json")
+MADE_UP_3 = LABELS.with_name("made_up_3.json")
 Pair = frozenset[str]
 
 
