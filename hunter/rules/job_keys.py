@@ -10,6 +10,7 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.text_sketch import plain as _plain
+from hunter.rules.text_sketch import unmarked
 
 REMOTE_SAID = "Remote: "  # before whom a remote board's job takes (place.as_remote)
 
@@ -38,7 +39,7 @@ _FILLER = frozenset(
     ]
 )
 # Gender marks of German, French and Dutch ads: (m/w/d), (f/m/x), (h/f), (all genders).
-_GENDER = re.compile(r"\b(?:[mwfdxh](?:\s[mwfdxh]){1,2}|all\sgenders?|in)\b")
+_GENDER = re.compile(r"\b(?:[mwfdxhvk](?:\s[mwfdxhvk]){1,2}|all\sgenders?|in)\b")
 _THAI_FILLER: tuple[str, ...] = ("รับสมัครด่วน", "ด่วนมาก", "งานด่วน", "ด่วน", "รับสมัคร")
 _REMOTE_PLACES = frozenset(["remote", "anywhere", "worldwide", "global", "online", "wfh"])
 _PLACE_NOISE = frozenset(["more", "locations", "location", "and", "or"])
@@ -272,7 +273,7 @@ def title_key(title: str, location: str = "") -> str:
     and "Senior Python developer" are one key; "Junior Python Developer" another; so are
     "Support Lead - Remote, APAC" and "Support Lead" (the place is compared on its own)."""
     rest = split_title(title, location)[0]
-    text = _plain(rest)
+    text = _plain(_one_gender(rest))
     if not _PART_TIME.isdisjoint(_plain(title[len(rest) :]).split()):
         text += " part time"  # "Service Crew (Part Time)" and "(Full Time)": two jobs
     for filler in _THAI_FILLER:
@@ -289,6 +290,35 @@ _COMPOUND = re.compile(
 )
 
 
+def _one_gender(title: str) -> str:
+    """A title written for two genders, as its first: "Técnico/a" and "Mitarbeiter/in" are
+    "Técnico" and "Mitarbeiter", "Starszy Księgowy / Starsza Księgowa" "Starszy Księgowy",
+    "Infirmier / Infirmière de bloc" "Infirmier de bloc". "Java / JavaScript" stays."""
+    title = _GENDER_ENDING.sub(r"\1", _GENDER_MARKS.sub(" ", title))
+    parts = title.split("/")
+    if len(parts) != 2:
+        return title
+    first, second = parts[0].split(), parts[1].split()
+    if not first or len(second) < len(first):
+        return title
+    if all(_one_word(u, v) for u, v in zip(first, second, strict=False)):
+        return " ".join(first + second[len(first) :])
+    return title
+
+
+def _one_word(a: str, b: str) -> bool:
+    """Whether two words are one, for two genders: a stem of 4 letters at least, and
+    endings of 3 at most ("księgowy", "księgowa"; "koch", "köchin")."""
+    a, b = unmarked(a.casefold()), unmarked(b.casefold())
+    same = next(
+        (n for n, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+    return same >= 4 and len(a) - same <= 3 and len(b) - same <= 3
+
+
+# "Técnico/a", "Mitarbeiter/in", "Ingeniero/a": a word's feminine ending after a slash
+_GENDER_MARKS = re.compile(r"\(\s*[a-z](?:\s*/\s*[a-z]){1,2}\s*\)", re.IGNORECASE)  # "(H/F)"
+_GENDER_ENDING = re.compile(r"(\w{3,})\s?/\s?(?:a|as|o|os|in|innen|e|ne|ka)\b")
 _PART_TIME = frozenset(["part", "parttime", "teilzeit", "partiel", "parcial", "minijob"])
 # Words boards shorten in titles: "Sr. Account Mgr" is "Senior Account Manager"
 _SHORT = {

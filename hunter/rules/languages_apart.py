@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-from hunter.rules.roles import RANKS
+from hunter.rules.roles import RANKS, families_in, family_of_title
+from hunter.rules.text_sketch import unmarked
 
 NAMES_KEPT = 24  # names a likeness keeps (the first ones the text says)
 SHARED_LEAST = 3  # names two listings share, at least
@@ -45,8 +47,20 @@ def names_of(title: str, text: str, company: str) -> tuple[str, ...]:
 
 
 def ranks(title: str) -> frozenset[str]:
-    """The rank words of a title ("Senior", "Junior", "Lead"), folded."""
-    return frozenset(w for w in re.findall(r"[a-z]+", title.casefold()) if w in RANKS)
+    """The rank words of a title ("Senior", "Junior", "Lead"), folded, each in English
+    ("Starszy Księgowy" is a senior's, "高级工程师" too)."""
+    folded = unmarked(title.casefold())
+    found = {_RANK_AS.get(w, w) for w in re.findall(r"\w+", folded)}
+    found |= {rank for word, rank in _RANK_AS.items() if not word.isascii() and word in folded}
+    return frozenset(w for w in found if w in RANKS)
+
+
+# Ranks in the boards' other languages (Polish, Chinese, Thai), as English's
+_RANK_AS = {
+    "sr": "senior", "jr": "junior", "starszy": "senior", "starsza": "senior",
+    "mlodszy": "junior", "mlodsza": "junior", "高级": "senior", "资深": "senior",
+    "初级": "junior", "อาวุโส": "senior",
+}  # fmt: skip
 
 
 def translated(names: tuple[str, ...], others: tuple[str, ...]) -> bool:
@@ -54,3 +68,28 @@ def translated(names: tuple[str, ...], others: tuple[str, ...]) -> bool:
     mine, theirs = set(names), set(others)
     shared = len(mine & theirs)
     return shared >= SHARED_LEAST and shared >= SHARED_PART * len(mine | theirs)
+
+
+def one_role(title: str, other: str, names: tuple[str, ...], others: tuple[str, ...]) -> str:
+    """The role two titles in two languages both are (roles.json's family), "" when they
+    are not one: each title is one of the family's titles whole, its rank aside
+    ("Comptable" and "Boekhouder"), or both name the family and their texts share
+    SHARED_ROLE names ("Backend Software Engineer - Java/Kotlin" and "Softwareentwickler
+    Backend - Java/Kotlin", both in HafenCity)."""
+    whole = sorted(_whole_role(title) & _whole_role(other))
+    if whole:
+        return whole[0]
+    named = sorted(families_in(title) & families_in(other))
+    if named and len(set(names) & set(others)) >= SHARED_ROLE:
+        return named[0]
+    return ""
+
+
+SHARED_ROLE = 2  # names two listings of one role in two languages share, at least
+
+
+@lru_cache(maxsize=4096)
+def _whole_role(title: str) -> frozenset[str]:
+    """The families of which a title key, its rank words aside, is a title."""
+    folded = " ".join(w for w in title.split() if not ranks(w))
+    return frozenset(family_of_title(folded))

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 
 from hunter.rules.employer_key import company_key
 from hunter.rules.job_keys import place_parts, split_title, title_key
-from hunter.rules.languages_apart import names_of, ranks, translated
+from hunter.rules.languages_apart import names_of, one_role, ranks, translated
 from hunter.rules.listing import Listing
 from hunter.rules.text_sketch import SKETCH_SIZE, language_of, plain, text_hashes
 
@@ -74,6 +74,9 @@ class Likeness:
     site: str = ""  # the host of its link, "www." aside: "adzuna.at"
     names: tuple[str, ...] = ()  # what a translation keeps of it (languages_apart.py)
     link: str = ""  # its link, as the store keeps it beside: two searches of one board show one
+    # The places its title names ("Account Executive - DACH"): a territory, where the
+    # listing states its own place (Berlin), and two territories are two jobs
+    titled: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, listing: Listing) -> Likeness:
@@ -84,11 +87,12 @@ class Likeness:
         plain_text = plain(listing.summary)  # once, for the sketch and the language
         shingles, sketch = text_hashes(plain_text)
         language = language_of(plain_text) if shingles else ""
+        titled = split_title(listing.title)[1]
         return cls(
             title=title_key(listing.title, listing.location),
             company=company_key(listing.company),
             # The listing's place, or where its title says it is done.
-            place=place_parts(listing.location) or split_title(listing.title)[1],
+            place=place_parts(listing.location) or titled,
             pay=pay,
             shingles=shingles,
             sketch=sketch,
@@ -96,6 +100,7 @@ class Likeness:
             site=site_of(listing.url),
             names=names_of(listing.title, listing.summary, listing.company),
             link=listing.url,
+            titled=titled,
         )
 
     @property
@@ -117,6 +122,7 @@ class Likeness:
             "sketch": base64.b64encode(packed).decode("ascii"),
             "language": self.language,
             "names": list(self.names),
+            "titled": list(self.titled),
         }
 
     @classmethod
@@ -135,6 +141,7 @@ class Likeness:
         language = data.get("language")
         url = data.get("url")  # kept beside the likeness by the store (store/likeness.py)
         names = data.get("names")
+        titled = data.get("titled")  # absent from the rows of releases before it: none
         return cls(
             title=title,
             company=company if isinstance(company, str) else "",
@@ -146,6 +153,7 @@ class Likeness:
             site=site_of(url) if isinstance(url, str) else "",
             names=tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
             link=url if isinstance(url, str) else "",
+            titled=tuple(str(p) for p in titled) if isinstance(titled, list) else (),
         )
 
 
@@ -312,11 +320,13 @@ def _in_two_languages(a: Likeness, b: Likeness) -> Sameness | None:
         return None
     if not _pays_agree(a.pay, b.pay) or ranks(a.title) != ranks(b.title):
         return None
-    if not translated(a.names, b.names):
-        return None
     shared = len(set(a.names) & set(b.names))
     said = (f"one job in {a.language} and {b.language}", "same employer", "same place")
-    return Sameness(True, (*said, f"{shared} names the same"))
+    if translated(a.names, b.names):
+        return Sameness(True, (*said, f"{shared} names the same"))
+    if role := one_role(a.title, b.title, a.names, b.names):
+        return Sameness(True, (*said, f"both titled {role}"))
+    return None
 
 
 def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
@@ -334,6 +344,8 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     far = not _places_agree(a.place, b.place)
     if far and not (stated and two_countries_sites(a.site, b.site)):
         return Sameness(False, ("same title", "another place"))
+    if a.titled and b.titled and not _places_agree(a.titled, b.titled):
+        return Sameness(False, ("same title", "another territory"))  # "- DACH", "- Nordics"
     if not _pays_agree(a.pay, b.pay, _one_place(a.place, b.place)):
         return Sameness(False, ("same title", "other pay"))
     share = text_share(a, b)

@@ -145,6 +145,11 @@ def _family_of() -> dict[str, tuple[str, ...]]:
     return {key: tuple(names) for key, names in out.items()}
 
 
+def family_of_title(title: str) -> tuple[str, ...]:
+    """The families one of whose titles `title` is, whole ("księgowa": accounting)."""
+    return _family_of().get(_key(title.casefold()), ())
+
+
 @lru_cache(maxsize=16384)  # one per distinct set of keywords: a community has thousands
 def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
     """Every form of a chat's keywords: their own words first (in the keywords' order), then

@@ -160,6 +160,29 @@ _STOPWORDS = {
             "del",
         ]
     ),
+    # Portuguese: its words that Spanish, Italian and Polish texts do not use often
+    "pt": frozenset(
+        [
+            "com",
+            "em",
+            "não",
+            "uma",
+            "os",
+            "ao",
+            "aos",
+            "da",
+            "das",
+            "dos",
+            "você",
+            "seu",
+            "sua",
+            "nosso",
+            "nossa",
+            "pelo",
+            "pela",
+            "são",
+        ]
+    ),
     "pl": frozenset(
         ["i", "w", "na", "z", "do", "się", "jest", "dla", "oraz", "od", "nie", "to", "jak", "we"]
     ),

@@ -29,6 +29,7 @@ MADE_UP = LABELS.with_name("made_up.json")
 MADE_UP_2 = LABELS.with_name("made_up_2.json")
 MADE_UP_BLIND = LABELS.with_name("made_up_blind.json")
 MADE_UP_3 = LABELS.with_name("made_up_3.json")
+MADE_UP_BLIND_2 = LABELS.with_name("made_up_blind_2.json")
 Pair = frozenset[str]
 
 

@@ -68,6 +68,12 @@ def job(
         ("Senior Front-End Engineer", "Senior Frontend Engineer"),  # one word, two spellings
         ("E-Commerce Manager", "Ecommerce Manager"),
         ("Back End Developer", "Backend Developer"),
+        # A title written for two genders is its first
+        ("Técnico/a de Mantenimiento", "Técnico de Mantenimiento"),
+        ("Starszy Księgowy / Starsza Księgowa", "Starszy Księgowy"),
+        ("Infirmier / Infirmière de bloc opératoire (H/F)", "Infirmier de bloc opératoire"),
+        ("Boekhouder (M/V/X)", "Boekhouder"),
+        ("Koch / Köchin (m/w/d)", "Koch"),
     ],
 )
 def test_titles_that_are_one_job(a: str, b: str) -> None:
@@ -83,6 +89,7 @@ def test_titles_that_are_one_job(a: str, b: str) -> None:
         ("นักพัฒนา PHP", "นักพัฒนา Java"),
         ("Engineer II", "Engineer III"),
         ("2026 Graduate Programme", "2027 Graduate Programme"),  # a year is no ad's number
+        ("Java / JavaScript Developer", "Java Developer"),  # two words, not two genders
     ],
 )
 def test_titles_that_are_two_jobs(a: str, b: str) -> None:
@@ -469,6 +476,22 @@ OTHER_GERMAN = (
 )
 
 
+def test_two_territories_of_one_office_are_two_jobs() -> None:
+    """Made-up listings: one employer's sales team in Berlin hires for two territories, its
+    texts one template. A title's region, where the listing states its own place, is a
+    territory: two of them are two jobs; one title without it is the same job."""
+    text = "We are growing our Berlin sales team. You own the full sales cycle. " * 3
+    dach = job(title="Account Executive \u2013 DACH", location="Berlin, Germany", summary=text)
+    nordics = job(
+        title="Account Executive \u2013 Nordics", location="Berlin, Germany", summary=text
+    )
+    plain_title = job(title="Account Executive", location="Berlin, Germany", summary=text)
+    assert "another territory" in str(same_job(dach, nordics))
+    assert same_job(dach, plain_title).same
+    stored = Likeness.from_document(dach.title, dach.document())
+    assert stored.titled == ("dach",) and not same_job(stored, nordics).same
+
+
 def worded(
     title: str, text: str, company: str = "Helvetia IT SA", place: str = "Genève"
 ) -> Likeness:
@@ -491,6 +514,30 @@ def test_one_job_posted_in_two_languages_is_one_job() -> None:
     english = worded("Cloud Security Engineer", GERMAN.replace("Wir suchen", "We seek"))
     assert not same_job(worded("Ingénieur Cloud", FRENCH), worded("Ingénieur", FRENCH)).same
     assert english.names == german.names  # the names are what a translation keeps
+
+
+def test_one_role_in_two_languages_sharing_two_names_is_one_job() -> None:
+    """Made-up texts: one employer's backend job in Hamburg in English and in German. Their
+    texts share two names (Java/Kotlin, HafenCity), fewer than a translation keeps; both
+    titles are of one role (roles.json's backend development): one job. Another role of the
+    employer, or another rank, stays two."""
+    english = (
+        "Feldmark builds software for farms. As a backend engineer you build REST services "
+        "in Java/Kotlin for our platform, with the team in HafenCity."
+    )
+    german = (
+        "Feldmark entwickelt Software für die Landwirtschaft. Als Entwickler baust du die "
+        "Dienste unserer Plattform in Java/Kotlin, mit dem Team in der HafenCity."
+    )
+    en = worded("Backend Software Engineer - Java/Kotlin", english, "Feldmark GmbH", "Hamburg")
+    de = worded("Softwareentwickler Backend - Java/Kotlin", german, "Feldmark GmbH", "Hamburg")
+    assert (en.language, de.language) == ("en", "de")
+    verdict = same_job(de, en)
+    assert verdict.same and "both titled backend development" in str(verdict), verdict
+    frontend = worded("Frontend Developer - Java/Kotlin", english, "Feldmark GmbH", "Hamburg")
+    assert not same_job(de, frontend).same
+    senior = worded("Senior Softwareentwickler Backend", german, "Feldmark GmbH", "Hamburg")
+    assert not same_job(senior, en).same
 
 
 @pytest.mark.parametrize(
