@@ -315,12 +315,17 @@ def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | No
     for a title that names no trade, at the start of its text (`found_in_text`). A job like
     them or next to them whose title names only stacks the chat's words do not (stacks.py:
     "Fullstack Developer (Python)" for a chat of "Java") is none."""
-    form = found(title, include) or found_in_text(title, text, include)
-    if form is not None and form.family and in_another_stack(title, chat_stacks(include)):
-        return None
-    if form is not None and form.family and _of_another_role(form, title, include):
-        return None
-    return form
+    said = [f for f in forms(include) if f.said_by(title)] if include else []
+    if not said and (in_text := found_in_text(title, text, include)) is not None:
+        said = [in_text]
+    for form in said:  # the first that stands, whatever the order of the chat's words
+        if not form.family:
+            return form
+        if in_another_stack(title, chat_stacks(include)):
+            return None
+        if not _of_another_role(form, title, include):
+            return form
+    return None
 
 
 def _of_another_role(form: Form, title: str, include: tuple[str, ...]) -> bool:
@@ -329,6 +334,10 @@ def _of_another_role(form: Form, title: str, include: tuple[str, ...]) -> bool:
     Security Officer", "IT-Security Manager"): the field's engineers are no job like theirs.
     A chat of field words alone, or a title of no role word, is judged by the field."""
     if form.family.startswith(NEAR) or roles_of(form.keyword):
+        return False
+    # A family title is kept once, for the chat's first keyword of the family: another of its
+    # keywords that names a role ("security engineer" beside "cyberbezpieczeństwo") takes it
+    if any(roles_of(k) and form.family in family_of_title(k) for k in include):
         return False
     own = frozenset(role for keyword in include for role in roles_of(keyword))
     said = roles_of(title)

@@ -516,28 +516,55 @@ def test_one_job_posted_in_two_languages_is_one_job() -> None:
     assert english.names == german.names  # the names are what a translation keeps
 
 
-def test_one_role_in_two_languages_sharing_two_names_is_one_job() -> None:
-    """Made-up texts: one employer's backend job in Hamburg in English and in German. Their
-    texts share two names (Java/Kotlin, HafenCity), fewer than a translation keeps; both
-    titles are of one role (roles.json's backend development): one job. Another role of the
-    employer, or another rank, stays two."""
-    english = (
-        "Feldmark builds software for farms. As a backend engineer you build REST services "
-        "in Java/Kotlin for our platform, with the team in HafenCity."
-    )
-    german = (
-        "Feldmark entwickelt Software für die Landwirtschaft. Als Entwickler baust du die "
-        "Dienste unserer Plattform in Java/Kotlin, mit dem Team in der HafenCity."
-    )
-    en = worded("Backend Software Engineer - Java/Kotlin", english, "Feldmark GmbH", "Hamburg")
-    de = worded("Softwareentwickler Backend - Java/Kotlin", german, "Feldmark GmbH", "Hamburg")
-    assert (en.language, de.language) == ("en", "de")
-    verdict = same_job(de, en)
-    assert verdict.same and "both titled backend development" in str(verdict), verdict
-    frontend = worded("Frontend Developer - Java/Kotlin", english, "Feldmark GmbH", "Hamburg")
-    assert not same_job(de, frontend).same
-    senior = worded("Senior Softwareentwickler Backend", german, "Feldmark GmbH", "Hamburg")
-    assert not same_job(senior, en).same
+# Made-up texts of one employer's job at one place in two languages
+FELDMARK_EN = (
+    "Feldmark builds software for farms. As a backend engineer you build REST services "
+    "in Java/Kotlin for our platform, with the team in HafenCity."
+)
+FELDMARK_DE = (
+    "Feldmark entwickelt Software für die Landwirtschaft. Als Entwickler baust du die "
+    "Dienste unserer Plattform in Java/Kotlin, mit dem Team in der HafenCity."
+)
+MOBILIS_FR = (
+    "Mobilis assure le nettoyage de plus de 300 bâtiments. Vous tenez la comptabilité "
+    "générale et préparez les déclarations de TVA pour notre siège à Bruxelles."
+)
+MOBILIS_NL = (
+    "Mobilis staat in voor de schoonmaak van meer dan 300 gebouwen. Je voert de "
+    "algemene boekhouding en bereidt de btw-aangiften voor op onze zetel in Brussel."
+)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "role", "apart"),
+    [
+        # Two names shared (Java/Kotlin, HafenCity), fewer than a translation keeps, and
+        # both titles of one role; another role, or another rank, stays two
+        (
+            ("Backend Software Engineer - Java/Kotlin", FELDMARK_EN, "Feldmark GmbH", "Hamburg"),
+            ("Softwareentwickler Backend - Java/Kotlin", FELDMARK_DE, "Feldmark GmbH", "Hamburg"),
+            "backend development",
+            ["Frontend Developer - Java/Kotlin", "Senior Backend Software Engineer"],
+        ),
+        # No name shared, each title one of accounting's whole; one that says more
+        # ("fournisseurs": payables) stays two
+        (
+            ("Comptable (H/F/X)", MOBILIS_FR, "Mobilis Facility Services SA", "Bruxelles"),
+            ("Boekhouder (M/V/X)", MOBILIS_NL, "Mobilis Facility Services SA", "Brussel"),
+            "accounting",
+            ["Comptable fournisseurs (H/F/X)"],
+        ),
+    ],
+)
+def test_one_role_in_two_languages_is_one_job(
+    one: tuple[str, str, str, str], other: tuple[str, str, str, str], role: str, apart: list[str]
+) -> None:
+    first, second = worded(*one), worded(*other)
+    assert first.language and second.language and first.language != second.language
+    verdict = same_job(second, first)
+    assert verdict.same and f"both titled {role}" in str(verdict), verdict
+    for title in apart:
+        assert not same_job(second, worded(title, *one[1:])).same, title
 
 
 @pytest.mark.parametrize(

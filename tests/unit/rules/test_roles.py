@@ -173,6 +173,16 @@ def test_every_family_title_is_in_its_own_family() -> None:
         ("Servicetechniker", "Field Service Technician"),
         ("SAP", "SAP Inhouse Consultant Logistics"),
         ("kierownik projektu", "IT Project Manager"),
+        # Every family in French, Spanish, Portuguese, Polish, Dutch and Italian too
+        ("accountant", "Księgowa"),
+        ("accountant", "Comptable (H/F)"),
+        ("Buchhalter", "Boekhouder"),
+        ("IT support", "Técnico de Suporte Informático"),
+        ("data engineer", "Ingeniero de Datos"),
+        ("data engineer", "Engenheiro de Dados Sênior"),
+        ("customer service", "Konsultant ds. obsługi klienta"),
+        ("nurse", "Infermiera"),
+        ("graphic designer", "Grafisch ontwerper"),
     ],
 )
 def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
@@ -279,3 +289,14 @@ def test_a_job_like_a_field_word_is_of_the_roles_the_chats_other_words_name() ->
     assert in_other_words("Cloud Security Engineer", "", ("Informationssicherheit",)) is not None
     form = in_other_words("Information Security Manager (m/w/d)", "", words)
     assert form is not None and form.family
+
+
+def test_a_job_like_a_chats_words_whatever_their_order() -> None:
+    """A family's title is kept once, for the chat's first keyword of the family: a field
+    word first ("cybersecurity") held back the jobs its role word ("security
+    engineer") brings, when the field word came first."""
+    from hunter.rules.roles import in_other_words
+
+    words = ("cybersecurity", "security engineer")
+    assert in_other_words("Cloud Security Analyst", "", words) is not None
+    assert in_other_words("Cloud Security Analyst", "", words[::-1]) is not None
