@@ -142,12 +142,22 @@ def _family_of() -> dict[str, tuple[str, ...]]:
     for name, titles in families().items():
         for title in titles:
             out.setdefault(_key(title), []).append(name)
-    return {key: tuple(names) for key, names in out.items()}
+    return {key: tuple(dict.fromkeys(names)) for key, names in out.items()}
 
 
 def family_of_title(title: str) -> tuple[str, ...]:
-    """The families one of whose titles `title` is, whole ("księgowa": accounting)."""
-    return _family_of().get(_key(title.casefold()), ())
+    """The families one of whose titles `title` is, whole ("księgowa": accounting), or, a
+    title of Latin words and a Chinese role word, in English ("LLM 工程师": llm engineer)."""
+    folded = title.casefold()
+    found = _family_of().get(_key(folded), ())
+    if found or not (_HAN.search(folded) and _WORD.search(folded)):
+        return found
+    english = _HAN_ROLE.sub(lambda m: f" {ROLES[m[0]]} ", folded)
+    return _family_of().get(_key(_HAN_RUN.sub(" ", english)), ())
+
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")  # what is left of it once its role is in English
 
 
 @lru_cache(maxsize=16384)  # one per distinct set of keywords: a community has thousands
@@ -156,7 +166,7 @@ def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
     the titles of each keyword's families."""
     own = [form for keyword in include for form in _own(keyword)]
     related: list[Form] = []
-    seen = {_key(keyword.casefold()) for keyword in include}
+    seen = {_key(keyword.casefold()) for keyword in include}  # a chat's own words: not again
     for kin in (_kin, _near):  # a family's titles first, then its neighbours'
         for keyword in include:
             for title, said in kin(keyword):
@@ -172,7 +182,7 @@ def _near(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
     for `keyword`, their family marked NEAR."""
     return tuple(
         (_key(title), tuple(replace(f, keyword=keyword) for f in _own(title, NEAR + family)))
-        for family in _family_of().get(_key(keyword.casefold()), ())
+        for family in family_of_title(keyword)
         for title in neighbours().get(family, ())
     )
 
@@ -195,7 +205,7 @@ def _kin(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
     one keyword's, made once however many chats hold it."""
     return tuple(
         (_key(title), tuple(replace(form, keyword=keyword) for form in _own(title, family)))
-        for family in _family_of().get(_key(keyword.casefold()), ())
+        for family in family_of_title(keyword)
         for title in families()[family]
     )
 
@@ -268,6 +278,8 @@ ROLES = {
     "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
     "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
 }  # fmt: skip
+# A title's Chinese role word ("LLM 工程师"): its English one, for its family
+_HAN_ROLE = re.compile("|".join(sorted((w for w in ROLES if _HAN.search(w)), key=len, reverse=True)))
 # Role words say what a person does, not which job: two titles that share only "product" and
 # "manager" share one word of what the job is (taste.SHARED_LEAST counts the others)
 ROLE_SET = frozenset(ROLES)

@@ -183,6 +183,10 @@ def test_every_family_title_is_in_its_own_family() -> None:
         ("customer service", "Konsultant ds. obsługi klienta"),
         ("nurse", "Infermiera"),
         ("graphic designer", "Grafisch ontwerper"),
+        # A title of Latin words and a Chinese role word is its English title's family
+        ("LLM 工程师", "Machine Learning Engineer"),
+        ("QA 工程师", "Software Tester"),
+        ("Frontend 开发", "Web Developer"),
     ],
 )
 def test_a_field_word_or_a_title_in_the_persons_language_reaches_its_family(
