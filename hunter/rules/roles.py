@@ -279,7 +279,9 @@ ROLES = {
     "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
 }  # fmt: skip
 # A title's Chinese role word ("LLM 工程师"): its English one, for its family
-_HAN_ROLE = re.compile("|".join(sorted((w for w in ROLES if _HAN.search(w)), key=len, reverse=True)))
+_HAN_ROLE = re.compile(
+    "|".join(sorted((w for w in ROLES if _HAN.search(w)), key=len, reverse=True))
+)
 # Role words say what a person does, not which job: two titles that share only "product" and
 # "manager" share one word of what the job is (taste.SHARED_LEAST counts the others)
 ROLE_SET = frozenset(ROLES)
