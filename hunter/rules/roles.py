@@ -81,8 +81,24 @@ def words_of(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def title_words(title: str) -> frozenset[str]:
-    """A title's words and each two neighbours joined (the spellings of one word meet)."""
-    return frozenset(words_of(title)) | title_joins(title)
+    """A title's words and each two neighbours joined (the spellings of one word meet), and
+    the English words Thai spells in its own letters ("Admin แผนกไอที" says "admin" and
+    "it": an "IT Admin" chat's words)."""
+    words = frozenset(words_of(title)) | title_joins(title)
+    if not _THAI_LETTER.search(title):
+        return words
+    return words | {english for thai, english in _SPELT_IN_THAI.items() if thai in title}
+
+
+_THAI_LETTER = re.compile(r"[\u0e00-\u0e7f]")
+# English words of the trades that Thai titles spell in Thai letters (a word of its own there,
+# never a part of a Thai one)
+_SPELT_IN_THAI = {
+    "ไอที": "it", "แอดมิน": "admin", "ซัพพอร์ต": "support", "ซัพพอร์ท": "support",
+    "โปรแกรมเมอร์": "programmer", "กราฟิก": "graphic", "ดีไซเนอร์": "designer",
+    "ดีไซน์เนอร์": "designer", "คอนเทนต์": "content", "มาร์เก็ตติ้ง": "marketing",
+    "เน็ตเวิร์ค": "network", "ดิจิทัล": "digital", "ออนไลน์": "online", "เซอร์วิส": "service",
+}  # fmt: skip
 
 
 @lru_cache(maxsize=4096)

@@ -40,6 +40,9 @@ def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
         ("cyber security", "Cybersecurity Analyst"),
         ("IT-Security", "IT Security Officer"),
         ("helpdesk", "Help-Desk Agent"),
+        ("IT Admin", "รับสมัคร Admin แผนกไอที (อ.บางพลี)"),  # "IT" in Thai letters
+        ("IT Support", "ช่างไอทีซัพพอร์ท"),
+        ("content marketing", "เจ้าหน้าที่คอนเทนต์มาร์เก็ตติ้ง"),
     ],
 )
 def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str) -> None:
@@ -59,7 +62,7 @@ def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str)
         "Application Support (MRT Silom/BTS Sala Deang)",
         "NOC Engineer (Junior–Team Lead)",
         "เจ้าหน้าที่ IT ประจำสาขา",
-        "ช่างไอทีซัพพอร์ท",
+        "ช่างคอมพิวเตอร์",
         "Großhandel ช่างไอที",  # "ß" folds to two letters: the title's end moves
     ],
 )
