@@ -186,6 +186,28 @@ def _country_site(site: str) -> tuple[str, str]:
     return "", ""
 
 
+# Boards that carry employers' own ads, or link each to it: the boards hunter reads (its
+# presets, docs/sources.md) and those its users read by page, and the employers' own
+# applicant tracking systems. A copycat site is none of them.
+_JOB_BOARDS = frozenset(
+    [
+        "adzuna", "arbeitnow", "eleduck", "fastwork", "freelancer", "greenhouse", "himalayas",
+        "indeed", "jobicy", "jobsdb", "jobthai", "lever", "linkedin", "personio", "recruitee",
+        "remoteok", "remotive", "smartrecruiters", "v2ex", "weworkremotely", "workable",
+        "workingnomads", "ycombinator",
+    ]
+)  # fmt: skip
+
+
+def job_board(site: str) -> bool:
+    """Whether `site` (site_of) is one of _JOB_BOARDS' ("de.indeed.com", "adzuna.co.uk",
+    "jobs.workable.com"), not a site that shows their titles."""
+    labels = site.split(".")
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL:
+        labels = labels[:-1]
+    return len(labels) >= 2 and labels[-2] in _JOB_BOARDS
+
+
 def two_countries_sites(a: str, b: str) -> bool:
     """Whether `a` and `b` are one board's sites for two countries (adzuna.at, adzuna.ch)."""
     board, country = _country_site(a)
@@ -370,15 +392,20 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     # alert ("also on", docs/promise.md).
     # A copy without text of a listing seen before with its text stands for nothing: the
     # employer's own listing was alerted first, and the copy's link joins it ("also on")
+    # A job board's listing without text seen first is that job too: a board that carries
+    # employers' ads (LinkedIn, Indeed, RemoteOK...) is no copycat, and its link, alerted
+    # first, leads to the job; the employer's link joins it
     neither = not (a.shingles or b.shingles)
     later = stated and not a.shingles and bool(b.shingles)
+    boards = stated and not b.shingles and bool(a.shingles) and job_board(b.site)
     partial = share is None and not (a.shingles and b.shingles) and not same_board
-    if partial and not (neither and stated) and not later:
+    if partial and not (neither and stated) and not later and not boards:
         return Sameness(False, (*reasons, "no text to compare"), share)
     if stated:
         said = " on one board" if share is None and same_board else ""
         said = ", neither shows its text" if share is None and not same_board else said
         said = ", a copy without text of it" if later and not same_board else said
+        said = f", {b.site}'s listing without text" if boards and not same_board else said
         reasons.append("same employer" + said)
     elif share is None or share < TEXT_ALONE:
         # No employer on one side and no text to vouch for it: not enough to merge.

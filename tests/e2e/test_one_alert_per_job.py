@@ -23,15 +23,17 @@ TEXT = (
 )
 
 
-def feed(jobs: list[tuple[str, str]], board: str, text: str = TEXT) -> dict[str, Any]:
+def feed(
+    jobs: list[tuple[str, str]], board: str, text: str = TEXT, host: str = ""
+) -> dict[str, Any]:
     """A board's JSON: each job with its employer, place and text, as Remotive-like boards
-    state them ("" for a board that shows no text)."""
+    state them ("" for a board that shows no text), its links at `host` (board.test)."""
     return {
         "jobs": [
             {
                 "id": job,
                 "title": title,
-                "link": f"https://{board}.test/jobs/{job}",
+                "link": f"https://{host or board + '.test'}/jobs/{job}",
                 "company": "Acme Co., Ltd.",
                 "location": "Bangkok",
                 "text": text,
@@ -56,10 +58,11 @@ def source(name: str, url: str) -> dict[str, Any]:
     }
 
 
-def show(board: Board, name: str, *jobs: tuple[str, str], text: str = TEXT) -> str:
+def show(board: Board, name: str, *jobs: tuple[str, str], text: str = TEXT, host: str = "") -> str:
     """Board `name` shows `jobs` above its seed listing (a page that shows nothing it showed
     before is a flood, held); its URL."""
-    return board.serve_json(f"/{name}", feed([*jobs, (f"s{name}", f"seed {name}")], name, text))
+    shown = feed([*jobs, (f"s{name}", f"seed {name}")], name, text, host)
+    return board.serve_json(f"/{name}", shown)
 
 
 def primed(
@@ -161,6 +164,28 @@ def test_a_copycats_text_less_copy_never_hides_the_employers_listing(
     shown = [s.fields["reply_markup"]["inline_keyboard"][0][0]["url"] for s in telegram.delivered]
     assert shown == ["https://copycat.test/jobs/7", "https://acme.test/jobs/91"]
     assert telegram.edited == []  # nothing merged: nothing to edit
+
+
+def test_a_job_boards_text_less_listing_first_is_the_job_and_the_employers_link_joins_it(
+    tmp_path: Path, board: Board, line: LineStandIn, telegram: TelegramStandIn, env: dict[str, str]
+) -> None:
+    """Issue 69: LinkedIn shows a job without its text before the employer's own board shows
+    it with its text. A job board is no copycat (the test above): one alert, on its link,
+    and the employer's link joins it ("also on")."""
+    env = {**env, **telegram.env()}
+    names = ("linkedin", "acme")
+    primed(tmp_path, board, env, names, chats=[{"name": "tg", "to": "telegram:111"}])
+    show(board, "linkedin", ("7", "Senior Python Developer"), text="", host="www.linkedin.com")
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
+    show(board, "acme", ("91", "Senior Python Developer"))
+    again = run_hunter(tmp_path, "run", "--once", env=env)
+    assert again.returncode == 0, again.stderr
+    assert [link for push in line.pushes for link in push.links] == [
+        "https://www.linkedin.com/jobs/7"
+    ]
+    assert len(telegram.delivered) == 1
+    [edited] = telegram.edited
+    assert '<a href="https://acme.test/jobs/91">acme</a>' in edited.fields["text"]
 
 
 def test_a_copy_merged_into_an_alert_that_cannot_show_it_is_told_apart(

@@ -10,7 +10,7 @@ import pytest
 
 from hunter.rules.employer_key import company_key
 from hunter.rules.job_keys import place_parts, title_key
-from hunter.rules.likeness import Likeness, same_job, text_share
+from hunter.rules.likeness import Likeness, same_job, site_of, text_share
 from hunter.rules.listing import Listing
 from hunter.rules.text_sketch import language_of
 from tests.support import likeness_set
@@ -204,6 +204,25 @@ def test_a_copy_without_text_of_a_listing_seen_with_its_text_is_that_job() -> No
     assert not same_job(job(summary="", company="Other Co"), employer).same
     assert not same_job(job(summary="", location="Chiang Mai"), employer).same
     assert not same_job(job(summary="", company=""), employer).same
+
+
+def test_a_job_boards_listing_without_text_seen_first_is_the_employers_job() -> None:
+    """Issue 69's pairs: LinkedIn or RemoteOK show a job without its text before another
+    board shows it with its text. A job board is no copycat: its link, alerted first, leads
+    to the job, and the employer's link joins it. A site no job board's (the copycat above),
+    or another employer or place, still says apart."""
+    employer = job(job_id="employer:9")
+
+    def bare(url: str, **changes: str) -> Likeness:
+        return replace(job(summary="", **changes), site=site_of(url), link=url)
+
+    for url in ("https://www.linkedin.com/jobs/view/1", "https://remoteok.com/remote-jobs/2"):
+        first = same_job(employer, bare(url))
+        assert first.same and "listing without text" in str(first), (url, first)
+    assert not same_job(employer, bare("https://jobs-mirror.example/1")).same
+    assert not same_job(employer, bare("https://linkedin.com.mirror.example/1")).same
+    assert not same_job(employer, bare("https://www.linkedin.com/1", company="Other Co")).same
+    assert not same_job(employer, bare("https://www.linkedin.com/1", location="Chiang Mai")).same
 
 
 def test_the_same_job_on_two_boards_that_show_no_text_is_one_job() -> None:
