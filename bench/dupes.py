@@ -10,7 +10,7 @@ costs.
    (tests/support/likeness_set.py): precision (of the pairs merged, the share truly one job),
    recall (of the true pairs, the share merged), and the repeated alerts saved.
    And made-up listings of the kinds boards post (tests/fixtures/likeness/made_up*.json, issue
-   69's pairs never seen), two sets tuned on, one blind.
+   69's pairs never seen), three sets tuned on, two blind.
 2. The look-up: `--stored` listings (100,000) kept in the store's likeness table, their titles
    drawn Zipf-like from real job titles and words; then a poll's note (the one call a source's
    read makes) for 1 and for 50 new listings, on SQLite and on PostgreSQL (the suite's own
@@ -185,8 +185,8 @@ def labelled() -> list[str]:
 
 
 def made_up() -> list[str]:
-    """Issue 69's pairs never seen: made-up listings of the kinds boards post, by three
-    helpers who read no code; the first two tuned on, the third blind."""
+    """Issue 69's pairs never seen: made-up listings of the kinds boards post, by five
+    helpers who read no code; three tuned on, two blind."""
     lines = [
         "Made-up listings, in groups of one job and pairs of two jobs alike "
         "(tests/fixtures/likeness/made_up*.json):",
@@ -198,7 +198,9 @@ def made_up() -> list[str]:
     for name, path in (
         ("made up, tuned on", likeness_set.MADE_UP),
         ("made up 2, tuned on after its blind measure", likeness_set.MADE_UP_2),
+        ("made up 3, tuned on after its measure at the start", likeness_set.MADE_UP_3),
         ("made up, blind", likeness_set.MADE_UP_BLIND),
+        ("made up, blind 2 (only its one wrong merge read)", likeness_set.MADE_UP_BLIND_2),
     ):
         score = likeness_set.score(path)
         lines.append(

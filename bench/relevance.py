@@ -6,7 +6,8 @@ and what each layer costs per listing.
 
 1. The labelled sets: the project's, tuned on (tests/fixtures/relevance/people.json, 19 people),
    held back (held_back.json, nine), unseen (unseen.json, nine), fresh (fresh.json, nine),
-   blind (blind.json, nine) and blind 2 (blind2.json, nine), and another hand's
+   blind (blind.json, nine), blind 2, 3 and 4 (blind2.json, blind3.json, blind4.json, nine
+   each), and another hand's
    (../shared/fixtures/relevance-people, four);
    each of the 603 real listings of ../shared/fixtures/dupes judged by hand for each person.
    Scored as a person meets hunter (tests/support/relevance_set.py): listings in the order they
@@ -90,6 +91,18 @@ def table(which: str) -> list[str]:
             "0.69) and after each rule; its people's places were read (words for remote work "
             "in Polish, Vietnamese's city names) when the set was assembled, none of its "
             "listings"
+        ),
+        "blind 3": (
+            "The project's set judged at the start of the stop after blind2.json's "
+            "(tests/fixtures/relevance/blind3.json), measured at that stop's start (0.36 / "
+            "0.30); then its missed listings were read for their kinds (a commute around a "
+            "city, a title that says where the job is, Latin words with a Chinese role word, "
+            "English words in Thai letters): tuned on since"
+        ),
+        "blind 4": (
+            "The project's set judged beside blind3.json (tests/fixtures/relevance/blind4.json), "
+            "measured at that stop's start (0.71 / 0.61) and end only, in aggregate; never read "
+            "listing by listing, never tuned on; few listings suit its people, a rough check"
         ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
