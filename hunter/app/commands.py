@@ -146,6 +146,12 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise RunError("every source failed this poll; run `hunter check` to see why")
             if result.delivery.refused:  # a cron's run goes red: the token is the user's to fix
                 raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
+            if unknown := len(result.delivery.unknown):  # red too: only a person can tell
+                raise RunError(
+                    f"{plural(unknown, 'alert')} stuck, delivery unknown: the channel did not "
+                    "answer in time, and may have shown it; `hunter status` lists them, "
+                    "`hunter retry --all` sends them again"
+                )
             if result.primed and not result.delivery.pushes:
                 # The first hour's run primes and pushes nothing: a revoked token would pass
                 # unseen until the first new listing, so each is asked (exit 2 on its 401).

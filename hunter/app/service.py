@@ -91,8 +91,10 @@ class PollReport:
             f"{primed} primed",
             f"{self.delivery.sent} sent in {plural(self.delivery.pushes, 'push', 'pushes')}",
         ]
-        if self.delivery.failed:
-            parts.append(f"{self.delivery.failed} waiting after a failed push")
+        if waiting := self.delivery.failed - len(self.delivery.unknown):
+            parts.append(f"{waiting} waiting after a failed push")
+        if self.delivery.unknown:
+            parts.append(f"{len(self.delivery.unknown)} stuck, delivery unknown")
         if until := self.held_until("%Y-%m-%d %H:%M"):
             parts.append(f"{self.delivery.held} held by {self.delivery.held_by} until {until}")
         if unchanged:

@@ -38,7 +38,7 @@ from hunter.rules.destinations import Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
 from hunter.store.records import Failure
-from hunter.store.states import RowStatus
+from hunter.store.states import ErrorKind, RowStatus
 from hunter.words import plural
 
 log = logging.getLogger("hunter")
@@ -58,6 +58,9 @@ class Delivery:
     # Each listing (chat, job id) whose push failed and that was not sent after: it waits in
     # retry or stuck. A set: a batch that fails three times in one delivery is one listing.
     failing: set[tuple[str, str]] = field(default_factory=set)
+    # Of them, those whose delivery is unknown (a channel without a retry key that did not
+    # answer): never sent again by itself; `hunter retry` is a person's call
+    unknown: set[tuple[str, str]] = field(default_factory=set)
     stopped: str | None = None  # why a chat or a channel was held (the last), if one was
     refused: str | None = None  # a channel refused hunter's token: what to do (auth)
     held: int = 0  # listings left waiting by the pace or quiet hours
@@ -74,6 +77,8 @@ class Delivery:
         """A push of `batch` failed as `decision` says; `refused`: its channel refused the
         token (the fix is the decision's error)."""
         self.failing |= {(c.chat, c.job_id) for c in batch}
+        if decision.status is RowStatus.STUCK and decision.error_kind is ErrorKind.UNKNOWN:
+            self.unknown |= {(c.chat, c.job_id) for c in batch}
         if decision.holds is not None:
             self.stopped = decision.error
         if refused:
@@ -239,6 +244,8 @@ class Deliverer:
         if held is not None:
             self._fail(key, held)
             log.error("%s: %s", plural(len(batch), "listing"), held.error)
+            if held.error_kind is ErrorKind.UNKNOWN:  # an attempt that was never answered
+                report.unknown |= {(c.chat, c.job_id) for c in batch}
             return
         result = channel.push(messages, key, to)
         report.pushes += 1
@@ -250,6 +257,7 @@ class Deliverer:
             requeued = finish(lambda: self.store.outbox.mark_sent(key, self.clock(), result.ref))
             report.sent += len(batch)
             report.failing -= {(c.chat, c.job_id) for c in batch}
+            report.unknown -= {(c.chat, c.job_id) for c in batch}
             report.to_subscribers += len(batch) if self.turns.has(batch[0].chat) else 0
             report.accepted += 1 if channel.paced else 0
             if requeued:

@@ -154,6 +154,17 @@ def read_environment(environ: Mapping[str, str]) -> Environment:
         )
     if supabase_url and not database_url:
         _check_supabase(supabase_url, supabase_key)
+    if supabase_key and not supabase_url and not database_url:
+        # Else the local SQLite file stood in, which knows nothing the project's database sent
+        named = (
+            "SUPABASE_SERVICE_ROLE_KEY"
+            if environ.get("SUPABASE_SERVICE_ROLE_KEY")
+            else "SUPABASE_KEY"
+        )
+        raise ConfigError(
+            f"{named} is set but SUPABASE_URL is not; set SUPABASE_URL to the project's URL "
+            "(https://<project>.supabase.co, Project Settings -> API)"
+        )
     if said := proxy_refused(environ) or _certificates_refused(environ):
         raise ConfigError(said)  # else a source's or a channel's first call fails with it
     if database_url and not database_url.startswith(("postgres://", "postgresql://")):
@@ -206,6 +217,9 @@ def api_url(environ: Mapping[str, str], name: str, default: str) -> str:
     return url
 
 
+_DASHBOARD = re.compile(r"https?://(?:app\.)?supabase\.com/dashboard/project/([a-z0-9]+)")
+
+
 def supabase_key_role(key: str) -> str | None:
     """The role a Supabase API key acts as: new-style keys by prefix, legacy JWTs by claim."""
     if key.startswith("sb_secret_"):
@@ -226,6 +240,11 @@ def supabase_key_role(key: str) -> str | None:
 def _check_supabase(url: str, key: str | None) -> None:
     if not url.startswith(("https://", "http://")):
         raise ConfigError("SUPABASE_URL must look like https://<project>.supabase.co")
+    if dashboard := _DASHBOARD.match(url):  # the address bar's, not the project's API
+        raise ConfigError(
+            "SUPABASE_URL is the dashboard's address; set it to the project's URL, "
+            f"https://{dashboard[1]}.supabase.co (Project Settings -> API)"
+        )
     if not key:
         raise ConfigError(
             "SUPABASE_URL is set but SUPABASE_SERVICE_ROLE_KEY is not; set it to the project's "

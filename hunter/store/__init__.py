@@ -5,6 +5,7 @@ from __future__ import annotations
 from hunter.errors import NotMadeYet, SchemaError
 from hunter.settings.environment import Environment
 from hunter.settings.hosts import refuse_ephemeral_sqlite
+from hunter.store import moved
 from hunter.store.base import Store
 from hunter.store.records import Claimed, SourceNote, StatusReport
 
@@ -33,6 +34,10 @@ def open_store(env: Environment, create: bool = True) -> Store:
             store.migrate()
         else:
             require_schema(store)
+        if store.dialect == "sqlite":
+            moved.refuse_if_left(store, env)
+        else:
+            moved.mark_left(env)
     except BaseException:
         store.close()
         raise

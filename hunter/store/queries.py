@@ -17,7 +17,11 @@ _NAME = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
 def load(dialect: str) -> dict[str, str]:
     text = (SQL / dialect / "queries.sql").read_text("utf-8")
     parts = _NAME.split(text)
-    return {name: body.strip() for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+    names = parts[1::2]
+    if twice := sorted({name for name in names if names.count(name) > 1}):
+        # The second would stand for the first everywhere: a query answered by the wrong SQL
+        raise AssertionError(f"{dialect}/queries.sql names {', '.join(twice)} twice")
+    return {name: body.strip() for name, body in zip(names, parts[2::2], strict=True)}
 
 
 @cache

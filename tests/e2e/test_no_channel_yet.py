@@ -113,6 +113,41 @@ def test_a_laptop_run_against_the_deployments_database_leaves_its_alerts_to_its_
     assert sorted(line.delivered) == ["New python bot", "python scraper"]
 
 
+def test_a_folder_moved_to_a_database_never_alerts_again_from_its_old_file(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn, migrated_pg_url: str
+) -> None:
+    """A new user's find: tried on a laptop with hunter.db, then moved to PostgreSQL; a new
+    terminal without DATABASE_URL opened the old file, which knew nothing of what the
+    database sent, and the same job reached Telegram twice. The file is marked as left for
+    the database; a run on it stops with one line, and sends nothing."""
+    url = board.serve_jobs("/jobs", FIRST)
+    sources = [html_source("board", url)]
+    write_config(tmp_path, sources, filter={"include": ["python"]}, owner="telegram:111")
+    laptop = base_env(tmp_path, **telegram.env())
+    assert run_hunter(tmp_path, "run", "--once", env=laptop).returncode == 0  # primes the file
+    database = {**laptop, "DATABASE_URL": migrated_pg_url}
+    assert run_hunter(tmp_path, "run", "--once", env=database).returncode == 0  # primes it
+    board.serve_jobs("/jobs", NEW + FIRST)
+    assert run_hunter(tmp_path, "run", "--once", env=database).returncode == 0
+    assert sorted(m.text.splitlines()[0] for m in telegram.delivered) == [
+        "New python bot",
+        "python scraper",
+    ]
+
+    for command in (("run", "--once"), ("check",), ("status",)):
+        again = run_hunter(tmp_path, *command, env=laptop)
+        assert again.returncode == 2, again.stdout + again.stderr
+        said = again.stdout + again.stderr
+        assert "hunter.db was left for PostgreSQL" in said and "Set DATABASE_URL" in said
+        assert "Traceback" not in said and migrated_pg_url not in said
+    assert len(telegram.delivered) == 2  # nothing sent again
+
+    (tmp_path / "hunter.db").unlink()  # the folder starts over on its own: primes, sends none
+    fresh = run_hunter(tmp_path, "run", "--once", env=laptop)
+    assert fresh.returncode == 0, fresh.stderr
+    assert len(telegram.delivered) == 2
+
+
 def test_a_telegram_token_without_a_chat_waits_on_a_host_and_check_names_the_owner_line(
     tmp_path: Path, board: Board, telegram: TelegramStandIn
 ) -> None:

@@ -97,9 +97,13 @@ def test_a_lost_answer_is_held_never_sent_twice_and_retry_sends_it(
 ) -> None:
     prime_then_post(tmp_path, board, tg_env, ["python lost"])
     telegram.script.append("lost")
-    run(tmp_path, tg_env)
+    held = run(tmp_path, tg_env)
+    # A new user's find: the cron run went green while the alert waited for a person
+    assert held.returncode == 1, held.stderr
+    assert "1 alert stuck, delivery unknown" in held.stderr.splitlines()[-1]
+    assert "hunter retry --all" in held.stderr and "1 stuck, delivery unknown" in held.stderr
     time.sleep(FAST["lease_seconds"] + 0.5)
-    run(tmp_path, tg_env)
+    assert run(tmp_path, tg_env).returncode == 0  # nothing more happened: green again
     assert titles_on_telegram(telegram) == ["python lost"]  # once, though no answer came
     [row] = rows(tmp_path, tg_env)
     assert row["status"] == "stuck" and "delivery unknown" in row["last_error"]

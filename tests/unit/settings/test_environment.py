@@ -143,3 +143,28 @@ def test_a_secret_written_in_the_file_names_its_variable(key: str, variable: str
     with pytest.raises(ConfigError) as said:
         parse_config({"sources": [SOURCE], "chats": [table]})
     assert variable in str(said.value) and "123:abc" not in str(said.value)
+
+
+@pytest.mark.parametrize(
+    ("environ", "said"),
+    [
+        # A new user's find: the key without its URL was passed over, and the local SQLite
+        # file stood in for the project's database
+        ({"SUPABASE_SERVICE_ROLE_KEY": "sb_secret_abc"}, "SUPABASE_SERVICE_ROLE_KEY is set but"),
+        ({"SUPABASE_KEY": "sb_secret_abc"}, "SUPABASE_KEY is set but SUPABASE_URL is not"),
+        # ... and the dashboard's address bar for the project's URL failed later, on DNS
+        (
+            {
+                "SUPABASE_URL": "https://supabase.com/dashboard/project/abcdefghijkl/editor",
+                "SUPABASE_SERVICE_ROLE_KEY": "sb_secret_abc",
+            },
+            "the dashboard's address; set it to the project's URL, https://abcdefghijkl.supabase.co",
+        ),
+    ],
+)
+def test_a_supabase_setting_half_set_or_from_the_dashboard_names_the_fix(
+    environ: dict[str, str], said: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_environment(environ)
+    assert said in str(refused.value) and "sb_secret_abc" not in str(refused.value)

@@ -777,3 +777,11 @@ UPDATE hunter_seen_jobs
 SET edit_due_at = CASE WHEN edit_tries + 1 >= 5 THEN NULL ELSE :retry_at END,
     edit_claimed_at = NULL, edit_tries = edit_tries + 1
 WHERE chat = :chat AND retry_key = :key AND edit_claimed_at = :claimed_at;
+
+-- name: meta_value
+-- One value of hunter's own (hunter/store/moved.py: the database this file was left for).
+SELECT value FROM hunter_meta WHERE key = :key;
+
+-- name: set_meta_value
+INSERT INTO hunter_meta (key, value) VALUES (:key, :value)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value;
