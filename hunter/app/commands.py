@@ -148,9 +148,9 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 raise ConfigError(f"{result.delivery.refused} (nothing is lost: they wait)")
             if unknown := len(result.delivery.unknown):  # red too: only a person can tell
                 raise RunError(
-                    f"{plural(unknown, 'alert')} stuck, delivery unknown: the channel did not "
-                    "answer in time, and may have shown it; `hunter status` lists them, "
-                    "`hunter retry --all` sends them again"
+                    f"{plural(unknown, 'alert')} stuck, delivery unknown: the chat may have "
+                    "them already; `hunter status` lists them and why, `hunter retry --all` "
+                    "sends them again"
                 )
             if result.primed and not result.delivery.pushes:
                 # The first hour's run primes and pushes nothing: a revoked token would pass

@@ -91,7 +91,7 @@ class PollReport:
             f"{primed} primed",
             f"{self.delivery.sent} sent in {plural(self.delivery.pushes, 'push', 'pushes')}",
         ]
-        if waiting := self.delivery.failed - len(self.delivery.unknown):
+        if waiting := len(self.delivery.failing - self.delivery.unknown):
             parts.append(f"{waiting} waiting after a failed push")
         if self.delivery.unknown:
             parts.append(f"{len(self.delivery.unknown)} stuck, delivery unknown")

@@ -73,6 +73,12 @@ class Delivery:
         """Listings left waiting after a failed push (once each, however often it failed)."""
         return len(self.failing)
 
+    def waits_for_a_person(self, batch: list[Claimed], decision: Decision) -> None:
+        """`batch` waits for a person without a push: an attempt that was never answered is
+        delivery unknown (`unknown`)."""
+        if decision.error_kind is ErrorKind.UNKNOWN:
+            self.unknown |= {(c.chat, c.job_id) for c in batch}
+
     def failed_push(self, batch: list[Claimed], decision: Decision, refused: bool) -> None:
         """A push of `batch` failed as `decision` says; `refused`: its channel refused the
         token (the fix is the decision's error)."""
@@ -244,8 +250,7 @@ class Deliverer:
         if held is not None:
             self._fail(key, held)
             log.error("%s: %s", plural(len(batch), "listing"), held.error)
-            if held.error_kind is ErrorKind.UNKNOWN:  # an attempt that was never answered
-                report.unknown |= {(c.chat, c.job_id) for c in batch}
+            report.waits_for_a_person(batch, held)
             return
         result = channel.push(messages, key, to)
         report.pushes += 1
