@@ -90,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="GitHub-flavoured Markdown, for a job summary ($GITHUB_STEP_SUMMARY)",
     )
     status.add_argument(
-        "--applied", action="store_true", help="the listings you marked 'applied' on LINE"
+        "--applied",
+        action="store_true",
+        help="the listings you marked 'applied' (สมัครแล้ว) in a chat",
     )
     unmute = sub.add_parser(
         "unmute", parents=[common], help="send listings matching WORD again (muted from a chat)"
@@ -149,11 +151,24 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         help="validate config and environment, reach the database and each channel (LINE, "
         "Telegram, Discord), fetch every source and show what it parsed",
+        description=(
+            "Check everything once and change nothing: hunter.toml and the environment, the "
+            "database (looked at, never made nor upgraded), each channel's token and chats, "
+            "and every source, read now, with what it parsed and how each chat's rules judge "
+            "its first listings. Exit 0 when all passed, 1 when one failed, 2 for a mistake "
+            "in the config or the environment."
+        ),
     )
     demo = sub.add_parser(
         "demo",
         help="the real pipeline, offline, in seconds: a built-in job board, "
         "a temporary database, alerts in this terminal",
+        description=(
+            "The real pipeline, offline, in seconds: a small job board on 127.0.0.1, a "
+            "temporary database, the first poll priming silently, two new matching listings "
+            "alerted once in this terminal, and a second poll that alerts nothing. It reads "
+            "no hunter.toml and touches no database of yours."
+        ),
     )
     demo.add_argument(  # taken, to say what to run instead: the demo reads no hunter.toml
         "--config", metavar="PATH", default=argparse.SUPPRESS, help=argparse.SUPPRESS

@@ -129,10 +129,14 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 )
                 return asked.exit_code
             if result.not_due and not result.sources:  # said where the person looks
+                # ... with what it sent: it sounded idle after sending what waited (a new
+                # user's find)
+                sent = result.delivery.sent
+                waited = f"; {plural(sent, 'alert')} that waited sent" if sent else ""
                 _say(
-                    f"{plural(result.not_due, 'source')} not due yet, so none was read; "
-                    "`hunter run --once --all` reads every source now, and `hunter status` "
-                    "says when each is read next"
+                    f"{plural(result.not_due, 'source')} not due yet, so none was read"
+                    f"{waited}; `hunter run --once --all` reads every source now, and "
+                    "`hunter status` says when each is read next"
                 )
             until = result.held_until("%H:%M")
             if until and result.delivery.held_by == "quiet hours":

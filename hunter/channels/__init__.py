@@ -12,6 +12,7 @@ channels whose chat is on).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,6 +37,16 @@ def kind_of(to: str) -> ChannelKind | None:
     return next((kind for kind in KINDS if kind.owns(to)), None)
 
 
+def _named_not_numbered(to: str) -> str:
+    """Why a Telegram @username is no chat id, and where the id is; "" for anything else."""
+    if not re.fullmatch(r"telegram:@\w+", to):
+        return ""
+    return (
+        ": a username is not a chat id (Telegram's bots cannot write to a username); send your "
+        "bot a message, then its welcome, or getUpdates (docs/channels.md), says the number"
+    )
+
+
 def check(config: Config) -> None:
     """Every [[chats]]'s `to` is an id of one channel's; ConfigError naming the chat and every
     form an id may take otherwise."""
@@ -53,7 +64,8 @@ def check(config: Config) -> None:
     if config.owner is not None and kind_of(config.owner) is None:
         helps = [kind.ids_help for kind in KINDS]
         raise ConfigError(
-            f"{where}: owner must be {', '.join(helps[:-1])}, or {helps[-1]}; got {config.owner!r}"
+            f"{where}: owner must be {', '.join(helps[:-1])}, or {helps[-1]}; got "
+            f"{config.owner!r}{_named_not_numbered(config.owner)}"
         )
     for n, chat in enumerate(config.chats, start=1):
         if kind_of(chat.to) is None:

@@ -29,6 +29,14 @@ _KEYS = {key.name for key in CHATS}
 RECIPIENT_HELP = "the bot's welcome in that chat says its id"
 
 
+def recipient(value: object) -> object:
+    """A chat's id as written, without the spaces a hand or a paste puts around it and
+    around its channel's prefix ("telegram: 123456789 " is "telegram:123456789")."""
+    if not isinstance(value, str):
+        return value
+    return re.sub(r"^([a-z]+)\s*:\s*", r"\1:", value.strip())
+
+
 def parse_chats(raw: Any, where: str, sources: Sequence[str]) -> tuple[ChatConfig, ...]:
     """The [[chats]] tables; a chat's filter keys read exactly as [filter]'s do."""
     if raw is None:
@@ -70,7 +78,7 @@ def _chat(table: Mapping[str, Any], at: str, sources: Sequence[str]) -> ChatConf
             'tuning --chat owner`); give this chat another name, e.g. name = "team"'
         )
     at = f"{at} ({name})"
-    to = table.get("to")
+    to = recipient(table.get("to"))
     # What a `to` may be is its channel's business (hunter/channels/, checked at load);
     # here only that it is one short word.
     if not isinstance(to, str) or not re.fullmatch(r"\S{1,200}", to):

@@ -22,7 +22,7 @@ from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.pay import GUESSES, PERIODS, read_min_budget
-from hunter.settings.chats import parse_chats
+from hunter.settings.chats import parse_chats, recipient
 from hunter.settings.keys import FILTER, SOURCES, TABLES, TOP, Key, named
 from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import (
@@ -580,4 +580,4 @@ def _owner(raw: Mapping[str, Any], where: str) -> str | None:
             f"{where}: owner must be the owner's chat, written as a [[chats]]'s `to` is, "
             f"got {value!r}"
         )
-    return value.strip()
+    return str(recipient(value))

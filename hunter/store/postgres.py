@@ -177,6 +177,13 @@ def _reason(exc: BaseException) -> str:
     first = text[0] if text else type(exc).__name__
     if (unresolved := _UNRESOLVED.search(first)) is not None:
         name = unresolved[1] or unresolved[2]
+        if name.startswith("db.") and name.endswith(".supabase.co"):
+            # Supabase's direct address has only an IPv6 address (docs/deploy.md)
+            return redact(
+                f"the name {name} does not resolve here: Supabase's direct address is IPv6 "
+                "only; use its pooler's connection string (Connect, Session pooler) as "
+                "DATABASE_URL, or SUPABASE_URL over HTTPS"
+            )
         return redact(
             f"the name {name} does not resolve (a typo in the address, no DNS here, or a name "
             "only the host's own services know: from your machine, use Render's External "

@@ -379,6 +379,21 @@ def test_a_cron_run_stopped_mid_push_finishes_it_and_leaves_the_rest_waiting(
         assert store.outbox.counts()[RowStatus.SENDING] == 0
 
 
+def test_a_run_with_no_source_due_says_what_it_sent(setup: Setup) -> None:
+    """A new user's find: `run --once` printed "1 source not due yet, so none was read" in a
+    run that had just sent what waited."""
+    setup.configure(schedule="learned")
+    assert setup.run("run", "--once").returncode == 0  # primes
+    setup.board.serve_jobs("/jobs", [("j1", "python job 1"), *setup.seed])
+    setup.line.script.append(400)  # LINE refuses it: stuck until a person says
+    assert setup.run("run", "--once", "--all").returncode == 0
+    assert setup.run("retry", "--all").returncode == 0
+    again = setup.run("run", "--once")
+    assert again.returncode == 0, again.stderr
+    assert "1 source not due yet, so none was read; 1 alert that waited sent" in again.stdout
+    assert_once(setup.line, ["python job 1"])
+
+
 def test_a_rate_limit_waits_then_delivers_once(setup: Setup) -> None:
     titles = setup.prime_then_post(2)
     setup.line.script.append(429)  # "The API rate limit has been exceeded"

@@ -62,4 +62,23 @@ def test_two_owners_or_an_unknown_one_is_one_line_and_exit_2(
     write_config(tmp_path, [html_source("board", url)], owner="@me")
     result = run_hunter(tmp_path, "check", env=base_env(tmp_path, **telegram.env()))
     assert result.returncode == 2 and "owner must be" in result.stderr
+    # A new user's: a username is no chat id, and says where the number is
+    write_config(tmp_path, [html_source("board", url)], owner="telegram:@my_username")
+    result = run_hunter(tmp_path, "check", env=base_env(tmp_path, **telegram.env()))
+    assert result.returncode == 2 and "a username is not a chat id" in result.stderr
     assert telegram.delivered == [] and line.pushes == []
+
+
+def test_an_owner_written_with_spaces_around_its_prefix_is_that_chat(
+    tmp_path: Path, board: Board, telegram: TelegramStandIn
+) -> None:
+    """A new user's find: owner = "telegram: 123456789 " (a space after the colon, one
+    pasted after the number) was refused as no chat's id."""
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    write_config(tmp_path, [html_source("board", url)], owner=f"telegram: {ME} ")
+    env = base_env(tmp_path, **telegram.env())
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs("/jobs", [("new", "python new"), ("seed", "python seed")])
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert [m.text.splitlines()[0] for m in telegram.delivered] == ["python new"]
