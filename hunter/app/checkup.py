@@ -348,7 +348,10 @@ def _read_as(listing: Listing) -> str:
     from hunter.rules.place import where_of
 
     where = where_of(listing.location, listing.title, listing.summary).shown()
-    return f"place: {where} · language: {language_of(listing.title, listing.summary) or 'unknown'}"
+    # Unknown is no fault: too little text to tell is kept for every chat's languages (a new
+    # user took it for a broken `languages`)
+    language = language_of(listing.title, listing.summary) or "unknown, kept for every chat"
+    return f"place: {where} · language: {language}"
 
 
 def _report_copies(copies: Copies, say: Callable[[str], None]) -> None:

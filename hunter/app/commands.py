@@ -316,6 +316,14 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
             _say(said)
     if all(r.error for r in results):
         raise RunError("no source could be primed; run `hunter check` to see why")
+    if failed := [r.name for r in results if r.error]:
+        # Not primed: what it shows now would come as alerts (a new user's find: exit 0)
+        first = failed[0]
+        raise RunError(
+            f"{plural(len(failed), 'source')} not primed ({', '.join(failed)}): what "
+            f"{'it shows' if len(failed) == 1 else 'they show'} now would be alerted; run "
+            f"`hunter prime --source {first}` again when it answers"
+        )
     return 0
 
 

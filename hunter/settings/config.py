@@ -178,7 +178,7 @@ def _toml_hint(text: str, error: str) -> str:
     has them outside a string; else "fix that line"."""
     found = re.search(r"line (\d+)", error)
     lines = text.splitlines()
-    if "end of document" in error and (start := _unclosed(lines)) is not None:
+    if "(at end of document)" in error and (start := _unclosed(lines)) is not None:
         return (
             f"the file ends inside {_opened(lines[start - 1])} that starts on line {start}: a "
             "list's ], a string's quote or an inline table's } is missing there"
@@ -193,7 +193,14 @@ def _toml_hint(text: str, error: str) -> str:
                 f"line {found[1]} has {odd}, which a phone or a word processor types: write "
                 'plain straight quotes (") and spaces, in a plain-text editor'
             )
+        if error.startswith("Invalid value") and (bare := _BARE_WORD.search(line)):
+            # A word written without its quotes: `places = [เชียงใหม่]`, `timezone = Asia/...`
+            return f'a text needs its quotes on line {found[1]}: write "{bare[1]}"'
     return "fix that line"
+
+
+# A value that starts with a letter (not true, false, a number or a date): a word unquoted
+_BARE_WORD = re.compile(r"[=\[,]\s*(?!true\b|false\b|inf\b|nan\b)([^\W\d_][^,\]\s#]*)")
 
 
 _UNCLOSED_LINES_MOST = 2_000  # a config is tens of lines; each one looked at is a parse

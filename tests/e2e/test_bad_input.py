@@ -163,6 +163,14 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
                 "a list's ],",
             ),
         ),
+        (  # ... and a word without its quotes: "Invalid value; fix that line"
+            "[filter]\nplaces = [เชียงใหม่]\n",
+            ('a text needs its quotes on line 2: write "เชียงใหม่"',),
+        ),
+        (  # ... and a number's typo was "the file ends inside" a value that ends there
+            "interval_minutes = 3O\n",
+            ("line 1", "fix that line"),
+        ),
         (  # ... and a string's quote left out: "Illegal character '\n'"
             '[[sources]]\nname = "f\nkind = "rss"\n',
             ('a string on line 2 is not closed: add its closing quote (")',),
@@ -202,6 +210,8 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "two-presets-one-name",
         "source-key-near-miss",
         "toml-unclosed-list",
+        "toml-unquoted-word",
+        "toml-number-typo",
         "toml-unclosed-string",
         "token-in-a-chat",
     ],

@@ -17,6 +17,7 @@ from hunter.settings.config import load_config
 from tests.support.board import Board, html_source
 from tests.support.cli import ROOT, base_env, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port
 
 COMMANDS = ["run", "prime", "prune", "status", "retry", "check", "demo", "telegram"]
 
@@ -118,6 +119,20 @@ def test_prime_status_prune_retry(tmp_path: Path, board: Board) -> None:
     assert retry.returncode == 1 and "not stuck (or unknown): board:1" in retry.stderr
     unknown = run_hunter(tmp_path, "prime", "--source", "nope", env=env)
     assert unknown.returncode == 2 and "no source named 'nope'" in unknown.stderr
+
+
+def test_prime_with_a_source_that_failed_says_so_and_exits_1(tmp_path: Path, board: Board) -> None:
+    """A new user's find: prime exited 0 with 1 of 2 sources failed; that one was not primed,
+    and what it showed came as alerts when it answered."""
+    env = base_env(tmp_path)
+    url = board.serve_jobs("/jobs", [("1", "python a")])
+    down = f"http://127.0.0.1:{free_port()}/jobs"
+    write_config(tmp_path, [html_source("board", url), html_source("down", down)])
+    prime = run_hunter(tmp_path, "prime", env=env)
+    assert prime.returncode == 1, prime.stderr
+    assert "board: 1 listing recorded as seen, none sent" in prime.stdout
+    said = prime.stderr.strip().splitlines()[-1]
+    assert "1 source not primed (down)" in said and "hunter prime --source down" in said
 
 
 def test_prime_says_the_waiting_alerts_it_leaves_unsent(tmp_path: Path, board: Board) -> None:
