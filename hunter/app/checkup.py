@@ -319,6 +319,15 @@ def _report_source(
         say("  no listings: items were found, none with a title and an id: check the title and "
             "id (or link) selectors against one item")  # fmt: skip
         return 1
+    if not read.listings and read.unwanted:  # found, and its own `where` left each out
+        from hunter.sources.conditions import shown
+
+        said = ", ".join(f"'{shown(c)}'" for c in read.source.where)
+        say(
+            f"  no listings: {plural(read.unwanted, 'item')} found, none passed where = "
+            f"[{said}]: check its conditions against one item"
+        )
+        return 1
     if not read.listings:
         say("  no listings: check the item/items selector against the page")
         return 1

@@ -109,6 +109,14 @@ def _comparable(left: Any, right: Any, path: str) -> tuple[Any, Any]:
     return left, right
 
 
+def shown(condition: Condition) -> str:
+    """A condition as hunter.toml writes it: 'status == "open"', 'expired_at > now'."""
+    if condition.op == "exists":
+        return f"{condition.path} exists"
+    value = "now" if condition.value is NOW else json.dumps(condition.value, ensure_ascii=False)
+    return f"{condition.path} {condition.op} {value}"
+
+
 def parse_conditions(raw: Any, where: str) -> tuple[Condition, ...]:
     if raw is None:
         return ()

@@ -69,6 +69,7 @@ class ParseResult:
 
     listings: list[Listing] = field(default_factory=list)
     skipped: int = 0
+    unwanted: int = 0  # items the source's own `where` left out (closed, expired, a notice)
     warnings: list[str] = field(default_factory=list)
     # What `hunter check` tells, no fault of the config's (links made absolute): not a warning
     notes: list[str] = field(default_factory=list)

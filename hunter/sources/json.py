@@ -163,7 +163,8 @@ def parse_document(
             if source.where and not all_hold(
                 source.where, item, now or datetime.now(UTC), lookup, _MISSING
             ):
-                continue  # not a listing by the source's own rules (closed, expired, a notice)
+                result.unwanted += 1  # not a listing by the source's own rules (closed, expired)
+                continue
         except UnreadableTime as exc:  # skipped, so it counts against the source's health
             result.skipped += 1
             unreadable = unreadable or str(exc)

@@ -66,6 +66,7 @@ class SourceRead:
     source: SourceConfig
     listings: list[Listing] = field(default_factory=list)
     skipped: int = 0
+    unwanted: int = 0  # items the source's `where` left out
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what check tells, no fault's sign
     error: str | None = None
@@ -174,7 +175,7 @@ def _read_by_kind(
         read.error = str(exc)
         return read
     read.listings, read.skipped, read.warnings = parsed.listings, parsed.skipped, parsed.warnings
-    read.notes = parsed.notes
+    read.notes, read.unwanted = parsed.notes, parsed.unwanted
     if len(read.listings) > MAX_ITEMS_PER_READ:
         read.cut = f"read the first {MAX_ITEMS_PER_READ:,} of {len(read.listings):,} listings"
         read.warnings.append(read.cut)
@@ -203,6 +204,7 @@ def _parse_into(
     known = {x.job_id for x in read.listings}
     read.listings += [x for x in parsed.listings if x.job_id not in known]
     read.skipped += parsed.skipped
+    read.unwanted += parsed.unwanted
     read.warnings += parsed.warnings
     read.notes += [note for note in parsed.notes if note not in read.notes]
     read.cut = read.cut or parsed.cut

@@ -200,6 +200,22 @@ def test_check_warns_about_what_a_selector_gets_wrong(tmp_path: Path, board: Boa
     assert "(utf-8), 1 page," in out
 
 
+def test_check_says_a_where_that_leaves_out_every_item(tmp_path: Path, board: Board) -> None:
+    """A new user's find: a `where` whose field no item has left out all 3 items, and check
+    said "check the item/items selector", sending them to fix the wrong key."""
+    jobs = [{"id": str(n), "title": f"python {n}", "link": f"/j/{n}"} for n in range(3)]
+    url = board.serve_json("/api", {"jobs": jobs})
+    source = {
+        "name": "api", "kind": "json", "url": url, "items": "jobs", "id": "id",
+        "title": "title", "link": "link", "where": ['status == "open"'],
+    }  # fmt: skip
+    write_config(tmp_path, [source])
+    check = run_hunter(tmp_path, "check", env=base_env(tmp_path))
+    assert check.returncode == 1
+    said = "no listings: 3 items found, none passed where = ['status == \"open\"']"
+    assert said in check.stdout and "item/items selector" not in check.stdout
+
+
 def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: Board) -> None:
     slow = board.serve_jobs("/slow", SEED, trickle=2.0)  # a byte every 2 s: never a timeout
     write_config(tmp_path, [html_source("slow", slow)], fetch_timeout_seconds=60)
