@@ -80,6 +80,8 @@ class PushResult:
     @property
     def summary(self) -> str:
         head = f"HTTP {self.status}" if self.status else "no answer"
+        if not self.status and self.detail.startswith(head):  # said once, not twice
+            return self.detail
         return f"{head}: {self.detail}" if self.detail else head
 
 
@@ -226,7 +228,10 @@ def unconfirmed(result: PushResult | None = None) -> Decision:
     """A push of a channel without a retry key that may have arrived: its answer was lost, or
     hunter stopped while it was on its way. Sending it again could show it twice, so it waits
     for a person, visible and retryable."""
-    why = f"no answer came ({result.summary})" if result else "hunter stopped while it was sent"
+    why = "hunter stopped while it was sent"
+    if result is not None:  # its summary may say "no answer" already (a new user's find)
+        said = result.summary
+        why = said if said.startswith("no answer") else f"no answer came ({said})"
     return Decision(
         RowStatus.STUCK,
         ErrorKind.UNKNOWN,

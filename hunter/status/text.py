@@ -80,13 +80,13 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         lines.append(f"  {o.pending} alerts wait for a channel: {view.no_channel}")
     for r in view.rows:
         if r.status is RowStatus.STUCK:
-            detail = f"stuck since {ago(r.first_seen_at, now)}: {r.last_error}"
+            detail = f"stuck (first seen {ago(r.first_seen_at, now)}): {r.last_error}"
         elif r.status is RowStatus.RETRY:
             detail = f"retry #{r.attempts + 1} {ago(r.next_attempt_at, now)}: {r.last_error}"
         else:
             lease_end = r.claimed_at + timedelta(seconds=lease_seconds) if r.claimed_at else None
             detail = (
-                f"sending by {r.claimed_by} since {ago(r.claimed_at, now)}, "
+                f"sending by {r.claimed_by}, claimed {ago(r.claimed_at, now)}, "
                 f"lease ends {ago(lease_end, now)}"
             )
         whose = f" in chat {r.chat}" if r.chat else ""

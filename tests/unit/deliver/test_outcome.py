@@ -154,3 +154,17 @@ def test_what_may_have_arrived_waits_for_a_person_never_a_second_send(
     may have shown its listings, so each is stuck with its reason, never sent again by itself."""
     assert decision.status is RowStatus.STUCK and decision.error_kind is ErrorKind.UNKNOWN
     assert says in (decision.error or "") and "hunter retry" in (decision.error or "")
+
+
+def test_an_unanswered_push_says_no_answer_once() -> None:
+    """A new user's find: "delivery unknown: no answer came (no answer: no answer from
+    Telegram: ... did not answer in time)"."""
+    lost = PushResult(
+        Kind.TRANSIENT,
+        detail="no answer from Telegram: api.telegram.org did not answer in time",
+        maybe_delivered=True,
+    )
+    assert lost.summary == "no answer from Telegram: api.telegram.org did not answer in time"
+    said = str(decide(lost, 0, 1, dedupes=False, channel="Telegram").error)
+    assert said.count("no answer") == 1 and "delivery unknown: no answer from Telegram" in said
+    assert PushResult(Kind.TRANSIENT, 503, "busy").summary == "HTTP 503: busy"
