@@ -139,7 +139,8 @@ TOP = (
     Key(
         "broken_after",
         "reads in a row that fail (or find no listing where there used to be some) before the "
-        "owner is told, once, that a source stopped working; `hunter status` says BROKEN. A "
+        "owner is told, once, that a source stopped working (one that never worked: that it "
+        "cannot be read); `hunter status` says BROKEN. A "
         "source that never found a listing is not broken (a search may have no result yet): "
         "each poll warns, and `hunter check` shows what its selectors find",
         3,

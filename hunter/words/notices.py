@@ -43,10 +43,12 @@ def broken(
         if last_good_at
         else "it never worked yet"
     )
+    # One that never worked did not stop: it cannot be read yet (a new user's find, setting up)
+    fault = "stopped working" if last_good_at else "cannot be read"
     return Listing(
         job_id=_job_id("broken", source, now),
         source=SOURCE,
-        title=f"⚠️ Source {source.name} stopped working",
+        title=f"⚠️ Source {source.name} {fault}",
         url=source.url,
         summary=f"{reason}; {when}. Run `hunter check` to see what it parses.",
     )

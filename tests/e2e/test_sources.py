@@ -14,12 +14,27 @@ from typing import Any
 from tests.support.board import Board, html_source, jobs_html
 from tests.support.cli import base_env, hunter_command, run_hunter, start_hunter, write_config
 from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port
 
 SEED = [("1", "python seed one"), ("2", "python seed two")]
 
 
 def notices(line: LineStandIn) -> list[str]:
     return [t for t in line.delivered if t[:1] in "⚠✅📦"]
+
+
+def test_a_source_that_never_worked_cannot_be_read_it_did_not_stop(
+    tmp_path: Path, line: LineStandIn
+) -> None:
+    """A new user's find: setting up, a source that had never answered was told as "stopped
+    working". It never worked: it cannot be read, and the notice says so."""
+    env = base_env(tmp_path, **line.env())
+    down = f"http://127.0.0.1:{free_port()}/jobs"
+    write_config(tmp_path, [html_source("board", down)], broken_after=2)
+    for _ in range(2):
+        assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 1  # all failed
+    assert notices(line) == ["⚠️ Source board cannot be read"]
+    assert "it never worked yet" in json.dumps(line.pushes[-1].body, ensure_ascii=False)
 
 
 def test_a_layout_change_alerts_once_and_its_fix_once(
