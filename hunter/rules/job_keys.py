@@ -328,6 +328,21 @@ _SHORT = {
 }  # fmt: skip
 
 
+def moved_to(title: str) -> str:
+    """The place a title says the job is done at ("- Work in Athens, Greece", "Relocate to
+    Lisbon", "(Based in Malta)"), as written; "" when it says none. An agency's ad on a
+    board's site for another country is there, not in that country."""
+    said = _TITLE_PLACE.search(title)
+    return said[1].strip() if said else ""
+
+
+_TITLE_PLACE = re.compile(
+    r"\b(?:work(?:ing)?\s+in|relocat(?:e|ion)\s+to|based\s+in|located\s+in|move\s+to)\s+"
+    r"([^()\[\]|/\u2013\u2014]+)",
+    re.IGNORECASE,
+)
+
+
 def place_parts(location: str) -> tuple[str, ...]:
     """Each comma- or slash-separated part of a place, plain, countries in one language; ()
     when unstated or remote ("Remote", "Anywhere", "Worldwide"). A remote board's "Remote:

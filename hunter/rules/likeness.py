@@ -46,7 +46,7 @@ from itertools import accumulate
 from urllib.parse import urlsplit
 
 from hunter.rules.employer_key import company_key
-from hunter.rules.job_keys import place_parts, split_title, title_key
+from hunter.rules.job_keys import moved_to, place_parts, split_title, title_key
 from hunter.rules.languages_apart import names_of, one_role, ranks, translated
 from hunter.rules.listing import Listing
 from hunter.rules.text_sketch import SKETCH_SIZE, language_of, plain, text_hashes
@@ -92,7 +92,9 @@ class Likeness:
             title=title_key(listing.title, listing.location),
             company=company_key(listing.company),
             # The listing's place, or where its title says it is done.
-            place=place_parts(listing.location) or titled,
+            # Where the title says the job is done (place.py reads it so), else the listing's
+            # place, else where its title's last part says
+            place=place_parts(moved_to(listing.title) or listing.location) or titled,
             pay=pay,
             shingles=shingles,
             sketch=sketch,

@@ -28,7 +28,7 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.gazetteer import WORLD, Area, gazetteer, key, plain
-from hunter.rules.job_keys import REMOTE_SAID, split_title
+from hunter.rules.job_keys import REMOTE_SAID, moved_to, split_title
 from hunter.rules.thai_places import PREFIXES, RAIL
 
 REMOTE = "remote"
@@ -69,11 +69,6 @@ _NOISE = re.compile(
     r"time ?zone|anywhere in|based|within|in|the|area|"
     r"region|metro|greater|district|province|city|state|of|and|or|\+/?-? ?\d+ ?hours?)\b"
     r"|ทำงานที่บ้าน|ทำงานจากที่บ้าน|全职|完全",
-    re.IGNORECASE,
-)
-_TITLE_PLACE = re.compile(
-    r"\b(?:work(?:ing)?\s+in|relocat(?:e|ion)\s+to|based\s+in|located\s+in|move\s+to)\s+"
-    r"([^()\[\]|/\u2013\u2014]+)",
     re.IGNORECASE,
 )
 _TEXT_MOST = 3000  # characters of a listing's text read for cues
@@ -143,8 +138,8 @@ def _moved_to(title: str) -> tuple[Area, ...]:
     """Where a title says the job is done ("- Work in Athens, Greece", "Relocate to Lisbon",
     "(Based in Malta)"), else (). An agency's ad on a board's site for another country is
     there, not in that country (Adzuna's Swiss site places it in Switzerland)."""
-    said = _TITLE_PLACE.search(title)
-    return tuple(finest(read_places(said[1]))) if said else ()
+    said = moved_to(title)
+    return tuple(finest(read_places(said))) if said else ()
 
 
 def _title_areas(title: str) -> list[Area]:

@@ -495,6 +495,21 @@ OTHER_GERMAN = (
 )
 
 
+def test_an_ad_for_a_move_shown_in_two_countries_is_the_job_where_it_moves_to() -> None:
+    """Made-up listings: a recruiter's ad "Relocate to Lisbon", shown by one board once for
+    each country it seeks people in, word for word. The job is in Lisbon, in both: one job.
+    The same template for Athens is another."""
+    text = "Join our multilingual hub: relocation package, flight and two weeks' hotel. " * 3
+    title = "German Speaking Technical Support Agent - Relocate to {}"
+
+    def ad(city: str, country: str, job_id: str) -> Likeness:
+        return job(title=title.format(city), location=country, summary=text, job_id=job_id)
+
+    germany, austria = ad("Lisbon", "Germany", "w:1"), ad("Lisbon", "Austria", "w:2")
+    assert same_job(austria, germany).same, same_job(austria, germany)
+    assert not same_job(ad("Athens", "Austria", "w:3"), germany).same
+
+
 def test_two_territories_of_one_office_are_two_jobs() -> None:
     """Made-up listings: one employer's sales team in Berlin hires for two territories, its
     texts one template. A title's region, where the listing states its own place, is a
