@@ -122,6 +122,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
         )
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
     live = tuple(word for word in found if word.casefold() not in muted)
+    if live and (other := _other_stack(listing.title, tuple(rules.include), live)):
+        return Judgement(False, other)
     if live:
         return _layered(listing, rules, liking) or matching(live)
     unmuted = tuple(word for word in rules.include if word.casefold() not in muted)
@@ -134,6 +136,18 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
+
+
+def _other_stack(title: str, include: tuple[str, ...], hits: tuple[str, ...]) -> str:
+    """Why a title of another stack is not this chat's, though a word of no stack hit it: a
+    chat of "python developer" and "backend developer" is no Java shop's ("Senior Java
+    Backend Developer"); "" when a hit names its stack, or the chat names none."""
+    from hunter.rules.stacks import chat_stacks, in_another_stack, stacks_of
+
+    stacks = chat_stacks(include)
+    if any(stacks_of(hit) for hit in hits) or not in_another_stack(title, stacks):
+        return ""
+    return f"another stack than this chat's words: {title[:80]!r} names none of theirs"
 
 
 def _layered(

@@ -5,8 +5,9 @@ A chat of "Java", "Spring" or "PHP, Laravel" names its stack; a job next to its 
 (roles.json's neighbours: "Full Stack Developer"), or like them ("Backend Engineer"), or like a
 👍 of it, whose title names only other stacks ("Senior Fullstack Developer (Python)", "Backend
 Systems Engineer (Rust)") is a job in a stack it does not work in, and is not brought for it.
-A title that names no stack, or names one of the chat's, is brought as before; a chat's own
-words, as written, always bring their hits ("Java Backend Developer (Python)" for "backend").
+A title that names no stack, or names one of the chat's, is brought as before. A chat's word
+that names no stack ("backend developer" beside "Java") brings no title of another stack
+either ("Backend Developer (Python)"); its words that name one bring their hits.
 
 The stacks are languages with their frameworks, as job titles name them. A web, frontend or
 full-stack developer works in the web's stack (JavaScript and its frameworks) whatever else

@@ -1,6 +1,6 @@
 """The programming stack a developer's job is in (rules/stacks.py): a job next to a chat's words
-or like them, or like a 👍 of it, whose title names only stacks other than the ones the chat's
-words name is not brought; the chat's own words still bring every hit. Made-up titles."""
+or like them, or like a 👍 of it, or hit by a word of the chat's that names no stack, whose title
+names only stacks other than the ones the chat's words name is not brought. Made-up titles."""
 
 from __future__ import annotations
 
@@ -60,8 +60,13 @@ def test_a_java_developer_is_not_brought_jobs_next_to_theirs_in_another_stack() 
     assert not judge(job(2, "Backend Engineer (Rust)"), java).matched
     assert judge(job(3, "Software Engineer"), java).near == "backend developer"
     assert judge(job(4, "Backend Engineer (Kotlin)"), java).kin == "backend developer"
-    # Its own words as written bring their hit, whatever the stack.
-    assert judge(job(5, "Backend Developer (Python)"), java).matched
+    # Its word of no stack ("backend developer") does not bring a job of another stack: the
+    # people judged said so (a Java developer's "Senior Backend Developer (Python)", a Python
+    # developer's "Senior Java Backend Developer"); its words that name one still do.
+    held = judge(job(5, "Backend Developer (Python)"), java)
+    assert not held.matched and held.reason.startswith("another stack than this chat's words")
+    assert judge(job(6, "Java Backend Developer"), java).matched
+    assert judge(job(7, "Backend Developer"), java).matched  # no stack said: any
     # A chat of no stack ("backend") is brought them as before.
     backend = FilterConfig(include=("backend developer",))
     assert judge(job(1, "Senior Fullstack Developer (Python)"), backend).near
