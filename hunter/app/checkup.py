@@ -63,7 +63,7 @@ def run_checks(config: Config, env: Environment, say: Callable[[str], None]) -> 
         refused = isinstance(exc, ConfigError)
         say(f"database: FAILED: {exc}")
 
-    line = channels.line_settings(env)
+    line = channels.line_settings(env, config)
     failed = _guarded("LINE", lambda: _check_line(config, line, say), say)
     if line.token and not failed:  # a token LINE refused is one failed check, not two
         failed += _guarded("LINE rich menu", lambda: _check_chat(line, say), say)

@@ -7,6 +7,7 @@ import argparse
 import logging
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from hunter import channels
@@ -26,6 +27,7 @@ from hunter.words import plural
 if TYPE_CHECKING:
     from hunter.chat import Inbox
     from hunter.deliver.channel import Replier, Webhook
+    from hunter.store import Store
     from hunter.web.routes import Hook, Page
 
 log = logging.getLogger("hunter")
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace, load: Loader) -> int:
                 " and ".join(f"{hook.channel}'s webhook secret" for hook in chats[2]),
             )
         owner = channels.owner_of(env, config)
+        _refuse_ownerless(config, env, store, owner)
         hunter = Hunter(config, store, routes, line_to=owner)
         started = (
             f"hunter: {plural(len(config.sources), 'source')}, {config.pace_text}, "
@@ -170,6 +173,25 @@ def run(args: argparse.Namespace, load: Loader) -> int:
         pages = _status_pages(config, env, routes, resources, hunter) if port else []
         run_forever(hunter, port, inbox, hooks, pages)
     return 0
+
+
+OWNER_LATELY = timedelta(days=30)  # an owner sent alerts this lately is a deployment's
+
+
+def _refuse_ownerless(config: Config, env: Environment, store: Store, owner: str | None) -> None:
+    """Stop a run without the owner's chat (LINE_TO unset here) against a deployment's
+    database whose owner was sent alerts lately. With [[chats]], no chat would judge the
+    owner's listings, recorded as seen: the deployment would never send them (a new user's
+    find: a laptop's `run --once --all` lost one for good)."""
+    if owner is not None or not config.chats or not (env.database_url or env.supabase_url):
+        return
+    if not store.outbox.sent_by_chat(utcnow() - OWNER_LATELY).get(OWNER):
+        return
+    raise ConfigError(
+        "the owner's chat is not set here (LINE_TO, or owner in hunter.toml), and this "
+        "database sent it alerts lately: this run would record the owner's new listings as "
+        "seen, and they would never be sent. Set LINE_TO (or owner) as on your host"
+    )
 
 
 def _chat(
@@ -261,14 +283,14 @@ def _port(env: Environment) -> int | None:
 
 def _check_tokens(env: Environment, config: Config) -> None:
     """Each channel's token in use proved at once (a worker's start, a first run)."""
-    _check_line(env)
+    _check_line(env, config)
     _check_telegram(env, config)
 
 
-def _check_line(env: Environment) -> None:
+def _check_line(env: Environment, config: Config) -> None:
     """A long-running worker proves its LINE token once at start: a wrong token is a config
     error (exit 2); LINE being unreachable is not (deliveries retry by themselves)."""
-    settings = channels.line_settings(env)
+    settings = channels.line_settings(env, config)
     if not settings.configured:
         return
     try:
@@ -432,8 +454,8 @@ def line(args: argparse.Namespace, load: Loader) -> int:
     """`hunter line setup`: the rich menu, and the webhook URL to give LINE."""
     from hunter.channels.line import richmenu
 
-    _config, env = load(args)
-    settings = channels.line_settings(env)
+    config, env = load(args)
+    settings = channels.line_settings(env, config)
     if not settings.token:
         raise ConfigError("LINE_CHANNEL_ACCESS_TOKEN is not set; `hunter line setup` needs it")
     menu_id, created = richmenu.setup(settings.token, settings.api_url)

@@ -321,7 +321,11 @@ def chats_on(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
     return mine + [chat for chat in config.chats if kind.owns(chat.to)]
 
 
-def line_settings(env: Environment) -> line.settings.LineSettings:
+def line_settings(env: Environment, config: Config | None = None) -> line.settings.LineSettings:
+    """LINE's settings; with `config`, as its chats on LINE and its owner make them."""
+    if config is not None:
+        found: line.settings.LineSettings = settings(env, config, line.KIND)
+        return found
     return line.settings.read(environ(env, line.KIND))
 
 

@@ -89,3 +89,40 @@ def test_a_board_id_ending_in_a_chats_name_reaches_the_owner_and_the_chat(
             pushed.setdefault(push.to, []).extend(push.titles)
     titles = ["python 7", "python 7#studio", "python 8", "python 8#studio"]
     assert sorted(pushed[TO]) == sorted(pushed[GROUP]) == titles  # each, once, to each
+
+
+def test_a_line_group_alone_gets_its_alerts_without_line_to(
+    tmp_path: Path, board: Board, line: LineStandIn
+) -> None:
+    """A new user's find: channels.md says a chat on LINE gets its alerts without LINE_TO, but
+    the token without LINE_TO was refused ("LINE_TO is not set"). With a [[chats]] on LINE it
+    is that chat's channel; without one, the refusal stands."""
+    line.members[GROUP] = 3
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    config_with_a_group(tmp_path, url)
+    env = {k: v for k, v in base_env(tmp_path, **line.env()).items() if k != "LINE_TO"}
+    check = run_hunter(tmp_path, "check", env=env)
+    assert "LINE_TO is not set" not in check.stdout + check.stderr, check.stdout
+    assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0  # primes
+    board.serve_jobs("/jobs", [("seed", "seed"), ("1", "logo design")])
+    result = run_hunter(tmp_path, "run", "--once", env=env)
+    assert result.returncode == 0, result.stderr
+    assert {p.to: p.titles for p in line.pushes if p.status == 200} == {GROUP: ["logo design"]}
+    write_config(tmp_path, [html_source("board", url)])  # no chat on LINE: the token's alone
+    alone = run_hunter(tmp_path, "check", env=env)
+    assert alone.returncode == 2 and "LINE_TO is not set" in alone.stderr
+
+
+def test_a_line_to_that_is_no_id_is_refused_at_start(tmp_path: Path, board: Board) -> None:
+    """A new user's find: LINE_TO with a space inside passed check, and LINE refused every
+    push ("the property, 'to', is invalid"), each listing stuck in turn, the run green."""
+    url = board.serve_jobs("/jobs", [("seed", "seed")])
+    write_config(tmp_path, [html_source("board", url)])
+    for wrong, said in (
+        ("Uaaaaaaaaaaaaaaaa aaaaaaaaaaaaaaa", "a space inside"),
+        ("U" + "A" * 32, "capital letters"),
+        ("Uzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "not a display name"),
+    ):
+        env = base_env(tmp_path, LINE_CHANNEL_ACCESS_TOKEN="t" * 40, LINE_TO=wrong)
+        result = run_hunter(tmp_path, "check", env=env)
+        assert result.returncode == 2 and said in result.stderr, (wrong, result.stderr)

@@ -113,6 +113,33 @@ def test_a_laptop_run_against_the_deployments_database_leaves_its_alerts_to_its_
     assert sorted(line.delivered) == ["New python bot", "python scraper"]
 
 
+def test_a_laptop_run_without_the_owners_chat_never_loses_the_owners_alerts(
+    tmp_path: Path, board: Board, line: LineStandIn, migrated_pg_url: str
+) -> None:
+    """A new user's find: with a [[chats]] group beside the owner, a laptop's `run --once
+    --all` against the deployment's database without LINE_TO judged new listings for the
+    group alone and recorded them as seen; the owner's match was never sent. Now such a run
+    stops with one line, and the deployment sends the owner's alert."""
+    group = "C" + "4c" * 16
+    line.members[group] = 3
+    url = board.serve_jobs("/jobs", FIRST)
+    path = write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]})
+    with path.open("a", encoding="utf-8") as toml:
+        toml.write(f'[[chats]]\nname = "friends"\nto = "{group}"\ninclude = ["logo"]\n')
+    deployed = base_env(tmp_path, DATABASE_URL=migrated_pg_url, **line.env())
+    assert run_hunter(tmp_path, "run", "--once", env=deployed).returncode == 0  # primes
+    board.serve_jobs("/jobs", [("2", "python bot"), *FIRST])
+    assert run_hunter(tmp_path, "run", "--once", env=deployed).returncode == 0
+    board.serve_jobs("/jobs", [("3", "python scraper"), ("2", "python bot"), *FIRST])
+
+    laptop = base_env(tmp_path, DATABASE_URL=migrated_pg_url)
+    result = run_hunter(tmp_path, "run", "--once", "--all", env=laptop)
+    assert result.returncode == 2, result.stderr
+    assert "the owner's chat is not set here (LINE_TO" in result.stderr.splitlines()[-1]
+    assert run_hunter(tmp_path, "run", "--once", env=deployed).returncode == 0
+    assert sorted(line.delivered) == ["python bot", "python scraper"]
+
+
 def test_a_folder_moved_to_a_database_never_alerts_again_from_its_old_file(
     tmp_path: Path, board: Board, telegram: TelegramStandIn, migrated_pg_url: str
 ) -> None:

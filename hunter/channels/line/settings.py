@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from hunter import redact
+from hunter.channels.line.ids import ID
 from hunter.errors import ConfigError
 from hunter.settings.environment import api_url
 
@@ -43,9 +44,15 @@ def _what_is_wrong(to: str) -> str:
     """What a LINE_TO that is no ID looks like, in words (it is no secret, but never quoted
     whole: a person may paste a token there)."""
     if to[:1] in "UCR" and all(c in "0123456789abcdef" for c in to[1:].lower()):
+        if len(to) == 33:  # the letters' case: LINE writes its IDs in lower case
+            return "has capital letters where LINE's IDs have none: copy it as LINE shows it"
         return (
             f"has {len(to)} characters where an ID has 33 (U, C or R and 32 hex digits): "
             "copy it whole"
+        )
+    if to[:1] in "UCR" and len(to) >= 30 and any(c.isspace() for c in to):
+        return (
+            "has a space inside where an ID has none (U, C or R and 32 hex digits): copy it whole"
         )
     return (
         "must be a user, group or room ID (33 characters starting with U, C or R), not a "
@@ -53,7 +60,9 @@ def _what_is_wrong(to: str) -> str:
     )
 
 
-def read(environ: Mapping[str, str]) -> LineSettings:
+def read(environ: Mapping[str, str], chats: bool = False) -> LineSettings:
+    """LINE's settings from `environ`; `chats`: hunter.toml puts a chat on LINE (a group's
+    [[chats]]), whose alerts need the token without LINE_TO (channels.md)."""
     token = environ.get("LINE_CHANNEL_ACCESS_TOKEN") or None
     secret = environ.get("LINE_CHANNEL_SECRET") or None
     redact.register(token, secret)
@@ -65,7 +74,7 @@ def read(environ: Mapping[str, str]) -> LineSettings:
         )
     # A token without LINE_TO is allowed with the webhook's secret: the bot then tells whoever
     # adds it their chat id, which is how a user finds the LINE_TO to set.
-    if token and not to and not secret:  # where to find it (a new user's find: it said not)
+    if token and not to and not secret and not chats:  # where to find it (a new user's find)
         raise ConfigError(
             "LINE_TO is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN and LINE_TO: your "
             "user ID (U and 32 hex digits) is on the LINE Developers console, Basic settings, "
@@ -76,7 +85,8 @@ def read(environ: Mapping[str, str]) -> LineSettings:
             "LINE_CHANNEL_ACCESS_TOKEN is not set; LINE needs both LINE_CHANNEL_ACCESS_TOKEN "
             "and LINE_TO"
         )
-    if to and not (to[:1] in "UCR" and len(to) == 33):
+    if to and not ID.fullmatch(to):  # as a [[chats]]'s `to` is (a new user's: LINE refused
+        # every push as "the property, 'to', is invalid", each listing stuck in turn)
         raise ConfigError(f"LINE_TO {_what_is_wrong(to)}; see docs/channels.md, LINE")
     url = api_url(environ, "HUNTER_LINE_API_URL", "https://api.line.me")
     return LineSettings(token, to, secret, url)
