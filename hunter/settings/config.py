@@ -472,6 +472,7 @@ def _source_schedule(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
 def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}: expected a table of settings, got {type(raw).__name__}")
+    preset = raw.get("preset")
     try:
         raw = apply_preset(raw)
     except ConfigError as exc:
@@ -495,13 +496,16 @@ def _source(raw: Any, where: str, global_filter: FilterConfig) -> SourceConfig:
             f"{where}: kind {kind_name!r} is not supported; use one of {', '.join(MODULES)}"
         )
     kind = source_kind(kind_name)
+    # A preset's source takes `search` and `preset` too (presets.py took them out)
+    accepted = sorted({*kind.accepted, "search"} if preset else set(kind.accepted))
     for key in raw:
         if key not in kind.accepted:
             refuse_a_variable(key, where)
             refuse_top_level(key, where, "[[sources]]", "move it above the first [[sources]]")
+            said = f"preset {preset!r}" if preset else f"kind {kind.name!r}"
             raise ConfigError(
-                f"{where}: unknown key {key!r}{meant(key, kind.accepted)} for kind "
-                f"{kind.name!r}; {kind.name} sources accept {', '.join(kind.accepted)}"
+                f"{where}: unknown key {key!r}{meant(key, accepted)} for {said}; its sources "
+                f"accept {', '.join(accepted)}"
             )
     url = raw.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):

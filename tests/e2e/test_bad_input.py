@@ -163,6 +163,10 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
                 "a list's ],",
             ),
         ),
+        (  # ... and a preset's `search` misspelt: no "did you mean", nor search in the list
+            '[[sources]]\npreset = "jobsdb"\nserach = "php"\n',
+            ("unknown key 'serach' (did you mean 'search'?) for preset 'jobsdb'",),
+        ),
         (  # ... and a word without its quotes: "Invalid value; fix that line"
             "[filter]\nplaces = [เชียงใหม่]\n",
             ('a text needs its quotes on line 2: write "เชียงใหม่"',),
@@ -210,6 +214,7 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "two-presets-one-name",
         "source-key-near-miss",
         "toml-unclosed-list",
+        "preset-search-misspelt",
         "toml-unquoted-word",
         "toml-number-typo",
         "toml-unclosed-string",
