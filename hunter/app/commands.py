@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import threading
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from datetime import timedelta
@@ -323,7 +324,19 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
     config, env = load(args)
     sources = [config.source(args.source)] if args.source else list(config.sources)
     with open_store(env) as store:
-        results = Poller(config, store, utcnow, worker_name()).prime(sources)
+        # Ctrl-C (a person changing their mind) ends the reads in flight, and primes nothing
+        # they had not finished (a new user's find: it went on, every source primed)
+        asked = SignalStop(threading.Event()).install()
+        results = Poller(config, store, utcnow, worker_name(), asked.stop).prime(sources)
+    if asked.received:
+        primed = [r.name for r in results if not r.error]
+        log.warning(
+            "stopped by %s: %s%s not primed",
+            asked.received.name,
+            f"primed {', '.join(primed)}; " if primed else "",
+            plural(len(results) - len(primed), "source"),
+        )
+        return asked.exit_code
     for result in results:
         if result.error:
             _say(f"{result.name}: failed: {result.error}")

@@ -83,7 +83,8 @@ class PollReport:
         others = sum(s.recorded.get("chats", 0) for s in self.sources)
         matching = f"{new} new matching" + (f" (+{others} for the other chats)" if others else "")
         primed = self.primed
-        failed = [r.name for r in reads if r.error]
+        failed = [r.name for r in reads if r.error and not r.stopped]  # a stop is no failure
+        stopped = sum(r.stopped for r in reads)
         unchanged = sum(r.unchanged for r in reads)
         parts = [
             f"poll: {plural(len(reads), 'source')}, "
@@ -103,6 +104,8 @@ class PollReport:
             parts.append(f"{self.not_due} not due yet")
         if failed:
             parts.append(f"failed sources: {', '.join(failed)}")
+        if stopped:
+            parts.append(f"{plural(stopped, 'source')} not read: stopped")
         if self.pruned is not None:
             parts.append(f"pruned {self.pruned}")
         parts.append(f"{self.seconds:.1f} s")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -133,6 +134,29 @@ def test_prime_with_a_source_that_failed_says_so_and_exits_1(tmp_path: Path, boa
     assert "board: 1 listing recorded as seen, none sent" in prime.stdout
     said = prime.stderr.strip().splitlines()[-1]
     assert "1 source not primed (down)" in said and "hunter prime --source down" in said
+
+
+def test_prime_stopped_by_ctrl_c_primes_only_what_it_read(tmp_path: Path, board: Board) -> None:
+    """A new user's find: Ctrl-C during prime was ignored, and every source was primed. Now
+    it ends the read in flight at once and says what it primed and what it did not."""
+    env = base_env(tmp_path)
+    fast = board.serve_jobs("/jobs", [("1", "python a")])
+    slow = board.serve_jobs("/slow", [("2", "python b")], trickle=2.0)  # never done in time
+    write_config(
+        tmp_path, [html_source("board", fast), html_source("slow", slow)], fetch_timeout_seconds=60
+    )
+    process = start_hunter(tmp_path, "prime", env=env)
+    deadline = time.monotonic() + 20
+    while "/slow" not in [path for path, _ in board.requests] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # the fast one read meanwhile
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, err
+    assert time.monotonic() - started < 10
+    assert "stopped by SIGINT: primed board; 1 source not primed" in err
+    assert "Traceback" not in err
 
 
 def test_prime_says_the_waiting_alerts_it_leaves_unsent(tmp_path: Path, board: Board) -> None:

@@ -246,6 +246,8 @@ def test_sigterm_during_a_trickling_fetch_exits_at_once(tmp_path: Path, board: B
     assert time.monotonic() - stopped < 25  # Render and Railway kill at 30 s
     assert "Traceback" not in err and "closed database" not in err
     assert "stopped" in err
+    # A stop is no failure of the source (a new user's find: "failed sources: slow")
+    assert "failed sources" not in err and "1 source not read: stopped" in err
 
 
 # hunter's own peak: Linux's VmHWM, which starts again at exec. ru_maxrss does not: it counts
