@@ -25,7 +25,7 @@ from hunter.store.postgres import PostgresStore
 from hunter.store.states import RowStatus
 from tests.support import postgres
 from tests.support.board import Board, html_source
-from tests.support.cli import base_env, run_hunter, start_hunter, write_config
+from tests.support.cli import base_env, run_hunter, signalled, start_hunter, write_config
 from tests.support.line_standin import TOKEN, LineStandIn
 from tests.support.tcp_proxy import Proxy
 
@@ -339,11 +339,9 @@ def test_status_shows_the_pace(setup: Setup) -> None:
 def test_sigterm_mid_push_exits_0_and_delivers_once(setup: Setup) -> None:
     titles = setup.prime_then_post(2)
     process = setup.mid_push("slow", "run")
-    stopped = time.monotonic()
-    process.send_signal(signal.SIGTERM)
-    _out, err = process.communicate(timeout=25)
+    err, took = signalled(process, signal.SIGTERM, timeout=25)
     assert process.returncode == 0, err
-    assert time.monotonic() - stopped < 25
+    assert took < 25
     assert "SIGTERM received" in err
     restart = setup.run("run", "--once")
     assert restart.returncode == 0

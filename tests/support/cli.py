@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from subprocess import CompletedProcess
 from typing import Any
@@ -159,6 +160,15 @@ def start_hunter(folder: Path, *args: str, env: dict[str, str]) -> subprocess.Po
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+def signalled(process: subprocess.Popen[str], signum: int, timeout: float) -> tuple[str, float]:
+    """Send `signum` to a started hunter and wait for it to end: its stderr, and the seconds it
+    took to end after the signal."""
+    sent = time.monotonic()
+    process.send_signal(signum)
+    _out, err = process.communicate(timeout=timeout)
+    return err, time.monotonic() - sent
 
 
 def run_python(code: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
