@@ -146,3 +146,44 @@ DIVISIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Gurgaon", "Haryana"),
     ),
 }
+
+
+# Regions of several provinces, as people there name them ("อีสาน"), with the provinces each
+# holds, by the names the gazetteer knows them by (Thailand's four regions of the Royal
+# Institute's six that are no one city's: the North's upper nine, the Northeast's twenty, the
+# South's fourteen, the East's seven). A test holds every province to be found.
+REGIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "TH": (
+        (
+            "ภาคอีสาน/อีสาน/ภาคตะวันออกเฉียงเหนือ/Isan/Isaan/Northeast Thailand",
+            (
+                "Khon Kaen", "Nakhon Ratchasima", "Udon Thani", "Ubon Ratchathani",
+                "Nong Khai", "Loei", "Sakon Nakhon", "Nakhon Phanom", "Kalasin",
+                "Maha Sarakham", "Roi Et", "Chaiyaphum", "Buri Ram", "Surin", "Si Sa Ket",
+                "Yasothon", "Amnat Charoen", "Mukdahan", "Nong Bua Lamphu", "Bueng Kan",
+            ),
+        ),
+        (
+            "ภาคเหนือ/Northern Thailand",
+            (
+                "Chiang Mai", "Chiang Rai", "Lampang", "Lamphun", "Mae Hong Son", "Nan",
+                "Phayao", "Phrae", "Uttaradit",
+            ),
+        ),
+        (
+            "ภาคใต้/Southern Thailand",
+            (
+                "Chumphon", "Ranong", "Surat Thani", "Phang Nga", "Phuket", "Krabi",
+                "Nakhon Si Thammarat", "Trang", "Phatthalung", "Satun", "Songkhla", "Pattani",
+                "Yala", "Narathiwat",
+            ),
+        ),
+        (
+            "ภาคตะวันออก/Eastern Thailand",
+            (
+                "Chon Buri", "Rayong", "Chanthaburi", "Trat", "Chachoengsao", "Prachin Buri",
+                "Sa Kaeo",
+            ),
+        ),
+    ),
+}  # fmt: skip

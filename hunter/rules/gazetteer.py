@@ -35,7 +35,7 @@ from importlib import resources
 from typing import BinaryIO
 
 from hunter.rules import thai_places
-from hunter.rules.divisions import DIVISIONS
+from hunter.rules.divisions import DIVISIONS, REGIONS
 from hunter.rules.language import THAI
 from hunter.rules.text_sketch import unmarked
 
@@ -180,6 +180,27 @@ def named_divisions(areas: Callable[[str], tuple[Area, ...]]) -> Iterator[tuple[
                 yield name, area
 
 
+def province_of(name: str, country: str, areas: Callable[[str], tuple[Area, ...]]) -> Area | None:
+    """The first-level division `name` is, or is the seat of, in `country`; None if none."""
+    at = frozenset([country])
+    return next((a for a in areas(name) if a.countries == at and a.provinces), None)
+
+
+def named_regions(areas: Callable[[str], tuple[Area, ...]]) -> Iterator[tuple[str, Area]]:
+    """Each name of divisions.py's regions of several provinces with its area: the provinces
+    its provinces' names find. A province not found is left out, and said at debug."""
+    for country, regions in REGIONS.items():
+        for names, provinces in regions:
+            found = [province_of(p, country, areas) for p in provinces]
+            for name, area in zip(provinces, found, strict=True):
+                if area is None:
+                    log.debug("no province %s in %s for %s", name, country, names)
+            codes = frozenset(c for a in found if a is not None for c in a.provinces)
+            area = Area(names.split("/")[0], frozenset([country]), codes)
+            for name in names.split("/"):
+                yield name, area
+
+
 class Gazetteer:
     """Names -> the areas they may mean, most likely first. The regions, countries, states and
     Thai places are Areas; the 69,000 cities are rows of compact arrays, found by the hash of a
@@ -273,6 +294,8 @@ class Gazetteer:
         if self._here or not READ_IN_CHILD or not self._cities_from_child():
             self._cities_here()
         for name, area in named_divisions(self.areas):  # after the cities, which name seats
+            self._add(name, area)
+        for name, area in named_regions(self.areas):  # ... and the provinces, regions
             self._add(name, area)
 
     def _cities_here(self) -> None:

@@ -436,6 +436,27 @@ def test_every_division_is_found_by_its_seat() -> None:
         assert area(division).holds(area(city)), (division, city)
 
 
+def test_a_region_of_provinces_in_a_persons_words_holds_them_all() -> None:
+    """A new user's find: "อีสาน" (Thailand's Northeast) and "อุดร" (Udon Thani, as people
+    say it) were refused. Each region's every province is found; a listing there suits a chat
+    of the region, one elsewhere in Thailand does not."""
+    from hunter.rules.divisions import REGIONS
+    from hunter.rules.gazetteer import province_of
+
+    for country, regions in REGIONS.items():
+        for names, provinces in regions:
+            assert all(province_of(p, country, gazetteer().areas) for p in provinces), names
+            [region] = gazetteer().areas(names.split("/")[0])[:1]
+            assert len(region.provinces) == len(provinces), names
+    assert not unknown_places(("อีสาน", "ภาคอีสาน", "อุดร", "ภาคเหนือ", "ภาคใต้", "Isan"))
+    isan = ("อีสาน",)
+    for there in ("อ.เมืองขอนแก่น จ.ขอนแก่น", "Udon Thani", "Buri Ram, Thailand"):
+        assert elsewhere(where_of(there, "IT Support", ""), isan) == "", there
+    for not_there in ("Chiang Mai", "เขตบางนา กรุงเทพมหานคร", "อ.ศรีราชา จ.ชลบุรี"):
+        assert elsewhere(where_of(not_there, "IT Support", ""), isan), not_there
+    assert elsewhere(where_of("Udon Thani", "IT Support", ""), ("อุดร",)) == ""
+
+
 def test_a_division_whose_seat_is_not_found_is_left_out_not_guessed() -> None:
     """A seat GeoNames does not name (a data set that changed) leaves its division unknown, as
     it was before divisions.py: named at load as a place hunter does not know, never another
