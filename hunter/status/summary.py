@@ -13,6 +13,7 @@ from hunter.redact import clip
 from hunter.status.history import FRESH_DAYS, duration, merged_text
 from hunter.status.text import membership_text
 from hunter.status.view import SourceCondition, StatusView
+from hunter.words import plural
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -82,9 +83,10 @@ def as_markdown(view: StatusView, now: datetime, timezone: str) -> str:
         if source.fresh:
             spread = source.fresh.posted_to_sent
             waited = f"{duration(spread.median_s)} (p90 {duration(spread.p90_s)})"
+        failed_reads = f" ({plural(failed, 'failed read')})" if failed else ""
         lines.append(
             f"| {_cell(source.name)} | {at(row.last_poll_at)} | {_cell(state)} | "
-            f"`{sparkline(days)}` {sum(days)}{f' ({failed} failed reads)' if failed else ''}"
+            f"`{sparkline(days)}` {sum(days)}{failed_reads}"
             f"{f'; {merged_text(merged)}' if merged else ''} | "
             f"{waited} | {_cell(source.fields)} |"
         )

@@ -77,6 +77,10 @@ def test_a_report_as_a_summary() -> None:
     assert all(row.count(" | ") == rows[0].count(" | ") for row in rows[:3])  # one line each
     assert "**Outbox**: 2 waiting, 0 to retry, 0 stuck, 7 sent in 24 h" in text
     assert "| owner | LINE | 40 | 2 |" in text and "LINE: 41 of 300 messages used" in text
+    # One failed read is one (a new user's find: "(1 failed reads)")
+    once = LastDays(matching=[0] * 7, failed=[0, 0, 0, 0, 0, 0, 1])
+    said = as_markdown(view([source_view(good, None, once)], OutboxCounts()), T0, "UTC")
+    assert "(1 failed read)" in said and "failed reads" not in said
 
 
 def test_nothing_from_a_board_or_a_site_renders_as_markup() -> None:
