@@ -26,8 +26,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hunter.rules.destinations import OWNER, Destinations
-from hunter.rules.likeness import Likeness, Sameness, in_another_language, same_job, site_of
+from hunter.rules.likeness import Likeness, Sameness, in_another_language, same_job
 from hunter.rules.listing import Listing
+from hunter.rules.sites import site_of
 from hunter.settings.config import Config
 from hunter.sources.spec import SourceConfig
 from hunter.store.base import Store

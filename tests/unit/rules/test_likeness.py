@@ -10,8 +10,9 @@ import pytest
 
 from hunter.rules.employer_key import company_key
 from hunter.rules.job_keys import place_parts, title_key
-from hunter.rules.likeness import Likeness, same_job, site_of, text_share
+from hunter.rules.likeness import Likeness, same_job, text_share
 from hunter.rules.listing import Listing
+from hunter.rules.sites import site_of
 from hunter.rules.text_sketch import language_of
 from tests.support import likeness_set
 from tests.support.likeness_set import MADE_UP_BLIND
@@ -615,7 +616,7 @@ def test_one_role_in_two_languages_is_one_job(
     ],
 )
 def test_a_boards_sites_for_two_countries(a: str, b: str, two: bool) -> None:
-    from hunter.rules.likeness import site_of, two_countries_sites
+    from hunter.rules.sites import site_of, two_countries_sites
 
     assert two_countries_sites(site_of(a), site_of(b)) is two
 
