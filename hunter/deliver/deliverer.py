@@ -83,8 +83,8 @@ class Delivery:
         """A push of `batch` failed as `decision` says; `refused`: its channel refused the
         token (the fix is the decision's error)."""
         self.failing |= {(c.chat, c.job_id) for c in batch}
-        if decision.status is RowStatus.STUCK and decision.error_kind is ErrorKind.UNKNOWN:
-            self.unknown |= {(c.chat, c.job_id) for c in batch}
+        if decision.status is RowStatus.STUCK:
+            self.waits_for_a_person(batch, decision)
         if decision.holds is not None:
             self.stopped = decision.error
         if refused:

@@ -17,6 +17,7 @@ from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
 from hunter.rules.roles import NEAR, Form, in_other_words
+from hunter.rules.stacks import chat_stacks, in_another_stack, stacks_of
 from hunter.rules.taste import Taste, taste
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
@@ -142,8 +143,6 @@ def _other_stack(title: str, include: tuple[str, ...], hits: tuple[str, ...]) ->
     """Why a title of another stack is not this chat's, though a word of no stack hit it: a
     chat of "python developer" and "backend developer" is no Java shop's ("Senior Java
     Backend Developer"); "" when a hit names its stack, or the chat names none."""
-    from hunter.rules.stacks import chat_stacks, in_another_stack, stacks_of
-
     stacks = chat_stacks(include)
     if any(stacks_of(hit) for hit in hits) or not in_another_stack(title, stacks):
         return ""

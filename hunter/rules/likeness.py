@@ -321,7 +321,7 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
         reasons.append(f"one ad on {a.site} and {b.site}")
     # One board's re-post under a new id, or two boards that state one pay: the same title,
     # employer, place and pay, each board's text its own introduction of it
-    paid = bool(a.pay and b.pay) and a.pay[2:] == b.pay[2:]  # type: ignore[index]
+    paid = a.pay is not None and b.pay is not None and a.pay[2:] == b.pay[2:]
     reposted = (same_board or paid) and stated and bool(a.place and b.place)
     if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -161,6 +162,7 @@ def _family_of() -> dict[str, tuple[str, ...]]:
     return {key: tuple(dict.fromkeys(names)) for key, names in out.items()}
 
 
+@lru_cache(maxsize=8192)
 def family_of_title(title: str) -> tuple[str, ...]:
     """The families one of whose titles `title` is, whole ("księgowa": accounting), or, a
     title of Latin words and a Chinese role word, in English ("LLM 工程师": llm engineer)."""
@@ -345,10 +347,7 @@ def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | No
     for a title that names no trade, at the start of its text (`found_in_text`). A job like
     them or next to them whose title names only stacks the chat's words do not (stacks.py:
     "Fullstack Developer (Python)" for a chat of "Java") is none."""
-    said = [f for f in forms(include) if f.said_by(title)] if include else []
-    if not said and (in_text := found_in_text(title, text, include)) is not None:
-        said = [in_text]
-    for form in said:  # the first that stands, whatever the order of the chat's words
+    for form in _said(title, text, include):  # the first that stands, whatever the order
         if not form.family:
             return form
         if in_another_stack(title, chat_stacks(include)):
@@ -356,6 +355,18 @@ def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | No
         if not _of_another_role(form, title, include):
             return form
     return None
+
+
+def _said(title: str, text: str, include: tuple[str, ...]) -> Iterator[Form]:
+    """The forms of `include` a title says, one at a time (the first usually stands); for a
+    title that says none, the one the start of its text says (found_in_text)."""
+    said = False
+    for form in forms(include) if include else ():
+        if form.said_by(title):
+            said = True
+            yield form
+    if not said and (in_text := found_in_text(title, text, include)) is not None:
+        yield in_text
 
 
 def _of_another_role(form: Form, title: str, include: tuple[str, ...]) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hunter.errors import ConfigError
-from hunter.redact import clip
+from hunter.redact import clip, secret_shape
 from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
 from hunter.rules.filter_config import FilterConfig
@@ -194,11 +194,16 @@ def _toml_hint(text: str, error: str) -> str:
                 'plain straight quotes (") and spaces, in a plain-text editor'
             )
         if error.startswith("Invalid value") and (bare := _BARE_WORD.search(line)):
-            # A word written without its quotes: `places = [เชียงใหม่]`, `timezone = Asia/...`
+            # A word written without its quotes: `places = [เชียงใหม่]`, `timezone = Asia/...`;
+            # said back only when it can be no secret (a token pasted in the file unquoted)
+            key = line.split("=", 1)[0]
+            if _SECRET_KEY.search(key) or len(bare[1]) > 40 or secret_shape(bare[1]):
+                return f'a text needs its quotes on line {found[1]}: put it between "quotes"'
             return f'a text needs its quotes on line {found[1]}: write "{bare[1]}"'
     return "fix that line"
 
 
+_SECRET_KEY = re.compile(r"token|secret|key|password|webhook|url", re.IGNORECASE)
 # A value that starts with a letter (not true, false, a number or a date): a word unquoted
 _BARE_WORD = re.compile(r"[=\[,]\s*(?!true\b|false\b|inf\b|nan\b)([^\W\d_][^,\]\s#]*)")
 

@@ -36,7 +36,7 @@ def open_store(env: Environment, create: bool = True) -> Store:
             require_schema(store)
         if store.dialect == "sqlite":
             moved.refuse_if_left(store, env)
-        else:
+        elif create:  # a run's or prime's; `check` and `status` change nothing
             moved.mark_left(env)
     except BaseException:
         store.close()

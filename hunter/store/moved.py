@@ -35,11 +35,10 @@ def mark_left(env: Environment) -> None:
         store = SQLiteStore(path, create=False)
     except HunterError:
         return
+    where = said(env)
     try:
-        if store.schema_version() and store.rows("meta_value", key=LEFT_FOR) != [
-            {"value": said(env)}
-        ]:
-            store.rows("set_meta_value", key=LEFT_FOR, value=said(env))
+        if store.schema_version() and store.rows("meta_value", key=LEFT_FOR) != [{"value": where}]:
+            store.rows("set_meta_value", key=LEFT_FOR, value=where)
     except HunterError as exc:
         log.debug("could not mark %s as left for the database: %s", path, exc)
     finally:

@@ -171,6 +171,10 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
             "[filter]\nplaces = [เชียงใหม่]\n",
             ('a text needs its quotes on line 2: write "เชียงใหม่"',),
         ),
+        (  # ... never said back where it may be a secret pasted in the file unquoted
+            f"LINE_CHANNEL_ACCESS_TOKEN = {TOKEN}\n",
+            ('a text needs its quotes on line 1: put it between "quotes"',),
+        ),
         (  # ... and a number's typo was "the file ends inside" a value that ends there
             "interval_minutes = 3O\n",
             ("line 1", "fix that line"),
@@ -216,6 +220,7 @@ def check_one_line(result: object, code: int, *needles: str) -> None:
         "toml-unclosed-list",
         "preset-search-misspelt",
         "toml-unquoted-word",
+        "toml-unquoted-secret",
         "toml-number-typo",
         "toml-unclosed-string",
         "token-in-a-chat",
