@@ -34,15 +34,14 @@ from hunter.rules.filters import (
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
 from hunter.rules.roles import (
-    TEXT_HEAD,
     families_in,
     forms,
-    generic,
     in_other_words,
     title_joins,
     title_words,
 )
 from hunter.rules.taste import SHARED_LEAST, bag, taste
+from hunter.rules.title_parts import TEXT_HEAD, generic
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
 

@@ -111,9 +111,13 @@ _ASKABLE = {
 }  # fmt: skip
 _NAME = "|".join(sorted(_ASKABLE, key=len, reverse=True))
 _NAMES_SAID = rf"(?:{_NAME})(?:\s*(?:,|&|/|\+|\band\b|\bor\b)\s*(?:{_NAME}))*"
+# ... or names set apart at a title's end, after a dash or in brackets: "Customer Service
+# Representative - Romanian and English", "Quality Rater (German)", "Agent (Spanish Bilingual)"
+_APART = r"(?:\s[-\u2013\u2014|]\s*|\(\s*)"
 _ASKED = re.compile(
-    rf"\b({_NAMES_SAID})[\s-]*(?:speaking|speakers?|native)\b"
-    rf"|\b(?:fluent|native)\s+(?:in\s+)?({_NAMES_SAID})\b",
+    rf"\b({_NAMES_SAID})[\s-]*(?:speaking|speakers?|native|bilingual)\b"
+    rf"|\b(?:fluent|native|bilingual)\s+(?:in\s+)?({_NAMES_SAID})\b"
+    rf"|{_APART}({_NAMES_SAID})\s*(?=\)|$|\s[-\u2013\u2014|(]|\s*\()",
     re.IGNORECASE,
 )
 _THAI_ASKED = re.compile("ภาษา(" + "|".join(n for n in NAMES if not n.isascii()) + ")")
@@ -125,7 +129,7 @@ def asked_in(title: str) -> tuple[frozenset[str], ...]:
     ("German or English speaking": one ask of two; "fluent German & English": two asks)."""
     asks: list[frozenset[str]] = []
     for match in _ASKED.finditer(title):
-        said = match.group(1) or match.group(2)
+        said = match.group(1) or match.group(2) or match.group(3)
         names = re.findall(_NAME, said, re.IGNORECASE)
         codes = [_ASKABLE[n.casefold()] for n in names]
         either = re.search(r"/|\bor\b", said, re.IGNORECASE)

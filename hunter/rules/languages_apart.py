@@ -19,8 +19,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from hunter.rules.roles import RANKS, families_in, family_of_title
+from hunter.rules.roles import families_in, family_of_title
 from hunter.rules.text_sketch import unmarked
+from hunter.rules.title_parts import RANKS
 
 NAMES_KEPT = 24  # names a likeness keeps (the first ones the text says)
 SHARED_LEAST = 3  # names two listings share, at least

@@ -11,7 +11,8 @@ what it touches, and "technical support" in a sales job's text is no support job
   one job under other names, in English, Thai, German and Chinese) brings the family's other
   titles: "IT Support" brings "Technical Support Engineer", "NOC Engineer" and "เจ้าหน้าที่ไอที". Such
   a listing is marked as not the chat's words ("💡 a job like 'IT Support'"), and its 👎 teaches
-  as any other.
+  as any other. So is a keyword's field said with another word of its level ("patient care
+  coordinator" brings "Patient Care Specialist": _PEERS).
 
 A title's words are its runs of Latin letters and digits, folded; and each two neighbours
 joined ("cyber" "security" -> "cybersecurity"), so that spellings meet without a dictionary.
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -30,11 +30,18 @@ from importlib import resources
 from itertools import pairwise
 
 from hunter.rules.stacks import chat_stacks, in_another_stack
-
-_WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
-# Scripts written without spaces between words, read as a phrase anywhere in a title: Thai,
-# Chinese and Japanese (and Korean, whose words are spaced but whose titles run together).
-_THAI = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+from hunter.rules.title_parts import (
+    _HAN,
+    _HAN_ROLE,
+    _THAI,
+    _WORD,
+    RANKS,
+    ROLES,
+    TEXT_HEAD,
+    generic,
+    roles_of,
+    words_of,
+)
 
 
 @dataclass(frozen=True)
@@ -73,11 +80,6 @@ def _side_by_side(run: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """Whether `run` stands in `words` side by side (joined in one word, it is a form of its
     own: _own)."""
     return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
-
-
-def words_of(text: str) -> tuple[str, ...]:
-    """`text`'s Latin words, folded, in order."""
-    return tuple(_WORD.findall(text.casefold()))
 
 
 @lru_cache(maxsize=4096)
@@ -123,7 +125,27 @@ def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
         return ()
     run = found if family else ()  # a chat's own words in any order; a title's side by side
     joined = Form(keyword, family, frozenset(["".join(found)]))
-    return (Form(keyword, family, frozenset(found), run=run), joined)
+    return (Form(keyword, family, _said_words(found, family), run=run), joined)
+
+
+def _said_words(found: tuple[str, ...], family: str) -> frozenset[str]:
+    """The words of a chat's keyword a title must hold, in any order: all but the small words
+    that join them ("director of engineering" is "Director, Engineering"; "specjalista ds.
+    bezpieczeństwa" is "Specjalista Bezpieczeństwa IT"). A family's title, read side by side,
+    keeps them all."""
+    kept = [word for word in found if word not in _JOINING]
+    return frozenset(kept if not family and len(kept) >= 2 else found)
+
+
+# The words that join a title's others in the boards' languages: English, German, French,
+# Spanish, Portuguese, Italian, Dutch and Polish ("ds." is "do spraw", in charge of)
+_JOINING = frozenset(
+    [
+        "of", "for", "the", "and", "in", "at", "von", "der", "des", "für", "und", "de", "du",
+        "la", "le", "les", "el", "los", "las", "del", "y", "di", "e", "da", "do", "dos", "van",
+        "voor", "het", "en", "ds",
+    ]
+)  # fmt: skip
 
 
 NEAR = "near:"  # a Form's family when it is a neighbour of the family that follows
@@ -174,7 +196,6 @@ def family_of_title(title: str) -> tuple[str, ...]:
     return _family_of().get(_key(_HAN_RUN.sub(" ", english)), ())
 
 
-_HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")  # what is left of it once its role is in English
 
 
@@ -185,13 +206,35 @@ def forms(include: tuple[str, ...]) -> tuple[Form, ...]:
     own = [form for keyword in include for form in _own(keyword)]
     related: list[Form] = []
     seen = {_key(keyword.casefold()) for keyword in include}  # a chat's own words: not again
-    for kin in (_kin, _near):  # a family's titles first, then its neighbours'
+    for kin in (_peers, _kin, _near):  # its level's other words, its family's, neighbours'
         for keyword in include:
             for title, said in kin(keyword):
                 if title not in seen:
                     seen.add(title)
                     related += said
     return (*own, *related)
+
+
+# The words boards use for one another at one level of work in one field: a "Patient Care
+# Coordinator" is a "Patient Care Specialist", a "Customer Service Agent" a "Customer Service
+# Representative" (a manager, an assistant or an engineer is another level or another job)
+_PEERS = ("specialist", "coordinator", "officer", "associate", "representative", "agent")
+PEER = "peer"  # a Form's family when it is a keyword's field with another of _PEERS
+
+
+@lru_cache(maxsize=4096)
+def _peers(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
+    """A keyword's field with each other word of its level (_PEERS), side by side: "patient
+    care coordinator" brings "Patient Care Specialist", marked as a job like it."""
+    found = words_of(keyword.casefold())
+    field = tuple(word for word in found[:-1] if word not in RANKS)
+    if _THAI.search(keyword) or not field or not found or found[-1] not in _PEERS:
+        return ()
+    return tuple(
+        (key, (Form(keyword, PEER, frozenset((*field, peer)), run=(*field, peer)),))
+        for peer in _PEERS
+        if peer != found[-1] and (key := "".join((*field, peer)))
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -268,78 +311,6 @@ def families_in(title: str) -> frozenset[str]:
     by_word, phrases = _forms_by_word()
     asked = [pair for word in title_words(title) for pair in by_word.get(word, ())]
     return frozenset(name for name, form in (*asked, *phrases) if form.said_by(title))
-
-
-# A title's rank, in the languages of the boards: two listings of ranks that differ are two jobs
-# (languages_apart.py), and a rank says no trade
-RANKS = frozenset(
-    [
-        "senior", "sr", "junior", "jr", "lead", "principal", "staff", "head", "intern",
-        "trainee", "apprentice", "praktikant", "werkstudent", "stagiaire",
-    ]
-)  # fmt: skip
-# What a title says a person does (its role, beside its field: "Cloud Security *Engineer*"),
-# in the languages of the boards (taste.py: a role 👎'd often enough and never 👍'd holds back
-# the keyword hits whose every role it is, unless the chat's own words name that role).
-ROLE_WORDS = (
-    "engineer developer analyst architect consultant manager executive specialist "
-    "administrator technician designer scientist tester writer representative director "
-    "officer coordinator assistant recruiter accountant agent advisor auditor editor "
-    "programmer researcher trainer teacher translator operator"
-)
-ROLES = {
-    **{word: word for word in ROLE_WORDS.split(" ")},
-    "engineers": "engineer", "developers": "developer", "analysts": "analyst",
-    "entwickler": "developer", "ingenieur": "engineer", "berater": "consultant",
-    "วิศวกร": "engineer", "นักพัฒนา": "developer", "โปรแกรมเมอร์": "programmer",
-    "นักวิเคราะห์": "analyst", "ผู้จัดการ": "manager", "เจ้าหน้าที่": "officer",
-    "ที่ปรึกษา": "consultant", "นักออกแบบ": "designer", "พนักงานขาย": "representative",
-    "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
-}  # fmt: skip
-# A title's Chinese role word ("LLM 工程师"): its English one, for its family
-_HAN_ROLE = re.compile(
-    "|".join(sorted((w for w in ROLES if _HAN.search(w)), key=len, reverse=True))
-)
-# Role words say what a person does, not which job: two titles that share only "product" and
-# "manager" share one word of what the job is (taste.SHARED_LEAST counts the others)
-ROLE_SET = frozenset(ROLES)
-
-
-def roles_of(title: str) -> frozenset[str]:
-    """The roles a title names ("Cloud Security Engineer": engineer), as ROLES reads them."""
-    text = unicodedata.normalize("NFKC", title).casefold()
-    found = {role for word, role in ROLES.items() if not word.isascii() and word in text}
-    found |= {ROLES[w] for w in re.findall(r"[a-zäöü]+", text) if w in ROLES}
-    return frozenset(found)
-
-
-# A title whose only role word says no trade ("Senior Engineer", "Developer II", "Specialist
-# (m/w/d)"): its text says what the job is. The words around such a role that say nothing of it
-# either: rank, terms, gender marks, numbers.
-_GENERIC_WORDS = (
-    "engineer engineers developer developers specialist consultant programmer associate "
-    "expert professional software entwickler ingenieur spezialist berater"
-)
-_EMPTY_WORDS = (
-    "mid level remote hybrid onsite full part time contract freelance permanent "
-    "m w d f x h all genders i ii iii iv v"
-)
-_GENERIC = frozenset(_GENERIC_WORDS.split())
-_EMPTY = RANKS | frozenset(_EMPTY_WORDS.split())
-_GENERIC_SCRIPTS = ("วิศวกร", "นักพัฒนา", "โปรแกรมเมอร์", "工程师", "开发工程师")
-TEXT_HEAD = 240  # characters of a text read for what a generic title's job is
-
-
-@lru_cache(maxsize=4096)
-def generic(title: str) -> bool:
-    """Whether `title` names no trade: its only role word is generic (or Thai or Chinese for
-    one), the rest rank, terms, gender marks and numbers."""
-    folded = title.casefold()
-    if _THAI.search(folded):
-        rest = re.sub(r"[\s\W\d_a-z]+", "", folded)
-        return rest in _GENERIC_SCRIPTS
-    said = [w for w in words_of(folded) if w not in _EMPTY and not w.isdigit()]
-    return bool(said) and all(w in _GENERIC for w in said)
 
 
 def in_other_words(title: str, text: str, include: tuple[str, ...]) -> Form | None:

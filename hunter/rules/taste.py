@@ -26,17 +26,9 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from hunter.rules.language import THAI
-from hunter.rules.roles import (
-    NEAR,
-    RANKS,
-    ROLE_SET,
-    ROLES,
-    families_in,
-    near_titles,
-    roles_of,
-    trades_of,
-)
+from hunter.rules.roles import NEAR, families_in, near_titles, trades_of
 from hunter.rules.stacks import chat_stacks, in_another_stack
+from hunter.rules.title_parts import RANKS, ROLE_SET, ROLES, roles_of
 
 LIKED = ("liked", "applied")  # the marks that are a 👍; "dismissed" is a 👎
 TAPS_KEPT = 12  # a chat's newest taps the judge reads
@@ -49,7 +41,7 @@ HOLD_TITLED = 0.7
 DRAW = 0.6  # as like a 👍 as this, the words missing: alerted all the same
 _TEXT_WORDS = 40  # words of a listing's text in its bag
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u0e00-\u0e7f]+")
-# Words that say nothing of what a job is: English's commonest, and the ranks (roles.RANKS),
+# Words that say nothing of what a job is: English's commonest, and the ranks (title_parts.RANKS),
 # terms and gender marks every board puts in titles ("Senior", "(m/w/d)", "Remote",
 # "Urgently Required").
 _STOP_WORDS = (

@@ -85,6 +85,15 @@ def test_the_index_leaves_out_what_a_chat_cannot_read_for_that_chat_only() -> No
         ("Cloud Native Platform Engineer", []),
         ("Japanese Restaurant Manager", []),  # a kind of place, not an ask
         ("Speaking Coach", []),
+        # Names set apart at the end (issue 69: a German chat was sent the Romanian agent)
+        ("Customer Service Representative - Romanian and English (Interim)", [{"ro"}, {"en"}]),
+        ("Quality Rater - German (Germany)", [{"de"}]),
+        ("Marketing Documents Specialist (German)", [{"de"}]),
+        ("Customer Service Representative (Spanish Bilingual)", [{"es"}]),
+        ("Support Agent | French", [{"fr"}]),
+        ("Translator - German / English", [{"de", "en"}]),
+        ("English Teacher - Thailand", []),  # what is taught, and where
+        ("Head of Sales - Dutch market", []),  # a market, no ask
     ],
 )
 def test_the_languages_a_title_asks_for(title: str, asks: list[set[str]]) -> None:

@@ -43,6 +43,11 @@ def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
         ("IT Admin", "รับสมัคร Admin แผนกไอที (อ.บางพลี)"),  # "IT" in Thai letters
         ("IT Support", "ช่างไอทีซัพพอร์ท"),
         ("content marketing", "เจ้าหน้าที่คอนเทนต์มาร์เก็ตติ้ง"),
+        # the small words that join a keyword's are no words a title must hold (issue 69)
+        ("director of engineering", "Director, Engineering"),
+        ("Head of Engineering", "Engineering Head (Platform)"),
+        ("specjalista ds. bezpieczeństwa", "Specjalista Bezpieczeństwa IT"),
+        ("responsable de la sécurité", "Responsable Sécurité Informatique"),
     ],
 )
 def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str) -> None:
@@ -72,6 +77,40 @@ def test_it_support_brings_a_job_like_it_marked_as_not_its_words(title: str) -> 
     assert (matched, reason, kin) == (True, "not your words: a job like 'IT Support'", "IT Support")
     marked = judge(listing, FilterConfig(include=("IT Support",))).marked(listing)
     assert f"{KIN_MARK} “IT Support”" in details(marked)  # what the card says
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("patient care coordinator", "Patient Care Specialist"),
+        ("customer service agent", "Customer Service Representative (Interim)"),
+        ("IT support specialist", "Senior IT Support Officer"),
+        ("Sales Associate", "Sales Representative - Retail"),
+    ],
+)
+def test_a_keywords_field_with_another_word_of_its_level_is_a_job_like_it(
+    keyword: str, title: str
+) -> None:
+    # Issue 69: boards say one level of work in one field in several words; a patient
+    # coordinator's chat never heard of "Patient Care Specialist"
+    listing = job(title)
+    matched, reason, _like, kin = both(listing, FilterConfig(include=(keyword,)))
+    assert (matched, reason, kin) == (True, f"not your words: a job like {keyword!r}", keyword)
+    marked = judge(listing, FilterConfig(include=(keyword,))).marked(listing)
+    assert f"{KIN_MARK} “{keyword}”" in details(marked)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("customer service agent", "Customer Service Manager"),  # another level
+        ("patient care coordinator", "Care Patient Specialist"),  # not its field's words
+        ("executive assistant", "Chief Executive Officer"),  # an assistant has no peers
+        ("patient care coordinator", "Patient Specialist"),  # a part of its field
+    ],
+)
+def test_another_level_or_field_is_no_peer(keyword: str, title: str) -> None:
+    assert both(job(title), FilterConfig(include=(keyword,)))[:2] == (False, "no include keyword")
 
 
 def test_a_system_administrator_is_next_to_it_support_not_one_of_its_jobs() -> None:
