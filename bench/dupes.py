@@ -199,8 +199,10 @@ def made_up() -> list[str]:
         ("made up, tuned on", likeness_set.MADE_UP),
         ("made up 2, tuned on after its blind measure", likeness_set.MADE_UP_2),
         ("made up 3, tuned on after its measure at the start", likeness_set.MADE_UP_3),
+        ("made up 4, tuned on after its measure at the start", likeness_set.MADE_UP_4),
         ("made up, blind", likeness_set.MADE_UP_BLIND),
         ("made up, blind 2 (only its one wrong merge read)", likeness_set.MADE_UP_BLIND_2),
+        ("made up, blind 3", likeness_set.MADE_UP_BLIND_3),
     ):
         score = likeness_set.score(path)
         lines.append(

@@ -37,6 +37,7 @@ _LEGAL = frozenset(
         "bv",
         "nv",
         "pte",
+        "pvt",
         "pty",
         "oy",
         "ab",

@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from hunter.rules.language import without_asks
 from hunter.rules.text_sketch import plain as _plain
 from hunter.rules.text_sketch import unmarked
 
@@ -115,7 +116,8 @@ _HOW = frozenset(
     [*_FILLER, *_REMOTE_PLACES, *_MODES, "only", "based", "first", "friendly", "time", "zone",
      "timezone", "tz", "contract", "contractor", "freelance", "permanent", "temporary", "full",
      "part", "fulltime", "parttime", "or", "and", "in", "from", "days", "day", "week", "per",
-     "praca", "vollzeit", "teilzeit", "festanstellung", "unbefristet", "befristet",
+     "praca", "vollzeit", "teilzeit", "festanstellung", "unbefristet", "befristet", "std",
+     "stunden", "woche", "wochenstunden", "hours", "hrs",
      "tiempo", "completo", "parcial", "jornada", "temps", "plein", "partiel", "cdi", "cdd",
      *(_plain(w) for w in ("วัน", "สัปดาห์"))]
 )  # fmt: skip
@@ -159,7 +161,8 @@ _REQUISITION_FIRST = re.compile(
 # A Thai board's branch after the title: "พนักงานขาย ประจำสาขาเชียงใหม่"
 _THAI_BRANCH = re.compile(r"\s*(?:ประจำ)?สาขา\s*(\S+)$")
 _LAST_PART = re.compile(
-    r"\s*(?:\(([^()]*)\)|\[([^\[\]]*)\])\s*$|\s+[-\u2013\u2014|]\s+([^-\u2013\u2014|()]+)$"
+    r"\s*(?:\(([^()]*)\)|\[([^\[\]]*)\])\s*$"
+    r"|\s+[-\u2013\u2014|]\s+((?:[^-\u2013\u2014|()]|(?<=\S)-(?=\S))+)$"  # "- Hamburg-Altona"
     r"|,\s*([^,()]+)$"
 )
 
@@ -203,6 +206,7 @@ def _said_where(part: str) -> tuple[str, ...] | None:
     if not words or len(words) > 6:
         return None
     moded = not _MODES.isdisjoint(words)
+    termed = not _HOW.isdisjoint(words)  # "unbefristet, 38-Std.-Woche": its numbers are terms
     town: list[str] = []  # beside how it is done, the words of its city ("Berlin, hybrid")
     for word in words:
         short = len(word) == 2 and word.upper() in raw and word not in _NOT_CODES
@@ -212,7 +216,7 @@ def _said_where(part: str) -> tuple[str, ...] | None:
             places.append(_COUNTRY[word])
         elif (len(word) > 3 or short or _code3(word, raw)) and word in _countries():
             places.append(_countries()[word])
-        elif word in _HOW or (moded and word.isdigit()):  # "Hybrid 3 days a week"
+        elif word in _HOW or (termed and word.isdigit()):  # "Hybrid 3 days a week"
             continue
         elif moded and len(word) > 2 and word.isalpha() and len(town) < 3:
             town.append(word)
@@ -237,7 +241,7 @@ def split_title(title: str, location: str = "") -> tuple[str, tuple[str, ...]]:
             break
         part = next(g for g in found.groups() if g is not None)
         said = _said_where(part)
-        if said is None and _said_in(_plain(part), where):
+        if said is None and (_said_in(_plain(part), where) or _district_of(part, where)):
             said = ()  # the listing's own place, said again
         if said is None:
             break
@@ -258,6 +262,15 @@ def _said_in(part: str, location: str) -> bool:
     return set(part.split()) <= set(location.split())
 
 
+def _district_of(part: str, location: str) -> bool:
+    """Whether a title's part is a district of the listing's city, written as German ads
+    write one ("Hamburg-Altona" at "Hamburg", "Berlin-Mitte" at "Berlin, Germany")."""
+    pieces = part.strip().split("-")
+    if len(pieces) != 2 or not all(p.isalpha() for p in pieces) or not location:
+        return False
+    return _plain(pieces[0]) in location.split()
+
+
 # Words before a place that say "around it": "regio Utrecht", "Raum München", "Greater London"
 _AREA_WORDS = frozenset(
     [
@@ -273,6 +286,7 @@ def title_key(title: str, location: str = "") -> str:
     and "Senior Python developer" are one key; "Junior Python Developer" another; so are
     "Support Lead - Remote, APAC" and "Support Lead" (the place is compared on its own)."""
     rest = split_title(title, location)[0]
+    rest, asks = without_asks(rest)  # where in the title it asks for them says nothing
     text = _plain(_one_gender(rest))
     if not _PART_TIME.isdisjoint(_plain(title[len(rest) :]).split()):
         text += " part time"  # "Service Crew (Part Time)" and "(Full Time)": two jobs
@@ -281,7 +295,8 @@ def title_key(title: str, location: str = "") -> str:
     text = _GENDER.sub(" ", text)
     words = (_SHORT.get(word, word) for word in text.split())
     text = " ".join(word for word in words if word not in _FILLER)
-    return _COMPOUND.sub(lambda m: m[1] + m[2], text)
+    text = _COMPOUND.sub(lambda m: m[1] + m[2], text)
+    return " ".join((text, "speaking", *asks)) if asks else text
 
 
 # Words boards write as one, in two or hyphenated ("Front-End", "Full Stack", "E-Commerce")

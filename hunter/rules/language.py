@@ -138,6 +138,14 @@ def asked_in(title: str) -> tuple[frozenset[str], ...]:
     return tuple(dict.fromkeys(asks))
 
 
+def without_asks(title: str) -> tuple[str, tuple[str, ...]]:
+    """`title` without the languages it asks for, and their codes, sorted: "French Speaking
+    Customer Service Representative" and "Customer Service Representative (French Speaker)"
+    are one title asking for fr (likeness.py: one job; in German, another)."""
+    codes = sorted({code for ask in asked_in(title) for code in ask})
+    return _ASKED.sub(" ", title), tuple(codes)
+
+
 def not_asked_of(title: str, languages: tuple[str, ...]) -> str:
     """Why a chat that reads `languages` is not who `title` asks for, in words; "" when it
     is, or the title asks for no language, or the chat reads any."""

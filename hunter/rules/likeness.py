@@ -221,16 +221,18 @@ def companies_agree(a: str, b: str) -> bool:
     """Whether two employers' keys name one employer: the same, spelled with or without a
     space ("data dog", "datadog"), or one the other's first words, spaces aside ("acme",
     "acme robotics": a division, or the name in full; "harbourview cx", "harbourviewcx
-    philippines"). A wrong merge loses nothing: the copy's link shows on
-    the first alert."""
+    philippines"), or but for a plural's "s" ("deccan lifeline hospital", "... hospitals"). A
+    wrong merge loses nothing: the copy's link shows on the first alert."""
     if a == b or a.replace(" ", "") == b.replace(" ", ""):
         return True
     short, long = sorted((a.split(), b.split()), key=lambda words: len("".join(words)))
     # The shorter, its spaces aside, ends where a word of the longer does: "harbourview cx"
     # and "harbourviewcx philippines" are one; "acme" and "acmeworks" two
-    cut = "".join(short)
+    cut, whole = "".join(short), "".join(long)
+    if whole == cut + "s" and len(short) > 1:  # "Deccan Lifeline Hospital(s)": its name again
+        return True
     ends = set(accumulate(len(word) for word in long))
-    return len(cut) >= 3 and "".join(long).startswith(cut) and len(cut) in ends
+    return len(cut) >= 3 and whole.startswith(cut) and len(cut) in ends
 
 
 # A year's hours, days, weeks and months: pay in two periods at one place is compared as a

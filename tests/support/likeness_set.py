@@ -30,6 +30,8 @@ MADE_UP_2 = LABELS.with_name("made_up_2.json")
 MADE_UP_BLIND = LABELS.with_name("made_up_blind.json")
 MADE_UP_3 = LABELS.with_name("made_up_3.json")
 MADE_UP_BLIND_2 = LABELS.with_name("made_up_blind_2.json")
+MADE_UP_4 = LABELS.with_name("made_up_4.json")
+MADE_UP_BLIND_3 = LABELS.with_name("made_up_blind_3.json")
 Pair = frozenset[str]
 
 

@@ -75,6 +75,11 @@ def job(
         ("Infirmier / Infirmière de bloc opératoire (H/F)", "Infirmier de bloc opératoire"),
         ("Boekhouder (M/V/X)", "Boekhouder"),
         ("Koch / Köchin (m/w/d)", "Koch"),
+        # Where a title asks for its language says nothing (issue 69's pairs)
+        ("French Speaking Customer Service Agent", "Customer Service Agent (French Speaker)"),
+        ("Support Specialist - German", "German-speaking Support Specialist"),
+        # The terms a board adds after the title ("- unbefristet, 38-Std.-Woche")
+        ("Elektriker (m/w/d) Haustechnik - unbefristet, 38-Std.-Woche", "Elektriker Haustechnik"),
     ],
 )
 def test_titles_that_are_one_job(a: str, b: str) -> None:
@@ -91,6 +96,8 @@ def test_titles_that_are_one_job(a: str, b: str) -> None:
         ("Engineer II", "Engineer III"),
         ("2026 Graduate Programme", "2027 Graduate Programme"),  # a year is no ad's number
         ("Java / JavaScript Developer", "Java Developer"),  # two words, not two genders
+        ("German Speaking Support Agent", "Dutch Speaking Support Agent"),  # two desks
+        ("Support Agent (German speaking)", "Support Agent"),
     ],
 )
 def test_titles_that_are_two_jobs(a: str, b: str) -> None:
@@ -354,6 +361,9 @@ def test_a_title_that_adds_where_or_how_the_job_is_done_is_one_job(
         ("Kessler & Vogt", "Kessler und Vogt GmbH & Co. KG", True),  # "and" in any language
         ("Vandermolen Groep", "Vandermolen Installatietechniek B.V.", True),  # its group
         ("Kessler & Vogt", "Kessler & Braun", False),
+        ("Deccan Lifeline Hospital", "Deccan Lifeline Hospitals Pvt. Ltd.", True),  # India's
+        ("Harbour Hospital", "Harbour Hospitals Group", True),
+        ("Acme", "Acmes", False),  # a name of one word: another name
     ],
 )
 def test_one_employer_under_two_names_is_one_job(a: str, b: str, same: bool) -> None:
@@ -367,6 +377,7 @@ def test_one_employer_under_two_names_is_one_job(a: str, b: str, same: bool) -> 
         ("Sous Chef (Sentosa)", "Sentosa, Singapore", "Sous Chef"),
         ("Sales Executive ประจำสาขาเชียงใหม่", "อ.เมืองเชียงใหม่ จ.เชียงใหม่", "Sales Executive"),
         ("Servicemonteur Warmtepompen (regio Utrecht)", "Utrecht", "Servicemonteur Warmtepompen"),
+        ("Pflegefachkraft (m/w/d) – Hamburg-Altona", "Hamburg", "Pflegefachkraft"),  # district
     ],
 )
 def test_a_title_that_says_the_listings_place_again_is_the_job_there(
