@@ -27,6 +27,7 @@ from hunter.rules.filters import (
     elsewhere_for,
     judge,
     matching,
+    not_its_own,
     said_otherwise,
     under_floor,
     unread,
@@ -266,21 +267,12 @@ class Fanout:
             if priced and chat.floors and under_floor(listing, chat.rules):
                 continue
             if chat.muted:
-                found = _verdict(
-                    tuple(w for w, f in chat.include if f in hit and f not in chat.muted)
-                ) or _otherwise(listing, tuple(w for w, f in chat.include if f not in chat.muted))
+                kept = tuple((w, f) for w, f in chat.include if f not in chat.muted)
+                found = _verdict(listing, chat.rules, kept, hit, by_live)
             elif chat.kin in verdicts:
                 found = verdicts[chat.kin]
             else:
-                live = tuple(w for w, f in chat.include if f in hit)
-                if live in by_live:
-                    found = by_live[live]
-                else:
-                    found = _verdict(live)
-                    if found is not None:
-                        by_live[live] = found
-                    else:
-                        found = _otherwise(listing, chat.rules.include)
+                found = _verdict(listing, chat.rules, chat.include, hit, by_live)
                 verdicts[chat.kin] = found
             if found is None:
                 continue
@@ -332,9 +324,25 @@ class Fanout:
         return frozenset(hit)
 
 
-def _verdict(live: tuple[str, ...]) -> Judgement | None:
-    """judge()'s verdict for the include keywords that hit, none muted; None when none did."""
-    return matching(live) if live else None
+def _verdict(
+    listing: Listing,
+    rules: FilterConfig,
+    include: tuple[tuple[str, str], ...],
+    hit: frozenset[str],
+    by_live: dict[tuple[str, ...], Judgement],
+) -> Judgement | None:
+    """judge()'s verdict for a chat's unmuted keywords `include` (each as written and folded)
+    of which `hit` hit: theirs, unless the listing is no job of the chat's all the same
+    (filters.not_its_own: None), shared by every chat the same words hit; when none hit, the
+    first of their forms the title says (_otherwise)."""
+    live = tuple(word for word, folded in include if folded in hit)
+    if not live:
+        return _otherwise(listing, tuple(word for word, _folded in include))
+    if not_its_own(listing, rules, live):
+        return None
+    if live not in by_live:
+        by_live[live] = matching(live)
+    return by_live[live]
 
 
 def _otherwise(listing: Listing, include: tuple[str, ...]) -> Judgement | None:

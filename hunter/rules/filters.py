@@ -16,7 +16,7 @@ from functools import lru_cache
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.listing import Listing
 from hunter.rules.pay import describe_terms, floor_for
-from hunter.rules.roles import NEAR, Form, in_other_words
+from hunter.rules.roles import NEAR, Form, families_in, family_of_title, in_other_words, trades_of
 from hunter.rules.stacks import chat_stacks, in_another_stack, stacks_of
 from hunter.rules.taste import Taste, taste
 
@@ -123,7 +123,7 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
         )
     found = [k.word for k in keywords(tuple(rules.include)) if _hits(k, text, ignore)]
     live = tuple(word for word in found if word.casefold() not in muted)
-    if live and (other := _other_stack(listing.title, tuple(rules.include), live)):
+    if live and (other := not_its_own(listing, rules, live)):
         return Judgement(False, other)
     if live:
         return _layered(listing, rules, liking) or matching(live)
@@ -137,6 +137,30 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
+
+
+def not_its_own(listing: Listing, rules: FilterConfig, live: tuple[str, ...]) -> str:
+    """Why a listing that the chat's words `live` hit is no job of theirs all the same, in
+    words: a title of another stack, or of another trade where only its text says their
+    word; "" when it is theirs. judge() and the Fanout both ask it."""
+    include = tuple(rules.include)
+    return _other_stack(listing.title, include, live) or _other_trade(listing, rules, live)
+
+
+def _other_trade(listing: Listing, rules: FilterConfig, live: tuple[str, ...]) -> str:
+    """Why a title of another trade than the chat's words name is not theirs, though its text
+    says one of their words: a title says what the job is, a text what it touches ("Pflege"
+    in a "Cybersecurity Manager"'s text is no nurse's job). "" when a word of theirs is in
+    the title, or the title or the chat names no trade of roles.json."""
+    title = listing.title.casefold()
+    ignore = {k.casefold(): v for k, v in rules.ignore_within.items()}
+    if any(_hits(k, title, ignore) for k in keywords(live)):
+        return ""
+    trades = trades_of(tuple(rules.include))
+    said = families_in(listing.title) | frozenset(family_of_title(listing.title))
+    if not trades or not said or said & trades:
+        return ""
+    return f"{live[0]!r} is only in its text, and its title is of {sorted(said)[0]}, not yours"
 
 
 def _other_stack(title: str, include: tuple[str, ...], hits: tuple[str, ...]) -> str:

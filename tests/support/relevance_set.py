@@ -39,9 +39,22 @@ BLIND2 = PEOPLE.with_name("blind2.json")
 BLIND3 = PEOPLE.with_name("blind3.json")
 # The same, judged beside it, measured at that stop's start and end only: kept blind
 BLIND4 = PEOPLE.with_name("blind4.json")
+# The same, judged at the start of the stop after that, measured at its start and end only
+BLIND5 = PEOPLE.with_name("blind5.json")
 # Judged by another hand than the project's: never tuned on (issue 63)
 OTHERS = DUPES.parents[1] / "relevance-people" / "people.json"
-SETS = ("own", "held back", "unseen", "fresh", "blind", "blind 2", "blind 3", "blind 4", "others")
+SETS = (
+    "own",
+    "held back",
+    "unseen",
+    "fresh",
+    "blind",
+    "blind 2",
+    "blind 3",
+    "blind 4",
+    "blind 5",
+    "others",
+)
 LAYERS = ("keywords", "+ places", "+ languages", "+ taps")
 
 
@@ -113,6 +126,7 @@ def people(which: str = "own") -> list[Person]:
         "blind 2": BLIND2,
         "blind 3": BLIND3,
         "blind 4": BLIND4,
+        "blind 5": BLIND5,
     }
     path = sets.get(which, PEOPLE)
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -59,3 +59,29 @@ def test_summary_counts_too() -> None:
 def test_min_budget_hides_only_known_small_budgets(budget: int | None, matched: bool) -> None:
     rules = FilterConfig(include=("python",), min_budget=5000)
     assert judge(listing("python job", budget=budget), rules).matched is matched
+
+
+@pytest.mark.parametrize(
+    ("title", "include", "matched"),
+    [
+        # A title says what the job is, a text what it touches (issue 69): a nurse's word in
+        # a security manager's text ("Pflege der Systeme") is no nurse's job
+        ("Cybersecurity Manager (m/w/d)", ("DGKP", "Pflege", "Krankenpflege"), False),
+        ("Senior Account Manager Public & Healthcare", ("cybersecurity", "SOC analyst"), False),
+        ("Diplomierte Pflegekraft (m/w/d)", ("DGKP", "Pflege", "Krankenpflege"), True),
+        ("Stationsleitung", ("DGKP", "Pflege", "Krankenpflege"), True),  # a title of no trade
+        ("Data Engineer", ("python", "django"), True),  # words of no trade: its text is enough
+    ],
+)
+def test_a_word_only_in_the_text_of_another_trades_title_is_no_hit(
+    title: str, include: tuple[str, ...], matched: bool
+) -> None:
+    from hunter.rules.fanout import Fanout
+
+    text = "Pflege der Systeme, python, django, cybersecurity, SOC analyst."
+    rules = FilterConfig(include=include)
+    verdict = judge(listing(title, text), rules)
+    assert verdict.matched is matched, verdict
+    assert bool(Fanout([("chat", rules, {})]).judge(listing(title, text))) is matched
+    if not matched:
+        assert "is only in its text, and its title is of" in verdict.reason

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from hunter.rules.fanout import Fanout
 from hunter.rules.filter_config import FilterConfig
 from hunter.rules.filters import judge
 from hunter.rules.listing import Listing
@@ -65,6 +66,10 @@ def test_a_java_developer_is_not_brought_jobs_next_to_theirs_in_another_stack() 
     # developer's "Senior Java Backend Developer"); its words that name one still do.
     held = judge(job(5, "Backend Developer (Python)"), java)
     assert not held.matched and held.reason.startswith("another stack than this chat's words")
+    # ... and the index that judges a listing for every chat of a poll says the same (it
+    # sent this chat the Python job while `hunter check` said it would not)
+    assert Fanout([("java", java, {})]).judge(job(5, "Backend Developer (Python)")) == []
+    assert [n for n, _ in Fanout([("java", java, {})]).judge(job(6, "Java Backend Developer"))]
     assert judge(job(6, "Java Backend Developer"), java).matched
     assert judge(job(7, "Backend Developer"), java).matched  # no stack said: any
     # A chat of no stack ("backend") is brought them as before.
