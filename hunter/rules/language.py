@@ -126,13 +126,15 @@ _THAI_ASKED = re.compile("ภาษา(" + "|".join(n for n in NAMES if not n.is
 @lru_cache(maxsize=4096)
 def asked_in(title: str) -> tuple[frozenset[str], ...]:
     """The languages `title` asks for, each ask as the codes any one of which will do
-    ("German or English speaking": one ask of two; "fluent German & English": two asks)."""
+    ("German or English speaking": one ask of two; "fluent German & English": two asks;
+    "Bilingual Customer Support (Chinese/English)": two asks, a bilingual's)."""
     asks: list[frozenset[str]] = []
+    bilingual = re.search(r"\bbilingual\b", title, re.IGNORECASE)  # "(Chinese/English)": both
     for match in _ASKED.finditer(title):
         said = match.group(1) or match.group(2) or match.group(3)
         names = re.findall(_NAME, said, re.IGNORECASE)
         codes = [_ASKABLE[n.casefold()] for n in names]
-        either = re.search(r"/|\bor\b", said, re.IGNORECASE)
+        either = re.search(r"/|\bor\b", said, re.IGNORECASE) and not bilingual
         asks += [frozenset(codes)] if either else [frozenset([c]) for c in codes]
     asks += [frozenset([NAMES[name]]) for name in _THAI_ASKED.findall(title)]
     return tuple(dict.fromkeys(asks))

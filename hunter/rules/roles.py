@@ -67,13 +67,25 @@ class Form:
             return self.words <= title_joins(title)
         if not self.words <= title_words(title):
             return False
-        return not self.run or _side_by_side(self.run, words_of(title))
+        if not self.run:  # its own words, in any order: within one of the title's roles
+            return len(self.words) < 2 or any(self.words <= title_words(p) for p in roles_in(title))
+        return _side_by_side(self.run, words_of(title))
 
     @property
     def index(self) -> tuple[frozenset[str], str, bool]:
         """What a Fanout indexes it by: the words (or Thai phrase) a title must hold, and
         whether among its joined words only."""
         return self.words, self.phrase, self.joined
+
+
+@lru_cache(maxsize=4096)
+def roles_in(title: str) -> tuple[str, ...]:
+    """A title of two roles joined by "/" as each ("Senior Data Scientist/ML Engineer" names
+    no data engineer); any other title as itself ("Java/Kotlin Backend Engineer")."""
+    parts = [part for part in title.split("/") if part.strip()]
+    if len(parts) > 1 and all(roles_of(part) for part in parts):
+        return tuple(parts)
+    return (title,)
 
 
 def _side_by_side(run: tuple[str, ...], words: tuple[str, ...]) -> bool:

@@ -94,6 +94,7 @@ def test_the_index_leaves_out_what_a_chat_cannot_read_for_that_chat_only() -> No
         ("Translator - German / English", [{"de", "en"}]),
         ("English Teacher - Thailand", []),  # what is taught, and where
         ("Head of Sales - Dutch market", []),  # a market, no ask
+        ("Bilingual Customer Support (Chinese/English)", [{"zh"}, {"en"}]),  # both, a bilingual
     ],
 )
 def test_the_languages_a_title_asks_for(title: str, asks: list[set[str]]) -> None:

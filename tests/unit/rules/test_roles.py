@@ -48,6 +48,8 @@ def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
         ("Head of Engineering", "Engineering Head (Platform)"),
         ("specjalista ds. bezpieczeństwa", "Specjalista Bezpieczeństwa IT"),
         ("responsable de la sécurité", "Responsable Sécurité Informatique"),
+        ("java engineer", "Java/Kotlin Backend Engineer"),  # "/" between stacks, one role
+        ("backend developer", "Developer (Frontend/Backend)"),
     ],
 )
 def test_its_own_words_otherwise_written_are_its_words(keyword: str, title: str) -> None:
@@ -113,6 +115,25 @@ def test_another_level_or_field_is_no_peer(keyword: str, title: str) -> None:
     assert both(job(title), FilterConfig(include=(keyword,)))[:2] == (False, "no include keyword")
 
 
+def test_presales_is_a_trade_of_its_own_and_clerks_are_next_to_office_assistants() -> None:
+    # ISCO-08 2434 (ICT sales professionals): a presales consultant's chat never heard of an
+    # "IT Sales Engineer"; 2433/2434 are no salespeople's family, only their neighbour
+    presales = FilterConfig(include=("Presale", "Solution Engineer"))
+    assert both(job("IT Sales Engineer"), presales)[:2] == (
+        True,
+        "not your words: a job like 'Presale'",
+    )
+    assert both(job("售前工程师 (云计算)"), presales)[0]
+    assert both(job("Account Executive"), presales)[:2] == (False, "no include keyword")
+    # Group 4's clerks beside the office assistants
+    admin = FilterConfig(include=("administrative assistant",))
+    assert both(job("Records Clerk"), admin)[:2] == (
+        True,
+        "near your words: a job next to 'administrative assistant'",
+    )
+    assert both(job("Warehouse Clerk"), admin)[:2] == (False, "no include keyword")
+
+
 def test_a_system_administrator_is_next_to_it_support_not_one_of_its_jobs() -> None:
     # ISCO-08 keeps them apart: systems administrators (2522) are professionals beside network
     # and database administrators; user support (3512) technicians beside systems technicians
@@ -156,6 +177,8 @@ def test_a_thumbs_up_of_it_support_in_bangkok_brings_technical_support_in_bangko
         (("security engineer",), "Security Guard"),
         (("python",), "Technical Support Engineer"),  # no family of python's, no 👍
         (("customer support",), "Customer Marketing Manager"),
+        # a title of two roles joined by "/" names each whole: no data engineer here
+        (("data engineer",), "Senior Data Scientist/Risk Engineer - Financial Crime"),
     ],
 )
 def test_a_job_none_of_its_words_kinds_or_taps_bring_stays_out(
