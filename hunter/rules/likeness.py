@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import struct
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -77,6 +78,9 @@ class Likeness:
     # The places its title names ("Account Executive - DACH"): a territory, where the
     # listing states its own place (Berlin), and two territories are two jobs
     titled: tuple[str, ...] = ()
+    # A text too short for shingles ("Pitch decks."), as a CRC-32 of it: on one board, the
+    # same title, short text, place and pay under a new id are one job re-posted
+    brief: int = 0
 
     @classmethod
     def of(cls, listing: Listing) -> Likeness:
@@ -103,6 +107,7 @@ class Likeness:
             names=names_of(listing.title, listing.summary, listing.company),
             link=listing.url,
             titled=titled,
+            brief=zlib.crc32(plain_text.encode("utf-8")) if plain_text and not shingles else 0,
         )
 
     @property
@@ -111,7 +116,7 @@ class Likeness:
         employer (a title alone never merges: same_job). One that cannot is neither kept nor
         looked up: a board showing thousands of bare titles costs nothing. (A read of a board
         another source reads too keeps them: merging.Copies, by their link.)"""
-        return bool(self.title) and bool(self.shingles or self.company)
+        return bool(self.title) and bool(self.shingles or self.company or self.brief)
 
     def document(self) -> dict[str, object]:
         """As the store keeps it (JSON): the sketch as base64 of big-endian 32-bit words."""
@@ -125,6 +130,7 @@ class Likeness:
             "language": self.language,
             "names": list(self.names),
             "titled": list(self.titled),
+            "brief": self.brief,
         }
 
     @classmethod
@@ -144,6 +150,7 @@ class Likeness:
         url = data.get("url")  # kept beside the likeness by the store (store/likeness.py)
         names = data.get("names")
         titled = data.get("titled")  # absent from the rows of releases before it: none
+        brief = data.get("brief")
         return cls(
             title=title,
             company=company if isinstance(company, str) else "",
@@ -156,6 +163,7 @@ class Likeness:
             names=tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
             link=url if isinstance(url, str) else "",
             titled=tuple(str(p) for p in titled) if isinstance(titled, list) else (),
+            brief=brief if isinstance(brief, int) and not isinstance(brief, bool) else 0,
         )
 
 
@@ -327,6 +335,8 @@ def same_job(a: Likeness, b: Likeness, same_board: bool = False) -> Sameness:
     reposted = (same_board or paid) and stated and bool(a.place and b.place)
     if share is not None and share < (TEXT_REPOSTED if reposted else TEXT_SAME):
         return Sameness(False, (*reasons, f"{share:.0%} the same text"), share)
+    if same_board and a.brief and a.brief == b.brief and not (a.shingles or b.shingles):
+        return Sameness(True, (*reasons, "the same short text on one board"), share)
     bare = not (a.shingles or b.shingles or a.company or b.company)
     if bare and a.link and a.link == b.link:  # one page: two searches of one board, titles only
         return Sameness(True, (*reasons, "same link"), share)

@@ -360,3 +360,45 @@ def test_one_job_posted_in_two_languages_alerts_once(
     why = Why(Tuning(config, store, Destinations(None)), clock, lambda: None)
     answer = why.explain("https://x.test/2", "")
     assert "the same job as https://x.test/1" in answer and "one job in de and fr" in answer
+
+
+def test_a_small_page_renumbered_with_short_texts_and_no_employer_alerts_nothing_again(
+    board: Board, store: SQLiteStore, clock: Clock
+) -> None:
+    """A new user's find: a company's own page moved every listing to a new id and link (a
+    redesign), titles, pay, place and their few words the same, and no employer named on
+    it. 13 of 15 jobs came twice: a text too short to compare made them bare titles. Two
+    listings of one title and short text that differ stay two."""
+
+    def page(prefix: str, jobs: list[tuple[str, str]]) -> str:
+        return (
+            "<ul>"
+            + "".join(
+                f'<li class="job" data-jid="{prefix}{n}"><h3><a href="https://x.test/{prefix}{n}">'
+                f'{title}</a></h3><p class="text">{text}</p><p class="pay">฿3,000</p></li>'
+                for n, (title, text) in enumerate(jobs, start=1)
+            )
+            + "</ul>"
+        )
+
+    jobs = [
+        ("Logo designer", "Logo for a new Nimman cafe."),
+        ("Pitch deck designer", "Pitch decks."),
+        ("Logo designer", "Logo for a hotel in Old Town."),  # the same title, another brief
+    ]
+    url = board.serve("/jobs", page("seed-", [("seed", "seed.")]))
+    source = {**html_source("lanna", url), "summary": ".text", "budget": ".pay"}
+    config = parse_config({"sources": [source], "filter": {"include": ["designer"]}})
+    line = ScriptedSender()
+    hunter = Hunter(config, store, line, clock, "w", threading.Event())
+    hunter.poll()  # the first read primes
+    board.serve("/jobs", page("cm-", jobs))
+    clock.advance(3600)
+    hunter.poll()
+    assert len(titles(line)) == 3
+    board.serve("/jobs", page("job-", jobs))  # every id and link new
+    clock.advance(3600)
+    hunter.poll()
+    assert len(titles(line)) == 3, titles(line)
+    states = store.outbox.job_states()
+    assert [states[f"lanna:job-{n}"] for n in (1, 2, 3)] == ["ignored"] * 3

@@ -260,6 +260,10 @@ def test_the_stored_document_reads_back_the_same() -> None:
     back = Likeness.from_document(original.title, stored)
     assert back == original and back.site == "x.test"
     assert Likeness.from_document("x", {"sketch": "not base64!"}).shingles == 0
+    short = job(summary="Pitch decks.")  # a text too short to compare but for itself
+    stored = {**short.document(), "url": "https://x.test/a:1"}
+    assert short.brief and Likeness.from_document(short.title, stored) == short
+    assert Likeness.from_document("x", {"brief": True}).brief == 0
 
 
 @pytest.mark.skipif(
