@@ -141,7 +141,7 @@ def decide(
         return _permanent(f"{channel} rejected this listing: {result.detail}")
     if kind is Kind.AUTH:
         fix = result.fix or f"{channel} refused the credentials ({result.summary})"
-        return _permanent(fix, holds=Scope.CHANNEL)
+        return _permanent(fix, holds=result.scope)  # a token: the channel's, or one chat's
     if kind is Kind.PERMANENT:
         return _permanent(f"{channel} refused it ({result.summary})")
     failed = attempts_before + 1

@@ -276,8 +276,9 @@ def test_a_read_of_the_page_read_last_time_asks_no_likeness(
     board.serve_jobs("/jobs", [("new", "python job new"), *jobs])
     supabase.calls.clear()
     assert run_hunter(tmp_path, "run", "--once", env=env).returncode == 0
-    # A title alone could never be a copy of a job (issue 55): not even it is looked up.
-    assert supabase.calls["hunter_likeness_note"] == 0
+    # The new listing alone is looked up: its few words ("Details of python job new") may
+    # be a re-post's under a new id (likeness.brief); the other twenty are not
+    assert supabase.calls["hunter_likeness_note"] == 1
     assert line.delivered == ["python job new"]
 
 

@@ -225,3 +225,24 @@ def test_one_webhook_under_two_names_stops_with_one_line(
         said = result.stdout + result.stderr
         assert "[[chats]] 'team' and 'two' post to one Discord webhook" in said
         assert TOKEN not in said
+
+
+def test_a_webhook_url_cut_short_fails_the_run_and_its_alerts_go_once_it_is_right(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    """A new user's find: a URL pasted with its token cut short was taken for a chat the bot
+    had left (401 Invalid Webhook Token): the run exited 0, the notice told them to unblock a
+    bot Discord does not have, and once the URL was right the alert still waited a day."""
+    prime_then_post(tmp_path, board, dc_env, ["python a"])
+    cut = {**dc_env, "DISCORD_WEBHOOK_TEAM": discord.webhook_url()[:-3]}
+    failed = run_hunter(tmp_path, "run", "--once", env=cut)
+    assert failed.returncode == 2  # a setting to mend, as a refused Telegram or LINE token
+    said = failed.stdout + failed.stderr
+    assert "DISCORD_WEBHOOK_TEAM is not the webhook's whole URL" in said
+    assert "🚪" not in "".join(line.delivered) and discord.titles() == []
+    assert discord.webhook_url()[-30:] not in said  # no part of the token shown
+    checked = run_hunter(tmp_path, "check", env=cut)
+    assert "DISCORD_WEBHOOK_TEAM is not the webhook's whole URL" in checked.stdout
+    run(tmp_path, dc_env, "retry", "--all")
+    run(tmp_path, dc_env)  # the URL set right: at once
+    assert discord.titles() == ["python a"]

@@ -13,7 +13,11 @@ Limits"; the answers' shapes in ../shared/contracts/discord-openapi.json):
                                                 X-RateLimit-Global, X-RateLimit-Scope: global)
     404 {"code": 10015, "Unknown Webhook"}      the webhook was deleted: the chat is gone
     404 {"code": 10008, "Unknown Message"}      (an edit) the message was deleted: no edit
-    401, 403                                    the webhook's token no longer works: gone
+    401 {"code": 50027, "Invalid Webhook Token"} the URL's token is not the webhook's (a
+                                                URL cut short when pasted): its chat's
+                                                alerts wait for the URL set right; the run
+                                                fails and says which variable
+    403                                         the webhook no longer takes posts: gone
     400 {"code": 50035, "errors": ...}          this message is refused, stuck with its words
     5xx, a refused connection                   not delivered: try again later
     no answer after sending                     delivery unknown: stuck (no retry key)
@@ -28,6 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -37,7 +42,7 @@ from hunter.channels.discord.render import DiscordMessages
 from hunter.channels.discord.settings import DiscordWebhook
 from hunter.deliver.channel import Recipient
 from hunter.deliver.outcome import Kind, PushResult, Scope
-from hunter.errors import ChannelError, ChatGone
+from hunter.errors import ChannelError, ChatGone, TokenRefused
 from hunter.network import unreached
 from hunter.redact import clip
 
@@ -88,7 +93,7 @@ class DiscordSender(DiscordMessages):
             detail = f"no answer from Discord: {unreached(exc)}"
             return PushResult(Kind.TRANSIENT, None, detail, maybe_delivered=True)
         self._note_bucket(hook, answer)
-        return result(answer)
+        return _for(result(answer), to)
 
     def edit(self, messages: list[dict[str, Any]], ref: str, to: str | None = None) -> PushResult:
         """Edit Webhook Message: message `ref` becomes `messages`' embeds (render.py), its
@@ -132,6 +137,8 @@ class DiscordSender(DiscordMessages):
         said = result(answer)
         if said.kind is Kind.GONE:
             raise ChatGone(f"Discord says {said.detail}")
+        if said.kind is Kind.AUTH:  # every push to it meets the same: it writes the fix
+            raise TokenRefused(_for(said, to).fix)
         if said.kind is not Kind.SENT:
             raise DiscordError(f"Discord's webhook check failed: {said.summary}")
         try:
@@ -187,13 +194,29 @@ def result(answer: httpx.Response) -> PushResult:
         return PushResult(Kind.PERMANENT, status, f"the message was deleted ({said})")
     if status == 404 or code == UNKNOWN_WEBHOOK:
         return PushResult(Kind.GONE, status, f"the webhook was deleted ({said})")
-    if status in (401, 403):
+    if status == 401:  # a wrong token: the chat is there, its URL is not right
+        return PushResult(
+            Kind.AUTH, status, said, fix=f"Discord refused the webhook's token ({said})"
+        )
+    if status == 403:
         return PushResult(Kind.GONE, status, f"the webhook no longer takes posts ({said})")
     if status == 400:
         return PushResult(Kind.REJECTED, status, said)
     if status >= 500 or status == 408:
         return PushResult(Kind.TRANSIENT, status, said)
     return PushResult(Kind.PERMANENT, status, said)
+
+
+def _for(said: PushResult, to: str | None) -> PushResult:
+    """A refused token's answer with its fix: which variable holds the wrong URL."""
+    if said.kind is not Kind.AUTH or not to:
+        return said
+    fix = (
+        f"Discord refused the webhook's token (401 {said.detail}): {settings.variable(to)} is "
+        "not the webhook's whole URL; copy it again (the channel's Edit Channel -> "
+        "Integrations -> Webhooks -> Copy Webhook URL), then run `hunter retry --all`"
+    )
+    return replace(said, fix=fix)
 
 
 def _json(answer: httpx.Response) -> dict[str, Any] | None:

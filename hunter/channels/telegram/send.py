@@ -38,7 +38,7 @@ from hunter.channels.telegram.ids import PREFIX, chat_number, on_telegram
 from hunter.channels.telegram.render import TelegramMessages
 from hunter.channels.telegram.updates import ALLOWED_UPDATES
 from hunter.deliver.channel import ChatEvent, Recipient
-from hunter.deliver.outcome import Kind, PushResult
+from hunter.deliver.outcome import Kind, PushResult, Scope
 from hunter.deliver.rate import SharedRate
 from hunter.errors import ChannelError, ChatGone, ConfigError, TokenRefused
 from hunter.network import unreached
@@ -291,7 +291,7 @@ def _result(answer: httpx.Response) -> PushResult:
         return PushResult(Kind.PERMANENT, code, why, moved_to=new)
     if code == 401:
         fix = f"Telegram rejected the bot token: {TOKEN_FIX}, then run `hunter retry --all`"
-        return PushResult(Kind.AUTH, code, said, fix=fix)
+        return PushResult(Kind.AUTH, code, said, fix=fix, scope=Scope.CHANNEL)  # the bot's
     if code == 400:
         return PushResult(Kind.REJECTED, code, said)
     if code >= 500 or code in (408, 420):

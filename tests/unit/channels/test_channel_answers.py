@@ -75,7 +75,8 @@ def test_telegram(status: int, body: Any, kind: Kind, retry_after: float | None)
         (404, {"message": "Unknown Webhook", "code": 10015}, {}, Kind.GONE, None),
         # an edit's message someone deleted: that edit is given up, the webhook still works
         (404, {"message": "Unknown Message", "code": 10008}, {}, Kind.PERMANENT, None),
-        (401, {"message": "Invalid Webhook Token", "code": 50027}, {}, Kind.GONE, None),
+        # a token cut short when pasted: a setting to mend, not a chat gone
+        (401, {"message": "Invalid Webhook Token", "code": 50027}, {}, Kind.AUTH, None),
         (403, {"message": "Missing Access", "code": 50001}, {}, Kind.GONE, None),
         (400, {"message": "Invalid Form Body", "code": 50035}, {}, Kind.REJECTED, None),
         (502, None, {}, Kind.TRANSIENT, None),
