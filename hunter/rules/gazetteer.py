@@ -243,6 +243,14 @@ class Gazetteer:
         end = bisect_right(self._hashes, h, start)
         return tuple(self._city(self._rows[n]) for n in range(start, end))
 
+    def city_labelled(self, label: str) -> Area | None:
+        """The city shown as `label` ("Chiang Mai, TH"), whose name a province or country of
+        it took (areas() answers that); None when there is none."""
+        if self._labels.startswith(f"{label}\n"):
+            return self._city(0)
+        at = self._labels.find(f"\n{label}\n")
+        return self._city(bisect_left(self._label_at, at + 1)) if at >= 0 else None
+
     def _label(self, n: int) -> str:
         return self._labels[self._label_at[n] : self._label_at[n + 1] - 1]
 

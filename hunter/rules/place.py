@@ -451,6 +451,7 @@ def _chat_areas(places: tuple[str, ...]) -> _ChatPlaces:
             remote = True
         elif found := chat_place(place):
             areas.append(_commute(found[0]))
+            areas += _its_city(found[0])
         elif (own := _own_words(place)) is not None:
             if not own[0]:
                 areas += own[1]
@@ -459,6 +460,19 @@ def _chat_areas(places: tuple[str, ...]) -> _ChatPlaces:
             else:
                 remote = True  # "全职远程", "remote worldwide"
     return _ChatPlaces(tuple(areas), remote, tuple(remote_to))
+
+
+@lru_cache(maxsize=512)  # a search of the gazetteer's labels: once per province asked
+def _its_city(area: Area) -> tuple[Area, ...]:
+    """A province named as its capital ("Chiang Mai", "ขอนแก่น"): the capital's commute too,
+    which reaches past the province's line (Lamphun is 23 km from Chiang Mai)."""
+    if area.point is not None or not area.provinces:
+        return ()
+    country = next(iter(area.countries or ()), "")
+    city = gazetteer().city_labelled(f"{area.name}, {country}")
+    if city is None or not city.provinces or not city.provinces <= area.provinces:
+        return ()
+    return (_commute(city),)
 
 
 def _commute(area: Area) -> Area:

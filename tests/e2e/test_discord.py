@@ -246,3 +246,22 @@ def test_a_webhook_url_cut_short_fails_the_run_and_its_alerts_go_once_it_is_righ
     run(tmp_path, dc_env, "retry", "--all")
     run(tmp_path, dc_env)  # the URL set right: at once
     assert discord.titles() == ["python a"]
+
+
+def test_a_hyphenated_channel_name_reads_its_webhook_from_its_variable(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, env: dict
+) -> None:
+    """A new user's find: Discord names channels "design-team", and `to = "discord:design-
+    team"` was refused as no recipient at all; its variable is DISCORD_WEBHOOK_DESIGN_TEAM."""
+    url = board.serve_jobs("/jobs", [("seed", "python seed")])
+    chats = [{"name": "design-team", "to": "discord:design-team"}]
+    write_config(tmp_path, [html_source("board", url)], filter={"include": ["python"]}, chats=chats)
+    hooked = {**env, "DISCORD_WEBHOOK_DESIGN_TEAM": discord.webhook_url()}
+    assert run(tmp_path, hooked).returncode == 0
+    board.serve_jobs("/jobs", [("j1", "python one"), ("seed", "python seed")])
+    assert run(tmp_path, hooked).returncode == 0
+    assert discord.titles() == ["python one"]
+    missing = run_hunter(tmp_path, "check", env=env)
+    assert missing.returncode == 2 and "DISCORD_WEBHOOK_DESIGN_TEAM is not set" in (
+        missing.stdout + missing.stderr
+    )

@@ -213,8 +213,8 @@ def _for(said: PushResult, to: str | None) -> PushResult:
         return said
     fix = (
         f"Discord refused the webhook's token (401 {said.detail}): {settings.variable(to)} is "
-        "not the webhook's whole URL; copy it again (the channel's Edit Channel -> "
-        "Integrations -> Webhooks -> Copy Webhook URL), then run `hunter retry --all`"
+        "not the webhook's whole URL; copy it again (Server Settings -> Integrations -> "
+        "Webhooks -> Copy Webhook URL), then run `hunter retry --all`"
     )
     return replace(said, fix=fix)
 

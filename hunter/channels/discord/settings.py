@@ -22,7 +22,7 @@ from hunter.rules.destinations import ChatConfig
 
 NAME = "Discord"
 PREFIX = "discord:"
-ID = re.compile(r"discord:[A-Za-z0-9_]{1,32}")
+ID = re.compile(r"discord:[A-Za-z0-9_-]{1,32}")  # "design-team", as Discord names channels
 IDS_HELP = '"discord:<name>" (its webhook URL in DISCORD_WEBHOOK_<NAME>)'
 # Where Discord's webhooks are (its own, and its test builds'); a stand-in on this machine
 # too (the tests', a person's). Another host would be sent the webhook's token: a typo's domain
@@ -56,8 +56,9 @@ class DiscordWebhook:
 
 
 def variable(to: str) -> str:
-    """The environment variable that holds the webhook of `to` ("discord:team" -> ...TEAM)."""
-    return f"DISCORD_WEBHOOK_{to[len(PREFIX) :].upper()}"
+    """The environment variable that holds the webhook of `to` ("discord:team" -> ...TEAM,
+    "discord:design-team" -> ...DESIGN_TEAM: a variable's name has no hyphen)."""
+    return f"DISCORD_WEBHOOK_{to[len(PREFIX) :].upper().replace('-', '_')}"
 
 
 def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, DiscordWebhook]:

@@ -158,6 +158,12 @@ BANGKOK = ("กรุงเทพฯ", "ปริมณฑล")
         (("Lisbon",), "Sintra, Portugal", "Python Developer", True),  # 23 km
         (("Lisbon",), "Setúbal, Portugal", "Python Developer", False),  # 32 km
         (BANGKOK, "จ.พระนครศรีอยุธยา", "IT Support", False),  # 75 km
+        # A province named as its capital is its capital's commute too (a new user's find):
+        # Lamphun is 23 km from Chiang Mai, over the provinces' line; Lampang is 75 km
+        (("Chiang Mai",), "Lamphun", "Logo Designer", True),
+        (("เชียงใหม่",), "อ.เมืองลำพูน จ.ลำพูน", "Logo Designer", True),
+        (("Chiang Mai",), "Lampang", "Logo Designer", False),
+        (("Chiang Mai",), "อ.ฝาง จ.เชียงใหม่", "Logo Designer", True),  # the province, whole
         # A title that says where the job is done, over a board's site for another country
         (("Griekenland",), "Switzerland", "Dutch Speaking Support - Work In Athens, Greece", True),
         (("Zürich",), "Switzerland", "Dutch Speaking Support - Work In Athens, Greece", False),
