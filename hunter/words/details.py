@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hunter.rules.listing import Listing
 from hunter.rules.pay import pay_text
+from hunter.words.notices import SOURCE as NOTICES
 from hunter.words.notices import askers
 
 # The buttons under a listing: not interested (its job id), mute the keyword that matched (the
@@ -39,6 +40,12 @@ def money(listing: Listing) -> str:
     return pay_text(
         listing.budget, listing.budget_max, listing.currency, listing.period, listing.bound
     )
+
+
+def pays(listing: Listing) -> bool:
+    """Whether a card shows a pay line: a listing's, stated or "not stated"; none on a notice
+    of hunter's own (a source that stopped working is no job of unstated pay)."""
+    return listing.source != NOTICES
 
 
 # The start of a summary every channel's card shows whole (LINE cuts it at 240 characters)

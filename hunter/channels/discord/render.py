@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.words.details import ALSO_ON, also_on, details, money
+from hunter.words.details import ALSO_ON, also_on, details, money, pays
 
 CONTENT_MAX = 2000
 MAX_EMBEDS = 10
@@ -28,6 +28,7 @@ TITLE_MAX, DESCRIPTION_MAX, FOOTER_MAX = 200, 300, 40
 FIELD_MAX = 1024  # an embed field's value; 5 boards' links stay far under it
 URL_MAX = 2048
 COLOR = 0x2ECC71
+NOTICE_COLOR = 0xE67E22
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 
 
@@ -54,12 +55,12 @@ def _plain(text: str, limit: int) -> str:
 
 
 def embed(listing: Listing) -> dict[str, Any]:
-    lines = [f"💰 {money(listing)}", details(listing), listing.summary]
+    lines = [f"💰 {money(listing)}" if pays(listing) else "", details(listing), listing.summary]
     card: dict[str, Any] = {
         "title": _plain(listing.title or "-", TITLE_MAX),
         "description": _plain("\n".join(line for line in lines if line), DESCRIPTION_MAX),
         "footer": {"text": _cut(f"📍 {listing.source}", FOOTER_MAX)},
-        "color": COLOR,
+        "color": COLOR if pays(listing) else NOTICE_COLOR,  # hunter's own words: no job
     }
     if (
         listing.url

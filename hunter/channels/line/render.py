@@ -19,7 +19,7 @@ from hunter.channels.line.answers import RETRY_KEY_WINDOW_SECONDS
 from hunter.deliver.channel import ChatEvent, Recipient
 from hunter.deliver.outcome import Kind, PushResult
 from hunter.rules.listing import Listing
-from hunter.words.details import ALSO_ON, LIKE, also_on, buttons, details, money
+from hunter.words.details import ALSO_ON, LIKE, also_on, buttons, details, money, pays
 from hunter.words.notices import SOURCE as NOTICE_SOURCE
 
 MAX_MESSAGES = 5
@@ -109,14 +109,15 @@ def bubble(listing: Listing, actions: bool = False) -> dict[str, Any]:
             "maxLines": 3,
         },
     ]
-    body.append(
-        {
-            "type": "text",
-            "text": cut(money(listing), DETAIL_MAX),
-            "size": "sm",
-            "color": "#1DB446" if listing.budget is not None else "#999999",
-        }
-    )
+    if pays(listing):  # a notice of hunter's own has none
+        body.append(
+            {
+                "type": "text",
+                "text": cut(money(listing), DETAIL_MAX),
+                "size": "sm",
+                "color": "#1DB446" if listing.budget is not None else "#999999",
+            }
+        )
     if line := details(listing):
         body.append(
             {

@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from hunter.rules.listing import Listing
-from hunter.words.details import ALSO_ON, SAY, also_on, buttons, details, money, why_short
+from hunter.words.details import ALSO_ON, SAY, also_on, buttons, details, money, pays, why_short
 
 TEXT_MAX = 4096
 # Each part is cut to a size, so a message stays far under TEXT_MAX (about 2,000 UTF-16 units
@@ -33,7 +33,8 @@ DIGEST_TITLE_LEAST = 30  # UTF-16 units a digest line's title keeps, whatever is
 
 def message(listing: Listing, note: str | None, actions: bool = False) -> dict[str, Any]:
     """sendMessage's fields for one listing (all but chat_id), within Telegram's limits."""
-    lines = [f"<b>{_html(_cut(listing.title, TITLE_MAX))}</b>", f"💰 {_html(money(listing))}"]
+    lines = [f"<b>{_html(_cut(listing.title, TITLE_MAX))}</b>"]
+    lines += [f"💰 {_html(money(listing))}"] if pays(listing) else []
     lines += [
         _html(text)
         for text in (_cut(details(listing), DETAILS_MAX), _cut(listing.summary, SUMMARY_MAX))

@@ -149,6 +149,23 @@ def test_notices_carry_no_buttons() -> None:
     assert "footer" not in message["contents"]
 
 
+def test_a_notice_is_told_from_a_job_on_every_channel() -> None:
+    # A new user's find: "⚠️ Source fastwork cannot be read" came as a job card, with
+    # "💰 งบไม่ระบุ · budget not stated", in a job's colour on Discord
+    from hunter.channels.discord.render import COLOR, embed
+    from hunter.channels.telegram.render import message
+
+    notice = Listing("hunter:broken:fastwork:1", "hunter", "⚠️ Source fastwork cannot be read", "")
+    job = Listing("f:1", "fastwork", "Logo design", "https://f.test/1", None, "")
+    card, own = embed(notice), embed(job)
+    assert "💰" not in card["description"] and card["color"] != COLOR
+    assert "💰" in own["description"] and own["color"] == COLOR
+    assert "💰" not in message(notice, None)["text"] and "💰" in message(job, None)["text"]
+    [line] = messages([notice])
+    assert "💰" not in json.dumps(line, ensure_ascii=False)
+    assert "budget not stated" not in json.dumps(line, ensure_ascii=False)
+
+
 def test_a_long_link_opens_its_listing_on_telegram_and_discord_too() -> None:
     # Issue 62's must-show (8): every alert's link opens its listing, on every channel
     from hunter.channels.discord.render import embed
