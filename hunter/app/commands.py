@@ -326,8 +326,9 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
     with open_store(env) as store:
         # Ctrl-C (a person changing their mind) ends the reads in flight, and primes nothing
         # they had not finished (a new user's find: it went on, every source primed)
-        asked = SignalStop(threading.Event()).install()
+        asked = SignalStop(threading.Event(), finishing="the reads in flight").install()
         results = Poller(config, store, utcnow, worker_name(), asked.stop).prime(sources)
+        read_before = {n for n, state in store.sources.states().items() if state.primed}
     if asked.received:
         primed = [r.name for r in results if not r.error]
         log.warning(
@@ -352,12 +353,19 @@ def prime(args: argparse.Namespace, load: Loader) -> int:
     if all(r.error for r in results):
         raise RunError("no source could be primed; run `hunter check` to see why")
     if failed := [r.name for r in results if r.error]:
-        # Not primed: what it shows now would come as alerts (a new user's find: exit 0)
-        first = failed[0]
+        # Not primed (a new user's find: exit 0). One read before would alert what it shows
+        # now; one never read is primed by its first read all the same
+        again = " and ".join(f"`hunter prime --source {name}`" for name in failed[:3])
+        alerted = [name for name in failed if name in read_before]
+        said = (
+            f": what {', '.join(alerted)} show{'s' if len(alerted) == 1 else ''} now would be "
+            "alerted"
+            if alerted
+            else " (a source never read is primed by its first read)"
+        )
         raise RunError(
-            f"{plural(len(failed), 'source')} not primed ({', '.join(failed)}): what "
-            f"{'it shows' if len(failed) == 1 else 'they show'} now would be alerted; run "
-            f"`hunter prime --source {first}` again when it answers"
+            f"{plural(len(failed), 'source')} not primed ({', '.join(failed)}){said}; run "
+            f"{again} again when {'it answers' if len(failed) == 1 else 'they answer'}"
         )
     return 0
 

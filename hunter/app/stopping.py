@@ -22,8 +22,9 @@ log = logging.getLogger("hunter")
 class SignalStop:
     """Sets `stop` on SIGTERM or SIGINT, and remembers the first signal."""
 
-    def __init__(self, stop: threading.Event) -> None:
+    def __init__(self, stop: threading.Event, finishing: str = "the push in flight") -> None:
         self.stop = stop
+        self.finishing = finishing  # what is let finish: a push, or a prime's reads
         self.received: signal.Signals | None = None
 
     def install(self) -> SignalStop:
@@ -45,7 +46,8 @@ class SignalStop:
         self.received = self.received or signal.Signals(signum)
         log.log(
             logging.DEBUG if again else logging.INFO,
-            "%s received: finishing the push in flight, starting no new one",
+            "%s received: finishing %s, starting no new one",
             signal.Signals(signum).name,
+            self.finishing,
         )
         self.stop.set()

@@ -134,6 +134,16 @@ def test_prime_with_a_source_that_failed_says_so_and_exits_1(tmp_path: Path, boa
     assert "board: 1 listing recorded as seen, none sent" in prime.stdout
     said = prime.stderr.strip().splitlines()[-1]
     assert "1 source not primed (down)" in said and "hunter prime --source down" in said
+    # A second new user's find: "what it shows now would be alerted" was said of a source
+    # never read, which its first read primes all the same
+    assert "a source never read is primed by its first read" in said
+    assert "would be alerted" not in said
+    board.serve_jobs("/jobs", [("1", "python a")])
+    write_config(tmp_path, [html_source("board", url), html_source("down", url)])
+    assert run_hunter(tmp_path, "prime", "--source", "down", env=env).returncode == 0
+    write_config(tmp_path, [html_source("board", url), html_source("down", down)])
+    again = run_hunter(tmp_path, "prime", env=env).stderr.strip().splitlines()[-1]
+    assert "what down shows now would be alerted" in again  # read before: it would
 
 
 def test_prime_stopped_by_ctrl_c_primes_only_what_it_read(tmp_path: Path, board: Board) -> None:
@@ -154,6 +164,7 @@ def test_prime_stopped_by_ctrl_c_primes_only_what_it_read(tmp_path: Path, board:
     assert process.returncode == 130, err
     assert took < 10
     assert "stopped by SIGINT: primed board; 1 source not primed" in err
+    assert "finishing the reads in flight" in err and "push" not in err  # prime pushes none
     assert "Traceback" not in err
 
 
