@@ -157,8 +157,10 @@ def run_forever(
     finished = busy.acquire(timeout=max(0.0, deadline - time.monotonic()))
     if not finished:
         log.warning(
-            "the poll in flight did not finish in time; its rows stay `sending` and "
-            "are resent with the same retry key after the lease"
+            "the poll in flight did not finish in time; its rows stay `sending` until their "
+            "lease ends: then a channel that takes a retry key (LINE) is sent them again under "
+            "it, and one that takes none (Telegram, Discord) marks them delivery unknown, for "
+            "`hunter retry`"
         )
         log.info("stopped")
         logging.shutdown()

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from hunter.errors import ConfigError
+from hunter.settings.toml_tables import meant
 
 PRESETS: dict[str, dict[str, Any]] = {
     # Fastwork's job board (Thai freelance jobs), through its JSON API: the fastwork kind adds
@@ -272,7 +273,10 @@ def apply_preset(raw: Mapping[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"search goes with a preset whose site searches ({_searching()})")
         return dict(raw)
     if not isinstance(name, str) or name not in PRESETS:
-        raise ConfigError(f"unknown preset {name!r}; presets are {', '.join(sorted(PRESETS))}")
+        said = meant(name, PRESETS) if isinstance(name, str) else ""
+        raise ConfigError(
+            f"unknown preset {name!r}{said}; presets are {', '.join(sorted(PRESETS))}"
+        )
     merged = {"name": name, **PRESETS[name], **raw}
     del merged["preset"]
     search = merged.pop("search", "")

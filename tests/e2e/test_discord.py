@@ -223,8 +223,16 @@ def test_one_webhook_under_two_names_stops_with_one_line(
         result = run_hunter(tmp_path, command, *(["--once"] if command == "run" else []), env=env)
         assert result.returncode == 2 and "Traceback" not in result.stderr
         said = result.stdout + result.stderr
-        assert "[[chats]] 'team' and 'two' post to one Discord webhook" in said
+        assert "[[chats]] 'team' and [[chats]] 'two' post to one Discord webhook" in said
         assert TOKEN not in said
+    # A new user's find: the owner's line and a [[chats]] of one webhook were told to "remove
+    # one of the two [[chats]]", and the owner's line is none
+    write_config(tmp_path, [html_source("board", url)], chats=chats[:1], owner="discord:team")
+    alone = {k: v for k, v in env.items() if not k.startswith("LINE_")}  # no LINE at all
+    checked = run_hunter(tmp_path, "check", env=alone)
+    said = checked.stdout + checked.stderr
+    assert "the owner (owner = \"discord:team\" in hunter.toml) and [[chats]] 'team' post" in said
+    assert "from DISCORD_WEBHOOK_TEAM)" in said  # one variable, named once
 
 
 def test_a_webhook_url_cut_short_fails_the_run_and_its_alerts_go_once_it_is_right(

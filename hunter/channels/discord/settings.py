@@ -94,9 +94,9 @@ def read(environ: Mapping[str, str], chats: Sequence[ChatConfig]) -> dict[str, D
         twin = next((c for c in chats if c.to in hooks and hooks[c.to].id == hook.id), None)
         if twin is not None:
             raise ConfigError(
-                f"[[chats]] {twin.name!r} and {chat.name!r} post to one Discord webhook (id "
-                f"{hook.id}, from {variable(twin.to)} and {name}): each listing would reach "
-                "that channel twice; remove one of the two [[chats]]"
+                f"{twin.said} and {chat.said} post to one Discord webhook (id "
+                f"{hook.id}, from {' and '.join(dict.fromkeys((variable(twin.to), name)))}): "
+                "each listing would reach that channel twice; keep one of the two"
             )
         hooks[to] = hook
     return hooks

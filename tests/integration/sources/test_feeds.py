@@ -217,8 +217,11 @@ def test_presets_need_one_line_and_can_be_overridden() -> None:
     assert len(fastwork.where) == 2
     assert (remote.name, remote.filter.include) == ("remote-python", ("python",))
     assert wwr.kind == "rss" and wwr.url.endswith("remote-programming-jobs.rss")
-    with pytest.raises(ConfigError, match="unknown preset 'upwork'"):
+    with pytest.raises(ConfigError, match="unknown preset 'upwork'; presets are"):
         parse_config({"sources": [{"preset": "upwork"}]})
+    # A new user's typo: a preset's name gets its "did you mean", as a key's does
+    with pytest.raises(ConfigError, match="unknown preset 'remotok' \\(did you mean 'remoteok'"):
+        parse_config({"sources": [{"preset": "remotok"}]})
 
 
 THAI = "งานเขียนโปรแกรม"
