@@ -82,6 +82,8 @@ class PollReport:
         # brought one only to them said "0 new matching" (a new user's find)
         others = sum(s.recorded.get("chats", 0) for s in self.sources)
         matching = f"{new} new matching" + (f" (+{others} for the other chats)" if others else "")
+        if others and not new:  # no owner, or none for it: "0 new matching" read as none
+            matching = f"{others} new matching for the chats"
         primed = self.primed
         failed = [r.name for r in reads if r.error and not r.stopped]  # a stop is no failure
         stopped = sum(r.stopped for r in reads)
