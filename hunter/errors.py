@@ -20,6 +20,9 @@ Library errors (httpx, psycopg, sqlite3, line-bot-sdk) are wrapped at the bounda
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Collection
+
 
 class HunterError(Exception):
     """A problem hunter can explain in one line: what went wrong and what to do."""
@@ -80,3 +83,10 @@ class TokenRefused(ChannelError):
     """The channel refused hunter's token (a 401) to a check made while delivering (a chat's
     members, whether it is still there). Not a chat's trouble: every chat of the channel
     meets it, and its push writes the fix on its rows (outcome: auth)."""
+
+
+def meant(key: str, allowed: Collection[str]) -> str:
+    """What an error adds when `key` is a near miss of one allowed key (a letter doubled or
+    dropped, a plural): " (did you mean 'interval_minutes'?)"; else ""."""
+    close = difflib.get_close_matches(key.strip().lower(), list(allowed), n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""

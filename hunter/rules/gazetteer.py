@@ -215,22 +215,13 @@ class Gazetteer:
         self.us_states: dict[str, Area] = {}  # by their codes ("TX"), read after a US city only
         self._hashes = array("q")  # the hash of each name of a city, sorted
         self._rows = array("I")  # ... the city it names, beside it
-        self._labels = ""  # "Name, CC" of each city, one a line
-        self._label_at = array("I")  # where each city's label starts in _labels
+        self.labels = ""  # "Name, CC" of each city, one a line
+        self._label_at = array("I")  # where each city's label starts in labels
         self._where = array("f")  # latitude, longitude, radius: three a city
         self._division = array("H")  # each city's province, an index in _divisions
         self._divisions: list[tuple[frozenset[str], frozenset[str]]] = []
         self._made: dict[int, Area] = {}
         self._load()
-
-    def spelled_like(self, name: str) -> str:
-        """The known place `name` most likely misspells ("Chaing Mai": "Chiang Mai"); "" when
-        none is close. For an error's hint only: it reads every city's label (0.2 s)."""
-        cities = (label.rsplit(", ", 1)[0] for label in self._labels.split("\n") if label)
-        known = [*self.names, *cities]  # Thai's names too: "ปริมนฑล" is "ปริมณฑล"
-        close = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.85)
-        close = close or difflib.get_close_matches(key(name), known, n=1, cutoff=0.85)
-        return close[0] if close else ""
 
     def areas(self, name: str) -> tuple[Area, ...]:
         k = key(name)
@@ -244,15 +235,12 @@ class Gazetteer:
         return tuple(self._city(self._rows[n]) for n in range(start, end))
 
     def city_labelled(self, label: str) -> Area | None:
-        """The city shown as `label` ("Chiang Mai, TH"), whose name a province or country of
-        it took (areas() answers that); None when there is none."""
-        if self._labels.startswith(f"{label}\n"):
-            return self._city(0)
-        at = self._labels.find(f"\n{label}\n")
-        return self._city(bisect_left(self._label_at, at + 1)) if at >= 0 else None
+        """The city shown as `label` ("Chiang Mai, TH"), whose name its province took."""
+        at = f"\n{self.labels}".find(f"\n{label}\n")  # where its label starts, if at all
+        return self._city(bisect_left(self._label_at, at)) if at >= 0 else None
 
     def _label(self, n: int) -> str:
-        return self._labels[self._label_at[n] : self._label_at[n + 1] - 1]
+        return self.labels[self._label_at[n] : self._label_at[n + 1] - 1]
 
     def _city(self, n: int) -> Area:
         area = self._made.get(n)
@@ -340,14 +328,14 @@ class Gazetteer:
             size = int(head[name])
             setattr(self, name, array(typecode, sent[at : at + size]))
             at += size
-        self._labels = sent[at : at + int(head["labels"])].decode()
+        self.labels = sent[at : at + int(head["labels"])].decode()
         self._divisions = [
             (frozenset([code.split(".", 1)[0]]), frozenset([code])) for code in head["divisions"]
         ]
 
     def _send(self) -> bytes:
         arrays = [getattr(self, name).tobytes() for name, _typecode in _SENT]
-        labels = self._labels.encode()
+        labels = self.labels.encode()
         head = {name: len(b) for (name, _t), b in zip(_SENT, arrays, strict=True)}
         head["labels"] = len(labels)
         divisions = [sorted(provinces)[0] for _countries, provinces in self._divisions]
@@ -401,7 +389,7 @@ class Gazetteer:
             offsets.append(at)
             at += len(label) + 1
         offsets.append(at)
-        self._labels, self._label_at = "\n".join(labels) + "\n", offsets
+        self.labels, self._label_at = "\n".join(labels) + "\n", offsets
         # Made last, side by side: made on the way, each would hold a piece of the memory the
         # reading used and freed (20 MB kept resident for 2 MB of sets).
         self._divisions = [
@@ -457,6 +445,16 @@ def _cities_in(text: bytes) -> Iterator[tuple[list[str], str, str, float, float,
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _gazetteer: Gazetteer | None = None
+
+
+def spelled_like(found: Gazetteer, name: str) -> str:
+    """The known place `name` most likely misspells ("Chaing Mai": "Chiang Mai"); "" when
+    none is close. For an error's hint only: it reads every city's label (0.2 s)."""
+    cities = (label.rsplit(", ", 1)[0] for label in found.labels.split("\n") if label)
+    known = [*found.names, *cities]  # Thai's names too: "ปริมนฑล" is "ปริมณฑล"
+    close = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.85)
+    close = close or difflib.get_close_matches(key(name), known, n=1, cutoff=0.85)
+    return close[0] if close else ""
 
 
 def gazetteer() -> Gazetteer:

@@ -28,6 +28,7 @@ from functools import lru_cache
 from importlib import resources
 
 from hunter.rules.gazetteer import WORLD, Area, gazetteer, key, plain
+from hunter.rules.gazetteer import spelled_like as _closest
 from hunter.rules.job_keys import REMOTE_SAID, moved_to, split_title
 from hunter.rules.thai_places import PREFIXES, RAIL
 
@@ -402,7 +403,7 @@ def _shown(area: Area) -> str:
 def spelled_like(name: str) -> str:
     """A hint for a place hunter does not know: ' (did you mean "Chiang Mai"?)'; "" when no
     known place is spelled close to it."""
-    close = gazetteer().spelled_like(name)
+    close = _closest(gazetteer(), name)
     return f' (did you mean "{close}"?)' if close and key(close) != key(name) else ""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from hunter.errors import ConfigError
+from hunter.errors import ConfigError, meant
 from hunter.redact import clip, secret_shape
 from hunter.rules.calendar import DEFAULT_RESERVE, Calendar, QuietHours
 from hunter.rules.destinations import ChatConfig
@@ -28,7 +28,6 @@ from hunter.settings.subscribers import SubscribersConfig, parse_subscribers
 from hunter.settings.toml_tables import (
     check_brackets,
     languages,
-    meant,
     places,
     refuse_a_variable,
     refuse_top_level,

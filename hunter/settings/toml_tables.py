@@ -3,12 +3,11 @@ are errors that name the allowed ones, and keyword lists read one way wherever t
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from hunter.errors import ConfigError
+from hunter.errors import ConfigError, meant
 from hunter.settings.keys import TOP, named
 
 # A key written as an environment variable ("LINE_CHANNEL_ACCESS_TOKEN"), or named as a secret
@@ -111,13 +110,6 @@ def reject_unknown(raw: Any, allowed: Collection[str], where: str, table: str = 
             f"{where}: unknown key {key!r}{meant(key, allowed)}; allowed keys are "
             f"{', '.join(sorted(allowed))}"
         )
-
-
-def meant(key: str, allowed: Collection[str]) -> str:
-    """What an error adds when `key` is a near miss of one allowed key (a letter doubled or
-    dropped, a plural): " (did you mean 'interval_minutes'?)"; else ""."""
-    close = difflib.get_close_matches(key.strip().lower(), list(allowed), n=1, cutoff=0.8)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def words(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:

@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote_plus
 
-from hunter.errors import ConfigError
-from hunter.settings.toml_tables import meant
+from hunter.errors import ConfigError, meant
 
 PRESETS: dict[str, dict[str, Any]] = {
     # Fastwork's job board (Thai freelance jobs), through its JSON API: the fastwork kind adds

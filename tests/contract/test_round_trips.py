@@ -42,7 +42,8 @@ def poll_calls(store: Store, board: Board, path: str, listings: int) -> Counter[
         clock=lambda: datetime.now(UTC),
     )
     hunter.poll()  # primes
-    board.serve_jobs(path, [(f"{n}", f"job {n}") for n in range(listings)])
+    # Ids of this page's own: the same ids on one host are one link, one job on two sources
+    board.serve_jobs(path, [(f"{path.strip('/')}-{n}", f"job {n}") for n in range(listings)])
     counting.calls.clear()
     hunter.poll()
     return counting.calls

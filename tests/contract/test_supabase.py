@@ -168,7 +168,8 @@ def poll_calls(
         folder, [html_source(f"b{listings}", url)], flood_threshold=0, max_alerts_per_poll=1000
     )
     assert run_hunter(folder, "run", "--once", env=env).returncode == 0
-    board.serve_jobs(path, [(str(n), f"job {n}") for n in range(listings)])
+    # Ids of this page's own: the same ids on one host are one link, one job on two sources
+    board.serve_jobs(path, [(f"{listings}-{n}", f"job {n}") for n in range(listings)])
     api.calls.clear()
     result = run_hunter(folder, "run", "--once", env=env)
     assert result.returncode == 0, result.stderr
@@ -190,9 +191,9 @@ def test_round_trips_per_poll_do_not_grow_with_listings(
     # chat rules, the look-up of earlier copies (issue 43), record, note, the reads kept for
     # the history, ...
     assert sum(fixed.values()) <= 11, fixed
-    # Titles alone (no text, no employer) are never one job with another (issue 55): no
-    # look-up, however many listings.
-    assert "hunter_likeness_note" not in fixed
+    # Their few words ("Details of job 7") may be a re-post's (likeness.brief): one look-up
+    # for the read, however many listings.
+    assert fixed.get("hunter_likeness_note", 0) <= 1
     assert len(line.delivered) == 510
 
 

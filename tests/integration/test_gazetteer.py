@@ -19,7 +19,7 @@ def arrays(found: gazetteer.Gazetteer) -> tuple[object, ...]:
         found._label_at.tobytes(),
         found._where.tobytes(),
         found._division.tobytes(),
-        found._labels,
+        found.labels,
         found._divisions,
     )
 
