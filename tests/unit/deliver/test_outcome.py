@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hunter.channels.line import answers
@@ -20,6 +22,8 @@ from hunter.deliver.outcome import (
     unconfirmed,
 )
 from hunter.store.states import ErrorKind, RowStatus
+
+BOT_REFUSED = PushResult(Kind.AUTH, 401, "auth", scope=Scope.CHANNEL)  # LINE, Telegram
 
 
 @pytest.mark.parametrize(
@@ -64,7 +68,7 @@ def test_retry_after_is_honoured() -> None:
         (PushResult(Kind.TRANSIENT, 429, "slow down", retry_after=7), 0, Scope.CHAT),
         (PushResult(Kind.TRANSIENT, 429, "global", scope=Scope.CHANNEL), 0, Scope.CHANNEL),
         (PushResult(Kind.QUOTA, 429, "limit"), 0, Scope.CHANNEL),
-        (PushResult(Kind.AUTH, 401, "token", scope=Scope.CHANNEL), 0, Scope.CHANNEL),  # a bot's
+        (BOT_REFUSED, 0, Scope.CHANNEL),  # a bot's token: every chat's
         (PushResult(Kind.AUTH, 401, "webhook token"), 0, Scope.CHAT),  # one Discord webhook's
         (PushResult(Kind.TRANSIENT, 503, "down"), MAX_ATTEMPTS - 1, Scope.CHANNEL),  # parked
         # what the next push would not meet holds nothing
@@ -86,8 +90,8 @@ def test_whom_a_refusal_holds(
         (PushResult(Kind.SENT, 200), 5, "sent", None, None),
         (PushResult(Kind.REJECTED, 400, "bad"), 5, "split", None, None),
         (PushResult(Kind.REJECTED, 400, "bad"), 1, "stuck", "permanent", None),
-        (PushResult(Kind.AUTH, 401, "auth", scope=Scope.CHANNEL), 5, "stuck", "permanent", Scope.CHANNEL),
-        (PushResult(Kind.AUTH, 403, "no", scope=Scope.CHANNEL), 5, "stuck", "permanent", Scope.CHANNEL),
+        (BOT_REFUSED, 5, "stuck", "permanent", Scope.CHANNEL),
+        (replace(BOT_REFUSED, status=403), 5, "stuck", "permanent", Scope.CHANNEL),
         (PushResult(Kind.PERMANENT, 404, "x"), 5, "stuck", "permanent", None),
         (PushResult(Kind.QUOTA, 429, "limit"), 5, "pending", None, Scope.CHANNEL),
         # Telegram's 403 "bot was blocked": unsent, the rows wait with the chat kept as gone
