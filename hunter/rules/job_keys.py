@@ -243,6 +243,8 @@ def split_title(title: str, location: str = "") -> tuple[str, tuple[str, ...]]:
         said = _said_where(part)
         if said is None and (_said_in(_plain(part), where) or _district_of(part, where)):
             said = ()  # the listing's own place, said again
+        elif said is None and found.re is _THAI_BRANCH and not _a_place(part):
+            said = (_plain(part),)  # a shop's branch: where in its place (two are two jobs)
         if said is None:
             break
         places[:0] = said
@@ -260,6 +262,14 @@ def _said_in(part: str, location: str) -> bool:
     if _THAI_OR_HAN.search(part):
         return all(word in location for word in part.split())
     return set(part.split()) <= set(location.split())
+
+
+def _a_place(name: str) -> bool:
+    """Whether a branch's name is a place's ("สาขาเชียงใหม่": another town's branch, another
+    job), not a mall's or a street's ("สาขาเซ็นทรัลเวสต์เกต": where in the listing's place)."""
+    from hunter.rules.gazetteer import gazetteer  # read only for a Thai shop's branch
+
+    return bool(gazetteer().areas(name))
 
 
 def _district_of(part: str, location: str) -> bool:

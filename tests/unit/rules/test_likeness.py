@@ -526,6 +526,19 @@ def test_an_ad_for_a_move_shown_in_two_countries_is_the_job_where_it_moves_to() 
     assert not same_job(ad("Athens", "Austria", "w:3"), germany).same
 
 
+def test_a_shops_branch_in_a_title_is_where_in_its_place() -> None:
+    """Issue 69's pairs: JobThai names the branch ("ประจำสาขาเซ็นทรัลเวสต์เกต", at the Central
+    Westgate branch), JobsDB does not: one job at one shop in Bang Yai. Two branches named are
+    two jobs, as two territories are."""
+    shop = {"company": "บริษัท บ้านขนมอัญชัน จำกัด", "location": "อ.บางใหญ่ จ.นนทบุรี", "summary": ""}
+    plain = job(title="พนักงานขายหน้าร้าน", **shop)
+    westgate = job(title="พนักงานขายหน้าร้าน ประจำสาขาเซ็นทรัลเวสต์เกต", job_id="b:1", **shop)
+    central = job(title="พนักงานขายหน้าร้าน ประจำสาขาเซ็นทรัลรัตนาธิเบศร์", job_id="c:1", **shop)
+    assert westgate.title == plain.title
+    assert same_job(westgate, central).reasons[-1] == "another territory"
+    assert not same_job(westgate, central).same
+
+
 def test_two_territories_of_one_office_are_two_jobs() -> None:
     """Made-up listings: one employer's sales team in Berlin hires for two territories, its
     texts one template. A title's region, where the listing states its own place, is a
