@@ -47,7 +47,9 @@ class OutboxStore(Room, ABC):
         New rows are `primed` when the source was never primed (or `prime` is set), else
         `pending` (matched) or `ignored`. `prime` makes the shown listings' waiting rows
         (pending, retry, stuck) `primed` too: a person decided; the result's "unsent" says
-        how many, for the person to read. A source is primed once it showed any listing.
+        how many, for the person to read. A row whose delivery is unknown stays stuck: it
+        may have reached the chat, and `hunter retry` decides (a new user's find). A source
+        is primed once it showed any listing.
         Flood guard: when a primed source shows more than `flood` (> 0) new listings and
         none it showed before (it renumbered, or its url changed), they are all recorded
         `primed`, `flood_notice` is queued with "%s" in its title replaced by their number,

@@ -56,6 +56,21 @@ def test_prime_on_demand_takes_pending_rows_out_of_the_outbox(store: Store) -> N
     assert store.outbox.record("a", jobs("a", 1, 2, 3), set(), T0, prime=True) == {}
 
 
+def test_prime_leaves_a_push_whose_delivery_is_unknown_for_retry(store: Store) -> None:
+    """A new user's find: prime dropped an alert whose push got no answer; it may have
+    reached the chat, and only `hunter retry` decides. One refused for good is dropped."""
+    pending(store, 1, 2)
+    store.outbox.claim_new("w", "k", 1, T0)  # a:1
+    lost = failure("stuck", "unknown", "delivery unknown: no answer", None, True)
+    assert store.outbox.mark_failed("k", "w", lost) == 1
+    store.outbox.claim_new("w", "k2", 1, T0)  # a:2
+    refused = failure("stuck", "permanent", "LINE refused it", None, True)
+    assert store.outbox.mark_failed("k2", "w", refused) == 1
+    primed = store.outbox.record("a", jobs("a", 1, 2), set(), T0, prime=True)
+    assert primed == {"unsent": 1}
+    assert store.outbox.job_states() == {"a:0": "primed", "a:1": "stuck", "a:2": "primed"}
+
+
 def test_claim_new_takes_each_pending_row_once(store: Store) -> None:
     pending(store, 1, 2, 3)
     first = store.outbox.claim_new("w1", "k1", 2, T0)

@@ -155,6 +155,11 @@ def test_a_lost_answer_is_held_never_sent_twice(
     assert discord.titles() == ["python lost"]  # once, though no answer came
     [row] = json.loads(run(tmp_path, dc_env, "status", "--json").stdout)["rows"]
     assert row["status"] == "stuck" and "delivery unknown" in row["last_error"]
+    # A new user's find: `hunter prime` dropped it for good; it may have arrived, and only
+    # `hunter retry` decides
+    assert run(tmp_path, dc_env, "prime").returncode == 0
+    [row] = json.loads(run(tmp_path, dc_env, "status", "--json").stdout)["rows"]
+    assert row["status"] == "stuck" and "delivery unknown" in row["last_error"]
 
 
 def test_a_deleted_webhook_is_held_as_gone_and_its_rows_go_when_it_is_back(

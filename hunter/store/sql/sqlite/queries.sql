@@ -22,7 +22,8 @@ WHERE job_id IN (SELECT value FROM json_each(:ids));
 UPDATE hunter_seen_jobs
 SET status = 'primed', retry_key = NULL, claimed_by = NULL, error_kind = NULL,
     last_error = NULL, next_attempt_at = NULL
-WHERE status IN ('pending', 'retry', 'stuck') AND job_id IN (SELECT value FROM json_each(:ids));
+WHERE (status IN ('pending', 'retry') OR (status = 'stuck' AND coalesce(error_kind, '') <> 'unknown'))
+  AND job_id IN (SELECT value FROM json_each(:ids));
 
 -- name: mark_primed
 INSERT INTO hunter_sources (name, primed_at) VALUES (:source, :now)

@@ -200,7 +200,9 @@ BEGIN
         UPDATE hunter_seen_jobs j
         SET status = 'primed', retry_key = NULL, claimed_by = NULL, error_kind = NULL,
             last_error = NULL, next_attempt_at = NULL
-        WHERE j.status IN ('pending', 'retry', 'stuck')
+        -- A push whose delivery is unknown may have reached the chat: `hunter retry` decides
+        WHERE (j.status IN ('pending', 'retry')
+               OR (j.status = 'stuck' AND j.error_kind IS DISTINCT FROM 'unknown'))
           AND j.job_id IN (SELECT e->>'job_id' FROM jsonb_array_elements(p_jobs) e);
         GET DIAGNOSTICS v_unsent = ROW_COUNT;  -- waiting alerts a person's prime dropped: said
     END IF;
