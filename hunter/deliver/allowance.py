@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from hunter.deliver.channel import Channel, Channels
 from hunter.deliver.pace import MonthPlan, Pacer
 from hunter.errors import ChannelError, ChatGone, TokenRefused
+from hunter.redact import clip
 from hunter.rules.destinations import OWNER, Destinations
 from hunter.settings.config import Config
 from hunter.store import Claimed, Store
@@ -41,6 +42,7 @@ SHAPE_NOTICE_WAITS = timedelta(days=1)  # for a listing's push to go with, at mo
 class Grant:
     granted: bool
     next_push_at: datetime | None = None  # when a new batch may go, if it is not soon
+    why: str | None = None  # what holds the chat, where it is no pace nor quiet hours
 
 
 class Allowance:
@@ -162,14 +164,14 @@ class Allowance:
             cost = self.cost(chat, to)
         except ChatGone as exc:
             log.info("chat %s waits: %s", self.destinations.label(chat), exc)
-            return Grant(False)
+            return Grant(False, why=clip(f"waits: {exc}", 300))
         except TokenRefused:
             # Not this chat's trouble: the push meets the same refusal and writes it, with the
             # fix, on the rows (outcome: auth), which holds the channel. Nothing is spent.
             return Grant(True)
         except ChannelError as exc:
             log.warning("chat %s waits: %s", self.destinations.label(chat), exc)
-            return Grant(False)
+            return Grant(False, why=clip(f"waits: {exc}", 300))  # for `hunter status`
         if not channel.paced:
             return Grant(True)
         made = [notices.rides_along_since(c.listing) for c in batch]

@@ -204,7 +204,8 @@ class Deliverer:
                 if not self.turns.served(chat, len(batch)):
                     done.add(chat)  # its messages_per_day: the rest wait for tomorrow
                 return batch
-            self.store.outbox.mark_failed(batch[0].retry_key, self.worker, Failure.unsent())
+            why = Failure.unsent(verdict.why)
+            self.store.outbox.mark_failed(batch[0].retry_key, self.worker, why)
             done.add(chat)
             report.held = self.store.outbox.count_pending()
         return []

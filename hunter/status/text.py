@@ -78,7 +78,13 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
     ]
     if view.no_channel:
         lines.append(f"  {o.pending} alerts wait for a channel: {view.no_channel}")
+    held: set[str] = set()
     for r in view.rows:
+        if r.status is RowStatus.PENDING:  # what holds its chat, once a chat (a new user's find)
+            if r.chat not in held:
+                held.add(r.chat)
+                lines.append(f"  chat {r.chat or OWNER_NAME} {r.last_error}")
+            continue
         if r.status is RowStatus.STUCK:
             detail = f"stuck (first seen {ago(r.first_seen_at, now)}): {r.last_error}"
         elif r.status is RowStatus.RETRY:

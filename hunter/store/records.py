@@ -238,10 +238,11 @@ class Failure:
     count_attempt: bool
 
     @classmethod
-    def unsent(cls) -> Failure:
+    def unsent(cls, why: str | None = None) -> Failure:
         """A batch that never reached its channel (held by the pace, or a reply that failed) goes
-        back to `pending`, in its order, and gives up its key."""
-        return cls(RowStatus.PENDING, None, None, None, count_attempt=False)
+        back to `pending`, in its order, and gives up its key. `why`: what holds its chat
+        (its channel cannot be reached, the chat is gone), for `hunter status` to say."""
+        return cls(RowStatus.PENDING, None, why, None, count_attempt=False)
 
 
 @dataclass(frozen=True)

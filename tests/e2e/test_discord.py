@@ -9,6 +9,7 @@ go once a webhook is back; the webhook's token is in no output."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from tests.support.board import Board, html_source
 from tests.support.cli import base_env, run_hunter, write_config
 from tests.support.discord_standin import TOKEN, WEBHOOK_ID, DiscordStandIn
 from tests.support.line_standin import LineStandIn
+from tests.support.local_server import free_port
 
 FAST = {"backoff_seconds": [0.2, 0.2, 0.2, 0.2, 0.5], "lease_seconds": 2}
 
@@ -282,3 +284,22 @@ def test_a_hyphenated_channel_name_reads_its_webhook_from_its_variable(
     assert missing.returncode == 2 and "DISCORD_WEBHOOK_DESIGN_TEAM is not set" in (
         missing.stdout + missing.stderr
     )
+
+
+def test_status_says_why_a_chat_waits_when_its_channel_cannot_be_reached(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    """A new user's find: with Discord out of reach, `hunter status` said "pending 1" and
+    "team ... 1 waiting", not why; the reason was only in the run's log, which a cron's user
+    never reads."""
+    prime_then_post(tmp_path, board, dc_env, ["python a"])
+    here = discord.webhook_url()
+    gone = re.sub(r":\d+/", f":{free_port()}/", here, count=1)  # nothing listens there
+    away = {**dc_env, "DISCORD_WEBHOOK_TEAM": gone}
+    assert run(tmp_path, away).returncode in (0, 1)
+    status = run(tmp_path, away, "status").stdout
+    assert "chat team waits: cannot reach Discord" in status, status
+    assert TOKEN not in status
+    run(tmp_path, dc_env)  # within reach again: sent, and status says nothing of it
+    assert discord.titles() == ["python a"]
+    assert "waits:" not in run(tmp_path, dc_env, "status").stdout

@@ -271,8 +271,9 @@ SELECT count(*) AS value FROM hunter_seen_jobs WHERE status = 'sent' AND sent_at
 -- name: outbox_rows
 SELECT job_id, chat, status, listing, attempts, next_attempt_at, claimed_by, claimed_at,
        error_kind, last_error, first_seen_at
-FROM hunter_seen_jobs WHERE status IN ('sending', 'retry', 'stuck')
-ORDER BY status, first_seen_at, job_id, chat LIMIT :limit;
+FROM hunter_seen_jobs
+WHERE status IN ('sending', 'retry', 'stuck') OR (status = 'pending' AND last_error IS NOT NULL)
+ORDER BY status = 'pending', status, first_seen_at, job_id, chat LIMIT :limit;
 
 -- name: sources
 SELECT name, primed_at, last_poll_at, last_ok_at, last_count, last_error, last_good_at,

@@ -44,8 +44,11 @@ RETURNS TABLE (job_id text, chat text, status text, listing jsonb, attempts inte
 LANGUAGE sql STABLE AS $$
     SELECT j.job_id, j.chat, j.status, j.listing, j.attempts, j.next_attempt_at, j.claimed_by,
            j.claimed_at, j.error_kind, j.last_error, j.first_seen_at
-    FROM hunter_seen_jobs j WHERE j.status IN ('sending', 'retry', 'stuck')
-    ORDER BY j.status, j.first_seen_at, j.job_id, j.chat LIMIT p_limit;
+    -- ... and the waiting rows whose chat something holds (its channel out of reach): why
+    FROM hunter_seen_jobs j
+    WHERE j.status IN ('sending', 'retry', 'stuck')
+       OR (j.status = 'pending' AND j.last_error IS NOT NULL)
+    ORDER BY j.status = 'pending', j.status, j.first_seen_at, j.job_id, j.chat LIMIT p_limit;
 $$;
 
 -- A chat's places are a row of their own, kind 'places'; what was held back one of kind
