@@ -187,8 +187,7 @@ class Deliverer:
         for chat in [*ordered, *self.turns]:
             if chat in done:
                 continue
-            to = self.destinations.to_of(chat)
-            channel = self.channels.of(to)
+            channel = self.channels.of(to := self.destinations.to_of(chat))
             if not self.channels.reaches(to) or holds.until(chat, channel.name) is not None:
                 done.add(chat)
                 continue
@@ -204,8 +203,8 @@ class Deliverer:
                 if not self.turns.served(chat, len(batch)):
                     done.add(chat)  # its messages_per_day: the rest wait for tomorrow
                 return batch
-            why = Failure.unsent(verdict.why)
-            self.store.outbox.mark_failed(batch[0].retry_key, self.worker, why)
+            unsent = Failure.unsent(verdict.why)  # what holds it, for status to say
+            self.store.outbox.mark_failed(batch[0].retry_key, self.worker, unsent)
             done.add(chat)
             report.held = self.store.outbox.count_pending()
         return []

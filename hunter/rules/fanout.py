@@ -35,6 +35,7 @@ from hunter.rules.filters import (
 from hunter.rules.held import layer_of
 from hunter.rules.listing import Listing
 from hunter.rules.roles import (
+    PARTS,
     families_in,
     forms,
     in_other_words,
@@ -42,7 +43,7 @@ from hunter.rules.roles import (
     title_words,
 )
 from hunter.rules.taste import SHARED_LEAST, bag, taste
-from hunter.rules.title_parts import TEXT_HEAD, generic
+from hunter.rules.title_parts import TEXT_HEAD, for_learners, generic
 
 Judge = tuple[str, FilterConfig, Mapping[str, datetime]]  # a chat, its rules, its mutes
 
@@ -109,12 +110,13 @@ class _OtherWords:
         if number is None:
             number = self._forms[index] = len(self._needed)
             needed, phrase, joined = index
-            self._needed.append(1 if phrase else len(needed))
+            parts = phrase.split(PARTS) if phrase else []  # a Thai phrase's parts, each found
+            self._needed.append(len(parts) if phrase else len(needed))
             self._holders.append([])
-            for word in [phrase] if phrase else needed:
+            for word in parts or needed:
                 (self._by_join if joined else self._by_word).setdefault(word, []).append(number)
-            if phrase and phrase not in words:
-                words[phrase] = _Edges(False, False)
+            for part in parts:
+                words.setdefault(part, _Edges(False, False))
         return number
 
     def candidates(self, title: str, spans: Mapping[str, Sequence[tuple[int, int]]]) -> set[int]:
@@ -335,6 +337,8 @@ def _verdict(
     of which `hit` hit: theirs, unless the listing is no job of the chat's all the same
     (filters.not_its_own: None), shared by every chat the same words hit; when none hit, the
     first of their forms the title says (_otherwise)."""
+    if for_learners(listing.title, rules.include):  # judge()'s: no learner's place asked for
+        return None
     live = tuple(word for word, folded in include if folded in hit)
     if not live:
         return _otherwise(listing, tuple(word for word, _folded in include))

@@ -19,6 +19,7 @@ from hunter.rules.pay import describe_terms, floor_for
 from hunter.rules.roles import NEAR, Form, families_in, family_of_title, in_other_words, trades_of
 from hunter.rules.stacks import chat_stacks, in_another_stack, stacks_of
 from hunter.rules.taste import Taste, taste
+from hunter.rules.title_parts import for_learners
 
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 
@@ -114,6 +115,8 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     under = under_floor(listing, rules)
     if under:
         return Judgement(False, under)
+    if rules.include and for_learners(listing.title, tuple(rules.include)):
+        return Judgement(False, LEARNERS)
     # The layers (places, languages, taps) judge only what the words bring (or would bring,
     # for a 👍): a listing none of the chat's words hits says so, not where it is.
     liking = taste(rules.taps, rules.include) if rules.taps else None
@@ -137,6 +140,9 @@ def judge(listing: Listing, rules: FilterConfig, muted: Collection[str] = frozen
     if found:
         return Judgement(False, f"matches only muted keywords: {', '.join(found)}")
     return Judgement(False, "no include keyword")
+
+
+LEARNERS = "an internship or apprenticeship: none of your words asks for one"
 
 
 def not_its_own(listing: Listing, rules: FilterConfig, live: tuple[str, ...]) -> str:

@@ -61,8 +61,9 @@ class Form:
     joined: bool = False
 
     def said_by(self, title: str) -> bool:
-        if self.phrase:
-            return self.phrase in title.casefold()
+        if self.phrase:  # each of its parts, in any order: "ขาย มือถือ", "机械设计 实习"
+            folded = title.casefold()
+            return all(part in folded for part in self.phrase.split(PARTS))
         if self.joined:
             return self.words <= title_joins(title)
         if not self.words <= title_words(title):
@@ -129,7 +130,12 @@ def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
     title anywhere, minding its ignore_within traps: it has no other form)."""
     folded = keyword.casefold()
     if _THAI.search(folded):
-        return (Form(keyword, family, phrase=folded),) if family else ()
+        if family:
+            return (Form(keyword, family, phrase=folded),)
+        parts = folded.split()  # a chat's own words apart by a space: each, in any order
+        if len(parts) > 1 and all(_THAI.search(part) for part in parts):
+            return (Form(keyword, family, phrase=PARTS.join(parts)),)
+        return ()
     found = words_of(folded)
     if len(found) == 1:  # a chat's own word is sought only spelt in two (Form.joined)
         return (Form(keyword, family, frozenset(found), joined=not family),)
@@ -161,6 +167,7 @@ _JOINING = frozenset(
 
 
 NEAR = "near:"  # a Form's family when it is a neighbour of the family that follows
+PARTS = "\x00"  # between the parts of a Thai or Chinese keyword's phrase, found apart
 
 
 @lru_cache(maxsize=1)

@@ -90,3 +90,23 @@ def generic(title: str) -> bool:
         return rest in _GENERIC_SCRIPTS
     said = [w for w in words_of(folded) if w not in _EMPTY and not w.isdigit()]
     return bool(said) and all(w in _GENERIC for w in said)
+
+
+# A learner's place, in the boards' languages: an internship, an apprenticeship, a working
+# student's job ("Lehre zum Koch", "ฝึกงาน ตำแหน่ง Data Engineer", "实习生")
+_LEARNER = re.compile(
+    r"\b(?:interns?|internships?|trainees?|apprentices?|apprenticeships?|praktikant(?:in)?"
+    r"|praktikum|werkstudent(?:in)?|stagiaire|lehre|lehrling|ausbildung(?:splatz)?|azubi"
+    r"|becari[oa]|prácticas|estágio|estagiári[oa]|stażysta|staż|stagista|tirocinio)\b"
+    r"|ฝึกงาน|实习",
+    re.IGNORECASE,
+)
+_STUDENT = re.compile(r"\bstudent|\bstudium\b|นักศึกษา|学生", re.IGNORECASE)
+
+
+def for_learners(title: str, include: tuple[str, ...]) -> bool:
+    """Whether `title` is a learner's place (an internship, an apprenticeship) that none of a
+    chat's words asks for: a cook is not sent "Lehre zum Koch", a data scientist no "ฝึกงาน"."""
+    if not _LEARNER.search(title):
+        return False
+    return not any(_LEARNER.search(word) or _STUDENT.search(word) for word in include)

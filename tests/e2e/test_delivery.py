@@ -191,7 +191,12 @@ def test_monthly_limit_waits_without_burning_attempts(setup: Setup) -> None:
         assert result.returncode == 0, result.stderr
         assert result.stderr.count("monthly message limit") == 1  # one warning per poll
     status = setup.status()
-    assert status["outbox"]["pending"] == 3 and status["rows"] == []
+    assert status["outbox"]["pending"] == 3
+    # Waiting, attempts unspent, and status says why
+    assert [(r["status"], r["attempts"]) for r in status["rows"]] == [("pending", 0)] * 3
+    assert all("monthly message limit" in r["last_error"] for r in status["rows"])
+    said = setup.run("status").stdout
+    assert "chat owner waits: LINE's monthly message limit is reached" in said, said
     setup.line.quota_exhausted = False
     assert setup.run("run", "--once").returncode == 0
     assert_once(setup.line, titles)

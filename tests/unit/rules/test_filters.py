@@ -85,3 +85,31 @@ def test_a_word_only_in_the_text_of_another_trades_title_is_no_hit(
     assert bool(Fanout([("chat", rules, {})]).judge(listing(title, text))) is matched
     if not matched:
         assert "is only in its text, and its title is of" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("title", "include", "matched"),
+    [
+        # A learner's place is for whoever asks for one (issue 69: a cook was sent "Lehre zum
+        # Koch", a data scientist "ฝึกงาน ตำแหน่ง Data Engineer", a nurse an Ausbildungsplatz)
+        ("Lehre zum Koch (m/w/d)", ("Koch", "Sous Chef"), False),
+        ("ฝึกงาน ตำแหน่ง Data Engineer", ("data engineer",), False),
+        ("Software Engineer Intern", ("software engineer",), False),
+        ("Lehre zum Koch (m/w/d)", ("Koch", "Lehrstelle", "Lehre"), True),
+        ("ฝึกงาน ตำแหน่ง Data Engineer", ("data engineer", "ฝึกงาน"), True),
+        ("机械设计实习生", ("机械设计 实习",), True),
+        ("Software Engineer Intern", ("software engineer", "student job"), True),
+        ("International Sales Manager", ("sales manager",), True),  # no intern in it
+    ],
+)
+def test_an_internship_or_apprenticeship_is_for_a_chat_that_asks_for_one(
+    title: str, include: tuple[str, ...], matched: bool
+) -> None:
+    from hunter.rules.fanout import Fanout
+
+    rules = FilterConfig(include=include)
+    verdict = judge(listing(title), rules)
+    assert verdict.matched is matched, verdict
+    assert bool(Fanout([("chat", rules, {})]).judge(listing(title))) is matched
+    if not matched:
+        assert verdict.reason == "an internship or apprenticeship: none of your words asks for one"

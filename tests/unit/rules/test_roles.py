@@ -49,6 +49,9 @@ def both(listing: Listing, rules: FilterConfig) -> tuple[bool, str, str, str]:
         ("specjalista ds. bezpieczeństwa", "Specjalista Bezpieczeństwa IT"),
         ("responsable de la sécurité", "Responsable Sécurité Informatique"),
         ("java engineer", "Java/Kotlin Backend Engineer"),  # "/" between stacks, one role
+        # Thai and Chinese words apart by a space: each, anywhere (issue 69's people typed so)
+        ("ขาย มือถือ", "รับสมัครพนักงานขายมือถือ ประจำสาขา"),
+        ("机械设计 实习", "机械设计实习生（北京）"),
         ("backend developer", "Developer (Frontend/Backend)"),
     ],
 )
@@ -179,6 +182,7 @@ def test_a_thumbs_up_of_it_support_in_bangkok_brings_technical_support_in_bangko
         (("customer support",), "Customer Marketing Manager"),
         # a title of two roles joined by "/" names each whole: no data engineer here
         (("data engineer",), "Senior Data Scientist/Risk Engineer - Financial Crime"),
+        (("ขาย มือถือ",), "ช่างซ่อมมือถือ"),  # one of its parts only
     ],
 )
 def test_a_job_none_of_its_words_kinds_or_taps_bring_stays_out(
