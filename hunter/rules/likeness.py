@@ -302,6 +302,9 @@ def _in_two_languages(a: Likeness, b: Likeness) -> Sameness | None:
         return Sameness(True, (*said, f"{shared} names the same"))
     if role := one_role(a.title, b.title, a.names, b.names):
         return Sameness(True, (*said, f"both titled {role}"))
+    # One employer's pay, stated alike on both sides, at one place and rank: one ad translated
+    if a.pay and b.pay and a.pay[0] == b.pay[0] and a.pay[2:] == b.pay[2:]:
+        return Sameness(True, (*said, "the same pay stated"))
     return None
 
 

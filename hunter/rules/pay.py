@@ -116,7 +116,7 @@ _PERIOD_IN_TEXT = {  # period: (nouns after per, a, /, ต่อ; adjectives; Th
     ),
 }
 _PERIOD_TEXT = _Pattern(  # one pass for all five; a group per period and form ("month_n")
-    r"(?:\b(?:per|an?|pro|al|por|par|im|na)\s+|/\s*|ต่อ\s*)(?:"
+    r"(?:\b(?:per|an?|pro|al|por|par|im|na)\s+|\b(?:de|à)\s+l['\u2019]\s*|/\s*|ต่อ\s*)(?:"
     + "|".join(f"(?P<{p}_n>{nouns})" for p, (nouns, _a, _t) in _PERIOD_IN_TEXT.items())
     + r")(?![A-Za-z])|\b(?:"
     + "|".join(f"(?P<{p}_a>{adjectives})" for p, (_n, adjectives, _t) in _PERIOD_IN_TEXT.items())
@@ -163,6 +163,8 @@ def _amount_of(match: re.Match[str]) -> int | None:
     written = match.group(1)
     if _DOTTED().fullmatch(written):
         digits = written.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"\d+,\d{1,2}", written.strip()):  # "22,50 $ de l'heure": cents
+        digits = written.strip().replace(",", ".")
     else:
         digits = re.sub(r"[,\s]", "", written)
     try:

@@ -579,6 +579,32 @@ def test_one_job_posted_in_two_languages_is_one_job() -> None:
     assert english.names == german.names  # the names are what a translation keeps
 
 
+def test_one_employers_ad_in_two_languages_at_one_pay_is_one_job() -> None:
+    """Issue 69's pairs: a Montréal warehouse's evening shift in French and in English, one
+    pay stated on both, nothing else shared a translation keeps. Another pay is another job."""
+    fr = (
+        "Distributions Boréal, distributeur de produits d'épicerie fine, cherche un préposé "
+        "à l'entrepôt pour le quart de soir : réception, préparation des commandes, chariot."
+    )
+    en = (
+        "Distributions Boréal, a fine-food distributor, is looking for a warehouse associate "
+        "for the evening shift: receiving, order picking and loading, forklift an asset."
+    )
+    place, company = "Montréal, QC", "Distributions Boréal inc."
+    french = job(
+        title="Préposé(e) à l'entrepôt - quart de soir", summary=fr, company=company,
+        location=place, budget=22, currency="USD", period="hour",
+    )  # fmt: skip
+    english = job(
+        title="Warehouse Associate - Evening Shift", summary=en, company=company,
+        location=place, budget=22, currency="USD", period="hour",
+    )  # fmt: skip
+    verdict = same_job(english, french)
+    assert verdict.same and "the same pay stated" in str(verdict), verdict
+    night = replace(english, pay=("USD", "hour", 25, 25))
+    assert not same_job(night, french).same
+
+
 # Made-up texts of one employer's job at one place in two languages
 FELDMARK_EN = (
     "Feldmark builds software for farms. As a backend engineer you build REST services "

@@ -52,6 +52,11 @@ from hunter.words.details import money
         ("R$ 8.000 por mês", ("USD", ""), (8000, None, "BRL", "month")),
         ("25 € por hora", ("USD", ""), (25, None, "EUR", "hour")),
         ("$1.5k", ("USD", ""), (1500, None, "USD", "")),  # a decimal point stays one
+        # Cents after a comma, and French's hour (issue 69: "22,50 $" was 2,250 dollars)
+        ("22,50 $ de l'heure", ("USD", ""), (22, None, "USD", "hour")),
+        ("30 € à l’heure", ("USD", ""), (30, None, "EUR", "hour")),
+        ("12,5k €", ("USD", ""), (12500, None, "EUR", "")),
+        ("15,000 บาท", ("USD", ""), (15000, None, "THB", "")),  # three digits: thousands
     ],
 )
 def test_pay_texts_keep_their_currency_and_period(
