@@ -375,7 +375,7 @@ def place_parts(location: str) -> tuple[str, ...]:
     if _TIME_ZONES.fullmatch(location.removeprefix(REMOTE_SAID).strip()):
         return ()  # whom a remote job takes by its hours ("UTC-5 to UTC-3"): no place
     parts = []
-    for part in re.split(r"[,/;|]| - |\+", location.removeprefix(REMOTE_SAID)):
+    for part in re.split(r"[,/;|]| - |\+|\s(?:or|oder)\s", location.removeprefix(REMOTE_SAID)):
         words = [_COUNTRY.get(w, w) for w in _plain(part).split()]
         words = [w for w in words if w not in _PLACE_NOISE and not w.isdigit()]
         if words:

@@ -132,6 +132,10 @@ def test_places_remote_or_unstated_are_none_and_countries_one_language() -> None
     # Whom a remote job takes by its hours is no place: "Americas" and "UTC-5 to UTC-3" agree
     assert place_parts("UTC-5 to UTC-3") == place_parts("CET +/- 3 hours") == ()
     assert place_parts("Remote: UTC+7") == ()
+    # "or" between two places is a list of them (issue 69: HN's monthly re-post wrote
+    # "Amsterdam or REMOTE (EU)", then "Amsterdam / Remote (EU)")
+    assert place_parts("Amsterdam or REMOTE (EU)") == place_parts("Amsterdam / Remote (EU)")
+    assert place_parts("Amsterdam or REMOTE (EU)") == ("amsterdam", "remote eu")
 
 
 @pytest.mark.parametrize(
