@@ -103,25 +103,35 @@ def company_key(company: str) -> str:
     """The employer or client without its legal form, nor the words after its name that say
     its trade: "Avanade Inc." is "avanade", "HITS.nrw Körperschaft des öffentlichen Rechts"
     "hits nrw", "Solvia Tecnología, S.L." and "Solvia Tech" "solvia". A name in Chinese is its
-    own words without its city, trade and legal form: "深圳微澜科技有限公司" and "Weilan Tech
-    微澜科技" are "微澜"."""
+    own words without its city, trade and legal form: "深圳微澜科技有限公司" is "微澜", and
+    "Weilan Tech 微澜科技", a name in two scripts, "weilan|微澜" (companies_agree takes either)."""
     text = _plain(company)
     for form in _LEGAL_PHRASES:
         text = text.replace(form, " ")
     text = re.sub(r"\b([a-z]) (?=[a-z]\b)", r"\1", text)  # "S.L.", "S.A.": "sl", "sa"
-    if (han := _han_core(text)) is not None:
-        return han
+    han = _han_core(text)
     words = [w for w in text.split() if w not in _LEGAL and w not in _LEGAL_SHORT]
     # "Kessler & Vogt" and "Kessler und Vogt": "and" between two names, in any language
     words = [w for n, w in enumerate(words) if not (0 < n < len(words) - 1 and w in _AND)]
     latin = [w for w in words if _LATIN_WORD.fullmatch(w)]
+    if han is not None:  # "Weilan Tech 微澜科技": its Latin name too, "weilan|微澜"
+        named = _name(latin) if len("".join(latin)) >= 3 else ""
+        return f"{named}{ALSO}{han}" if named else han
     if latin and len(latin) < len(words) and len("".join(latin)) >= 3:
         words = latin  # "Sandpiper Beach Resort แซนด์ไพเพอร์ บีช รีสอร์ท": its name twice
-    # "Việt Nam", "Nestlé": as often written without their marks (a Thai name's are letters)
+    return _name(words)
+
+
+def _name(words: list[str]) -> str:
+    """A name's words without the trade after them, and as often written without their marks
+    ("Việt Nam", "Nestlé"; a Thai name's marks are letters)."""
     words = [unmarked(w) if _LATIN_WORD.fullmatch(w) else w for w in words]
     while len(words) > 1 and words[-1] in _TRADE_WORDS:
         words.pop()
     return " ".join(words)
+
+
+ALSO = "|"  # between a name's two scripts in its key: "weilan|微澜" (likeness.companies_agree)
 
 
 _LATIN_WORD = re.compile(r"[a-z0-9\u00c0-\u024f\u1e00-\u1eff]+")

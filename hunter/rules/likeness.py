@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 
-from hunter.rules.employer_key import company_key
+from hunter.rules.employer_key import ALSO, company_key
 from hunter.rules.job_keys import moved_to, place_parts, split_title, title_key
 from hunter.rules.languages_apart import names_of, one_role, ranks, translated
 from hunter.rules.listing import Listing
@@ -231,6 +231,12 @@ def companies_agree(a: str, b: str) -> bool:
     "acme robotics": a division, or the name in full; "harbourview cx", "harbourviewcx
     philippines"), or but for a plural's "s" ("deccan lifeline hospital", "... hospitals"). A
     wrong merge loses nothing: the copy's link shows on the first alert."""
+    if ALSO in a or ALSO in b:  # a name in two scripts: either of its names
+        return any(_one_name(x, y) for x in a.split(ALSO) for y in b.split(ALSO))
+    return _one_name(a, b)
+
+
+def _one_name(a: str, b: str) -> bool:
     if a == b or a.replace(" ", "") == b.replace(" ", ""):
         return True
     short, long = sorted((a.split(), b.split()), key=lambda words: len("".join(words)))

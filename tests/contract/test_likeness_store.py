@@ -172,6 +172,22 @@ def test_one_employers_other_names_are_looked_up_too(store: Store) -> None:
     assert found.earlier == ()  # two letters name no employer's start
 
 
+def test_a_name_in_two_scripts_is_looked_up_under_either(store: Store) -> None:
+    """Issue 69's pairs: Indeed China writes "云帆机器人 Yunfan Robotics", LinkedIn "Yunfan
+    Robotics", a Chinese board "深圳云帆机器人有限公司": one employer, whichever came first."""
+    title = "嵌入式软件工程师 (Embedded Software Engineer)"
+    store.likeness.note(pairs(job("indeed:1", title, "云帆机器人 Yunfan Robotics")), T0, T0)
+    later = T0 + timedelta(hours=1)
+    for n, other in enumerate(("Yunfan Robotics", "深圳云帆机器人有限公司"), start=2):
+        found = store.likeness.note(pairs(job(f"linkedin:{n}", title, other)), T0, later)
+        assert [e.job_id for e in found.earlier][:1] == ["indeed:1"], other
+    store.likeness.note(pairs(job("boss:5", "数据工程师", "深圳微光科技有限公司")), T0, T0)
+    found = store.likeness.note(
+        pairs(job("indeed:6", "数据工程师", "Weilan Tech 微澜科技")), T0, later
+    )
+    assert found.earlier == ()  # another employer's two names
+
+
 ITALIAN = (
     "Cerchiamo un Senior IT Security Architect. Responsabilità: definire gli standard di IT "
     "Security Architecture, garantire la conformità a PCI-DSS e NIST CSF, progettare sistemi "

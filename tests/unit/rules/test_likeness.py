@@ -360,6 +360,9 @@ def test_a_title_that_adds_where_or_how_the_job_is_done_is_one_job(
         ("Solvia Tecnología, S.L.", "Solvia Tech", True),  # the trade after the name
         ("深圳微澜科技有限公司", "Weilan Tech 微澜科技", True),  # Shenzhen's Weilan, Ltd.
         ("深圳微澜科技有限公司", "深圳微光科技有限公司", False),
+        ("云帆机器人 Yunfan Robotics", "Yunfan Robotics", True),  # a name in two scripts
+        ("Weilan Tech 微澜科技", "Weilan Tech", True),
+        ("Weilan Tech 微澜科技", "Weiguang Tech 微光科技", False),
         ("Harbourview CX", "HarbourviewCX Philippines Inc.", True),  # spaces aside, then words
         ("Sandpiper Beach Resort แซนด์ไพเพอร์ บีช รีสอร์ท", "Sandpiper Beach Resort", True),
         ("Công ty TNHH Tanaka Seiki Việt Nam", "Tanaka Seiki Vietnam", True),  # "Ltd.", marks

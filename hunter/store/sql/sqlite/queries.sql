@@ -710,13 +710,16 @@ WHERE l.job_id IN (
           SELECT x.job_id FROM hunter_likeness x
           WHERE a.company <> '' AND x.title = a.title AND x.seen_at >= :since
             AND coalesce(json_extract(x.likeness, '$.company'), '') NOT IN ('', a.company)
-            AND min(length(replace(json_extract(x.likeness, '$.company'), ' ', '')),
-                    length(replace(a.company, ' ', ''))) >= 3
-            AND (substr(replace(json_extract(x.likeness, '$.company'), ' ', ''), 1,
-                        length(replace(a.company, ' ', ''))) = replace(a.company, ' ', '')
-                 OR substr(replace(a.company, ' ', ''), 1,
-                           length(replace(json_extract(x.likeness, '$.company'), ' ', '')))
-                    = replace(json_extract(x.likeness, '$.company'), ' ', ''))
+            AND ((min(length(replace(json_extract(x.likeness, '$.company'), ' ', '')),
+                      length(replace(a.company, ' ', ''))) >= 3
+                  AND (substr(replace(json_extract(x.likeness, '$.company'), ' ', ''), 1,
+                              length(replace(a.company, ' ', ''))) = replace(a.company, ' ', '')
+                       OR substr(replace(a.company, ' ', ''), 1,
+                                 length(replace(json_extract(x.likeness, '$.company'), ' ', '')))
+                          = replace(json_extract(x.likeness, '$.company'), ' ', '')))
+                 -- a name in two scripts is "latin|汉字": either of its names (employer_key)
+                 OR instr(json_extract(x.likeness, '$.company'), '|' || a.company) > 0
+                 OR instr(a.company, '|' || json_extract(x.likeness, '$.company')) > 0)
             AND x.job_id NOT IN (SELECT value FROM json_each(:ids))
           ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32)
       UNION

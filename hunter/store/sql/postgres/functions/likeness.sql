@@ -52,10 +52,15 @@ LANGUAGE sql SET enable_bitmapscan = off AS $$
             SELECT x.job_id, x.source, x.title, x.likeness, x.seen_at FROM hunter_likeness x
             WHERE a.company <> '' AND x.title = a.title AND x.seen_at >= p_since
               AND coalesce(x.likeness->>'company', '') NOT IN ('', a.company)
-              AND least(length(replace(x.likeness->>'company', ' ', '')),
-                        length(replace(a.company, ' ', ''))) >= 3
-              AND (starts_with(replace(x.likeness->>'company', ' ', ''), replace(a.company, ' ', ''))
-                   OR starts_with(replace(a.company, ' ', ''), replace(x.likeness->>'company', ' ', '')))
+              AND ((least(length(replace(x.likeness->>'company', ' ', '')),
+                          length(replace(a.company, ' ', ''))) >= 3
+                    AND (starts_with(replace(x.likeness->>'company', ' ', ''),
+                                     replace(a.company, ' ', ''))
+                         OR starts_with(replace(a.company, ' ', ''),
+                                        replace(x.likeness->>'company', ' ', ''))))
+                   -- a name in two scripts is "latin|汉字": either of its names (employer_key)
+                   OR strpos(x.likeness->>'company', '|' || a.company) > 0
+                   OR strpos(a.company, '|' || (x.likeness->>'company')) > 0)
               AND x.job_id NOT IN (SELECT f.job_id FROM fresh f)
             ORDER BY x.seen_at DESC, x.job_id DESC LIMIT 32) c
         UNION
