@@ -394,6 +394,28 @@ def test_line_setup_twice_leaves_one_default_rich_menu(chat: Chat) -> None:
     assert "LINE webhook: LINE_CHANNEL_SECRET is set" in checked.stdout
 
 
+def test_line_setup_behind_a_wifi_login_page_says_so_in_one_line(
+    tmp_path: Path, board: Board
+) -> None:
+    """A new user's find: an answer LINE never gives (a captive portal's page, 200 in HTML)
+    ended `hunter line setup` in a traceback of the SDK's models."""
+    write_config(tmp_path, [html_source("b", "https://board.test/jobs")])
+    portal = "<html><body>Welcome to the hotel Wi-Fi</body></html>"
+    board.serve("/v2/bot/richmenu/list", portal)
+    env = base_env(
+        tmp_path,
+        LINE_CHANNEL_ACCESS_TOKEN="a-token",
+        LINE_TO="U" + "4af49806294af49806294af4980629ab",
+        HUNTER_LINE_API_URL=board.url,
+    )
+    result = run_hunter(tmp_path, "line", "setup", env=env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "hunter: the answer to the rich menu set-up is not LINE's (a proxy or a Wi-Fi login "
+        "page in the way?); check HUNTER_LINE_API_URL, or run it again from another network"
+    ]
+
+
 def test_line_setup_with_a_rejected_token_says_so_in_one_line(
     tmp_path: Path, line: LineStandIn
 ) -> None:

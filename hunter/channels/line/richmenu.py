@@ -137,7 +137,16 @@ def setup(token: str, api_url: str) -> tuple[str, bool]:
         raise LineError(f"LINE refused the rich menu set-up: HTTP {exc.status}") from None
     except (urllib3.exceptions.HTTPError, OSError) as exc:  # MaxRetryError: not an OSError
         raise LineError(f"cannot reach LINE: {unreached(exc)}") from None
+    except ValueError:  # the SDK's model refused the answer (pydantic's error is a ValueError)
+        raise LineError(NOT_LINES) from None
     return str(menu_id), created
+
+
+# An answer LINE's API never gives: a proxy's or a captive portal's page, at HUNTER_LINE_API_URL
+NOT_LINES = (
+    "the answer to the rich menu set-up is not LINE's (a proxy or a Wi-Fi login page in the "
+    "way?); check HUNTER_LINE_API_URL, or run it again from another network"
+)
 
 
 def default_menu(token: str, api_url: str) -> str | None:
@@ -154,3 +163,5 @@ def default_menu(token: str, api_url: str) -> str | None:
         raise LineError(f"LINE's rich menu check failed: HTTP {exc.status}") from None
     except (urllib3.exceptions.HTTPError, OSError) as exc:  # MaxRetryError: not an OSError
         raise LineError(f"cannot reach LINE: {unreached(exc)}") from None
+    except ValueError:
+        raise LineError(NOT_LINES) from None
