@@ -207,6 +207,12 @@ def _untrusted(exc: httpx.ConnectError) -> str:
     return f": its certificate is not trusted ({why or 'verification failed'})"
 
 
+CHALLENGED = (
+    "the site shows a bot check (Cloudflare's challenge page), which hunter cannot pass; read "
+    "the board's feed or API instead if it has one (a preset: docs/sources.md)"
+)
+
+
 def _error_said(response: httpx.Response, deadline: Deadline) -> str:
     """What a refusal's JSON body says ("You must be authenticated ..."), read within
     ERROR_BYTES; "" when it is no JSON or says nothing."""
@@ -238,6 +244,11 @@ def _answer(response: httpx.Response, got: Fetched, deadline: Deadline) -> None:
     if response.status_code >= 400:
         host = response.url.host  # never the url's user:password@, nor its query
         got.error = f"HTTP {response.status_code} from {host}"
+        # Cloudflare marks a challenge page so, whatever its kind ("Detect a Challenge Page
+        # response", developers.cloudflare.com): a browser's check no program passes
+        if response.headers.get("cf-mitigated") == "challenge":
+            got.error += f": {CHALLENGED}"
+            return
         said = _error_said(response, deadline)
         if said:
             got.error += f": {said}"

@@ -142,3 +142,20 @@ def test_a_plain_http_read_loads_no_asyncio_and_reads_over_httpx_own_transport(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["2 None", "httpcore h11"]
+
+
+def test_a_bot_check_page_says_so_and_what_to_read_instead(board: Board) -> None:
+    """A new user's find: a board behind Cloudflare's challenge said "HTTP 403" and no more.
+    Cloudflare marks every challenge page with `cf-mitigated: challenge` (its docs, "Detect a
+    Challenge Page response"); a plain 403 stays a plain 403."""
+    page = "<html><title>Just a moment...</title></html>"
+    checked = board.serve("/jobs", page, status=403, headers={"cf-mitigated": "challenge"})
+    refused = board.serve("/other", page, status=403)
+    reads = read_sources(sources(html_source("cf", checked), html_source("no", refused)), {}, 5, T0)
+    host = checked.split("//")[1].split("/")[0].split(":")[0]
+    assert reads[0].error == (
+        f"HTTP 403 from {host}: the site shows a bot check (Cloudflare's challenge page), "
+        "which hunter cannot pass; read the board's feed or API instead if it has one (a "
+        "preset: docs/sources.md)"
+    )
+    assert reads[1].error == f"HTTP 403 from {host}"
