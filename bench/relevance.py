@@ -107,9 +107,9 @@ def table(which: str) -> list[str]:
         ),
         "blind 5": (
             "The project's set judged at the start of the stop after blind4.json's "
-            "(tests/fixtures/relevance/blind5.json), measured at that stop's start and end "
-            "only, in aggregate; never read listing by listing, never tuned on; few listings "
-            "suit its people, a rough check"
+            "(tests/fixtures/relevance/blind5.json), measured at that stop's start (0.55 / "
+            "0.68) and end (0.58 / 0.70) only, in aggregate; never read listing by listing, "
+            "never tuned on; few listings suit its people, a rough check"
         ),
         "others": (
             "The set judged by another hand (../shared/fixtures/relevance-people), never tuned "
