@@ -123,6 +123,14 @@ _ASKED = re.compile(
 _THAI_ASKED = re.compile("ภาษา(" + "|".join(n for n in NAMES if not n.isascii()) + ")")
 
 
+# A kitchen's titles, where a language's name set apart is its cuisine's
+_KITCHEN = re.compile(
+    r"\b(?:chef|cook|koch|köchin|cuisinier|cuisinière|cocinero|cocinera|cuoco|kok|kucharz"
+    r"|cuisine|kitchen|küche|restaurant|baker|pastry|sushi)\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def asked_in(title: str) -> tuple[frozenset[str], ...]:
     """The languages `title` asks for, each ask as the codes any one of which will do
@@ -131,6 +139,8 @@ def asked_in(title: str) -> tuple[frozenset[str], ...]:
     asks: list[frozenset[str]] = []
     bilingual = re.search(r"\bbilingual\b", title, re.IGNORECASE)  # "(Chinese/English)": both
     for match in _ASKED.finditer(title):
+        if match.group(3) and _KITCHEN.search(title):
+            continue  # "Chef de Partie (Italian)": a cuisine, no language asked
         said = match.group(1) or match.group(2) or match.group(3)
         names = re.findall(_NAME, said, re.IGNORECASE)
         codes = [_ASKABLE[n.casefold()] for n in names]

@@ -94,6 +94,8 @@ def test_the_index_leaves_out_what_a_chat_cannot_read_for_that_chat_only() -> No
         ("Translator - German / English", [{"de", "en"}]),
         ("English Teacher - Thailand", []),  # what is taught, and where
         ("Head of Sales - Dutch market", []),  # a market, no ask
+        ("Chef de Partie (Italian)", []),  # a cuisine, no ask
+        ("Sous Chef - Japanese", []),
         ("Bilingual Customer Support (Chinese/English)", [{"zh"}, {"en"}]),  # both, a bilingual
     ],
 )
