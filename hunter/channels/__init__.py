@@ -175,11 +175,12 @@ def open_channels(
     answers: dict[str, bool] = {}
     joins = joining(env, config)
     for kind in KINDS:
-        found = settings(env, config, kind)
         tos = chats_on(config, kind)
         if not tos and kind in joins:  # its subscribers' chats need it, whatever hunter.toml says
             tos = [ChatConfig("subscribers", kind.prefix, {})]
-        try:
+        found = None
+        try:  # its settings too: a Discord chat's webhook not set stops a run, not a look
+            found = settings(env, config, kind)
             channel = kind.open(found, tos, bool(config.chats), deadline)
         except ConfigError as exc:
             if not looking:

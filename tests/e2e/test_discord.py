@@ -303,3 +303,17 @@ def test_status_says_why_a_chat_waits_when_its_channel_cannot_be_reached(
     run(tmp_path, dc_env)  # within reach again: sent, and status says nothing of it
     assert discord.titles() == ["python a"]
     assert "waits:" not in run(tmp_path, dc_env, "status").stdout
+
+
+def test_status_reads_without_a_discord_chats_webhook_and_says_what_to_set(
+    tmp_path: Path, board: Board, line: LineStandIn, discord: DiscordStandIn, dc_env: dict
+) -> None:
+    """A new user's find: `hunter status`, which only reads, stopped for want of
+    DISCORD_WEBHOOK_TEAM, set only where hunter runs. A run still stops for it."""
+    prime_then_post(tmp_path, board, dc_env, ["python a"])
+    missing = {k: v for k, v in dc_env.items() if k != "DISCORD_WEBHOOK_TEAM"}
+    status = run_hunter(tmp_path, "status", env=missing)
+    assert status.returncode == 0, status.stderr
+    assert "DISCORD_WEBHOOK_TEAM is not set" in status.stdout, status.stdout
+    ran = run_hunter(tmp_path, "run", "--once", env=missing)
+    assert ran.returncode == 2 and "DISCORD_WEBHOOK_TEAM is not set" in ran.stderr
