@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from hunter import channels
 from hunter.app.service import Hunter, prune_store, utcnow, worker_name
 from hunter.app.stopping import SignalStop
-from hunter.errors import ChannelError, ConfigError, RunError
+from hunter.errors import ChannelError, ConfigError, RunError, meant
 from hunter.logs import json_logs
 from hunter.poll.poller import Poller
 from hunter.redact import redact
@@ -455,8 +455,13 @@ def tuning(args: argparse.Namespace, load: Loader) -> int:
     if args.chat is not None:
         chat = OWNER if args.chat in OWNER_NAMES else args.chat
         if chat != OWNER and destinations.chat_named(chat) is None:
-            names = ", ".join([OWNER_NAME, *(c.name for c in config.chats)])
-            raise ConfigError(f"no chat named {args.chat!r}; the chats are {names}")
+            # the owner's only where one is set (a new user's Discord-only setup had none)
+            owned = [OWNER_NAME] if destinations.owner is not None else []
+            known = [*owned, *(c.name for c in config.chats)]
+            raise ConfigError(
+                f"no chat named {args.chat!r}{meant(args.chat, known)}; the chats are "
+                f"{', '.join(known)}"
+            )
     with open_store(env, create=False) as store:
         rules = store.chat.rules(utcnow())
         shown = {name or OWNER_NAME: r for name, r in rules.items() if r.changed}

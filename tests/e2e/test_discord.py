@@ -280,6 +280,13 @@ def test_a_hyphenated_channel_name_reads_its_webhook_from_its_variable(
     # A new user's find: with no owner, every poll said "0 new matching (+1 for the other
     # chats)", as if nothing matched
     assert "1 new matching for the chats" in sent.stderr
+    # ... and `hunter tuning --chat` named an "owner" chat there is none of
+    asked = run_hunter(tmp_path, "tuning", "--chat", "desing-team", env=hooked)
+    assert asked.returncode == 2
+    assert asked.stderr.strip() == (
+        "hunter: no chat named 'desing-team' (did you mean 'design-team'?); the chats are "
+        "design-team"
+    )
     missing = run_hunter(tmp_path, "check", env=env)
     assert missing.returncode == 2 and "DISCORD_WEBHOOK_DESIGN_TEAM is not set" in (
         missing.stdout + missing.stderr
