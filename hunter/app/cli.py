@@ -176,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(args: argparse.Namespace) -> tuple[Config, Environment]:
+def _load(args: argparse.Namespace, looking: bool = False) -> tuple[Config, Environment]:
     from hunter import channels
 
     env = read_environment(os.environ)
@@ -184,9 +184,7 @@ def _load(args: argparse.Namespace) -> tuple[Config, Environment]:
     try:
         channels.read_all(env, config)  # every channel's keys and every [[chats]]'s to, checked
     except ConfigError:
-        # `hunter status` only reads: a channel's key not set where it is run (a webhook's
-        # URL set only on the host) is said in its report, not a stop (a new user's find)
-        if args.command != "status":
+        if not looking:  # a command that only reads says it in its report (commands.Loader)
             raise
     return config, env
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
-from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from hunter import channels
 from hunter.app.service import Hunter, prune_store, utcnow, worker_name
@@ -33,7 +32,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hunter")
 
-Loader = Callable[[argparse.Namespace], tuple[Config, Environment]]
+
+class Loader(Protocol):
+    """Reads hunter.toml and the environment, and checks every channel's keys; `looking`: a
+    command that only reads (status), for which a channel's key not set where it runs (a
+    webhook's URL set only on the host) is said in its report, not a stop."""
+
+    def __call__(
+        self, args: argparse.Namespace, looking: bool = False
+    ) -> tuple[Config, Environment]: ...
 
 
 class _Reader:
@@ -394,7 +401,7 @@ def status(args: argparse.Namespace, load: Loader) -> int:
     from hunter.status import report
     from hunter.status import text as status_text  # not loaded by a cron's run
 
-    config, env = load(args)
+    config, env = load(args, looking=True)
     now = utcnow()
     with open_store(env, create=False) as store:
         if args.applied:

@@ -322,12 +322,10 @@ def chats_on(config: Config, kind: ChannelKind) -> Sequence[ChatConfig]:
     return mine + [chat for chat in config.chats if kind.owns(chat.to)]
 
 
-def line_settings(env: Environment, config: Config | None = None) -> line.settings.LineSettings:
-    """LINE's settings; with `config`, as its chats on LINE and its owner make them."""
-    if config is not None:
-        found: line.settings.LineSettings = settings(env, config, line.KIND)
-        return found
-    return line.settings.read(environ(env, line.KIND))
+def line_settings(env: Environment, config: Config) -> line.settings.LineSettings:
+    """LINE's settings, as its chats on LINE and its owner make them."""
+    found: line.settings.LineSettings = settings(env, config, line.KIND)
+    return found
 
 
 def telegram_settings(env: Environment) -> telegram.settings.TelegramSettings:

@@ -164,14 +164,14 @@ class Allowance:
             cost = self.cost(chat, to)
         except ChatGone as exc:
             log.info("chat %s waits: %s", self.destinations.label(chat), exc)
-            return Grant(False, why=clip(f"waits: {exc}", 300))
+            return Grant(False, why=clip(str(exc), 300))
         except TokenRefused:
             # Not this chat's trouble: the push meets the same refusal and writes it, with the
             # fix, on the rows (outcome: auth), which holds the channel. Nothing is spent.
             return Grant(True)
         except ChannelError as exc:
             log.warning("chat %s waits: %s", self.destinations.label(chat), exc)
-            return Grant(False, why=clip(f"waits: {exc}", 300))  # for `hunter status`
+            return Grant(False, why=clip(str(exc), 300))  # for `hunter status`
         if not channel.paced:
             return Grant(True)
         made = [notices.rides_along_since(c.listing) for c in batch]

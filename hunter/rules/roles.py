@@ -31,13 +31,13 @@ from itertools import pairwise
 
 from hunter.rules.stacks import chat_stacks, in_another_stack
 from hunter.rules.title_parts import (
-    _HAN,
-    _HAN_ROLE,
-    _THAI,
-    _WORD,
+    HAN,
+    HAN_ROLE,
+    LATIN_WORD,
     RANKS,
     ROLES,
     TEXT_HEAD,
+    UNSPACED,
     generic,
     roles_of,
     words_of,
@@ -129,11 +129,11 @@ def _own(keyword: str, family: str = "") -> tuple[Form, ...]:
     order, and all joined; a Thai one, as a phrase (a chat's own Thai keyword already meets a
     title anywhere, minding its ignore_within traps: it has no other form)."""
     folded = keyword.casefold()
-    if _THAI.search(folded):
+    if UNSPACED.search(folded):
         if family:
             return (Form(keyword, family, phrase=folded),)
         parts = folded.split()  # a chat's own words apart by a space: each, in any order
-        if len(parts) > 1 and all(_THAI.search(part) for part in parts):
+        if len(parts) > 1 and all(UNSPACED.search(part) for part in parts):
             return (Form(keyword, family, phrase=PARTS.join(parts)),)
         return ()
     found = words_of(folded)
@@ -190,7 +190,7 @@ def neighbours() -> dict[str, tuple[str, ...]]:
 
 def _key(title: str) -> str:
     """A title's words joined: two spellings of one title share it."""
-    return title if _THAI.search(title) else "".join(words_of(title))
+    return title if UNSPACED.search(title) else "".join(words_of(title))
 
 
 @lru_cache(maxsize=1)
@@ -209,9 +209,9 @@ def family_of_title(title: str) -> tuple[str, ...]:
     title of Latin words and a Chinese role word, in English ("LLM 工程师": llm engineer)."""
     folded = title.casefold()
     found = _family_of().get(_key(folded), ())
-    if found or not (_HAN.search(folded) and _WORD.search(folded)):
+    if found or not (HAN.search(folded) and LATIN_WORD.search(folded)):
         return found
-    english = _HAN_ROLE.sub(lambda m: f" {ROLES[m[0]]} ", folded)
+    english = HAN_ROLE.sub(lambda m: f" {ROLES[m[0]]} ", folded)
     return _family_of().get(_key(_HAN_RUN.sub(" ", english)), ())
 
 
@@ -247,13 +247,10 @@ def _peers(keyword: str) -> tuple[tuple[str, tuple[Form, ...]], ...]:
     care coordinator" brings "Patient Care Specialist", marked as a job like it."""
     found = words_of(keyword.casefold())
     field = tuple(word for word in found[:-1] if word not in RANKS)
-    if _THAI.search(keyword) or not field or not found or found[-1] not in _PEERS:
+    if UNSPACED.search(keyword) or not field or not found or found[-1] not in _PEERS:
         return ()
-    return tuple(
-        (key, (Form(keyword, PEER, frozenset((*field, peer)), run=(*field, peer)),))
-        for peer in _PEERS
-        if peer != found[-1] and (key := "".join((*field, peer)))
-    )
+    runs = [(*field, peer) for peer in _PEERS if peer != found[-1]]
+    return tuple(("".join(run), (Form(keyword, PEER, frozenset(run), run=run),)) for run in runs)
 
 
 @lru_cache(maxsize=4096)

@@ -8,16 +8,16 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+LATIN_WORD = re.compile(r"[a-z0-9\u00c0-\u024f]+")
 # Scripts written without spaces between words, read as a phrase anywhere in a title: Thai,
 # Chinese and Japanese (and Korean, whose words are spaced but whose titles run together).
-_THAI = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_HAN = re.compile(r"[\u3400-\u9fff]")
+UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def words_of(text: str) -> tuple[str, ...]:
     """`text`'s Latin words, folded, in order."""
-    return tuple(_WORD.findall(text.casefold()))
+    return tuple(LATIN_WORD.findall(text.casefold()))
 
 
 # A title's rank, in the languages of the boards: two listings of ranks that differ are two jobs
@@ -47,9 +47,7 @@ ROLES = {
     "工程师": "engineer", "开发": "developer", "分析师": "analyst", "经理": "manager",
 }  # fmt: skip
 # A title's Chinese role word ("LLM 工程师"): its English one, for its family
-_HAN_ROLE = re.compile(
-    "|".join(sorted((w for w in ROLES if _HAN.search(w)), key=len, reverse=True))
-)
+HAN_ROLE = re.compile("|".join(sorted((w for w in ROLES if HAN.search(w)), key=len, reverse=True)))
 # Role words say what a person does, not which job: two titles that share only "product" and
 # "manager" share one word of what the job is (taste.SHARED_LEAST counts the others)
 ROLE_SET = frozenset(ROLES)
@@ -85,7 +83,7 @@ def generic(title: str) -> bool:
     """Whether `title` names no trade: its only role word is generic (or Thai or Chinese for
     one), the rest rank, terms, gender marks and numbers."""
     folded = title.casefold()
-    if _THAI.search(folded):
+    if UNSPACED.search(folded):
         rest = re.sub(r"[\s\W\d_a-z]+", "", folded)
         return rest in _GENERIC_SCRIPTS
     said = [w for w in words_of(folded) if w not in _EMPTY and not w.isdigit()]

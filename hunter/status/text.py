@@ -83,8 +83,7 @@ def as_text(view: StatusView, now: datetime, timezone: str, lease_seconds: float
         if r.status is RowStatus.PENDING:  # what holds its chat, once a chat (a new user's find)
             if r.chat not in held:
                 held.add(r.chat)
-                why = r.last_error or ""
-                lines.append(f"  chat {r.chat or OWNER_NAME} {_waits(why)}")
+                lines.append(f"  chat {r.chat or OWNER_NAME} waits: {r.last_error}")
             continue
         if r.status is RowStatus.STUCK:
             detail = f"stuck (first seen {ago(r.first_seen_at, now)}): {r.last_error}"
@@ -296,8 +295,3 @@ def chat_text(view: StatusView, chat: str, timezone: str) -> str:
     if view.subscribers is not None and not chat:  # the owner's alone
         lines.append(f"สมาชิก · subscribers: {membership_text(view.subscribers, view.now)}")
     return "\n".join(lines)
-
-
-def _waits(why: str) -> str:
-    """What holds a chat's waiting rows, as "waits: ..." (the allowance writes it so)."""
-    return why if why.startswith("waits:") else f"waits: {why}"
